@@ -1,0 +1,1 @@
+"""The imperative shell: config, client, storage, the table service, delivery, timers."""

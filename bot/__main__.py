@@ -1,0 +1,48 @@
+"""`python -m bot` runs the bot; `python -m bot demo` plays an offline game of AI detectives."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from bot.config import Config
+
+NO_TOKEN = """\
+No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
+
+To run it on your server:
+  1. Create an application at https://discord.com/developers/applications
+     and add a Bot to it (Bot → Reset Token → copy the token).
+  2. Invite it with the scopes `bot` and `applications.commands` and the permissions
+     View Channels, Send Messages, Embed Links, Read Message History:
+     https://discord.com/oauth2/authorize?client_id=<APPLICATION_ID>&scope=bot+applications.commands&permissions=84992
+  3. Put the token in a file named .env next to README.md:
+         DISCORD_TOKEN=your-token-here
+     (see .env.example; DATABASE_PATH and DISCORD_GUILD_ID are optional)
+  4. Run `python -m bot` again.
+
+To see the game without a token, play the offline demo:
+  python -m bot demo
+"""
+
+
+def main(argv: list[str]) -> int:
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if argv[:1] == ["demo"]:
+        from bot.demo import main as demo
+
+        return demo(argv[1:])
+    config = Config.from_env()
+    if config.token is None:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    from bot.client import DeductionBot
+
+    DeductionBot(config).run(config.token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

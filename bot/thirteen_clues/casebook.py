@@ -1,0 +1,132 @@
+"""The casebook: one seat's grid of candidates, helped as much as the table's assist level says.
+
+`off`: only the marks the player sets by hand; `bookkeeping`: removed suits, visible cards and
+zero answers crossed out automatically; `full`: the exact deduction with probabilities.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.games import Outgoing
+from bot.models import Table
+from bot.render.thirteen_clues.labels import SUIT_EMOJI
+from bot.thirteen_clues.components import custom_id
+from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
+from engine.thirteen_clues.deduction import Deduction, bookkeeping, solve
+from engine.thirteen_clues.views import PlayerView
+
+Marks = dict[str, str]
+"""card → "ruled_out" | "candidate" | "certain", as the casebook shows it."""
+
+_ICON = {"ruled_out": "✖", "candidate": "▫️", "certain": "✅"}
+
+
+def assist_marks(view: PlayerView, assist: str, manual: set[str]) -> tuple[Marks, Deduction | None]:
+    """The marks the casebook shows, and the deduction behind them at the `full` level."""
+    in_play = [c for c in CARDS if CARDS[c].suit in suits_in_play(view.options.players)]
+    if assist == "full":
+        deduction = solve(view)
+        return {c: deduction.status(c) for c in in_play}, deduction
+    marks = {c: "candidate" for c in in_play}
+    if assist == "bookkeeping":
+        marks.update({c: m for c, m in bookkeeping(view).items() if c in marks})
+    for card in manual & set(marks):
+        marks[card] = "ruled_out"
+    return marks, None
+
+
+def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any]) -> Outgoing:
+    assist = str(table.options.get("assist", "off"))
+    manual = set(notes.get("ruled_out", []))
+    marks, deduction = assist_marks(view, assist, manual)
+    lines = []
+    for suit in suits_in_play(view.options.players):
+        cells = [_cell(c, marks, deduction) for c in CARDS if CARDS[c].suit == suit]
+        lines.append(f"{SUIT_EMOJI[suit]} " + " · ".join(cells))
+    embed = discord.Embed(
+        title="📓 Your casebook",
+        description="\n".join(lines),
+        colour=discord.Colour.dark_teal(),
+    )
+    if deduction is not None:
+        top = deduction.candidates()[:5]
+        solved = deduction.certain()
+        summary = (
+            "**Solved**: " + ", ".join(CARDS[c].name for c in solved)
+            if solved
+            else "\n".join(
+                f"{deduction.triple_probability(t):.0%} — " + ", ".join(CARDS[c].name for c in t)
+                for t in top
+            )
+        )
+        embed.add_field(
+            name=f"Possible mysteries: {len(deduction.triples)}", value=summary[:1024]
+        )
+    embed.set_footer(text=_FOOTER[assist])
+    out = Outgoing(embeds=[embed])
+    if assist != "full" and view.phase != "over":
+        out.view = _marking_view(table.id, marks, manual, view)
+    return out
+
+
+def casebook_changed(before: PlayerView, after: PlayerView, assist: str) -> bool:
+    """Whether new answers changed what the casebook shows (worth a DM)."""
+    if assist == "off":
+        return False
+    return assist_marks(before, assist, set())[0] != assist_marks(after, assist, set())[0]
+
+
+def _cell(card: str, marks: Marks, deduction: Deduction | None) -> str:
+    name = CARDS[card].name
+    status = marks[card]
+    if status == "ruled_out":
+        return f"~~{name}~~"
+    if status == "certain":
+        return f"✅ **{name}**"
+    if deduction is not None:
+        return f"**{name}** {deduction.probability(card):.0%}"
+    return f"**{name}**"
+
+
+def _marking_view(
+    table_id: int, marks: Marks, manual: set[str], view: PlayerView
+) -> discord.ui.View:
+    """One select per category: the cards you cross out by hand (kept per seat)."""
+    items = discord.ui.View(timeout=None)
+    for category in Category:
+        cards = [c for c, m in marks.items() if CARDS[c].category == category]
+        options = [
+            discord.SelectOption(
+                label=CARDS[c].name,
+                value=c,
+                emoji=SUIT_EMOJI[CARDS[c].suit],
+                default=c in manual,
+            )
+            for c in cards
+        ]
+        items.add_item(
+            discord.ui.Select(
+                custom_id=custom_id("mark", table_id, None, category.value),
+                placeholder=f"Cross out {category.value}s…",
+                min_values=0,
+                max_values=len(options),
+                options=options,
+            )
+        )
+    return items
+
+
+_FOOTER = {
+    "off": "Assist off: cross out cards yourself with the menus below.",
+    "bookkeeping": "Assist: bookkeeping (seen cards and zero answers are crossed out).",
+    "full": "Assist: full deduction over every answer you know (exact probabilities).",
+}
+
+
+def with_marks(notes: dict[str, Any], category: str, chosen: list[str]) -> dict[str, Any]:
+    """The seat's notes after it set the crossed-out cards of one category."""
+    kept = [c for c in notes.get("ruled_out", []) if CARDS[c].category != category]
+    return {**notes, "ruled_out": sorted({*kept, *(c for c in chosen if c in CARDS)})}
