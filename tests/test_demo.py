@@ -1,0 +1,25 @@
+"""`python -m bot demo` plays a whole game offline with the bot's own rendering."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.__main__ import main
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_demo_plays_a_complete_game(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--players", str(players), "--seed", "3", "--level", "normal"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over" in out
+    assert "[#channel]" in out and "[DM to " in out
+
+
+def test_without_a_token_the_bot_explains_what_to_do(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env here
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and "applications.commands" in err and "demo" in err
