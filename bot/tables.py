@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 
 AI_NAMES = ("Holmes", "Poirot", "Marple", "Dupin", "Wolfe", "Vance", "Brown", "Queen")
 
+MAX_ACTIONS_PER_TURN = 20
+"""More than any turn can take (a player holds at most every glass in the box)."""
+
 ActionBuilder = Callable[[Any, int], Any]
 """(engine state, acting seat) → engine action; may raise UserError or RuleError."""
 
@@ -282,13 +285,23 @@ class TableService:
                         "plays this turn for them."
                     ),
                 )
-                await self._ai_move(table, state, seat, "normal")
+                await self._play_turn_for(table, state, seat)
 
-    async def _ai_move(self, table: Table, state: Any, seat: int, level: str) -> None:
+    async def _ai_move(self, table: Table, state: Any, seat: int, level: str) -> Applied:
         module = self.module(table)
         rng = random.Random(f"{table.id}:{table.version}:{seat}")
         action = module.ai_action(state, seat, level, rng)
-        await self._apply(table, state, action, actor=f"ai:{seat}")
+        return await self._apply(table, state, action, actor=f"ai:{seat}")
+
+    async def _play_turn_for(self, table: Table, state: Any, seat: int) -> None:
+        """An idle human's whole turn (every glass) is played by a `normal` AI."""
+        module = self.module(table)
+        key = module.turn_key(state)
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            applied = await self._ai_move(table, state, seat, "normal")
+            table, state = applied.table, applied.state
+            if seat not in module.waiting_on(state) or module.turn_key(state) != key:
+                return
 
     async def _remind(self, table: Table, seat: int, minutes_left: float) -> None:
         ref = table.seats[seat]
