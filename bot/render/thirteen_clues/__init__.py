@@ -1,0 +1,39 @@
+"""13 Clues rendering: pure functions from engine events and views to Discord text and embeds.
+
+Channel renderers take only a PublicView or public events, a seat's renderers only that
+seat's PlayerView; the engine's views are the secrecy boundary, so a GameState never enters.
+"""
+
+from bot.render.thirteen_clues.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
+from bot.render.thirteen_clues.labels import (
+    NUMBER_EMOJI,
+    SUIT_EMOJI,
+    card_label,
+    subject_label,
+)
+from bot.render.thirteen_clues.lines import (
+    case_file_text,
+    channel_text,
+    dm_text,
+    event_text,
+    pass_hint,
+)
+from bot.render.thirteen_clues.texts import question_log_text, rules_text
+
+__all__ = [
+    "NUMBER_EMOJI",
+    "SUIT_EMOJI",
+    "card_label",
+    "case_file_text",
+    "channel_text",
+    "dm_text",
+    "event_text",
+    "hand_embed",
+    "lobby_embed",
+    "pass_hint",
+    "question_log_text",
+    "reveal_embed",
+    "rules_text",
+    "subject_label",
+    "table_embed",
+]

@@ -1,0 +1,167 @@
+"""Longer texts: the question log and the rules summary, each one message (≤ 2000)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bot.render.thirteen_clues.labels import (
+    MESSAGE_LIMIT,
+    Voice,
+    clip,
+    range_label,
+    subject_label,
+)
+from engine.thirteen_clues.state import LETTERS, Question
+from engine.thirteen_clues.views import PublicView
+
+
+def question_log_text(view: PublicView) -> str:
+    """`/13clues log`: every public question numbered (Top Secret ones as a trace only, until
+    the end reveals them), then consultations and accusations per player. Public facts only,
+    even when given a PlayerView. Keeps the latest questions when long."""
+    v = Voice.of(view)
+    questions = view.reveal.questions if view.reveal is not None else view.questions
+    head = (
+        f"📜 **Case log** — {_count(len(questions), 'question')}, "
+        f"{_count(len(view.consultations), 'consultation')}, "
+        f"{_count(len(view.accusations), 'accusation')}"
+    )
+    tail: list[str] = []
+    if view.consultations:
+        per_seat: dict[int, Counter[str]] = {}
+        for c in view.consultations:
+            per_seat.setdefault(c.seat, Counter())[c.letter] += 1
+        parts = [
+            f"{v.who(seat)} {', '.join(_times(letter, n) for letter, n in sorted(letters.items()))}"
+            for seat, letters in sorted(per_seat.items())
+        ]
+        tail.append("🗂️ **Informant consulted**: " + " · ".join(parts))
+    if view.accusations:
+        wrong = Counter(seat for seat, ok in view.accusations if not ok)
+        parts = [f"{v.who(seat)} {_times('❌', n)}" for seat, n in sorted(wrong.items())]
+        parts += [f"{v.who(seat)} ✅" for seat, ok in view.accusations if ok]
+        tail.append("⚖️ **Accusations**: " + " · ".join(parts))
+
+    lines = [_log_line(i, q, v) for i, q in enumerate(questions, 1)]
+    if not lines:
+        lines = ["No questions yet."]
+    fixed = "\n".join([head, *tail])
+    budget = MESSAGE_LIMIT - len(fixed) - 1
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        reserve = len(f"… {len(lines)} earlier questions omitted") + 1
+        if used + len(line) + 1 + (reserve if len(kept) + 1 < len(lines) else 0) > budget:
+            break
+        kept.insert(0, line)
+        used += len(line) + 1
+    if len(kept) < len(lines):
+        kept.insert(0, f"… {len(lines) - len(kept)} earlier questions omitted")
+    return clip("\n".join([head, *kept, *tail]), MESSAGE_LIMIT)
+
+
+def _log_line(number: int, q: Question, v: Voice) -> str:
+    pair = f"{v.who(q.asker)} → {v.who(q.witness)}"
+    if q.top_secret and q.answer < 0:
+        return f"`{number}.` 🤫 {pair} (Top Secret)"
+    side = f", {v.whose(q.witness, bold=False)} {q.side} card" if q.side else ""
+    secret = "🤫 " if q.top_secret else ""
+    return f"`{number}.` {secret}{pair}: {subject_label(q.subject)}{side} — **{q.answer}**"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _times(label: str, n: int) -> str:
+    return label if n == 1 else f"{label}×{n}"
+
+
+_GLASSES = {"2020": 8, "2016": 10}
+_INFORMANTS = {2: 8, 3: 6, 4: 4, 5: 2, 6: 0}
+_REMOVED = {
+    2: "Gray, Brown, White, Orange",
+    3: "Gray, Brown, White",
+    4: "Gray, Brown",
+    5: "Gray",
+    6: "none",
+}
+
+
+def rules_text(edition: str, players: int | None = None, top_secret: bool = False) -> str:
+    """A one-message summary of this table's rules: edition, two-player differences when
+    `players` is 2, the Top Secret variant when on."""
+    first = edition == "2016"
+    two = players == 2
+    lines = [
+        f"📘 **13 Clues — {edition} rules**" + (f", {players} players" if players else ""),
+        "**Goal**: find the 3 cards (1 Person, 1 Location, 1 Weapon) on your own card holder. "
+        "You see every other holder, never your own.",
+    ]
+    if players:
+        letters = range_label(list(LETTERS[: _INFORMANTS[players]]))
+        informant = f"informants {letters}" if _INFORMANTS[players] else "no informant"
+        lines.append(f"**Setup**: suits removed: {_REMOVED[players]}; {informant}.")
+    lines.append(
+        "**Pass**: from your 5 cards, choose 1 Person, 1 Location, 1 Weapon for the holder of "
+        "the player on your left (`/13clues pass`); the other 2 stay behind your screen."
+    )
+    if two:
+        lines.append("**Turn**: no glasses; one action per turn.")
+    else:
+        lines.append(
+            f"**Turn**: with no 🔎 glass, take one from the supply ({_GLASSES.get(edition, 8)} "
+            "in the box; if the supply is empty, `/13clues take` one from a player). Spend each "
+            "glass on one action."
+        )
+    subs = "one sub-category (Male, Female, Indoor, Outdoor, Up close, Ranged)"
+    subjects = (
+        f"one suit, {subs} or one category (Persons, Locations, Weapons)"
+        if first
+        else f"one suit or {subs}"
+    )
+    if two:
+        lines.append(
+            f"❓ **Ask** the other player (`/13clues ask`) how many cards of {subjects} they see "
+            "on your holder plus their left *or* right screen card (you name the side). "
+            "The answer is public."
+        )
+    else:
+        lines.append(
+            f"❓ **Ask** a witness (`/13clues ask`) how many cards of {subjects} they see "
+            "(every holder but their own, plus their screen). The glass goes to the witness; "
+            "the answer is public."
+        )
+    if players != 6:
+        lines.append(
+            "🕵️ **Consult** the Secret Informant (`/13clues informant`): look at one face-down "
+            "card; the table sees the letter only."
+        )
+    accuse = (
+        "⚖️ **Accuse** (`/13clues accuse`) 1 Person, 1 Location, 1 Weapon: right wins at once; "
+        "wrong never eliminates you. "
+    )
+    if first:
+        accuse += "Wrong: your turn continues if you still hold glasses; any cards may be named."
+    elif two:
+        accuse += "Wrong ends your turn. You cannot name a card you can see."
+    else:
+        accuse += (
+            "Wrong ends your turn and your glasses go to the supply. You cannot name a card "
+            "you can see."
+        )
+    lines.append(accuse)
+    if not two:
+        spent = (
+            "to the player with the fewest (ties: first clockwise)"
+            if first
+            else "to a player holding none (first clockwise), else the supply"
+        )
+        lines.append(f"🔎 A glass spent on the informant or an accusation goes {spent}.")
+    if top_secret and not two:
+        lines.append(
+            "🤫 **Top Secret**: once per game, ask with `top_secret: True`: the table learns "
+            "only who asked whom; the answer goes to you (and the witness)."
+        )
+    lines.append("`/13clues hand` shows your secrets · `/13clues log` every answer.")
+    return clip("\n".join(lines), MESSAGE_LIMIT)

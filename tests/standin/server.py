@@ -1,0 +1,2042 @@
+"""A local stand-in for Discord that the real discord.py client connects to.
+
+No machine here reaches Discord, so end-to-end tests point discord.py's REST base and gateway
+URL at this aiohttp server (127.0.0.1, random port), then act as several users: slash
+commands, clicks, selects, autocomplete, modals. The server enforces Discord's limits and
+interaction rules so that bugs show up as `violations` in tests instead of in servers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import datetime as dt
+import itertools
+import json
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import yarl
+from aiohttp import WSMsgType, web
+
+from . import limits
+from .gateway import HEARTBEAT_INTERVAL_MS, Connection, Session
+from .records import (
+    EPHEMERAL,
+    JSON,
+    LOADING,
+    Channel,
+    Guild,
+    InteractionNotAnswered,
+    InteractionResult,
+    Message,
+    NoBotConnected,
+    StandInError,
+    StandInTimeout,
+    User,
+)
+
+log = logging.getLogger(__name__)
+
+# Permission bits (Discord's numbering).
+ADMINISTRATOR = 1 << 3
+MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EVERYONE_PERMISSIONS = (
+    (1 << 0)
+    | (1 << 6)
+    | VIEW_CHANNEL
+    | SEND_MESSAGES
+    | (1 << 14)
+    | (1 << 15)
+    | (1 << 16)
+    | (1 << 18)
+    | (1 << 20)
+    | (1 << 21)
+    | (1 << 26)
+    | (1 << 31)
+    | (1 << 35)
+    | (1 << 38)
+)
+BOT_ROLE_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES | (1 << 34) | (1 << 36)
+ALL_PERMISSIONS = (1 << 51) - 1
+
+GUILD_MEMBERS_INTENT = 1 << 1
+GUILD_MESSAGES_INTENT = 1 << 9
+DM_MESSAGES_INTENT = 1 << 12
+
+CALLBACKS_ALLOWED = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+INTERACTION_KINDS = {2: "slash", 3: "component", 4: "autocomplete", 5: "modal submit"}
+FIRST_ID = 1_100_000_000_000_000_000
+COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+Handler = Callable[..., Awaitable[web.StreamResponse]]
+
+
+@dataclass
+class Rejection:
+    """A 4xx the stand-in answered (expected ones like 50007 included)."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+
+
+@dataclass
+class _Request:
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+    files: list[JSON]
+    authorized: bool
+
+
+class _ErrorLog(logging.Handler):
+    """Collects ERROR records (tracebacks included) from the bot's loggers."""
+
+    def __init__(self, sink: list[str]) -> None:
+        super().__init__(logging.ERROR)
+        self.sink = sink
+        self.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.sink.append(self.format(record))
+
+
+def _iso(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat()
+
+
+def _uid(user: User | int) -> int:
+    return user.id if isinstance(user, User) else int(user)
+
+
+class DiscordStandIn:
+    """The fake Discord: REST + gateway server, world state, and test-facing helpers."""
+
+    def __init__(
+        self,
+        *,
+        bot_name: str = "Deduction Table",
+        interaction_deadline: float = 3.0,
+        followup_window: float = 15 * 60.0,
+        quiet: float = 0.1,
+        capture_loggers: Iterable[str] = ("discord", "bot", "cogs", "engine"),
+    ) -> None:
+        self._ids = itertools.count(FIRST_ID)
+        self.interaction_deadline = interaction_deadline
+        self.followup_window = followup_window
+        self.quiet = quiet
+        self.bot_user = User(id=self._next_id(), name=bot_name, bot=True)
+        self.application_id = self.bot_user.id
+        self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: list[Message] = []
+        self._messages: dict[int, Message] = {}
+        self._stamps: dict[int, int] = {}
+        self._stamp = 0
+        self.interactions: list[InteractionResult] = []
+        self._interactions: dict[int, InteractionResult] = {}
+        self._by_token: dict[str, InteractionResult] = {}
+        self.global_commands: list[JSON] = []
+        self.guild_commands: dict[int, list[JSON]] = {}
+        self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        self.violations: list[str] = []
+        self.warnings: list[str] = []
+        self.rejections: list[Rejection] = []
+        self.requests: list[str] = []
+        self.bot_errors: list[str] = []
+        self.identify_count = 0
+        self.resume_count = 0
+        self.token: str | None = None
+        self._sessions: dict[str, Session] = {}
+        self._connections: list[Connection] = []
+        self._active: Connection | None = None
+        self._inflight = 0
+        self._last_activity = time.monotonic()
+        self._changed = asyncio.Event()
+        self._time_offset = 0.0
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self._saved: tuple[str, yarl.URL] | None = None
+        self._log_handler = _ErrorLog(self.bot_errors)
+        self._capture = tuple(capture_loggers)
+        self._routes = self._route_table()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def bot_user_id(self) -> int:
+        """The bot's user id (equal to application_id, as for most real bots)."""
+        return self.bot_user.id
+
+    @property
+    def api_base(self) -> str:
+        """What Route.BASE must be."""
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """The websocket URL (no query; discord.py appends v/encoding/compress)."""
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def start(self) -> None:
+        """Listen on 127.0.0.1, random port; start capturing bot error logs."""
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(
+            app, handle_signals=False, access_log=None, shutdown_timeout=1.0
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[attr-defined]
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        for name in self._capture:
+            logging.getLogger(name).addHandler(self._log_handler)
+
+    async def stop(self) -> None:
+        """Close every gateway socket and the HTTP server."""
+        for name in self._capture:
+            logging.getLogger(name).removeHandler(self._log_handler)
+        for conn in list(self._connections):
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=1001, message=b"stand-in stopping")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def install(self) -> None:
+        """Point discord.py at this server (Route.BASE and DEFAULT_GATEWAY)."""
+        if self._saved is None:
+            self._saved = (
+                discord.http.Route.BASE,
+                discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+            )
+        discord.http.Route.BASE = self.api_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+
+    def restore(self) -> None:
+        """Undo install()."""
+        if self._saved is not None:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            self._saved = None
+
+    # ------------------------------------------------------------------ world building
+
+    def _next_id(self) -> int:
+        return next(self._ids)
+
+    def now(self) -> float:
+        """The stand-in's clock (monotonic seconds, shifted by advance_time)."""
+        return time.monotonic() + self._time_offset
+
+    def advance_time(self, seconds: float) -> None:
+        """Pretend time passed (e.g. 16 minutes to expire interaction tokens)."""
+        self._time_offset += seconds
+
+    def add_guild(self, name: str = "Test Guild", *, channel_name: str = "general") -> Guild:
+        """A guild with an owner, @everyone/bot/manager roles and one text channel."""
+        gid = self._next_id()
+        owner = User(id=self._next_id(), name=f"{name} owner")
+        self.users[owner.id] = owner
+        guild = Guild(
+            id=gid,
+            name=name,
+            owner_id=owner.id,
+            channel_id=0,
+            bot_role_id=self._next_id(),
+            manager_role_id=self._next_id(),
+        )
+        self.guilds[gid] = guild
+        self._join(self.bot_user, guild, manage=False)
+        self._join(owner, guild, manage=True)
+        guild.channel_id = self.add_channel(gid, channel_name, _announce=False)
+        self._broadcast("GUILD_CREATE", lambda conn: self._guild_payload(guild, conn))
+        return guild
+
+    def add_channel(self, guild_id: int, name: str, *, _announce: bool = True) -> int:
+        """A text channel in the guild; returns its id."""
+        guild = self.guilds[guild_id]
+        cid = self._next_id()
+        self.channels[cid] = Channel(
+            id=cid, name=name, guild_id=guild_id, position=len(guild.channel_ids)
+        )
+        guild.channel_ids.append(cid)
+        if _announce:
+            ch = self.channels[cid]
+            self._broadcast("CHANNEL_CREATE", lambda _c: self._channel_payload(ch))
+        return cid
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        guild_id: int | None = None,
+        manage_guild: bool = False,
+        in_guild: bool = True,
+        dms_open: bool = True,
+    ) -> User:
+        """A user, member of guild_id (default: the first guild) unless in_guild=False."""
+        user = User(id=self._next_id(), name=name, dms_open=dms_open)
+        self.users[user.id] = user
+        if in_guild:
+            gid = guild_id if guild_id is not None else next(iter(self.guilds), None)
+            if gid is not None:
+                self.join_guild(user, gid, manage_guild=manage_guild)
+        return user
+
+    def join_guild(self, user: User | int, guild_id: int, *, manage_guild: bool = False) -> None:
+        """Make the user a member (GUILD_MEMBER_ADD goes out if the bot asked for members)."""
+        u, guild = self.users[_uid(user)], self.guilds[guild_id]
+        self._join(u, guild, manage=manage_guild)
+
+        def payload(conn: Connection) -> JSON | None:
+            if not conn.session or not conn.session.intents & GUILD_MEMBERS_INTENT:
+                return None
+            return {**self._member_payload(u, guild), "guild_id": str(guild.id)}
+
+        self._broadcast("GUILD_MEMBER_ADD", payload)
+
+    def _join(self, user: User, guild: Guild, *, manage: bool) -> None:
+        if user.id not in guild.member_ids:
+            guild.member_ids.append(user.id)
+        user.guild_ids.add(guild.id)
+        if manage:
+            user.manager_in.add(guild.id)
+
+    def close_dms(self, user: User | int) -> None:
+        """DMs to this user now fail with 403 / 50007."""
+        self.users[_uid(user)].dms_open = False
+
+    def open_dms(self, user: User | int) -> None:
+        """DMs to this user succeed again."""
+        self.users[_uid(user)].dms_open = True
+
+    def deny_send(self, channel_id: int) -> None:
+        """The bot loses Send Messages in this channel (overwrite; 403 / 50013 on send)."""
+        self._set_bot_denied(channel_id, self.channels[channel_id].bot_denied | SEND_MESSAGES)
+
+    def allow_send(self, channel_id: int) -> None:
+        """Undo deny_send."""
+        self._set_bot_denied(channel_id, self.channels[channel_id].bot_denied & ~SEND_MESSAGES)
+
+    def _set_bot_denied(self, channel_id: int, bits: int) -> None:
+        ch = self.channels[channel_id]
+        ch.bot_denied = bits
+        self._broadcast("CHANNEL_UPDATE", lambda _c: self._channel_payload(ch))
+
+    def dm_channel_id(self, user: User | int) -> int:
+        """The bot's DM channel with this user (created on first use)."""
+        uid = _uid(user)
+        for ch in self.channels.values():
+            if ch.is_dm and ch.recipient_id == uid:
+                return ch.id
+        cid = self._next_id()
+        self.channels[cid] = Channel(id=cid, name="dm", guild_id=None, type=1, recipient_id=uid)
+        return cid
+
+    # ------------------------------------------------------------------ permissions
+
+    def _roles_of(self, user: User, guild: Guild) -> list[int]:
+        roles = []
+        if user.id == self.bot_user.id:
+            roles.append(guild.bot_role_id)
+        if guild.id in user.manager_in:
+            roles.append(guild.manager_role_id)
+        return roles
+
+    def _base_permissions(self, user: User, guild: Guild) -> int:
+        if user.id == guild.owner_id:
+            return ALL_PERMISSIONS
+        perms = EVERYONE_PERMISSIONS
+        for rid in self._roles_of(user, guild):
+            perms |= BOT_ROLE_PERMISSIONS if rid == guild.bot_role_id else MANAGE_GUILD
+        return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
+
+    def permissions(self, user: User | int, channel_id: int) -> int:
+        """Effective permission bits of a user in a channel (DMs: the usual DM set)."""
+        u, ch = self.users[_uid(user)], self.channels[channel_id]
+        if ch.guild_id is None:
+            return EVERYONE_PERMISSIONS & ~((1 << 35) | (1 << 38))
+        guild = self.guilds[ch.guild_id]
+        perms = self._base_permissions(u, guild)
+        if perms == ALL_PERMISSIONS:
+            return perms
+        if u.id == self.bot_user.id:
+            perms &= ~ch.bot_denied
+        return perms
+
+    # ------------------------------------------------------------------ payloads
+
+    def _role_payload(self, guild: Guild, rid: int) -> JSON:
+        if rid == guild.id:
+            name, perms, pos, managed = "@everyone", EVERYONE_PERMISSIONS, 0, False
+        elif rid == guild.bot_role_id:
+            name, perms, pos, managed = self.bot_user.name, BOT_ROLE_PERMISSIONS, 2, True
+        else:
+            name, perms, pos, managed = "Organisers", MANAGE_GUILD, 1, False
+        data: JSON = {
+            "id": str(rid),
+            "name": name,
+            "permissions": str(perms),
+            "position": pos,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "managed": managed,
+            "mentionable": False,
+            "flags": 0,
+            "icon": None,
+            "unicode_emoji": None,
+        }
+        if managed:
+            data["tags"] = {"bot_id": str(self.bot_user.id)}
+        return data
+
+    def _member_payload(self, user: User, guild: Guild, *, with_user: bool = True) -> JSON:
+        data: JSON = {
+            "roles": [str(r) for r in self._roles_of(user, guild)],
+            "joined_at": _iso(1_700_000_000),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "premium_since": None,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = user.payload()
+        return data
+
+    def _channel_payload(self, ch: Channel, *, for_user: User | None = None) -> JSON:
+        if ch.is_dm:
+            assert ch.recipient_id is not None
+            data: JSON = {
+                "id": str(ch.id),
+                "type": 1,
+                "recipients": [self.users[ch.recipient_id].payload()],
+                "last_message_id": None,
+                "flags": 0,
+            }
+        else:
+            overwrites = []
+            if ch.bot_denied:
+                overwrites.append(
+                    {
+                        "id": str(self.bot_user.id),
+                        "type": 1,
+                        "allow": "0",
+                        "deny": str(ch.bot_denied),
+                    }
+                )
+            data = {
+                "id": str(ch.id),
+                "type": ch.type,
+                "guild_id": str(ch.guild_id),
+                "name": ch.name,
+                "position": ch.position,
+                "permission_overwrites": overwrites,
+                "parent_id": None,
+                "nsfw": False,
+                "topic": None,
+                "rate_limit_per_user": 0,
+                "last_message_id": None,
+                "flags": 0,
+            }
+        if for_user is not None:
+            data["permissions"] = str(self.permissions(for_user, ch.id))
+        return data
+
+    def _guild_payload(self, guild: Guild, conn: Connection | None) -> JSON:
+        intents = conn.session.intents if conn and conn.session else 0
+        if intents & GUILD_MEMBERS_INTENT:
+            member_ids = list(guild.member_ids)
+        else:
+            member_ids = [self.bot_user.id]
+        roles = [guild.id, guild.manager_role_id, guild.bot_role_id]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [self._role_payload(guild, r) for r in roles],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "system_channel_id": str(guild.channel_id),
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": _iso(1_700_000_000),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(guild.member_ids),
+            "voice_states": [],
+            "members": [self._member_payload(self.users[m], guild) for m in member_ids],
+            "channels": [self._channel_payload(self.channels[c]) for c in guild.channel_ids],
+            "threads": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def _message_payload(self, msg: Message) -> JSON:
+        data: JSON = {
+            "id": str(msg.id),
+            "channel_id": str(msg.channel_id),
+            "author": self.users[msg.author_id].payload(),
+            "content": msg.content,
+            "timestamp": _iso(msg.created_at),
+            "edited_timestamp": _iso(msg.edited_at) if msg.edited_at else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": copy.deepcopy(msg.attachments),
+            "embeds": copy.deepcopy(msg.embeds),
+            "pinned": False,
+            "type": msg.type,
+            "flags": msg.flags,
+            "components": copy.deepcopy(msg.components),
+        }
+        if msg.guild_id is not None:
+            data["guild_id"] = str(msg.guild_id)
+        if msg.webhook_id is not None:
+            data["webhook_id"] = str(msg.webhook_id)
+            data["application_id"] = str(self.application_id)
+        return data
+
+    # ------------------------------------------------------------------ gateway
+
+    def _broadcast(self, event: str, build: Callable[[Connection], JSON | None]) -> None:
+        for conn in self._connections:
+            if conn.identified:
+                data = build(conn)
+                if data is not None:
+                    conn.enqueue(event, data)
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        conn = Connection(ws)
+        self._connections.append(conn)
+        self._touch()
+        try:
+            await conn.send_op(10, {"heartbeat_interval": HEARTBEAT_INTERVAL_MS})
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    break
+                self._touch()
+                try:
+                    await self._on_frame(conn, json.loads(msg.data))
+                except Exception as exc:
+                    log.exception("stand-in gateway error")
+                    self._violate(f"INTERNAL stand-in gateway error: {exc!r}")
+        finally:
+            self._connections.remove(conn)
+            if self._active is conn:
+                self._active = None
+            self._touch()
+        return ws
+
+    async def _on_frame(self, conn: Connection, frame: JSON) -> None:
+        op, d = frame.get("op"), frame.get("d")
+        if op == 1:
+            conn.heartbeats += 1
+            conn.last_heartbeat_seq = d if isinstance(d, int) else None
+            await conn.send_op(11, None)
+        elif op == 2:
+            await self._identify(conn, d or {})
+        elif op == 6:
+            await self._resume(conn, d or {})
+        elif op == 8:
+            await self._request_members(conn, d or {})
+        self._touch()
+
+    async def _identify(self, conn: Connection, d: JSON) -> None:
+        self.token = d.get("token")
+        session = Session(
+            session_id=f"session-{self._next_id()}",
+            intents=int(d.get("intents") or 0),
+            shard=list(d.get("shard") or [0, 1]),
+        )
+        self._sessions[session.session_id] = session
+        conn.session = session
+        ready = {
+            "v": 10,
+            "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "session_id": session.session_id,
+            "session_type": "normal",
+            "resume_gateway_url": self.gateway_url,
+            "shard": session.shard,
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "auth": {},
+        }
+        await conn.dispatch("READY", ready)
+        for guild in self.guilds.values():
+            await conn.dispatch("GUILD_CREATE", self._guild_payload(guild, conn))
+        self.identify_count += 1
+        self._active = conn
+
+    async def _resume(self, conn: Connection, d: JSON) -> None:
+        session = self._sessions.get(str(d.get("session_id")))
+        if session is None:
+            await conn.send_op(9, False)
+            return
+        conn.session = session
+        self._active = conn
+        await conn.dispatch("RESUMED", {})
+        self.resume_count += 1
+
+    async def _request_members(self, conn: Connection, d: JSON) -> None:
+        guild = self.guilds.get(int(d.get("guild_id") or 0))
+        if guild is None or conn.session is None:
+            return
+        wanted = {int(u) for u in d.get("user_ids") or []}
+        query = str(d.get("query") or "").lower()
+        members = [
+            self._member_payload(self.users[m], guild)
+            for m in guild.member_ids
+            if (not wanted or m in wanted) and self.users[m].name.lower().startswith(query)
+        ]
+        chunk: JSON = {
+            "guild_id": str(guild.id),
+            "members": members[: int(d.get("limit") or 0) or None],
+            "chunk_index": 0,
+            "chunk_count": 1,
+        }
+        if d.get("nonce"):
+            chunk["nonce"] = d["nonce"]
+        await conn.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    async def force_reconnect(self, timeout: float = 5.0) -> None:
+        """Send op 7 RECONNECT and wait until discord.py has RESUMEd on a new socket."""
+        conn = self._require_bot()
+        before = self.resume_count
+        await conn.send_op(7, None)
+        if not await self._wait_until(lambda: self.resume_count > before, timeout):
+            raise StandInTimeout("the bot did not resume after op 7 RECONNECT")
+        await self._barrier(timeout)
+
+    def _require_bot(self) -> Connection:
+        conn = self._active
+        if conn is None or not conn.identified:
+            raise NoBotConnected("no bot is identified on the stand-in gateway")
+        return conn
+
+    async def _barrier(self, timeout: float) -> None:
+        """Return once the active client has processed every frame sent so far.
+
+        The client answers a server HEARTBEAT (op 1) with its last seen sequence, and it
+        handles frames strictly in order. Retried if the socket is replaced meanwhile.
+        """
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            conn = self._require_bot()
+            target, before = conn.seq, conn.heartbeats
+            await conn.send_op(1, None)
+            await self._wait_until(
+                lambda c=conn, t=target, b=before: (
+                    c.ws.closed or (c.heartbeats > b and (c.last_heartbeat_seq or 0) >= t)
+                ),
+                end - time.monotonic(),
+            )
+            if not conn.ws.closed and conn.heartbeats > before:
+                return
+            await self._wait_until(lambda: self._active is not None, end - time.monotonic())
+        raise StandInTimeout("the bot did not answer a gateway heartbeat request")
+
+    async def wait_ready(
+        self,
+        timeout: float = 10.0,
+        *,
+        after: int | None = None,
+        task: asyncio.Task[Any] | None = None,
+    ) -> None:
+        """Wait until a bot identified (after `after` earlier identifies) and parsed its guilds.
+
+        If `task` (the bot's start task) dies meanwhile, its exception is raised at once.
+        """
+        floor = after if after is not None else 0
+        end = time.monotonic() + timeout
+
+        def ready() -> bool:
+            if task is not None and task.done():
+                return True
+            conn = self._active
+            return self.identify_count > floor and conn is not None and conn.identified
+
+        if not await self._wait_until(ready, timeout):
+            raise StandInTimeout(
+                f"no bot identified within {timeout}s; requests so far: {self.requests[-10:]}"
+            )
+        if task is not None and task.done():
+            task.result()
+            raise StandInError("the bot's start() returned before identifying")
+        await self._barrier(max(0.1, end - time.monotonic()))
+
+    # ------------------------------------------------------------------ waiting helpers
+
+    def _touch(self) -> None:
+        self._last_activity = time.monotonic()
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def _wait_until(self, cond: Callable[[], bool], timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while True:
+            if cond():
+                return True
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(remaining, 0.02))
+
+    def _busy_reasons(self) -> list[str]:
+        reasons = []
+        if self._inflight:
+            reasons.append(f"{self._inflight} request(s) in flight")
+        now = self.now()
+        for rec in self.interactions:
+            waiting_cb = rec.callback_type is None and not rec.errors
+            if waiting_cb and now - rec.dispatched_at < self.interaction_deadline:
+                reasons.append(f"interaction {rec.id} awaits its callback")
+            elif rec.callback_type == 5 and not rec.completed:
+                reasons.append(f"interaction {rec.id} deferred and not followed up")
+        return reasons
+
+    def _quiet(self, quiet: float) -> bool:
+        return not self._busy_reasons() and time.monotonic() - self._last_activity >= quiet
+
+    async def settle(self, *, quiet: float | None = None, timeout: float = 5.0) -> None:
+        """Wait until nothing is in flight and the bot has been quiet for `quiet` seconds."""
+        q = self.quiet if quiet is None else quiet
+        for conn in list(self._connections):
+            await conn.flush()
+        if not await self._wait_until(lambda: self._quiet(q), timeout):
+            raise StandInTimeout(f"bot never settled: {self._busy_reasons()}")
+
+    async def wait_for(
+        self,
+        predicate: Callable[[Message], bool],
+        timeout: float = 5.0,
+        *,
+        new: bool = False,
+    ) -> Message:
+        """The most recently changed live message matching predicate; waits for one to appear.
+
+        new=True ignores messages that already existed unchanged when the call was made.
+        """
+        floor = self._stamp if new else -1
+
+        def found() -> Message | None:
+            live = [m for m in self.messages if not m.deleted and self._stamps[m.id] > floor]
+            for msg in sorted(live, key=lambda m: self._stamps[m.id], reverse=True):
+                if predicate(msg):
+                    return msg
+            return None
+
+        hit: list[Message] = []
+
+        def check() -> bool:
+            msg = found()
+            if msg is not None:
+                hit.append(msg)
+            return msg is not None
+
+        if not await self._wait_until(check, timeout):
+            recent = "\n  ".join(repr(m) for m in self.messages[-8:])
+            raise StandInTimeout(f"no message matched within {timeout}s; recent:\n  {recent}")
+        return hit[0]
+
+    async def wait_for_dm(
+        self, user: User | int, contains: str = "", timeout: float = 5.0, *, new: bool = False
+    ) -> Message:
+        """A DM to user whose text contains `contains`."""
+        uid = _uid(user)
+        return await self.wait_for(
+            lambda m: m.dm_recipient_id == uid and contains in m.text, timeout, new=new
+        )
+
+    async def wait_for_message(
+        self, channel_id: int, contains: str = "", timeout: float = 5.0, *, new: bool = False
+    ) -> Message:
+        """A public message in channel_id whose text contains `contains`."""
+        return await self.wait_for(
+            lambda m: m.channel_id == channel_id and not m.ephemeral and contains in m.text,
+            timeout,
+            new=new,
+        )
+
+    # ------------------------------------------------------------------ records
+
+    def channel_messages(self, channel_id: int, *, ephemeral: bool = False) -> list[Message]:
+        """Live messages in a channel, oldest first; ephemeral ones only if asked."""
+        return [
+            m
+            for m in self.messages
+            if m.channel_id == channel_id and not m.deleted and (ephemeral or not m.ephemeral)
+        ]
+
+    def dms(self, user: User | int) -> list[Message]:
+        """Live DMs the bot sent to user, oldest first."""
+        uid = _uid(user)
+        return [m for m in self.messages if m.dm_recipient_id == uid and not m.deleted]
+
+    def ephemerals(self, user: User | int) -> list[Message]:
+        """Live ephemeral messages shown to user, oldest first."""
+        uid = _uid(user)
+        return [m for m in self.messages if m.visible_to == uid and not m.deleted]
+
+    def last_message(self, channel_id: int) -> Message:
+        """Newest public message in the channel."""
+        msgs = self.channel_messages(channel_id)
+        if not msgs:
+            raise StandInError(f"no messages in channel {channel_id}")
+        return msgs[-1]
+
+    def last_dm(self, user: User | int) -> Message:
+        """Newest DM to user."""
+        msgs = self.dms(user)
+        if not msgs:
+            raise StandInError(f"no DMs to user {_uid(user)}")
+        return msgs[-1]
+
+    def message(self, message_id: int) -> Message:
+        """A message by id (deleted ones too)."""
+        return self._messages[message_id]
+
+    @property
+    def latencies(self) -> list[float]:
+        """Dispatch-to-callback seconds of every answered interaction."""
+        return [r.latency for r in self.interactions if r.latency is not None]
+
+    def assert_no_violations(self) -> None:
+        """Fail listing every rule the bot broke."""
+        if self.violations:
+            raise AssertionError("Discord rule violations:\n  " + "\n  ".join(self.violations))
+
+    def assert_no_bot_errors(self) -> None:
+        """Fail if the bot logged errors (unhandled exceptions in commands/views/events)."""
+        if self.bot_errors:
+            raise AssertionError("bot logged errors:\n" + "\n".join(self.bot_errors))
+
+    def take_violations(self, contains: str = "") -> list[str]:
+        """Remove and return violations containing text (for tests that expect them)."""
+        taken = [v for v in self.violations if contains in v]
+        self.violations = [v for v in self.violations if contains not in v]
+        return taken
+
+    def commands(self, guild_id: int | None = None) -> list[JSON]:
+        """Registered commands: global, or of one guild."""
+        return self.global_commands if guild_id is None else self.guild_commands.get(guild_id, [])
+
+    # ------------------------------------------------------------------ REST plumbing
+
+    def _violate(self, text: str) -> None:
+        self.violations.append(text)
+
+    def _json(self, data: Any, status: int = 200) -> web.Response:
+        # discord.py parses JSON only when Content-Type is exactly application/json.
+        return web.Response(
+            body=json.dumps(data).encode(),
+            status=status,
+            headers={"Content-Type": "application/json"},
+        )
+
+    def _error(
+        self,
+        req: _Request,
+        status: int,
+        code: int,
+        message: str,
+        *,
+        violation: bool = True,
+        errors: JSON | None = None,
+        rec: InteractionResult | None = None,
+        detail: str = "",
+    ) -> web.Response:
+        self.rejections.append(Rejection(req.method, req.path, status, code, message))
+        text = f"{req.method} {req.path} -> {status} {code} {message}{detail}"
+        if violation:
+            self._violate(text)
+        if rec is not None:
+            rec.errors.append(text)
+        body: JSON = {"code": code, "message": message}
+        if errors:
+            body["errors"] = errors
+        return self._json(body, status)
+
+    def _invalid(
+        self, req: _Request, problems: list[limits.Problem], rec: InteractionResult | None = None
+    ) -> web.Response:
+        empty = [p for p in problems if p[1] == "Cannot send an empty message"]
+        if empty and len(empty) == len(problems):
+            return self._error(req, 400, 50006, "Cannot send an empty message", rec=rec)
+        detail = "; " + "; ".join(f"{p}: {m}" for p, m in problems)
+        return self._error(
+            req,
+            400,
+            50035,
+            "Invalid Form Body",
+            errors=limits.form_errors(problems),
+            rec=rec,
+            detail=detail,
+        )
+
+    async def _read(self, request: web.Request, path: str) -> _Request:
+        body: Any = None
+        files: list[JSON] = []
+        if request.content_type.startswith("multipart/"):
+            form = await request.post()
+            for key, value in form.items():
+                if key == "payload_json":
+                    body = json.loads(str(value))
+                elif isinstance(value, web.FileField):
+                    data = value.file.read()
+                    files.append({"field": key, "filename": value.filename, "size": len(data)})
+        else:
+            raw = await request.text()
+            body = json.loads(raw) if raw else None
+        auth = request.headers.get("Authorization", "")
+        return _Request(
+            request.method, path, dict(request.query), body, files, auth.startswith("Bot ")
+        )
+
+    def _route_table(self) -> list[tuple[str, re.Pattern[str], Handler, bool]]:
+        """(method, path regex, handler, needs bot auth); {name} captures an id."""
+        table: list[tuple[str, Handler]] = [
+            ("GET /users/@me", self._get_me),
+            ("GET /users/{uid}", self._get_user),
+            ("GET /gateway/bot", self._get_gateway_bot),
+            ("GET /gateway", self._get_gateway),
+            ("GET /oauth2/applications/@me", self._get_app),
+            ("GET /applications/@me", self._get_app),
+            ("GET /applications/{app}/commands", self._get_cmds),
+            ("PUT /applications/{app}/commands", self._put_cmds),
+            ("GET /applications/{app}/guilds/{gid}/commands", self._get_cmds),
+            ("PUT /applications/{app}/guilds/{gid}/commands", self._put_cmds),
+            ("POST /users/@me/channels", self._create_dm),
+            ("GET /channels/{cid}", self._get_channel),
+            ("POST /channels/{cid}/typing", self._typing),
+            ("GET /channels/{cid}/messages", self._history),
+            ("POST /channels/{cid}/messages", self._post_message),
+            ("GET /channels/{cid}/messages/{mid}", self._get_message),
+            ("PATCH /channels/{cid}/messages/{mid}", self._patch_message),
+            ("DELETE /channels/{cid}/messages/{mid}", self._delete_message),
+            ("GET /guilds/{gid}", self._get_guild),
+            ("GET /guilds/{gid}/channels", self._get_guild_channels),
+            ("GET /guilds/{gid}/members/{uid}", self._get_member),
+            ("POST /interactions/{iid}/{token}/callback", self._callback),
+            ("POST /webhooks/{app}/{token}", self._followup),
+            ("GET /webhooks/{app}/{token}/messages/{wmid}", self._webhook_message),
+            ("PATCH /webhooks/{app}/{token}/messages/{wmid}", self._webhook_message),
+            ("DELETE /webhooks/{app}/{token}/messages/{wmid}", self._webhook_message),
+        ]
+        special = {"token": r"[^/]+", "wmid": r"@original|\d+"}
+        snowflake = r"\d+"
+        routes = []
+        for spec, handler in table:
+            method, path = spec.split(" ")
+            regex = re.sub(
+                r"\{(\w+)\}",
+                lambda m: f"(?P<{m[1]}>{special.get(m[1], snowflake)})",
+                path.replace(".", r"\."),
+            )
+            open_route = path.startswith(("/webhooks/", "/interactions/")) or path == "/gateway"
+            routes.append((method, re.compile(f"^{regex}$"), handler, not open_route))
+        return routes
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        self._inflight += 1
+        self._touch()
+        try:
+            req = await self._read(request, path)
+            self.requests.append(f"{req.method} {path}")
+            for method, pattern, handler, needs_auth in self._routes:
+                match = pattern.match(path)
+                if match and method == request.method:
+                    if needs_auth and not req.authorized:
+                        return self._error(req, 401, 0, "401: Unauthorized")
+                    return await handler(req, **match.groupdict())
+            return self._error(req, 404, 0, "404: Not Found", detail=" (route unknown to stand-in)")
+        except Exception as exc:
+            log.exception("stand-in REST error")
+            self._violate(f"INTERNAL stand-in error on {request.method} {path}: {exc!r}")
+            return self._json({"code": 0, "message": f"stand-in error: {exc!r}"}, 400)
+        finally:
+            self._inflight -= 1
+            self._touch()
+
+    # ------------------------------------------------------------------ REST: misc
+
+    async def _get_me(self, req: _Request) -> web.Response:
+        return self._json({**self.bot_user.payload(), "verified": True, "mfa_enabled": False})
+
+    async def _get_user(self, req: _Request, uid: str) -> web.Response:
+        user = self.users.get(int(uid))
+        if user is None:
+            return self._error(req, 404, 10013, "Unknown User")
+        return self._json(user.payload())
+
+    async def _get_gateway_bot(self, req: _Request) -> web.Response:
+        return self._json(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def _get_gateway(self, req: _Request) -> web.Response:
+        return self._json({"url": self.gateway_url})
+
+    async def _get_app(self, req: _Request) -> web.Response:
+        return self._json(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.bot_user.payload(),
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "bot": self.bot_user.payload(),
+            }
+        )
+
+    async def _get_guild(self, req: _Request, gid: str) -> web.Response:
+        guild = self.guilds.get(int(gid))
+        if guild is None:
+            return self._error(req, 404, 10004, "Unknown Guild")
+        data = self._guild_payload(guild, None)
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            data.pop(key, None)
+        return self._json(data)
+
+    async def _get_guild_channels(self, req: _Request, gid: str) -> web.Response:
+        guild = self.guilds.get(int(gid))
+        if guild is None:
+            return self._error(req, 404, 10004, "Unknown Guild")
+        return self._json([self._channel_payload(self.channels[c]) for c in guild.channel_ids])
+
+    async def _get_member(self, req: _Request, gid: str, uid: str) -> web.Response:
+        guild = self.guilds.get(int(gid))
+        if guild is None:
+            return self._error(req, 404, 10004, "Unknown Guild")
+        if int(uid) not in guild.member_ids:
+            return self._error(req, 404, 10007, "Unknown Member", violation=False)
+        return self._json(self._member_payload(self.users[int(uid)], guild))
+
+    async def _get_channel(self, req: _Request, cid: str) -> web.Response:
+        ch = self.channels.get(int(cid))
+        if ch is None:
+            return self._error(req, 404, 10003, "Unknown Channel")
+        return self._json(self._channel_payload(ch))
+
+    async def _typing(self, req: _Request, cid: str) -> web.Response:
+        return web.Response(status=204)
+
+    async def _create_dm(self, req: _Request) -> web.Response:
+        rid = int((req.body or {}).get("recipient_id", 0))
+        if rid not in self.users:
+            return self._error(req, 400, 50035, "Invalid Form Body", detail=" (unknown recipient)")
+        return self._json(self._channel_payload(self.channels[self.dm_channel_id(rid)]))
+
+    # ------------------------------------------------------------------ REST: commands
+
+    async def _get_cmds(self, req: _Request, app: str, gid: str | None = None) -> web.Response:
+        if int(app) != self.application_id:
+            return self._error(req, 403, 50001, "Missing Access")
+        return self._json(self.commands(int(gid) if gid else None))
+
+    async def _put_cmds(self, req: _Request, app: str, gid: str | None = None) -> web.Response:
+        if int(app) != self.application_id:
+            return self._error(req, 403, 50001, "Missing Access")
+        guild_id = int(gid) if gid else None
+        if guild_id is not None and guild_id not in self.guilds:
+            return self._error(req, 403, 50001, "Missing Access")
+        body: list[JSON] = req.body or []
+        problems = self._check_commands(body)
+        if problems:
+            return self._invalid(req, problems)
+        stored = []
+        for cmd in body:
+            key = (guild_id, cmd["name"], int(cmd.get("type", 1)))
+            cid = self._command_ids.setdefault(key, self._next_id())
+            data = {
+                "id": str(cid),
+                "application_id": str(self.application_id),
+                "version": str(self._next_id()),
+                "type": 1,
+                "description": "",
+                "default_member_permissions": None,
+                "nsfw": False,
+                **copy.deepcopy(cmd),
+            }
+            if guild_id is not None:
+                data["guild_id"] = str(guild_id)
+            stored.append(data)
+        if guild_id is None:
+            self.global_commands = stored
+        else:
+            self.guild_commands[guild_id] = stored
+        return self._json(stored)
+
+    def _check_commands(self, cmds: list[JSON]) -> list[limits.Problem]:
+        problems: list[limits.Problem] = []
+        if len(cmds) > 100:
+            problems.append(("", "Maximum number of application commands reached (100)."))
+        seen: set[tuple[str, int]] = set()
+        for i, cmd in enumerate(cmds):
+            key = (str(cmd.get("name")), int(cmd.get("type", 1)))
+            if key in seen:
+                problems.append(
+                    (f"{i}.name", f"Application command name {key[0]!r} is duplicated.")
+                )
+            seen.add(key)
+            problems += self._check_command_node(f"{i}", cmd, chat=key[1] == 1)
+        return problems
+
+    def _check_command_node(self, path: str, node: JSON, *, chat: bool) -> list[limits.Problem]:
+        problems: list[limits.Problem] = []
+        name = str(node.get("name", ""))
+        if chat and (not COMMAND_NAME.match(name) or name != name.lower()):
+            problems.append((f"{path}.name", f"Invalid command name {name!r}."))
+        desc = str(node.get("description") or "")
+        if chat and not 1 <= len(desc) <= 100:
+            problems.append((f"{path}.description", "Must be between 1 and 100 in length."))
+        options = node.get("options") or []
+        if len(options) > 25:
+            problems.append((f"{path}.options", "Must be 25 or fewer in length."))
+        choices = node.get("choices") or []
+        if len(choices) > 25:
+            problems.append((f"{path}.choices", "Must be 25 or fewer in length."))
+        for j, choice in enumerate(choices):
+            if not 1 <= len(str(choice.get("name", ""))) <= 100:
+                problems.append(
+                    (f"{path}.choices.{j}.name", "Must be between 1 and 100 in length.")
+                )
+        for j, opt in enumerate(options):
+            problems += self._check_command_node(f"{path}.options.{j}", opt, chat=chat)
+        return problems
+
+    # ------------------------------------------------------------------ REST: messages
+
+    def _store(self, msg: Message) -> None:
+        self.messages.append(msg)
+        self._messages[msg.id] = msg
+        self._bump(msg)
+
+    def _bump(self, msg: Message) -> None:
+        self._stamp += 1
+        self._stamps[msg.id] = self._stamp
+        self._touch()
+
+    def _new_message(self, channel_id: int, payload: JSON, files: list[JSON], **kw: Any) -> Message:
+        ch = self.channels[channel_id]
+        msg = Message(
+            id=self._next_id(),
+            channel_id=channel_id,
+            guild_id=ch.guild_id,
+            author_id=self.bot_user.id,
+            content=str(payload.get("content") or ""),
+            embeds=copy.deepcopy(payload.get("embeds") or []),
+            components=copy.deepcopy(payload.get("components") or []),
+            attachments=[self._attachment(f) for f in files],
+            flags=int(payload.get("flags") or 0),
+            created_at=time.time(),
+            dm_recipient_id=ch.recipient_id if ch.is_dm else None,
+            **kw,
+        )
+        if msg.ephemeral and msg.visible_to is None:
+            raise ValueError("ephemeral message without a viewer")
+        self._store(msg)
+        if not msg.ephemeral:
+            self._announce("MESSAGE_CREATE", msg)
+        return msg
+
+    def _attachment(self, f: JSON) -> JSON:
+        aid = self._next_id()
+        url = f"http://127.0.0.1:{self.port}/attachments/{aid}/{f['filename']}"
+        return {
+            "id": str(aid),
+            "filename": f["filename"],
+            "size": f["size"],
+            "url": url,
+            "proxy_url": url,
+        }
+
+    def _announce(self, event: str, msg: Message) -> None:
+        """MESSAGE_* events for the bot's cache, when its intents ask for them."""
+        bit = DM_MESSAGES_INTENT if msg.is_dm else GUILD_MESSAGES_INTENT
+        if event == "MESSAGE_DELETE":
+            data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+            if msg.guild_id:
+                data["guild_id"] = str(msg.guild_id)
+        else:
+            data = self._message_payload(msg)
+
+        def build(conn: Connection) -> JSON | None:
+            return data if conn.session and conn.session.intents & bit else None
+
+        self._broadcast(event, build)
+
+    def _apply_edit(self, msg: Message, payload: JSON, files: list[JSON]) -> None:
+        msg.history.append(msg.snapshot())
+        if "content" in payload:
+            msg.content = str(payload["content"] or "")
+        if "embeds" in payload:
+            msg.embeds = copy.deepcopy(payload["embeds"] or [])
+        if "components" in payload:
+            msg.components = copy.deepcopy(payload["components"] or [])
+        if "flags" in payload and payload["flags"] is not None:
+            keep = msg.flags & EPHEMERAL
+            msg.flags = keep | (int(payload["flags"]) & ~(EPHEMERAL | LOADING))
+        msg.flags &= ~LOADING
+        if "attachments" in payload:
+            keep_ids = {str(a.get("id")) for a in payload["attachments"] or []}
+            msg.attachments = [a for a in msg.attachments if a["id"] in keep_ids]
+        msg.attachments += [self._attachment(f) for f in files]
+        msg.edited_at = time.time()
+        self._bump(msg)
+        if not msg.ephemeral:
+            self._announce("MESSAGE_UPDATE", msg)
+
+    def _edit_problems(
+        self, msg: Message, payload: JSON, files: list[JSON]
+    ) -> list[limits.Problem]:
+        merged = {
+            "content": payload.get("content", msg.content),
+            "embeds": payload.get("embeds", msg.embeds),
+            "components": payload.get("components", msg.components),
+            "flags": (payload.get("flags") if payload.get("flags") is not None else msg.flags)
+            & ~(EPHEMERAL | LOADING),
+        }
+        has_files = bool(files) or bool(payload.get("attachments", msg.attachments))
+        return limits.check_message(merged, creating=True, interaction=False, has_files=has_files)
+
+    async def _post_message(self, req: _Request, cid: str) -> web.Response:
+        ch = self.channels.get(int(cid))
+        if ch is None:
+            return self._error(req, 404, 10003, "Unknown Channel")
+        payload: JSON = req.body or {}
+        if ch.is_dm:
+            assert ch.recipient_id is not None
+            if not self.users[ch.recipient_id].dms_open:
+                return self._error(
+                    req, 403, 50007, "Cannot send messages to this user", violation=False
+                )
+        elif not self.permissions(self.bot_user, ch.id) & SEND_MESSAGES:
+            return self._error(req, 403, 50013, "Missing Permissions", violation=False)
+        problems = limits.check_message(
+            payload, creating=True, interaction=False, has_files=bool(req.files)
+        )
+        if problems:
+            return self._invalid(req, problems)
+        ref = payload.get("message_reference")
+        msg = self._new_message(ch.id, payload, req.files, type=19 if ref else 0)
+        return self._json(self._message_payload(msg))
+
+    def _channel_message(self, cid: str, mid: str) -> Message | None:
+        msg = self._messages.get(int(mid))
+        if msg is None or msg.deleted or msg.ephemeral or msg.channel_id != int(cid):
+            return None
+        return msg
+
+    async def _history(self, req: _Request, cid: str) -> web.Response:
+        limit = int(req.query.get("limit", 50))
+        msgs = [self._message_payload(m) for m in reversed(self.channel_messages(int(cid)))]
+        return self._json(msgs[:limit])
+
+    async def _get_message(self, req: _Request, cid: str, mid: str) -> web.Response:
+        msg = self._channel_message(cid, mid)
+        if msg is None:
+            return self._error(req, 404, 10008, "Unknown Message", violation=False)
+        return self._json(self._message_payload(msg))
+
+    async def _patch_message(self, req: _Request, cid: str, mid: str) -> web.Response:
+        msg = self._channel_message(cid, mid)
+        if msg is None:
+            return self._error(req, 404, 10008, "Unknown Message")
+        if msg.author_id != self.bot_user.id:
+            return self._error(req, 403, 50005, "Cannot edit a message authored by another user")
+        payload: JSON = req.body or {}
+        problems = self._edit_problems(msg, payload, req.files)
+        if problems:
+            return self._invalid(req, problems)
+        self._apply_edit(msg, payload, req.files)
+        return self._json(self._message_payload(msg))
+
+    async def _delete_message(self, req: _Request, cid: str, mid: str) -> web.Response:
+        msg = self._channel_message(cid, mid)
+        if msg is None:
+            return self._error(req, 404, 10008, "Unknown Message", violation=False)
+        self._delete(msg)
+        return web.Response(status=204)
+
+    def _delete(self, msg: Message) -> None:
+        msg.deleted = True
+        self._bump(msg)
+        if not msg.ephemeral:
+            self._announce("MESSAGE_DELETE", msg)
+
+    # ------------------------------------------------------------------ REST: interactions
+
+    async def _callback(self, req: _Request, iid: str, token: str) -> web.Response:
+        rec = self._interactions.get(int(iid))
+        if rec is None or rec.token != token:
+            return self._error(req, 404, 10062, "Unknown interaction")
+        now = self.now()
+        body: JSON = req.body or {}
+        ctype = int(body.get("type", 0))
+        data: JSON = body.get("data") or {}
+        if rec.callback_type is not None:
+            return self._error(
+                req, 400, 40060, "Interaction has already been acknowledged", rec=rec
+            )
+        if now - rec.dispatched_at > self.interaction_deadline:
+            late = now - rec.dispatched_at
+            return self._error(
+                req,
+                404,
+                10062,
+                "Unknown interaction",
+                rec=rec,
+                detail=f" (callback {late:.2f}s after dispatch)",
+            )
+        allowed = set(CALLBACKS_ALLOWED.get(rec.type, set()))
+        if rec.source_message_id is None:
+            allowed -= {6, 7}
+        if ctype not in allowed:
+            return self._error(
+                req,
+                400,
+                50035,
+                "Invalid Form Body",
+                rec=rec,
+                detail=f" (callback type {ctype} not valid for a {INTERACTION_KINDS[rec.type]})",
+            )
+        response_message: Message | None = None
+        if ctype == 4:
+            problems = limits.check_message(
+                data, creating=True, interaction=True, has_files=bool(req.files)
+            )
+            if problems:
+                return self._invalid(req, problems, rec)
+            flags = int(data.get("flags") or 0)
+            rec.original = response_message = self._new_message(
+                rec.channel_id,
+                data,
+                req.files,
+                type=20 if rec.type == 2 else 0,
+                interaction_id=rec.id,
+                webhook_id=self.application_id,
+                visible_to=rec.user_id if flags & EPHEMERAL else None,
+            )
+        elif ctype == 5:
+            flags = int(data.get("flags") or 0) & EPHEMERAL
+            rec.original = response_message = self._new_message(
+                rec.channel_id,
+                {"flags": flags | LOADING},
+                [],
+                type=20 if rec.type == 2 else 0,
+                interaction_id=rec.id,
+                webhook_id=self.application_id,
+                visible_to=rec.user_id if flags & EPHEMERAL else None,
+            )
+        elif ctype in (6, 7):
+            assert rec.source_message_id is not None
+            source = self._messages[rec.source_message_id]
+            rec.original = source
+            if ctype == 7:
+                problems = self._edit_problems(source, data, req.files)
+                if problems:
+                    return self._invalid(req, problems, rec)
+                self._apply_edit(source, data, req.files)
+                rec.original_edited = True
+                response_message = source
+        elif ctype == 8:
+            choices = list(data.get("choices") or [])
+            problems = limits.check_choices(choices)
+            if problems:
+                return self._invalid(req, problems, rec)
+            rec.choices = choices
+        elif ctype == 9:
+            problems = limits.check_modal(data)
+            if problems:
+                return self._invalid(req, problems, rec)
+            rec.modal = copy.deepcopy(data)
+        rec.callback_type = ctype
+        rec.callback_at = now
+        rec.callback_flags = int(data.get("flags") or 0) if isinstance(data, dict) else 0
+        if ctype in (4, 7, 8, 9):
+            rec.done.set()
+        self._touch()
+        if "with_response" not in req.query:
+            return web.Response(status=204)
+        inter: JSON = {"id": str(rec.id), "type": rec.type}
+        resource: JSON = {"type": ctype}
+        if response_message is not None:
+            inter["response_message_id"] = str(response_message.id)
+            inter["response_message_loading"] = ctype == 5
+            inter["response_message_ephemeral"] = response_message.ephemeral
+            resource["message"] = self._message_payload(response_message)
+        return self._json({"interaction": inter, "resource": resource})
+
+    def _webhook_interaction(
+        self, req: _Request, app: str, token: str
+    ) -> InteractionResult | web.Response:
+        rec = self._by_token.get(token)
+        if int(app) != self.application_id or rec is None:
+            return self._error(req, 404, 10015, "Unknown Webhook")
+        if rec.callback_type is None:
+            return self._error(
+                req,
+                404,
+                10015,
+                "Unknown Webhook",
+                rec=rec,
+                detail=" (followup/edit before the interaction was acknowledged)",
+            )
+        assert rec.callback_at is not None
+        if self.now() - rec.callback_at > self.followup_window:
+            return self._error(
+                req,
+                401,
+                50027,
+                "Invalid Webhook Token",
+                rec=rec,
+                detail=" (interaction token older than 15 minutes)",
+            )
+        if rec.type == 4:
+            return self._error(
+                req,
+                404,
+                10015,
+                "Unknown Webhook",
+                rec=rec,
+                detail=" (autocomplete interactions have no followups)",
+            )
+        return rec
+
+    async def _followup(self, req: _Request, app: str, token: str) -> web.Response:
+        rec = self._webhook_interaction(req, app, token)
+        if isinstance(rec, web.Response):
+            return rec
+        payload: JSON = req.body or {}
+        problems = limits.check_message(
+            payload, creating=True, interaction=True, has_files=bool(req.files)
+        )
+        if problems:
+            return self._invalid(req, problems, rec)
+        wanted = bool(int(payload.get("flags") or 0) & EPHEMERAL)
+        original = rec.original
+        if rec.callback_type == 5 and original is not None and original.loading:
+            # Discord: the first followup after a "thinking" defer resolves that message and
+            # keeps the defer's visibility, whatever flags the followup carries.
+            if wanted and not original.ephemeral:
+                self._violate(
+                    f"POST {req.path}: followup asked for ephemeral but resolves a public "
+                    "deferred response; Discord shows it PUBLICLY (defer with ephemeral=True)"
+                )
+            elif wanted != original.ephemeral:
+                self.warnings.append(
+                    f"POST {req.path}: public followup resolves an ephemeral defer; "
+                    "Discord shows it only to the user"
+                )
+            self._apply_edit(original, payload, req.files)
+            rec.original_edited = True
+            msg = original
+        else:
+            msg = self._new_message(
+                rec.channel_id,
+                payload,
+                req.files,
+                interaction_id=rec.id,
+                webhook_id=self.application_id,
+                visible_to=rec.user_id if wanted else None,
+            )
+            rec.followups.append(msg)
+        rec.done.set()
+        self._touch()
+        return self._json(self._message_payload(msg))
+
+    async def _webhook_message(
+        self, req: _Request, app: str, token: str, wmid: str
+    ) -> web.StreamResponse:
+        rec = self._webhook_interaction(req, app, token)
+        if isinstance(rec, web.Response):
+            return rec
+        if wmid == "@original":
+            msg = rec.original
+        else:
+            msg = next((m for m in rec.messages if m.id == int(wmid)), None)
+        if msg is None or msg.deleted:
+            return self._error(req, 404, 10008, "Unknown Message", rec=rec)
+        if req.method == "GET":
+            return self._json(self._message_payload(msg))
+        if req.method == "DELETE":
+            self._delete(msg)
+            if msg is rec.original:
+                rec.done.set()
+            return web.Response(status=204)
+        payload: JSON = req.body or {}
+        problems = self._edit_problems(msg, payload, req.files)
+        if problems:
+            return self._invalid(req, problems, rec)
+        self._apply_edit(msg, payload, req.files)
+        if msg is rec.original:
+            rec.original_edited = True
+            rec.done.set()
+        self._touch()
+        return self._json(self._message_payload(msg))
+
+    # ------------------------------------------------------------------ acting as users
+
+    def _where(self, user: User, channel: int | Guild | Channel | None) -> Channel:
+        if channel is None:
+            return self.channels[self.dm_channel_id(user)]
+        if isinstance(channel, Guild):
+            return self.channels[channel.channel_id]
+        if isinstance(channel, Channel):
+            return channel
+        return self.channels[int(channel)]
+
+    def _interaction_payload(
+        self, rec: InteractionResult, user: User, ch: Channel, message: Message | None
+    ) -> JSON:
+        payload: JSON = {
+            "id": str(rec.id),
+            "application_id": str(self.application_id),
+            "type": rec.type,
+            "data": rec.data,
+            "token": rec.token,
+            "version": 1,
+            "channel_id": str(ch.id),
+            "channel": self._channel_payload(ch, for_user=user),
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": 8 * 1024 * 1024,
+            "app_permissions": str(self.permissions(self.bot_user, ch.id)),
+        }
+        if ch.guild_id is not None:
+            guild = self.guilds[ch.guild_id]
+            if user.id not in guild.member_ids:
+                raise StandInError(f"{user.name} is not a member of guild {guild.name}")
+            member = self._member_payload(user, guild)
+            member["permissions"] = str(self.permissions(user, ch.id))
+            payload.update(
+                guild_id=str(guild.id),
+                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                member=member,
+                context=0,
+                authorizing_integration_owners={"0": str(guild.id)},
+            )
+        else:
+            if ch.recipient_id != user.id:
+                raise StandInError(f"{user.name} cannot act in another user's DM channel")
+            payload.update(
+                user=user.payload(),
+                context=1,
+                authorizing_integration_owners={"0": "0"},
+            )
+        if message is not None:
+            payload["message"] = self._message_payload(message)
+        return payload
+
+    async def _fire(
+        self,
+        kind: int,
+        user: User | int,
+        channel: int | Guild | Channel | None,
+        data: JSON,
+        message: Message | None = None,
+    ) -> InteractionResult:
+        u = self.users[_uid(user)]
+        ch = self._where(u, channel)
+        conn = self._require_bot()
+        iid = self._next_id()
+        rec = InteractionResult(
+            id=iid,
+            token=f"itoken-{iid}",
+            type=kind,
+            user_id=u.id,
+            channel_id=ch.id,
+            guild_id=ch.guild_id,
+            data=data,
+            dispatched_at=self.now(),
+            source_message_id=message.id if message is not None else None,
+        )
+        payload = self._interaction_payload(rec, u, ch, message)
+        self.interactions.append(rec)
+        self._interactions[iid] = rec
+        self._by_token[rec.token] = rec
+        await conn.flush()
+        rec.dispatched_at = self.now()
+        await conn.dispatch("INTERACTION_CREATE", payload)
+        self._touch()
+        return rec
+
+    def _describe(self, rec: InteractionResult) -> str:
+        what = INTERACTION_KINDS[rec.type]
+        name = rec.data.get("custom_id") or rec.data.get("name")
+        return f"{what} {name!r} by {self.users[rec.user_id].name} (interaction {rec.id})"
+
+    async def complete(self, rec: InteractionResult, timeout: float = 5.0) -> InteractionResult:
+        """Wait until the bot acknowledged and (after a defer) finished answering rec."""
+        end = time.monotonic() + timeout
+        cb_end = min(end, time.monotonic() + self.interaction_deadline + 0.5)
+
+        def answered() -> bool:
+            return rec.callback_type is not None or (bool(rec.errors) and self._quiet(self.quiet))
+
+        await self._wait_until(answered, max(0.0, cb_end - time.monotonic()))
+        if rec.callback_type is None:
+            raise InteractionNotAnswered(self._not_answered(rec, "was never acknowledged"))
+        if rec.completed:
+            return rec
+        remaining = max(0.0, end - time.monotonic())
+        if rec.callback_type == 5:
+            if not await self._wait_until(lambda: rec.completed, remaining):
+                raise InteractionNotAnswered(
+                    self._not_answered(rec, "was deferred (thinking) but never followed up")
+                )
+        else:  # 6: an @original edit or a followup may or may not come
+            await self._wait_until(lambda: rec.completed or self._quiet(self.quiet), remaining)
+        return rec
+
+    def _not_answered(self, rec: InteractionResult, what: str) -> str:
+        lines = [f"{self._describe(rec)} {what}."]
+        if rec.errors:
+            lines.append("stand-in refused: " + "; ".join(rec.errors))
+        if self.bot_errors:
+            lines.append("bot errors:\n" + "\n".join(self.bot_errors[-3:]))
+        return "\n".join(lines)
+
+    async def _finish(
+        self, rec: InteractionResult, wait: bool, timeout: float
+    ) -> InteractionResult:
+        return await self.complete(rec, timeout) if wait else rec
+
+    # -- slash commands -------------------------------------------------------------------
+
+    def _find_command(self, name: str, ch: Channel, user: User) -> JSON:
+        cmd = None
+        if ch.guild_id is not None:
+            cmd = next(
+                (
+                    c
+                    for c in self.guild_commands.get(ch.guild_id, [])
+                    if c["name"] == name and c.get("type", 1) == 1
+                ),
+                None,
+            )
+        if cmd is None:
+            cmd = next(
+                (c for c in self.global_commands if c["name"] == name and c.get("type", 1) == 1),
+                None,
+            )
+        if cmd is None:
+            known = [c["name"] for c in self.global_commands]
+            if ch.guild_id is not None:
+                known += [c["name"] for c in self.guild_commands.get(ch.guild_id, [])]
+            raise StandInError(f"/{name} is not registered (did the bot sync?); have {known}")
+        contexts = cmd.get("contexts")
+        in_dm = ch.guild_id is None
+        if in_dm and (cmd.get("dm_permission") is False or (contexts and 1 not in contexts)):
+            raise StandInError(f"/{name} is not available in DMs")
+        if not in_dm and contexts and 0 not in contexts:
+            raise StandInError(f"/{name} is not available in guilds")
+        needed = cmd.get("default_member_permissions")
+        if needed is not None and not in_dm:
+            perms = self.permissions(user, ch.id)
+            if int(needed) == 0 or (perms & int(needed)) != int(needed):
+                raise StandInError(f"{user.name} cannot see /{name} (default_member_permissions)")
+        return cmd
+
+    def _command_data(
+        self,
+        user: User,
+        ch: Channel,
+        path: tuple[str, ...],
+        values: dict[str, Any],
+        focused: str | None = None,
+    ) -> JSON:
+        if not path:
+            raise TypeError("give the command name, then subcommand group/subcommand names")
+        cmd = self._find_command(path[0], ch, user)
+        chain: list[JSON] = []
+        node = cmd
+        for name in path[1:]:
+            sub = next(
+                (o for o in node.get("options", []) if o["name"] == name and o["type"] in (1, 2)),
+                None,
+            )
+            if sub is None:
+                subs = [o["name"] for o in node.get("options", []) if o["type"] in (1, 2)]
+                raise StandInError(f"/{' '.join(path)}: no subcommand {name!r}; have {subs}")
+            chain.append(sub)
+            node = sub
+        defs = node.get("options", [])
+        if any(o["type"] in (1, 2) for o in defs):
+            raise StandInError(f"/{' '.join(path)} needs a subcommand")
+        resolved: JSON = {}
+        built: list[JSON] = []
+        by_name = {o["name"]: o for o in defs}
+        for key, value in values.items():
+            odef = by_name.get(key) or by_name.get(key.replace("_", "-"))
+            if odef is None:
+                raise StandInError(f"/{' '.join(path)} has no option {key!r}; have {list(by_name)}")
+            is_focused = odef["name"] == focused
+            opt: JSON = {"name": odef["name"], "type": odef["type"]}
+            if is_focused:
+                opt["value"] = str(value)
+                opt["focused"] = True
+            else:
+                opt["value"] = self._option_value(odef, value, ch, resolved)
+            built.append(opt)
+        if focused is None:
+            missing = [
+                o["name"]
+                for o in defs
+                if o.get("required") and not any(b["name"] == o["name"] for b in built)
+            ]
+            if missing:
+                raise StandInError(f"/{' '.join(path)}: missing required options {missing}")
+        elif not any(b.get("focused") for b in built):
+            odef = by_name.get(focused) or by_name.get(focused.replace("_", "-"))
+            if odef is None:
+                raise StandInError(f"/{' '.join(path)} has no option {focused!r}")
+            built.append({"name": odef["name"], "type": odef["type"], "value": "", "focused": True})
+        options = built
+        for sub in reversed(chain):
+            options = [{"name": sub["name"], "type": sub["type"], "options": options}]
+        data: JSON = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": options}
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _option_value(self, odef: JSON, value: Any, ch: Channel, resolved: JSON) -> Any:
+        kind, name = odef["type"], odef["name"]
+        if kind in (6, 9) and (isinstance(value, User) or int(value) in self.users):
+            u = self.users[_uid(value)]
+            resolved.setdefault("users", {})[str(u.id)] = u.payload()
+            if ch.guild_id is not None and u.id in self.guilds[ch.guild_id].member_ids:
+                member = self._member_payload(u, self.guilds[ch.guild_id], with_user=False)
+                member["permissions"] = str(self.permissions(u, ch.id))
+                resolved.setdefault("members", {})[str(u.id)] = member
+            return str(u.id)
+        if kind in (8, 9):
+            guild = self.guilds[ch.guild_id] if ch.guild_id else None
+            rid = int(value)
+            if guild is None or rid not in (guild.id, guild.bot_role_id, guild.manager_role_id):
+                raise StandInError(f"option {name}: unknown role {value!r}")
+            resolved.setdefault("roles", {})[str(rid)] = self._role_payload(guild, rid)
+            return str(rid)
+        if kind == 7:
+            target = self.channels[int(value.id if isinstance(value, Channel) else value)]
+            data = self._channel_payload(target)
+            data["permissions"] = str(self.permissions(self.bot_user, target.id))
+            resolved.setdefault("channels", {})[str(target.id)] = data
+            return str(target.id)
+        if kind == 11:
+            raise NotImplementedError("attachment options are not supported by the stand-in")
+        if kind == 5:
+            return bool(value)
+        if kind == 4:
+            if isinstance(value, bool) or int(value) != value:
+                raise StandInError(f"option {name}: {value!r} is not an integer")
+            converted: Any = int(value)
+        elif kind == 10:
+            converted = float(value)
+        else:
+            converted = str(value)
+            lo, hi = odef.get("min_length"), odef.get("max_length")
+            if (lo is not None and len(converted) < lo) or (hi is not None and len(converted) > hi):
+                raise StandInError(f"option {name}: length must be in [{lo}, {hi}]")
+        if kind in (4, 10):
+            lo, hi = odef.get("min_value"), odef.get("max_value")
+            if (lo is not None and converted < lo) or (hi is not None and converted > hi):
+                raise StandInError(f"option {name}: {converted} outside [{lo}, {hi}]")
+        choices = odef.get("choices")
+        if choices and converted not in [c["value"] for c in choices]:
+            raise StandInError(f"option {name}: {converted!r} is not one of {choices}")
+        return converted
+
+    async def slash(
+        self,
+        user: User | int,
+        channel: int | Guild | Channel | None,
+        *path: str,
+        options: dict[str, Any] | None = None,
+        wait: bool = True,
+        timeout: float = 5.0,
+        **kwargs: Any,
+    ) -> InteractionResult:
+        """Run /path... as user in channel (None: the user's DM with the bot).
+
+        Options come from kwargs (underscores also match hyphens) or `options` for any name;
+        users are User objects or ids. Returns once the bot answered (see complete()).
+        """
+        u = self.users[_uid(user)]
+        ch = self._where(u, channel)
+        data = self._command_data(u, ch, path, {**(options or {}), **kwargs})
+        rec = await self._fire(2, u, ch, data)
+        return await self._finish(rec, wait, timeout)
+
+    async def autocomplete(
+        self,
+        user: User | int,
+        channel: int | Guild | Channel | None,
+        *path: str,
+        focused: str,
+        options: dict[str, Any] | None = None,
+        timeout: float = 5.0,
+        **kwargs: Any,
+    ) -> list[JSON]:
+        """Ask for choices of option `focused` (its typed text in kwargs, default "")."""
+        u = self.users[_uid(user)]
+        ch = self._where(u, channel)
+        data = self._command_data(u, ch, path, {**(options or {}), **kwargs}, focused=focused)
+        rec = await self._fire(4, u, ch, data)
+        await self.complete(rec, timeout)
+        return list(rec.choices or [])
+
+    # -- components -----------------------------------------------------------------------
+
+    def _resolve_message(self, message: Message | InteractionResult | int) -> Message:
+        if isinstance(message, InteractionResult):
+            msg = message.message
+            if msg is None:
+                raise StandInError(f"interaction {message.id} produced no message")
+            return msg
+        if isinstance(message, Message):
+            return self._messages[message.id]
+        return self._messages[int(message)]
+
+    def _component_target(
+        self, user: User, message: Message | InteractionResult | int
+    ) -> tuple[Message, Channel]:
+        msg = self._resolve_message(message)
+        if msg.deleted:
+            raise StandInError(f"message {msg.id} was deleted")
+        if msg.ephemeral and msg.visible_to != user.id:
+            raise StandInError(f"{user.name} cannot see ephemeral message {msg.id}")
+        if msg.is_dm and msg.dm_recipient_id != user.id:
+            raise StandInError(f"{user.name} cannot see a DM to someone else")
+        return msg, self.channels[msg.channel_id]
+
+    async def click(
+        self,
+        user: User | int,
+        message: Message | InteractionResult | int,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        wait: bool = True,
+        timeout: float = 5.0,
+    ) -> InteractionResult:
+        """Press a button (by custom_id or label) on a recorded message, channel or DM."""
+        u = self.users[_uid(user)]
+        msg, ch = self._component_target(u, message)
+        comp = msg.component(custom_id, label=label)
+        if comp.get("type") != 2:
+            raise StandInError(f"{comp.get('custom_id')!r} is not a button")
+        if comp.get("disabled"):
+            raise StandInError(f"button {comp.get('custom_id')!r} is disabled")
+        if "custom_id" not in comp:
+            raise StandInError("link buttons cannot be clicked into the bot")
+        data = {"custom_id": comp["custom_id"], "component_type": 2}
+        rec = await self._fire(3, u, ch, data, message=msg)
+        return await self._finish(rec, wait, timeout)
+
+    async def select(
+        self,
+        user: User | int,
+        message: Message | InteractionResult | int,
+        custom_id: str,
+        values: list[Any],
+        *,
+        wait: bool = True,
+        timeout: float = 5.0,
+    ) -> InteractionResult:
+        """Choose values in a select (string values; users/roles/channels as objects or ids)."""
+        u = self.users[_uid(user)]
+        msg, ch = self._component_target(u, message)
+        comp = msg.component(custom_id)
+        kind = comp.get("type")
+        if kind not in limits.SELECT_TYPES:
+            raise StandInError(f"{custom_id!r} is not a select")
+        if comp.get("disabled"):
+            raise StandInError(f"select {custom_id!r} is disabled")
+        lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not lo <= len(values) <= hi:
+            raise StandInError(f"select {custom_id!r} takes {lo}..{hi} values, got {len(values)}")
+        data: JSON = {"custom_id": custom_id, "component_type": kind}
+        if kind == 3:
+            allowed = [o["value"] for o in comp.get("options", [])]
+            bad = [v for v in values if v not in allowed]
+            if bad:
+                raise StandInError(f"select {custom_id!r}: {bad} not among options {allowed}")
+            data["values"] = list(values)
+        else:
+            resolved: JSON = {}
+            odef = {"type": {5: 6, 6: 8, 7: 9, 8: 7}[kind], "name": custom_id}
+            data["values"] = [self._option_value(odef, v, ch, resolved) for v in values]
+            data["resolved"] = resolved
+        rec = await self._fire(3, u, ch, data, message=msg)
+        return await self._finish(rec, wait, timeout)
+
+    async def submit_modal(
+        self,
+        user: User | int,
+        opened_by: InteractionResult,
+        values: dict[str, str | list[str]],
+        *,
+        wait: bool = True,
+        timeout: float = 5.0,
+    ) -> InteractionResult:
+        """Fill in and submit the modal the bot opened in answer to `opened_by`."""
+        if opened_by.modal is None:
+            raise StandInError(f"interaction {opened_by.id} did not open a modal")
+        u = self.users[_uid(user)]
+        modal = opened_by.modal
+        unknown = set(values)
+
+        def answer(comp: JSON) -> JSON | None:
+            cid = comp.get("custom_id")
+            if cid is None:
+                return None
+            unknown.discard(cid)
+            value = values.get(cid, comp.get("value", ""))
+            if comp.get("type") == 4:
+                if comp.get("required", True) and not value:
+                    raise StandInError(f"modal field {cid!r} is required")
+                return {"type": 4, "custom_id": cid, "value": str(value)}
+            vals = value if isinstance(value, list) else [value]
+            return {"type": comp["type"], "custom_id": cid, "values": vals}
+
+        rows: list[JSON] = []
+        for comp in modal.get("components", []):
+            if comp.get("type") == 1:
+                inner = [a for c in comp.get("components", []) if (a := answer(c))]
+                rows.append({"type": 1, "components": inner})
+            elif comp.get("type") == 18 and isinstance(comp.get("component"), dict):
+                inner_answer = answer(comp["component"])
+                if inner_answer:
+                    rows.append({"type": 18, "component": inner_answer})
+        if unknown:
+            raise StandInError(f"modal has no fields {sorted(unknown)}")
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        source = (
+            self._messages[opened_by.source_message_id]
+            if opened_by.source_message_id is not None
+            else None
+        )
+        ch = self.channels[opened_by.channel_id]
+        rec = await self._fire(5, u, ch, data, message=source)
+        return await self._finish(rec, wait, timeout)
+
+    # ------------------------------------------------------------------ running a bot
+
+    @contextlib.asynccontextmanager
+    async def run_bot(
+        self,
+        bot: discord.Client,
+        *,
+        token: str = "standin-token",
+        timeout: float = 10.0,
+        fast_ready: bool = True,
+    ) -> AsyncIterator[discord.Client]:
+        """Start bot against the stand-in, wait until it is ready, close it on exit.
+
+        fast_ready lowers discord.py's guild_ready_timeout (default 2 s) to 0.05 s.
+        """
+        state = getattr(bot, "_connection", None)
+        if fast_ready and state is not None and getattr(state, "guild_ready_timeout", 0) > 0.05:
+            state.guild_ready_timeout = 0.05
+        before = self.identify_count
+        task = asyncio.create_task(bot.start(token), name="standin-bot")
+        try:
+            await self.wait_ready(timeout, after=before, task=task)
+            await asyncio.wait_for(bot.wait_until_ready(), timeout)
+            yield bot
+        finally:
+            _stop_views(bot)
+            await bot.close()
+            try:
+                await asyncio.wait_for(task, 5.0)
+            except TimeoutError:
+                task.cancel()
+                raise
+
+
+def _stop_views(bot: discord.Client) -> None:
+    """Stop the bot's live views and modals: discord.py leaves their timeout tasks running
+    after close(), which would leak into the next test."""
+    store = getattr(getattr(bot, "_connection", None), "_view_store", None)
+    if store is None:
+        return
+    views: list[Any] = []
+    for items in list(getattr(store, "_views", {}).values()):
+        views += [item.view for item in list(items.values()) if item.view is not None]
+    views += list(getattr(store, "_synced_message_views", {}).values())
+    views += list(getattr(store, "_modals", {}).values())
+    for view in {id(v): v for v in views}.values():
+        with contextlib.suppress(Exception):
+            view.stop()
