@@ -28,6 +28,8 @@ class GameModule(Protocol):
 
     key: str
     title: str
+    command: str
+    """The slash-command group, e.g. `13clues`."""
     min_players: int
     max_players: int
     ai_levels: tuple[str, ...]

@@ -73,10 +73,13 @@ def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any]) -> O
 
 
 def casebook_changed(before: PlayerView, after: PlayerView, assist: str) -> bool:
-    """Whether new answers changed what the casebook shows (worth a DM)."""
-    if assist == "off":
-        return False
-    return assist_marks(before, assist, set())[0] != assist_marks(after, assist, set())[0]
+    """Whether an answer matters to this seat (worth a DM): with `full` assist, it ruled out
+    a possible mystery; with `bookkeeping`, it crossed out a card."""
+    if assist == "full":
+        return set(solve(before).triples) != set(solve(after).triples)
+    if assist == "bookkeeping":
+        return bookkeeping(before) != bookkeeping(after)
+    return False
 
 
 def _cell(card: str, marks: Marks, deduction: Deduction | None) -> str:

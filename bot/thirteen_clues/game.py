@@ -42,6 +42,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 class ThirteenClues:
     key = "13clues"
     title = "13 Clues"
+    command = "13clues"
     min_players = 2
     max_players = 6
     ai_levels = ("easy", "normal", "expert")
