@@ -47,6 +47,7 @@ class DeductionBot(commands.AutoShardedBot):
             self._games or all_games(),
             Delivery(self),
             ai_delay=self.config.ai_delay,
+            minute_seconds=self.config.minute_seconds,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

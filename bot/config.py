@@ -20,6 +20,8 @@ class Config:
     ai_delay: float = 1.5
     """Seconds an AI detective 'thinks' before acting, so a mixed table feels natural."""
     sync_commands: bool = True
+    minute_seconds: float = 60.0
+    """How long a `turn_minutes` minute lasts; only tests shorten it."""
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Config:

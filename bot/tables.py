@@ -51,12 +51,15 @@ class TableService:
         delivery: Delivery,
         *,
         ai_delay: float = 1.5,
+        minute_seconds: float = 60.0,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
     ) -> None:
         self.storage = storage
         self.games = games
         self.delivery = delivery
         self.ai_delay = ai_delay
+        self.minute_seconds = minute_seconds
+        """The length of a turn-timer minute (tests shorten it)."""
         self.seed = seed
         self.timers = TimerDispatcher(storage, self.on_timer)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -182,8 +185,8 @@ class TableService:
             if count > free:
                 raise UserError(f"Only {free} seat(s) left at this table.")
             taken = {s.name for s in table.seats}
-            names = [n for n in AI_NAMES if n not in taken][:count]
-            added = [SeatRef(name=f"{n} (AI)", ai_level=level) for n in names]
+            names = [f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken][:count]
+            added = [SeatRef(name=name, ai_level=level) for name in names]
             return table.model_copy(update={"seats": [*table.seats, *added]})
 
         return await self._change_lobby(table_id, change)
@@ -350,22 +353,25 @@ class TableService:
 
     async def _deliver(self, table: Table, state: Any, events: list) -> None:
         module = self.module(table)
-        unreachable: list[str] = []
-        for seat, ref in enumerate(table.seats):
-            if ref.user_id is None:
-                continue
-            out = module.dm_message(table, state, events, seat)
-            if out is not None and not await self.delivery.dm(ref.user_id, out):
-                unreachable.append(f"<@{ref.user_id}>")
+        letters = {
+            ref.user_id: out
+            for seat, ref in enumerate(table.seats)
+            if ref.user_id is not None
+            and (out := module.dm_message(table, state, events, seat)) is not None
+        }
+        sent = await asyncio.gather(
+            *(self.delivery.dm(user_id, out) for user_id, out in letters.items())
+        )
+        unreachable = [f"<@{u}>" for u, ok in zip(letters, sent, strict=True) if not ok]
         text = module.channel_text(table, state, events)
         await self._show_table(table, state, fresh=text is not None, text=text)
         if unreachable:
-            title = module.title.lower().replace(" ", "")
             await self.delivery.send(
                 table.channel_id,
                 Outgoing(
                     content=f"📪 I could not DM {', '.join(unreachable)}: open your DMs to this "
-                    f"server's members, or use `/{title} hand` to see your secrets here."
+                    f"server's members, or use `/{module.command} hand` to see your secrets "
+                    "here."
                 ),
             )
 
@@ -409,8 +415,9 @@ class TableService:
             if not table.seats[seat].is_ai:
                 payload = {"seat": seat, "key": key}
                 remind = {**payload, "left": minutes / 2}
-                await self.timers.add(table.guild_id, table.id, "remind", minutes * 30, remind)
-                await self.timers.add(table.guild_id, table.id, "idle", minutes * 60, payload)
+                limit = minutes * self.minute_seconds
+                await self.timers.add(table.guild_id, table.id, "remind", limit / 2, remind)
+                await self.timers.add(table.guild_id, table.id, "idle", limit, payload)
 
     async def _change_lobby(self, table_id: int, change: Callable[[Table], Table]) -> Table:
         async with self._locks[table_id]:

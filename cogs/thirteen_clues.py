@@ -657,13 +657,16 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
         build: Callable[[GameState, int], Any],
         done: str,
     ) -> None:
-        """Apply the picker's action; the picker becomes its result (or the refusal)."""
+        """Apply the picker's action; the picker becomes its result. A refusal only takes the
+        picker's controls away and is answered apart: after a double click the picker must go
+        on showing the first click's success, not the second click's refusal."""
         await interaction.response.defer()
         try:
             await self.tables.act(click.table_id, interaction.user.id, build,
                                   version=click.version)
         except (UserError, RuleError) as exc:
-            await interaction.edit_original_response(content=f"⚠️ {exc}", view=None)
+            await interaction.edit_original_response(view=None)
+            await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
             return
         await interaction.edit_original_response(content=f"✅ {done}", view=None)
 

@@ -1,7 +1,14 @@
-"""End-to-end fixtures: the real bot, a real SQLite file, the local Discord stand-in."""
+"""End-to-end fixtures: the real bot, a real SQLite file, the local Discord stand-in.
+
+Every test's interaction latencies (dispatch → the bot's first callback, as the stand-in
+measures them) are collected for the whole session: the terminal summary prints the median
+and the worst, and `e2e-latencies.json` under pytest's base temp directory keeps them all.
+"""
 
 from __future__ import annotations
 
+import json
+import statistics
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -11,6 +18,9 @@ import pytest
 from bot.client import DeductionBot
 from bot.config import Config
 from tests.standin import DiscordStandIn, Guild, User, running_standin
+
+LATENCIES: dict[str, list[float]] = {}
+"""test node id → the latencies of its interactions."""
 
 
 class World:
@@ -27,20 +37,55 @@ class World:
         self.bot: DeductionBot | None = None
 
     def make_bot(self, **overrides: object) -> DeductionBot:
-        config = Config(
-            token="standin-token", database_path=self.db, ai_delay=0.05, **overrides  # type: ignore[arg-type]
-        )
+        settings: dict[str, object] = {"token": "standin-token", "database_path": self.db,
+                                       "ai_delay": 0.05}
+        config = Config(**{**settings, **overrides})  # type: ignore[arg-type]
         return DeductionBot(config)
 
     def running(self, **overrides: object) -> AbstractAsyncContextManager[DeductionBot]:
+        """Start the bot (Config fields as overrides); again after exit restarts it on the
+        same database."""
         self.bot = self.make_bot(**overrides)
         return self.dc.run_bot(self.bot)  # type: ignore[return-value]
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
     async with running_standin() as dc:
         yield World(dc, tmp_path / "bot.sqlite3")
+        LATENCIES[request.node.nodeid] = list(dc.latencies)
 
 
 WorldFactory = Callable[[], World]
+
+
+def latency_summary() -> dict[str, float | int | str] | None:
+    every = [x for values in LATENCIES.values() for x in values]
+    if not every:
+        return None
+    worst_test = max(LATENCIES, key=lambda k: max(LATENCIES[k], default=0.0))
+    return {
+        "interactions": len(every),
+        "median_ms": round(statistics.median(every) * 1000, 1),
+        "p95_ms": round(sorted(every)[int(0.95 * (len(every) - 1))] * 1000, 1),
+        "worst_ms": round(max(every) * 1000, 1),
+        "worst_test": worst_test,
+    }
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    summary = latency_summary()
+    if summary is None:
+        return
+    base = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
+    path = Path(base) / "e2e-latencies.json"
+    path.write_text(json.dumps({"summary": summary, "by_test": LATENCIES}, indent=1))
+    terminalreporter.write_sep("-", "e2e interaction latencies (dispatch → first callback)")
+    terminalreporter.write_line(
+        f"{summary['interactions']} interactions: median {summary['median_ms']} ms, "
+        f"p95 {summary['p95_ms']} ms, worst {summary['worst_ms']} ms "
+        f"({summary['worst_test']})"
+    )
+    terminalreporter.write_line(f"all figures: {path}")

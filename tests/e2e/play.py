@@ -70,7 +70,9 @@ def expected_answer(state: GameState, asker: int, witness: int, subject: str,
 
 
 def texts_before(messages: list[Message], until: float | None = None) -> list[str]:
-    """Every text a message ever showed (all edits), for secrecy scans."""
+    """Every text a message ever showed (all edits), for secrecy scans. `until` is wall-clock
+    (time.time(), as Message.created_at), not the stand-in's monotonic dc.now(); to scan up
+    to a moment exactly, edits included, prefer drive.cut() and drive.assert_secrecy()."""
     out: list[str] = []
     for m in messages:
         if until is not None and m.created_at > until:
