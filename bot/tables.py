@@ -345,8 +345,13 @@ class TableService:
         if over:
             await self.storage.record_results(saved, module.winners(state))
             await self.storage.clear_timers(saved.id)
-        await self._deliver(saved, state, events)
-        await self.storage.mark_delivered(saved.id, saved.version)
+        try:
+            await self._deliver(saved, state, events)
+        except Exception:
+            # The action stands (it is persisted); its news is delivered at the next start-up.
+            log.exception("delivery of table %s version %s failed", saved.id, saved.version)
+        else:
+            await self.storage.mark_delivered(saved.id, saved.version)
         if not over:
             await self._arm(saved, state, table)
         return Applied(saved, state, events)

@@ -27,6 +27,7 @@ from engine.thirteen_clues import (
     new_game,
     player_view,
     public_view,
+    reveal,
 )
 from engine.thirteen_clues.events import CardsDealt, GameOver, QuestionAnswered
 from engine.thirteen_clues.views import PlayerView, PublicView
@@ -112,9 +113,12 @@ class ThirteenClues:
                 view=components.lobby_view(table.id),
             )
         view = public_view(state)
+        embeds = [table_embed(view)]
+        if state.phase == "over":
+            embeds.append(reveal_embed(reveal(state), view))
         return Outgoing(
             content=_headline(view),
-            embeds=[table_embed(view)],
+            embeds=embeds,
             view=components.table_view(table.id, table.version, view),
         )
 

@@ -11,7 +11,7 @@ from engine.thirteen_clues.actions import (
     TakeGlass,
 )
 from engine.thirteen_clues.events import EVENT_ADAPTER, Event
-from engine.thirteen_clues.rules import answer_for, apply, new_game
+from engine.thirteen_clues.rules import answer_for, apply, new_game, reveal
 from engine.thirteen_clues.state import GameState, Options, PlayerRef
 from engine.thirteen_clues.views import PlayerView, PublicView, player_view, public_view
 
@@ -36,4 +36,5 @@ __all__ = [
     "new_game",
     "player_view",
     "public_view",
+    "reveal",
 ]

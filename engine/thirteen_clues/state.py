@@ -94,6 +94,8 @@ class GameState(BaseModel):
     accusations: list[Accusation] = []
     winner: int | None = None
     ended_by: Literal["solved", "abandoned"] | None = None
+    end_reason: str = ""
+    """"solved", or why the table was ended (shown in the reveal)."""
 
     @property
     def players(self) -> int:
