@@ -1,0 +1,268 @@
+"""Shared helpers for the 13 Clues engine tests.
+
+`build_state` lays out a table by hand (chosen holders, screens, glasses) so rule tests are
+exact rather than random; `recount` computes answers independently of the engine; the random
+legal-move generator drives the property tests through the engine's own `legal` queries.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from engine.errors import RuleError
+from engine.thirteen_clues import legal
+from engine.thirteen_clues.actions import (
+    Accuse,
+    Action,
+    Ask,
+    ChoosePass,
+    Consult,
+    TakeGlass,
+)
+from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
+from engine.thirteen_clues.events import Event
+from engine.thirteen_clues.rules import apply, new_game
+from engine.thirteen_clues.state import (
+    GLASSES_IN_BOX,
+    Edition,
+    GameState,
+    Options,
+    PlayerRef,
+    Seat,
+)
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+"""Display names that cannot be mistaken for a card id when searching dumps."""
+
+CARD_IDS = frozenset(CARDS)
+_JSON_WORD = re.compile(r'"([a-z]+)"')
+
+
+def refs(n: int, names: Sequence[str] = NAMES) -> list[PlayerRef]:
+    return [PlayerRef(id=f"u{i}", name=names[i]) for i in range(n)]
+
+
+def fresh_game(
+    players: int, edition: Edition = "2020", top_secret: bool = False, seed: int = 1
+) -> tuple[GameState, list[Event]]:
+    options = Options(players=players, edition=edition, top_secret=top_secret)
+    return new_game(refs(players), options, seed)
+
+
+def _by_category(cards: Iterable[str]) -> dict[Category, list[str]]:
+    out: dict[Category, list[str]] = {c: [] for c in Category}
+    for card in cards:
+        out[CARDS[card].category].append(card)
+    return out
+
+
+def build_state(
+    players: int = 3,
+    *,
+    edition: Edition = "2020",
+    top_secret: bool = False,
+    holders: dict[int, list[str]] | None = None,
+    screens: dict[int, list[str]] | None = None,
+    glasses: list[int] | None = None,
+    supply: int | None = None,
+    turn: int = 0,
+    names: Sequence[str] = NAMES,
+) -> GameState:
+    """A table in the turns phase with the chosen cards where the test wants them.
+
+    Unspecified holders get the first unused Person, Location, Weapon in deck order and
+    unspecified screens the next two unused cards; the rest become the informants. Each
+    seat's `dealt` is what it passed (its left neighbour's holder) plus its screen, exactly
+    as a real deal and pass would leave it. Glasses default to one each, rest in supply.
+    """
+    holders = dict(holders or {})
+    screens = dict(screens or {})
+    deck = list(cards_in_play(players))
+    used = [c for h in holders.values() for c in h] + [c for s in screens.values() for c in s]
+    assert len(used) == len(set(used)), "a card placed twice"
+    assert set(used) <= set(deck), "a card not in play"
+    free = [c for c in deck if c not in used]
+    for i in range(players):
+        if i not in holders:
+            pools = _by_category(free)
+            holders[i] = [pools[cat][0] for cat in Category]
+            free = [c for c in free if c not in holders[i]]
+    for i in range(players):
+        if i not in screens:
+            screens[i], free = free[:2], free[2:]
+    for i, holder in holders.items():
+        assert [CARDS[c].category for c in holder] == list(Category), f"holder {i}: P, L, W"
+        assert len(screens[i]) == 2
+    if players == 2:
+        glasses, supply = [0, 0], 0
+    else:
+        glasses = list(glasses) if glasses is not None else [1] * players
+        if supply is None:
+            supply = GLASSES_IN_BOX[edition] - sum(glasses)
+        assert sum(glasses) + supply == GLASSES_IN_BOX[edition], "glasses not conserved"
+    seats = []
+    for i in range(players):
+        passed = list(holders[(i + 1) % players])
+        seats.append(
+            Seat(
+                id=f"u{i}",
+                name=names[i],
+                dealt=passed + list(screens[i]),
+                passed=passed,
+                holder=list(holders[i]),
+                screen=list(screens[i]),
+                glasses=glasses[i],
+            )
+        )
+    return GameState(
+        options=Options(players=players, edition=edition, top_secret=top_secret),
+        seed=0,
+        seats=seats,
+        informants=free,
+        phase="turns",
+        starter=turn,
+        turn=turn,
+        turn_number=1,
+        supply=supply,
+    )
+
+
+def play(state: GameState, *actions: Action) -> tuple[GameState, list[Event]]:
+    """Apply `actions` in order; return the final state and every event."""
+    events: list[Event] = []
+    for action in actions:
+        state, new = apply(state, action)
+        events += new
+    return state, events
+
+
+def refused(state: GameState, action: Action, match: str) -> str:
+    """Assert `action` raises RuleError containing `match` and leaves `state` untouched."""
+    before = state.model_dump()
+    copy = state.model_copy(deep=True)
+    with pytest.raises(RuleError) as info:
+        apply(state, action)
+    message = str(info.value)
+    assert match in message, message
+    assert_reads_well(message)
+    assert state.model_dump() == before
+    assert state == copy
+    return message
+
+
+def assert_reads_well(message: str) -> None:
+    """A refusal is a sentence for a player, not a Python repr."""
+    assert message, "empty refusal"
+    assert message[0].isupper() or message[0] == "'", message
+    assert message.endswith("."), message
+    for leak in ("None", "Category.", "Suit.", "<", "{", "up_close", "Traceback"):
+        assert leak not in message, message
+
+
+def pass_first(state: GameState) -> tuple[GameState, list[Event]]:
+    """Every seat passes the first Person, Location, Weapon of its dealt cards, in seat order."""
+    actions = [
+        ChoosePass(seat=i, **first_choice(s.dealt)) for i, s in enumerate(state.seats)
+    ]
+    return play(state, *actions)
+
+
+def first_choice(dealt: Sequence[str]) -> dict[str, str]:
+    pools = _by_category(dealt)
+    return {cat.value: pools[cat][0] for cat in Category}
+
+
+def total_glasses(state: GameState) -> int:
+    return state.supply + sum(s.glasses for s in state.seats)
+
+
+def recount(
+    state: GameState, witness: int, subject: str, asker: int, side: str | None = None
+) -> int:
+    """What the witness truly sees of `subject`, computed without the engine's answer_for."""
+    if state.players == 2:
+        screen_card = state.seats[witness].screen[{"left": 0, "right": 1}[str(side)]]
+        seen = [*state.seats[asker].holder, screen_card]
+    else:
+        seen = list(state.seats[witness].screen)
+        for i, seat in enumerate(state.seats):
+            if i != witness:
+                seen.extend(seat.holder)
+    return sum(
+        1
+        for card in seen
+        if subject in (CARDS[card].suit.value, CARDS[card].category.value, CARDS[card].sub.value)
+    )
+
+
+def card_ids_in(model: BaseModel, **dump: Any) -> set[str]:
+    """Every card id appearing as a whole JSON string in `model` ("gun" is not "blowgun")."""
+    return set(_JSON_WORD.findall(model.model_dump_json(**dump))) & CARD_IDS
+
+
+def of_type(events: Iterable[Event], kind: str) -> list[Event]:
+    return [e for e in events if e.type == kind]
+
+
+def eventual_holder(state: GameState, seat: int) -> set[str]:
+    """The seat's Mystery: its holder, or (before play) what its right neighbour passed."""
+    if state.seats[seat].holder:
+        return set(state.seats[seat].holder)
+    return set(state.seats[state.right_of(seat)].passed or [])
+
+
+def random_action(
+    state: GameState, rng: random.Random, truth: float = 0.04, drain: bool = False
+) -> Action:
+    """A random action the rules allow now, found through the `legal` queries.
+
+    `truth` is the chance the current player accuses its true holder (ending the game).
+    `drain` makes nearly every action a question to seat 0 (seat 0 asks seat 1): the other
+    seats then start their turns empty-handed until the supply runs dry, a state random
+    play otherwise almost never reaches.
+    """
+    if state.phase == "passing":
+        seat = rng.choice([i for i, s in enumerate(state.seats) if s.passed is None])
+        pools = _by_category(state.seats[seat].dealt)
+        return ChoosePass(seat=seat, **{cat.value: rng.choice(pools[cat]) for cat in Category})
+    seat = state.turn
+    sources = legal.take_sources(state, seat)
+    if sources:
+        return TakeGlass(seat=seat, source=rng.choice(sources))
+    assert legal.can_act(state, seat)
+    roll = rng.random()
+    if drain and roll >= truth and rng.random() < 0.97:
+        return Ask(
+            seat=seat,
+            witness=1 if seat == 0 else 0,
+            subject=rng.choice(legal.question_subjects(state)),
+            side=rng.choice(["left", "right"]) if state.players == 2 else None,
+        )
+    if roll < truth:
+        holder = state.seats[seat].holder
+        return Accuse(seat=seat, person=holder[0], location=holder[1], weapon=holder[2])
+    if roll < truth + 0.08:
+        pools = legal.accusable_cards(state, seat)
+        return Accuse(seat=seat, **{cat.value: rng.choice(pools[cat]) for cat in Category})
+    letters = legal.informant_letters(state)
+    if letters and roll < 0.3:
+        return Consult(seat=seat, letter=rng.choice(letters))
+    top_secret = (
+        state.options.top_secret
+        and not state.seats[seat].top_secret_used
+        and rng.random() < 0.3
+    )
+    return Ask(
+        seat=seat,
+        witness=rng.choice(legal.witnesses(state, seat)),
+        subject=rng.choice(legal.question_subjects(state)),
+        side=rng.choice(["left", "right"]) if state.players == 2 else None,
+        top_secret=top_secret,
+    )
+
