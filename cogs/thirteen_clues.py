@@ -123,6 +123,49 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
 
         await self._guarded(interaction, work)
 
+    async def _table_or(self, interaction: discord.Interaction, table_id: int | None) -> Table:
+        """The table a button names, or (slash commands) the one in this channel."""
+        if table_id is not None:
+            return await self.tables.by_id(table_id)
+        return await self._table(interaction)
+
+    async def _join(self, interaction: discord.Interaction, table_id: int | None) -> None:
+        async def work() -> str:
+            table = await self._table_or(interaction, table_id)
+            await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+            return "You have a seat. The host starts the game."
+
+        await self._guarded(interaction, work)
+
+    async def _leave(self, interaction: discord.Interaction, table_id: int | None) -> None:
+        async def work() -> str:
+            table = await self._table_or(interaction, table_id)
+            await self.tables.leave(table.id, interaction.user.id)
+            return "You left the table."
+
+        await self._guarded(interaction, work)
+
+    async def _start(self, interaction: discord.Interaction, table_id: int | None) -> None:
+        async def work() -> str:
+            table = await self._table_or(interaction, table_id)
+            await self.tables.start(table.id, interaction.user.id)
+            return "Cards dealt: check your DMs (or `/13clues hand`) and choose what to pass left."
+
+        await self._guarded(interaction, work)
+
+    async def _show_hand(self, interaction: discord.Interaction, table_id: int | None) -> None:
+        async def work() -> Outgoing:
+            return self._hand(await self._table_or(interaction, table_id), interaction.user.id)
+
+        await self._guarded(interaction, work)
+
+    async def _show_casebook(self, interaction: discord.Interaction, table_id: int | None) -> None:
+        async def work() -> Outgoing:
+            table = await self._table_or(interaction, table_id)
+            return await self._casebook(table, interaction.user.id)
+
+        await self._guarded(interaction, work)
+
     # lobby --------------------------------------------------------------------------------
 
     @group.command(name="new", description="Open a 13 Clues table in this channel")
@@ -169,21 +212,11 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
 
     @group.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            table = await self._table(interaction)
-            await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
-            return "You have a seat. The host starts the game."
-
-        await self._guarded(interaction, work)
+        await self._join(interaction, None)
 
     @group.command(name="leave", description="Leave the table before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            table = await self._table(interaction)
-            await self.tables.leave(table.id, interaction.user.id)
-            return "You left the table."
-
-        await self._guarded(interaction, work)
+        await self._leave(interaction, None)
 
     @group.command(name="add-ai", description="Seat AI detectives (host only)")
     @app_commands.describe(count="How many", level="easy, normal or expert")
@@ -202,12 +235,7 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
 
     @group.command(name="start", description="Deal the cards (host, 2–6 seated)")
     async def start(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            table = await self._table(interaction)
-            await self.tables.start(table.id, interaction.user.id)
-            return "Cards dealt: check your DMs (or `/13clues hand`) and choose what to pass left."
-
-        await self._guarded(interaction, work)
+        await self._start(interaction, None)
 
     @group.command(name="end", description="End the table (host or Manage Server)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -298,17 +326,11 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
 
     @group.command(name="hand", description="Everything you may see (only you see this)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        async def work() -> Outgoing:
-            return self._hand(await self._table(interaction), interaction.user.id)
-
-        await self._guarded(interaction, work)
+        await self._show_hand(interaction, None)
 
     @group.command(name="casebook", description="Your casebook of candidates (only you see this)")
     async def casebook(self, interaction: discord.Interaction) -> None:
-        async def work() -> Outgoing:
-            return await self._casebook(await self._table(interaction), interaction.user.id)
-
-        await self._guarded(interaction, work)
+        await self._show_casebook(interaction, None)
 
     @group.command(name="log", description="Every public question and answer so far")
     async def log_(self, interaction: discord.Interaction) -> None:
@@ -434,39 +456,19 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
             await reply(interaction, "Something went wrong on my side; the game is unchanged.")
 
     async def _click_join(self, interaction: discord.Interaction, click: Click) -> None:
-        async def work() -> str:
-            await self.tables.join(click.table_id, interaction.user.id,
-                                   interaction.user.display_name)
-            return "You have a seat. The host starts the game."
-
-        await self._guarded(interaction, work)
+        await self._join(interaction, click.table_id)
 
     async def _click_leave(self, interaction: discord.Interaction, click: Click) -> None:
-        async def work() -> str:
-            await self.tables.leave(click.table_id, interaction.user.id)
-            return "You left the table."
-
-        await self._guarded(interaction, work)
+        await self._leave(interaction, click.table_id)
 
     async def _click_start(self, interaction: discord.Interaction, click: Click) -> None:
-        async def work() -> str:
-            await self.tables.start(click.table_id, interaction.user.id)
-            return "Cards dealt: check your DMs (or **My secrets**) and choose what to pass."
-
-        await self._guarded(interaction, work)
+        await self._start(interaction, click.table_id)
 
     async def _click_hand(self, interaction: discord.Interaction, click: Click) -> None:
-        async def work() -> Outgoing:
-            return self._hand(await self.tables.by_id(click.table_id), interaction.user.id)
-
-        await self._guarded(interaction, work)
+        await self._show_hand(interaction, click.table_id)
 
     async def _click_book(self, interaction: discord.Interaction, click: Click) -> None:
-        async def work() -> Outgoing:
-            return await self._casebook(await self.tables.by_id(click.table_id),
-                                        interaction.user.id)
-
-        await self._guarded(interaction, work)
+        await self._show_casebook(interaction, click.table_id)
 
     async def _click_mark(self, interaction: discord.Interaction, click: Click) -> None:
         """Casebook menus: the cards this seat crosses out by hand, per category."""
