@@ -99,20 +99,6 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
         else:
             await interaction.followup.send(ephemeral=True, **_followup(result))
 
-    async def _act(
-        self,
-        interaction: discord.Interaction,
-        table_id: int,
-        build: Callable[[GameState, int], Any],
-        done: str,
-        version: int | None = None,
-    ) -> None:
-        async def work() -> str:
-            await self.tables.act(table_id, interaction.user.id, build, version=version)
-            return done
-
-        await self._guarded(interaction, work)
-
     async def _act_in_channel(
         self, interaction: discord.Interaction, build: Callable[[GameState, int], Any], done: str
     ) -> None:
