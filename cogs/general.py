@@ -1,6 +1,8 @@
-"""`/help`, `/stats` and `/leaderboard`: the commands that are not about one table."""
+"""`/help`, `/settings`, `/stats` and `/leaderboard`: the commands not about one table."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -26,6 +28,40 @@ class General(commands.Cog):
     @app_commands.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(HELP, ephemeral=True)
+
+    @app_commands.command(name="settings", description="This server's defaults for new tables")
+    @app_commands.describe(
+        edition="Default 13 Clues rules for new tables",
+        assist="Default casebook help for new tables",
+        turn_minutes="Default minutes per turn before an AI plays it (0 = no limit)",
+    )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        edition: Literal["2020", "2016"] | None = None,
+        assist: Literal["off", "bookkeeping", "full"] | None = None,
+        turn_minutes: app_commands.Range[int, 0, 1440] | None = None,
+    ) -> None:
+        """Manage Server only; with no option it shows the current defaults."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        assert interaction.guild_id is not None
+        if not interaction.permissions.manage_guild:
+            await interaction.followup.send("Only members with Manage Server can change this.")
+            return
+        current = await self.bot.storage.guild_settings(interaction.guild_id)
+        changes = {"edition": edition, "assist": assist, "turn_minutes": turn_minutes}
+        current.update({k: v for k, v in changes.items() if v is not None})
+        await self.bot.storage.set_guild_settings(interaction.guild_id, current)
+        shown = {"edition": "2020", "assist": "off", "turn_minutes": 0, **current}
+        await interaction.followup.send(
+            "⚙️ Defaults for new tables here: "
+            f"rules **{shown['edition']}**, assist **{shown['assist']}**, turn timer "
+            f"**{shown['turn_minutes'] or 'off'}**"
+            + (f" ({shown['turn_minutes']} min)" if shown["turn_minutes"] else "")
+            + ". Options given to `new` still win."
+        )
 
     @app_commands.command(name="stats", description="A player's record on this server")
     @app_commands.guild_only()

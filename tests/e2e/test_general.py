@@ -1,0 +1,58 @@
+"""`/help`, `/settings`, `/stats` and `/leaderboard` through the real bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import World
+from tests.e2e.drive import state_of
+from tests.e2e.play import open_table, pass_by_dm, seat_user
+from tests.standin import StandInError
+
+
+async def test_server_defaults_apply_to_new_tables_and_only_managers_set_them(
+    world: World,
+) -> None:
+    dc = world.dc
+    ann = world.users[0]
+    manager = dc.add_user("Mod", guild_id=world.guild.id, manage_guild=True)
+    async with world.running():
+        help_text = await dc.slash(ann, world.channel, "help")
+        assert help_text.ephemeral and "/13clues new" in help_text.text
+        with pytest.raises(StandInError, match="cannot see /settings"):
+            await dc.slash(ann, world.channel, "settings", edition="2016")  # hidden from her
+        done = await dc.slash(manager, world.channel, "settings", edition="2016",
+                              assist="full")
+        assert "**2016**" in done.text and "**full**" in done.text
+        await dc.slash(ann, world.channel, "13clues", "new")
+        lobby = dc.channel_messages(world.channel)[-1]
+        assert "2016" in lobby.text
+        overridden = await dc.slash(ann, world.channel, "13clues", "end")
+        assert "closed" in overridden.text
+        await dc.slash(ann, world.channel, "13clues", "new", edition="2020")
+        assert "2020" in dc.channel_messages(world.channel)[-1].text
+
+
+async def test_finished_games_count_in_stats_and_leaderboard(world: World) -> None:
+    dc = world.dc
+    players = world.users[:2]
+    async with world.running():
+        empty = await dc.slash(players[0], world.channel, "leaderboard")
+        assert "No finished games" in empty.text
+        await open_table(world, players)
+        for user in players:
+            await pass_by_dm(world, user)
+        state = state_of(world)
+        winner = seat_user(world, state, state.turn)
+        p, loc, w = state.seats[state.turn].holder
+        await dc.slash(winner, world.channel, "13clues", "accuse", person=p, location=loc,
+                       weapon=w)
+        await dc.settle()
+        stats = await dc.slash(winner, world.channel, "stats")
+        assert "1 won of 1 played" in stats.text
+        loser = next(u for u in players if u.id != winner.id)
+        other = await dc.slash(winner, world.channel, "stats", player=loser)
+        assert "0 won of 1 played" in other.text
+        board = await dc.slash(players[0], world.channel, "leaderboard")
+        lines = board.text.splitlines()
+        assert f"<@{winner.id}> — 1 win(s) in 1 game(s)" in lines[1]
