@@ -1,0 +1,37 @@
+"""The easy detective: legal moves, literal-zero bookkeeping, random questions.
+
+It guesses now and then, and once the game drags on it subtracts what it sees from the
+answers and guesses on most actions, so an all-easy table always ends (each wrong guess is
+struck from its list)."""
+
+from __future__ import annotations
+
+import random
+
+from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult
+from engine.thirteen_clues.ai import knowledge, moves
+from engine.thirteen_clues.views import PlayerView
+
+GUESS_CHANCE = 0.03
+"""Chance of a wild accusation on any action before the game drags on."""
+PATIENCE_ROUNDS = 6
+"""After this many rounds, the easy detective accuses with chance LATE_GUESS per action."""
+LATE_GUESS = 0.5
+CONSULT_CHANCE = 0.2
+
+
+def act(view: PlayerView, rng: random.Random) -> Action:
+    late = view.turn_number > PATIENCE_ROUNDS * view.options.players
+    notes = knowledge.notes(view, "residual" if late else "zero")
+    guess = rng.random()
+    if len(notes.triples) == 1 or guess < GUESS_CHANCE or (late and guess < LATE_GUESS):
+        person, location, weapon = rng.choice(notes.triples)
+        return Accuse(seat=view.seat, person=person, location=location, weapon=weapon)
+    if view.letters and rng.random() < CONSULT_CHANCE:
+        return Consult(seat=view.seat, letter=rng.choice(view.letters))
+    return Ask(
+        seat=view.seat,
+        witness=rng.choice(moves.witnesses(view)),
+        subject=rng.choice(moves.question_subjects(view)),
+        side=rng.choice(moves.sides(view)),
+    )

@@ -1,0 +1,106 @@
+"""Pen-and-paper bookkeeping for the easy and normal detectives (no exact solver).
+
+This is what a careful human tracks on the notepad: the 13 unknown cards, the clues the
+answers give about the seat's own holder, and the triples it already accused wrongly.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.thirteen_clues.ai import moves
+from engine.thirteen_clues.cards import CARDS, Category, in_subject
+from engine.thirteen_clues.state import Side
+from engine.thirteen_clues.views import PlayerView
+
+Triple = tuple[str, str, str]
+Depth = Literal["zero", "residual"]
+
+
+@dataclass(frozen=True)
+class Clue:
+    """`residual` = cards of `subject` on this seat's holder plus behind the witness's screen
+    (with two players: plus the one named screen card)."""
+
+    witness: int
+    subject: str
+    side: Side | None
+    answer: int
+    residual: int
+
+
+def clues(view: PlayerView) -> list[Clue]:
+    """Every answer that says something about this seat's holder."""
+    asked = [q for q in view.questions if q.subject] + [
+        q for q in view.secret_questions if q.asker == view.seat
+    ]
+    found: list[Clue] = []
+    for q in asked:
+        if q.witness == view.seat:
+            continue  # the seat sees all the witness counted but its own holder: nothing new
+        if view.options.players == 2 and q.asker != view.seat:
+            continue
+        residual = q.answer - moves.visible_count(view, q.witness, q.subject)
+        found.append(Clue(q.witness, q.subject, q.side, q.answer, residual))
+    return found
+
+
+def asked(found: list[Clue]) -> set[tuple[int, str, Side | None]]:
+    """Questions whose answer is already known: answers are fixed, asking again tells nothing."""
+    return {(c.witness, c.subject, c.side) for c in found}
+
+
+def wrong_accusations(view: PlayerView) -> set[frozenset[str]]:
+    return {frozenset(a.cards) for a in view.my_accusations if not a.correct}
+
+
+@dataclass(frozen=True)
+class Notes:
+    candidates: dict[Category, list[str]]
+    triples: list[Triple]
+    clues: list[Clue]
+
+
+def notes(view: PlayerView, depth: Depth) -> Notes:
+    """Candidate cards per category and candidate triples.
+
+    "zero": rule out a subject only when an answer was literally 0 (the rulebook's hint).
+    "residual": subtract the visible part of each answer; a zero residual rules the subject
+    out, and no triple may hold more cards of a subject than any residual allows.
+    """
+    found = clues(view)
+    unknown = moves.unknown_cards(view)
+    if depth == "zero":
+        dead = {c.subject for c in found if c.answer == 0}
+    else:
+        dead = {c.subject for c in found if c.residual == 0}
+    cands = {
+        cat: [
+            c
+            for c in unknown
+            if CARDS[c].category == cat and not any(in_subject(c, s) for s in dead)
+        ]
+        for cat in Category
+    }
+    wrong = wrong_accusations(view)
+    triples = [
+        t for t in itertools.product(*(cands[cat] for cat in Category)) if frozenset(t) not in wrong
+    ]
+    if depth == "residual":
+        bounds: dict[str, int] = {}
+        for c in found:
+            bounds[c.subject] = min(bounds.get(c.subject, 3), c.residual)
+        triples = [
+            t
+            for t in triples
+            if all(sum(in_subject(x, s) for x in t) <= b for s, b in bounds.items())
+        ]
+    if not triples:  # a stale bound should never leave the seat without a guess
+        triples = [
+            t
+            for t in itertools.product(*(cands[cat] for cat in Category))
+            if frozenset(t) not in wrong
+        ] or list(itertools.product(*(cands[cat] for cat in Category)))
+    return Notes(cands, triples, found)
