@@ -76,8 +76,8 @@ class TableService:
                     await self.storage.mark_delivered(table_id, version)
                     continue
                 module = self.games[table.game]
-                await self._deliver(table, module.load(table.state), module.load_events(raw))
-                await self.storage.mark_delivered(table_id, version)
+                state, events = module.load(table.state), module.load_events(raw)
+                await self._publish(table, state, events, version)
         for table in await self.storage.active_tables():
             if table.status == "playing" and table.state and not await self.storage.timers(
                 table.id
@@ -345,16 +345,20 @@ class TableService:
         if over:
             await self.storage.record_results(saved, module.winners(state))
             await self.storage.clear_timers(saved.id)
-        try:
-            await self._deliver(saved, state, events)
-        except Exception:
-            # The action stands (it is persisted); its news is delivered at the next start-up.
-            log.exception("delivery of table %s version %s failed", saved.id, saved.version)
-        else:
-            await self.storage.mark_delivered(saved.id, saved.version)
+        await self._publish(saved, state, events, saved.version)
         if not over:
             await self._arm(saved, state, table)
         return Applied(saved, state, events)
+
+    async def _publish(self, table: Table, state: Any, events: list, version: int) -> None:
+        """Deliver the events of `version` and mark them delivered. A failure leaves them
+        stored: the action stands, and its news goes out at the next start-up."""
+        try:
+            await self._deliver(table, state, events)
+        except Exception:
+            log.exception("delivery of table %s version %s failed", table.id, version)
+            return
+        await self.storage.mark_delivered(table.id, version)
 
     async def _deliver(self, table: Table, state: Any, events: list) -> None:
         module = self.module(table)

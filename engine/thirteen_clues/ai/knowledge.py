@@ -68,7 +68,7 @@ def notes(view: PlayerView, depth: Depth) -> Notes:
 
     "zero": rule out a subject only when an answer was literally 0 (the rulebook's hint).
     "residual": subtract the visible part of each answer; a zero residual rules the subject
-    out, and no triple may hold more cards of a subject than any residual allows.
+    out, and each residual bounds the triple's cards of that subject (see `_fits`).
     """
     found = clues(view)
     unknown = moves.unknown_cards(view)
@@ -89,14 +89,8 @@ def notes(view: PlayerView, depth: Depth) -> Notes:
         t for t in itertools.product(*(cands[cat] for cat in Category)) if frozenset(t) not in wrong
     ]
     if depth == "residual":
-        bounds: dict[str, int] = {}
-        for c in found:
-            bounds[c.subject] = min(bounds.get(c.subject, 3), c.residual)
-        triples = [
-            t
-            for t in triples
-            if all(sum(in_subject(x, s) for x in t) <= b for s, b in bounds.items())
-        ]
+        cap = 1 if view.options.players == 2 else 2
+        triples = [t for t in triples if all(_fits(t, c, unknown, cap) for c in found)]
     if not triples:  # a stale bound should never leave the seat without a guess
         triples = [
             t
@@ -104,3 +98,11 @@ def notes(view: PlayerView, depth: Depth) -> Notes:
             if frozenset(t) not in wrong
         ] or list(itertools.product(*(cands[cat] for cat in Category)))
     return Notes(cands, triples, found)
+
+
+def _fits(triple: Triple, clue: Clue, unknown: list[str], cap: int) -> bool:
+    """The holder part of a residual is at most the residual, and at least what the screen
+    part (`cap` cards, drawn from the other unknown cards of the subject) cannot cover."""
+    on_holder = sum(in_subject(c, clue.subject) for c in triple)
+    spare = sum(in_subject(c, clue.subject) for c in unknown if c not in triple)
+    return clue.residual - min(cap, spare) <= on_holder <= clue.residual

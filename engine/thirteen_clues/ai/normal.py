@@ -3,7 +3,8 @@
 It keeps the candidate triples a careful human could (visible cards, peeks, residual
 answers, per-subject upper bounds), asks the unasked question whose answer would split
 those candidates most evenly, consults unseen informants now and then, and accuses when a
-single triple is left (or, if stuck or the game drags on, its likeliest-looking guess)."""
+single triple is left (or two, with its last glass; or, if stuck or the game drags on, a
+guess among those left)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from engine.thirteen_clues.state import Side
 from engine.thirteen_clues.views import PlayerView
 
 CONSULT_CHANCE = 0.3
+CLOSE_CALL = 2
+"""With this few triples left, gamble on one with the turn's last glass (a wrong guess
+then costs a single action and strikes a triple)."""
 PATIENCE_ROUNDS = 12
 """After this many rounds, guess among the remaining triples at the end of each turn."""
 
@@ -53,7 +57,7 @@ def act(view: PlayerView, rng: random.Random) -> Action:
                 if score > best_score + 1e-9:
                     best, best_score = [], score
                 best.append((witness, subject, side))
-    if late and last_glass:
+    if last_glass and (late or len(triples) <= CLOSE_CALL):
         return _accuse(view, rng.choice(triples))
     if best:
         witness, subject, side = rng.choice(best)
