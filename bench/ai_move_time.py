@@ -13,7 +13,8 @@ import random
 import statistics
 import time
 
-from engine.thirteen_clues.ai import LEVELS, Level, choose_action, waiting_seats
+from engine.thirteen_clues.ai import LEVELS, Level, choose_action
+from engine.thirteen_clues.legal import waiting_on
 from engine.thirteen_clues.rules import apply, new_game
 from engine.thirteen_clues.state import Options, PlayerRef
 from engine.thirteen_clues.views import player_view
@@ -27,7 +28,7 @@ def times_for(level: Level, options: Options, games: int) -> list[float]:
         state, _ = new_game(refs, options, seed)
         rng = random.Random(seed)
         while state.phase != "over":
-            for seat in waiting_seats(state):
+            for seat in waiting_on(state):
                 view = player_view(state, seat)
                 started = time.perf_counter()
                 action = choose_action(view, level, rng)

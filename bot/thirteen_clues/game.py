@@ -24,6 +24,7 @@ from engine.thirteen_clues import (
     Options,
     PlayerRef,
     apply,
+    legal,
     new_game,
     player_view,
     public_view,
@@ -81,9 +82,7 @@ class ThirteenClues:
         return apply(state, Abandon(reason=reason))
 
     def waiting_on(self, state: GameState) -> list[int]:
-        if state.phase == "passing":
-            return [i for i, s in enumerate(state.seats) if s.passed is None]
-        return [state.turn] if state.phase == "turns" else []
+        return legal.waiting_on(state)
 
     def turn_key(self, state: GameState) -> str:
         return "pass" if state.phase == "passing" else f"turn{state.turn_number}"

@@ -13,20 +13,21 @@ from engine.thirteen_clues.cards import (
     subject_name,
     suits_in_play,
 )
-from engine.thirteen_clues.state import GameState
+from engine.thirteen_clues.state import GameState, Options
+from engine.thirteen_clues.views import PlayerView
 
 
-def question_subjects(state: GameState) -> list[str]:
+def question_subjects(game: GameState | PlayerView) -> list[str]:
     """Suits in play, the six sub-categories, and (2016 only) the three categories."""
-    subjects = [s.value for s in suits_in_play(state.players)]
+    subjects = [s.value for s in suits_in_play(game.options.players)]
     subjects += [s.value for s in SubCategory]
-    if state.options.edition == "2016":
+    if game.options.edition == "2016":
         subjects += [c.value for c in Category]
     return subjects
 
 
-def witnesses(state: GameState, seat: int) -> list[int]:
-    return [i for i in range(state.players) if i != seat]
+def witnesses(game: GameState | PlayerView, seat: int) -> list[int]:
+    return [i for i in range(game.options.players) if i != seat]
 
 
 def informant_letters(state: GameState) -> list[str]:
@@ -35,16 +36,29 @@ def informant_letters(state: GameState) -> list[str]:
 
 def accusable_cards(state: GameState, seat: int) -> dict[Category, list[str]]:
     """Cards in play `seat` may name, by category; the 2020 rules exclude the cards it sees."""
-    hidden = state.sees(seat) if state.options.edition == "2020" else set()
-    in_play = {s for s in suits_in_play(state.players)}
+    return accusable(state.options, state.sees(seat))
+
+
+def accusable(options: Options, seen: set[str]) -> dict[Category, list[str]]:
+    """Cards in play a seat that sees `seen` may name under `options`, by category."""
+    banned = seen if options.edition == "2020" else set()
+    in_play = set(suits_in_play(options.players))
     return {
         category: [
             c.id
             for c in CARDS.values()
-            if c.category == category and c.suit in in_play and c.id not in hidden
+            if c.category == category and c.suit in in_play and c.id not in banned
         ]
         for category in Category
     }
+
+
+def waiting_on(state: GameState) -> list[int]:
+    """Seats whose input the game waits on: all who have not chosen during the pass phase,
+    the current player during play, nobody once the game is over."""
+    if state.phase == "passing":
+        return [i for i, s in enumerate(state.seats) if s.passed is None]
+    return [state.turn] if state.phase == "turns" else []
 
 
 def take_sources(state: GameState, seat: int) -> list[int]:

@@ -13,7 +13,7 @@ from typing import Literal
 
 from engine.thirteen_clues.actions import Action, ChoosePass, TakeGlass
 from engine.thirteen_clues.ai import easy, expert, normal
-from engine.thirteen_clues.ai.moves import acting_seat, duty, waiting_seats
+from engine.thirteen_clues.ai.moves import duty
 from engine.thirteen_clues.ai.passing import choose_pass
 from engine.thirteen_clues.state import GameState
 from engine.thirteen_clues.views import PlayerView
@@ -24,11 +24,9 @@ LEVELS: tuple[Level, ...] = ("easy", "normal", "expert")
 __all__ = [
     "LEVELS",
     "Level",
-    "acting_seat",
     "choose_action",
     "duty",
     "rng_for",
-    "waiting_seats",
 ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from engine.thirteen_clues import legal
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult
 from engine.thirteen_clues.ai import knowledge, moves
 from engine.thirteen_clues.views import PlayerView
@@ -32,7 +33,7 @@ def act(view: PlayerView, rng: random.Random) -> Action:
         return Consult(seat=view.seat, letter=rng.choice(view.letters))
     return Ask(
         seat=view.seat,
-        witness=rng.choice(moves.witnesses(view)),
-        subject=rng.choice(moves.question_subjects(view)),
+        witness=rng.choice(legal.witnesses(view, view.seat)),
+        subject=rng.choice(legal.question_subjects(view)),
         side=rng.choice(moves.sides(view)),
     )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from engine.thirteen_clues import legal
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult
 from engine.thirteen_clues.ai import moves, normal
 from engine.thirteen_clues.cards import CARDS
@@ -175,13 +176,13 @@ def question_gains(
     card, how many assignments put it there (`marg`), and for each subject how many put two
     of its cards there (`both`): that gives how often the screen part counts 0, 1 or 2.
     """
-    subjects = moves.question_subjects(view)
+    subjects = legal.question_subjects(view)
     subs = _subjects_of(subjects)
     gains: dict[tuple[int, str, Side | None], float] = {}
     two = view.options.players == 2
     shared_memo: dict[tuple[str, ...], tuple[str, ...]] = {}
     logs: dict[int, float] = {0: 0.0}
-    for witness in moves.witnesses(view):
+    for witness in legal.witnesses(view, view.seat):
         entries = joint.get(f"screen:{witness}", {})
         totals, marg, both = _tally(entries, two, subs, shared_memo)
         n_all = sum(totals.values())

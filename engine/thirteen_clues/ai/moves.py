@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from typing import Literal
 
+from engine.thirteen_clues import legal
 from engine.thirteen_clues.cards import (
-    CARDS,
     Category,
-    SubCategory,
     cards_in_play,
     in_subject,
-    suits_in_play,
 )
-from engine.thirteen_clues.state import GameState, Side
+from engine.thirteen_clues.state import Side
 from engine.thirteen_clues.views import PlayerView
 
 Duty = Literal["pass", "take", "act"]
@@ -60,18 +58,6 @@ def take_sources(view: PlayerView) -> list[int]:
     return [i for i, s in enumerate(view.seats) if i != view.seat and s.glasses > 0]
 
 
-def question_subjects(view: PlayerView) -> list[str]:
-    subjects = [s.value for s in suits_in_play(view.options.players)]
-    subjects += [s.value for s in SubCategory]
-    if view.options.edition == "2016":
-        subjects += [c.value for c in Category]
-    return subjects
-
-
-def witnesses(view: PlayerView) -> list[int]:
-    return [i for i in range(view.options.players) if i != view.seat]
-
-
 def sides(view: PlayerView) -> list[Side | None]:
     """The sides a question must name: both with two players, none otherwise."""
     return ["left", "right"] if view.options.players == 2 else [None]
@@ -86,12 +72,7 @@ def sees(view: PlayerView) -> set[str]:
 
 
 def accusable_cards(view: PlayerView) -> dict[Category, list[str]]:
-    banned = sees(view) if view.options.edition == "2020" else set()
-    in_play = cards_in_play(view.options.players)
-    return {
-        category: [c for c in in_play if CARDS[c].category == category and c not in banned]
-        for category in Category
-    }
+    return legal.accusable(view.options, sees(view))
 
 
 def can_use_top_secret(view: PlayerView) -> bool:
@@ -116,18 +97,3 @@ def visible_count(view: PlayerView, witness: int, subject: str) -> int:
         if seat != witness
         for card in holder
     )
-
-
-def acting_seat(state: GameState) -> int | None:
-    """The one seat whose input the game waits on during play (None while passing or over)."""
-    return state.turn if state.phase == "turns" else None
-
-
-def waiting_seats(state: GameState) -> list[int]:
-    """Every seat whose input the game waits on: all who have not chosen during the pass
-    phase, the current player during play, nobody once the game is over."""
-    if state.phase == "passing":
-        return [i for i, s in enumerate(state.seats) if s.passed is None]
-    if state.phase == "turns":
-        return [state.turn]
-    return []

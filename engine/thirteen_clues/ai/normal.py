@@ -12,6 +12,7 @@ import math
 import random
 from collections import Counter
 
+from engine.thirteen_clues import legal
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult
 from engine.thirteen_clues.ai import knowledge, moves
 from engine.thirteen_clues.cards import in_subject
@@ -46,11 +47,11 @@ def act(view: PlayerView, rng: random.Random) -> Action:
     known = knowledge.asked(notes.clues)
     best: list[tuple[int, str, Side | None]] = []
     best_score = 0.0
-    for subject in moves.question_subjects(view):
+    for subject in legal.question_subjects(view):
         score = _split(triples, subject)
         if score <= 1e-9 or score < best_score - 1e-9:
             continue
-        for witness in moves.witnesses(view):
+        for witness in legal.witnesses(view, view.seat):
             for side in moves.sides(view):
                 if (witness, subject, side) in known:
                     continue

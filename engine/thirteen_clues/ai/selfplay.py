@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.thirteen_clues.actions import Action
-from engine.thirteen_clues.ai import Level, choose_action, expert, waiting_seats
+from engine.thirteen_clues.ai import Level, choose_action, expert
+from engine.thirteen_clues.legal import waiting_on
 from engine.thirteen_clues.rules import apply, new_game
 from engine.thirteen_clues.state import GameState, Options, PlayerRef
 from engine.thirteen_clues.views import PlayerView, player_view
@@ -53,7 +54,7 @@ def play(
     rng = random.Random(seed)
     actions = 0
     while state.phase != "over" and actions < max_actions:
-        for seat in waiting_seats(state):
+        for seat in waiting_on(state):
             action = by_seat[seat](player_view(state, seat), rng)
             state, _ = apply(state, action)
             if state.phase != "passing" and action.type != "choose_pass":
