@@ -1,8 +1,7 @@
 """AI detectives: legal, view-only, deterministic, and they finish their games.
 
-The expert needs the exact solver `engine.thirteen_clues.deduction`; a tiny brute-force
-stand-in below (same API, small tables only) keeps the expert testable without it and
-cross-checks how the expert reads the solver's slot_joint.
+A tiny brute-force enumeration of the solver's slot_joint (small tables only) cross-checks
+how the expert reads it.
 """
 
 from __future__ import annotations
@@ -11,14 +10,12 @@ import inspect
 import itertools
 import math
 import random
-import sys
 import types
 from collections import defaultdict
-from dataclasses import dataclass
 
 import pytest
 
-from engine.thirteen_clues import legal
+from engine.thirteen_clues import deduction, legal
 from engine.thirteen_clues.actions import Accuse, Action, Ask, ChoosePass, Consult, TakeGlass
 from engine.thirteen_clues.ai import (
     LEVELS,
@@ -41,15 +38,6 @@ Triple = tuple[str, str, str]
 
 # --- a brute-force stand-in for engine.thirteen_clues.deduction -------------------------
 
-
-@dataclass(frozen=True)
-class _Deduction:
-    seat: int
-    total: int
-    triples: dict[Triple, int]
-
-    def certain(self) -> Triple | None:
-        return next(iter(self.triples)) if len(self.triples) == 1 else None
 
 
 def _facts(view: PlayerView) -> list[tuple[int, str, str | None, int]]:
@@ -107,14 +95,7 @@ def _worlds(view: PlayerView):
             yield triple, screens, left
 
 
-def _standin_solve(view: PlayerView) -> _Deduction:
-    triples: dict[Triple, int] = defaultdict(int)
-    for triple, _, left in _worlds(view):
-        triples[triple] += math.factorial(len(left))
-    return _Deduction(view.seat, sum(triples.values()), dict(triples))
-
-
-def _standin_joint(view: PlayerView) -> dict[str, dict[tuple[Triple, tuple[str, ...]], int]]:
+def _brute_joint(view: PlayerView) -> dict[str, dict[tuple[Triple, tuple[str, ...]], int]]:
     out: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     letters = [x for x in view.letters if x not in view.peeks]
     for triple, screens, left in _worlds(view):
@@ -127,28 +108,9 @@ def _standin_joint(view: PlayerView) -> dict[str, dict[tuple[Triple, tuple[str, 
     return {k: dict(v) for k, v in out.items()}
 
 
-STANDIN = types.ModuleType("engine.thirteen_clues.deduction")
-STANDIN.solve = _standin_solve  # type: ignore[attr-defined]
-STANDIN.slot_joint = _standin_joint  # type: ignore[attr-defined]
-
-
-def _real_solver() -> types.ModuleType | None:
-    try:
-        return expert.solver()
-    except ImportError:
-        return None
-
-
-REAL = _real_solver()
-
-
 @pytest.fixture
-def solver(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
-    """The real solver when it exists, else the stand-in (then only small tables are fast)."""
-    if REAL is None:
-        monkeypatch.setitem(sys.modules, "engine.thirteen_clues.deduction", STANDIN)
-        return STANDIN
-    return REAL
+def solver() -> types.ModuleType:
+    return deduction
 
 
 # --- a referee that checks every AI move ---------------------------------------------------
@@ -193,8 +155,6 @@ TABLES = [(n, ed) for n in range(2, 7) for ed in ("2020", "2016")]
 def test_all_ai_table_finishes_legally(
     level: Level, players: int, edition: str, solver: types.ModuleType
 ) -> None:
-    if level == "expert" and solver is STANDIN and players > 2:
-        pytest.skip("the brute-force stand-in is too slow for big tables")
     options = Options(players=players, edition=edition)  # type: ignore[arg-type]
     state, _ = referee([level] * players, options, seed=players * 10 + len(edition), solver=solver)
     assert state.phase == "over" and state.winner is not None
@@ -202,8 +162,6 @@ def test_all_ai_table_finishes_legally(
 
 @pytest.mark.parametrize("players", [3, 5])
 def test_mixed_table_with_top_secret(players: int, solver: types.ModuleType) -> None:
-    if solver is STANDIN:
-        pytest.skip("the brute-force stand-in is too slow for big tables")
     levels: list[Level] = ["expert", "normal", "easy", "normal", "expert"][:players]
     for seed in range(2):
         options = Options(players=players, top_secret=True)
@@ -221,7 +179,7 @@ def test_easy_tables_end_even_when_they_drag_on() -> None:
 
 
 def test_same_seed_same_game(solver: types.ModuleType) -> None:
-    players = 2 if solver is STANDIN else 3
+    players = 3
     for level in LEVELS:
         options = Options(players=players, edition="2016", top_secret=players > 2)
         _, first = referee([level] * players, options, seed=7)
@@ -256,8 +214,6 @@ def _start_of_play(players: int, seed: int) -> GameState:
 def test_hidden_cards_do_not_change_the_move(level: Level, solver: types.ModuleType) -> None:
     """Shuffle what the acting seat cannot see (other screens, informants): same view, so
     the same move."""
-    if level == "expert" and solver is STANDIN:
-        pytest.skip("the brute-force stand-in is too slow for this table")
     state = _start_of_play(3, seed=11)
     seat = state.turn
     others = [s for s in range(3) if s != seat]
@@ -277,7 +233,7 @@ def test_hidden_cards_do_not_change_the_move(level: Level, solver: types.ModuleT
 
 
 def test_view_round_trip_gives_the_same_move(solver: types.ModuleType) -> None:
-    state = _start_of_play(4 if solver is REAL else 2, seed=5)
+    state = _start_of_play(4, seed=5)
     view = player_view(state, state.turn)
     again = PlayerView.model_validate_json(view.model_dump_json())
     for level in LEVELS:
@@ -408,12 +364,11 @@ def test_question_gains_match_the_definition(
         assert all(g >= 0 for g in expert.consult_gains(view, joint).values())
 
 
-@pytest.mark.skipif(REAL is None, reason="the exact solver is not there yet")
 @pytest.mark.parametrize(("players", "edition"), [(2, "2016"), (3, "2020")])
 def test_expert_reads_the_solver_like_the_stand_in(players: int, edition: str) -> None:
     """The stand-in follows the documented API; the expert must score identically on both."""
     for view in _mid_game_views(players, edition, seed=3, steps=6)[-2:]:
-        real, mine = REAL.slot_joint(view), _standin_joint(view)  # type: ignore[union-attr]
+        real, mine = deduction.slot_joint(view), _brute_joint(view)
         for table in (expert.question_gains, expert.consult_gains):
             a, b = table(view, real), table(view, mine)
             assert a.keys() == b.keys()

@@ -9,15 +9,13 @@ public questions, whose answers also teach the opponents.
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
-from engine.thirteen_clues import legal
+from engine.thirteen_clues import deduction, legal
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult
 from engine.thirteen_clues.ai import moves, normal
 from engine.thirteen_clues.cards import CARDS
@@ -66,11 +64,6 @@ class Params:
 
 
 DEFAULT = Params()
-
-
-def solver() -> ModuleType:
-    """The exact solver, imported on first use (it is written separately)."""
-    return importlib.import_module("engine.thirteen_clues.deduction")
 
 
 def _entropy(counts: dict[Any, int] | list[int]) -> float:
@@ -246,7 +239,6 @@ def _threshold(view: PlayerView, params: Params) -> float:
 def act(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Action:
     """Accuse the likeliest triple when certain or past the edition's threshold, else take
     the most informative question or consultation (ties broken by `rng`)."""
-    deduction = solver()
     result = deduction.solve(view)
     if not result.total:  # an inconsistent record cannot happen; play on the notepad
         return normal.act(view, rng)
