@@ -179,6 +179,14 @@ class Storage:
             "SELECT * FROM tables WHERE channel_id = ? AND status != 'over'", (channel_id,)
         )
 
+    async def last_game(self, channel_id: int) -> Table | None:
+        """The channel's open table, else its most recently finished game."""
+        return await self._one(
+            "SELECT * FROM tables WHERE channel_id = ? AND (status != 'over' OR state IS NOT NULL)"
+            " ORDER BY status = 'over', id DESC LIMIT 1",
+            (channel_id,),
+        )
+
     async def table(self, table_id: int) -> Table | None:
         return await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
 

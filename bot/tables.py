@@ -90,8 +90,14 @@ class TableService:
 
     # lookups ------------------------------------------------------------------------------
 
-    async def in_channel(self, channel_id: int, game: str | None = None) -> Table:
-        table = await self.storage.open_table(channel_id)
+    async def in_channel(
+        self, channel_id: int, game: str | None = None, *, finished: bool = False
+    ) -> Table:
+        """The open table here; with `finished`, else the last game played here (to look at)."""
+        if finished:
+            table = await self.storage.last_game(channel_id)
+        else:
+            table = await self.storage.open_table(channel_id)
         if table is None or (game is not None and table.game != game):
             title = self.games[game].title if game else "game"
             raise UserError(f"There is no {title} table in this channel. Open one with `new`.")

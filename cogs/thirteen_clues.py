@@ -79,9 +79,10 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
 
     # helpers ------------------------------------------------------------------------------
 
-    async def _table(self, interaction: discord.Interaction) -> Table:
+    async def _table(self, interaction: discord.Interaction, *, finished: bool = False) -> Table:
+        """The table in this channel; `finished` also finds the last game, to look at."""
         assert interaction.channel_id is not None
-        return await self.tables.in_channel(interaction.channel_id, GAME)
+        return await self.tables.in_channel(interaction.channel_id, GAME, finished=finished)
 
     async def _guarded(
         self, interaction: discord.Interaction, work: Callable[[], Awaitable[str | Outgoing]]
@@ -109,11 +110,13 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
 
         await self._guarded(interaction, work)
 
-    async def _table_or(self, interaction: discord.Interaction, table_id: int | None) -> Table:
+    async def _table_or(
+        self, interaction: discord.Interaction, table_id: int | None, *, finished: bool = False
+    ) -> Table:
         """The table a button names, or (slash commands) the one in this channel."""
         if table_id is not None:
             return await self.tables.by_id(table_id)
-        return await self._table(interaction)
+        return await self._table(interaction, finished=finished)
 
     async def _join(self, interaction: discord.Interaction, table_id: int | None) -> None:
         async def work() -> str:
@@ -141,7 +144,8 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
 
     async def _show_hand(self, interaction: discord.Interaction, table_id: int | None) -> None:
         async def work() -> Outgoing:
-            return self._hand(await self._table_or(interaction, table_id), interaction.user.id)
+            table = await self._table_or(interaction, table_id, finished=True)
+            return self._hand(table, interaction.user.id)
 
         await self._guarded(interaction, work)
 
@@ -303,7 +307,7 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
     @group.command(name="status", description="The table: seats, glasses, whose turn")
     async def status(self, interaction: discord.Interaction) -> None:
         async def work() -> Outgoing:
-            table = await self._table(interaction)
+            table = await self._table(interaction, finished=True)
             return self.tables.module(table).table_message(
                 table, self.tables.state_of(table) if table.state else None
             )
@@ -321,8 +325,8 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
     @group.command(name="log", description="Every public question and answer so far")
     async def log_(self, interaction: discord.Interaction) -> None:
         async def work() -> str:
-            return question_log_text(public_view(self.tables.state_of(
-                await self._table(interaction))))
+            table = await self._table(interaction, finished=True)
+            return question_log_text(public_view(self.tables.state_of(table)))
 
         await self._guarded(interaction, work)
 

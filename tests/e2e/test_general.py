@@ -56,3 +56,30 @@ async def test_finished_games_count_in_stats_and_leaderboard(world: World) -> No
         board = await dc.slash(players[0], world.channel, "leaderboard")
         lines = board.text.splitlines()
         assert f"<@{winner.id}> — 1 win(s) in 1 game(s)" in lines[1]
+
+
+async def test_after_the_game_hand_status_and_log_show_the_finished_game(world: World) -> None:
+    dc = world.dc
+    players = world.users[:2]
+    async with world.running():
+        await open_table(world, players)
+        for user in players:
+            await pass_by_dm(world, user)
+        state = state_of(world)
+        loser = seat_user(world, state, (state.turn + 1) % 2)
+        winner = seat_user(world, state, state.turn)
+        p, loc, w = state.seats[state.turn].holder
+        await dc.slash(winner, world.channel, "13clues", "accuse", person=p, location=loc,
+                       weapon=w)
+        await dc.settle()
+        final = state_of(world)
+        hand = await dc.slash(loser, world.channel, "13clues", "hand")
+        own = final.seats[(final.winner + 1) % 2].holder  # the loser's mystery, now revealed
+        assert hand.ephemeral and all(c.capitalize() in hand.text for c in own)
+        status = await dc.slash(loser, world.channel, "13clues", "status")
+        assert "wins" in status.text
+        log = await dc.slash(loser, world.channel, "13clues", "log")
+        assert "Case log" in log.text
+        refused = await dc.slash(loser, world.channel, "13clues", "ask", witness=winner,
+                                 about="red")
+        assert "no 13 Clues table" in refused.text

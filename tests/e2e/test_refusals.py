@@ -171,12 +171,15 @@ async def test_refusals_in_play_change_nothing(world: World) -> None:
         assert table_row(world)["status"] == "over" and state_of(world).phase == "over"
         assert "ended the game" in dc.last_message(ch).text
 
-        # after the game: every command finds no table; the same for the moderator's end
+        # after the game: every command that acts finds no table (the moderator's end too);
+        # status, hand and log still show the finished game, its reveal included
         for user, name, options in (
-            (ann, "ask", {"witness": bea, "about": "red"}), (current, "status", {}),
-            (ann, "end", {}), (mod, "end", {}), (bea, "hand", {}),
+            (ann, "ask", {"witness": bea, "about": "red"}), (ann, "end", {}), (mod, "end", {}),
+            (bea, "join", {}),
         ):
             await refused(world, cmd(user, name, **options), NO_TABLE)
+        finished = await slash(world, current, "status")
+        assert finished.ephemeral and "ended the game" in finished.text
         assert all(c in CARDS for c in state.informants)
 
 
