@@ -118,43 +118,53 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
             return await self.tables.by_id(table_id)
         return await self._table(interaction, finished=finished)
 
+    async def _on_table(
+        self,
+        interaction: discord.Interaction,
+        table_id: int | None,
+        work: Callable[[Table], Awaitable[str | Outgoing]],
+        *,
+        finished: bool = False,
+    ) -> None:
+        """Find the table (by button or channel), run `work` on it, answer ephemerally."""
+
+        async def run() -> str | Outgoing:
+            return await work(await self._table_or(interaction, table_id, finished=finished))
+
+        await self._guarded(interaction, run)
+
     async def _join(self, interaction: discord.Interaction, table_id: int | None) -> None:
-        async def work() -> str:
-            table = await self._table_or(interaction, table_id)
+        async def join(table: Table) -> str:
             await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
             return "You have a seat. The host starts the game."
 
-        await self._guarded(interaction, work)
+        await self._on_table(interaction, table_id, join)
 
     async def _leave(self, interaction: discord.Interaction, table_id: int | None) -> None:
-        async def work() -> str:
-            table = await self._table_or(interaction, table_id)
+        async def leave(table: Table) -> str:
             await self.tables.leave(table.id, interaction.user.id)
             return "You left the table."
 
-        await self._guarded(interaction, work)
+        await self._on_table(interaction, table_id, leave)
 
     async def _start(self, interaction: discord.Interaction, table_id: int | None) -> None:
-        async def work() -> str:
-            table = await self._table_or(interaction, table_id)
+        async def start(table: Table) -> str:
             await self.tables.start(table.id, interaction.user.id)
             return "Cards dealt: check your DMs (or `/13clues hand`) and choose what to pass left."
 
-        await self._guarded(interaction, work)
+        await self._on_table(interaction, table_id, start)
 
     async def _show_hand(self, interaction: discord.Interaction, table_id: int | None) -> None:
-        async def work() -> Outgoing:
-            table = await self._table_or(interaction, table_id, finished=True)
+        async def hand(table: Table) -> Outgoing:
             return self._hand(table, interaction.user.id)
 
-        await self._guarded(interaction, work)
+        await self._on_table(interaction, table_id, hand, finished=True)
 
     async def _show_casebook(self, interaction: discord.Interaction, table_id: int | None) -> None:
-        async def work() -> Outgoing:
-            table = await self._table_or(interaction, table_id)
+        async def casebook(table: Table) -> Outgoing:
             return await self._casebook(table, interaction.user.id)
 
-        await self._guarded(interaction, work)
+        await self._on_table(interaction, table_id, casebook)
 
     # lobby --------------------------------------------------------------------------------
 
