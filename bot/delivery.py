@@ -26,7 +26,7 @@ class Delivery:
         """Post in a channel; None when the bot may not post there or it is gone."""
         channel = self.client.get_partial_messageable(channel_id)
         try:
-            return await channel.send(**_send_kwargs(out))
+            return await channel.send(**out.send_kwargs())
         except (discord.Forbidden, discord.NotFound) as exc:
             log.warning("cannot post in channel %s: %s", channel_id, exc)
             return None
@@ -51,7 +51,7 @@ class Delivery:
         """DM a member; False when their DMs are closed (the caller tells the table)."""
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
-            await channel.send(**_send_kwargs(out))
+            await channel.send(**out.send_kwargs())
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 log.warning("DM to %s refused: %s", user_id, exc)
@@ -60,9 +60,3 @@ class Delivery:
             return False
         return True
 
-
-def _send_kwargs(out: Outgoing) -> dict:
-    kwargs = out.kwargs()
-    if kwargs["view"] is None:
-        del kwargs["view"]
-    return kwargs

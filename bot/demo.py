@@ -17,6 +17,7 @@ from engine.thirteen_clues import (
     Options,
     PlayerRef,
     apply,
+    legal,
     new_game,
     player_view,
     public_view,
@@ -51,7 +52,7 @@ def main(argv: list[str]) -> int:
         _show(state, events, args.quiet_dms)
         if state.phase == "over":
             break
-        seat = _next_seat(state)
+        seat = legal.waiting_on(state)[0]
         action = choose_action(player_view(state, seat), args.level, rng)
         state, events = apply(state, action)
     else:
@@ -60,12 +61,6 @@ def main(argv: list[str]) -> int:
     embed = table_embed(public_view(state))
     print(f"\n== table: {embed.title} ==\n{embed.description or ''}")
     return 0
-
-
-def _next_seat(state: GameState) -> int:
-    if state.phase == "passing":
-        return next(i for i, s in enumerate(state.seats) if s.passed is None)
-    return state.turn
 
 
 def _show(state: GameState, events: list[Event], quiet_dms: bool) -> None:

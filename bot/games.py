@@ -20,7 +20,17 @@ class Outgoing:
     view: discord.ui.View | None = None
 
     def kwargs(self) -> dict[str, Any]:
+        """For an edit: every part is replaced, so a missing view removes the buttons."""
         return {"content": self.content, "embeds": self.embeds, "view": self.view}
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """For a new message or an interaction reply: only the parts that are there."""
+        kwargs: dict[str, Any] = {"embeds": self.embeds}
+        if self.content:
+            kwargs["content"] = self.content
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
 
 
 class GameModule(Protocol):

@@ -9,6 +9,11 @@ from pydantic import BaseModel
 TableStatus = Literal["lobby", "playing", "over"]
 
 
+def player_id(user_id: int) -> str:
+    """The engine's opaque id for a Discord member (also the action log's actor)."""
+    return f"u{user_id}"
+
+
 class SeatRef(BaseModel):
     """A seat as the bot knows it: a Discord member or an AI detective."""
 
@@ -18,7 +23,7 @@ class SeatRef(BaseModel):
 
     @property
     def player_id(self) -> str:
-        return f"u{self.user_id}" if self.user_id is not None else f"ai:{self.name}"
+        return player_id(self.user_id) if self.user_id is not None else f"ai:{self.name}"
 
     @property
     def is_ai(self) -> bool:

@@ -232,13 +232,6 @@ class Storage:
             "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
         )
 
-    async def action_log(self, table_id: int) -> list[tuple[int, str, str]]:
-        async with self.db.execute(
-            "SELECT version, actor, action FROM actions WHERE table_id = ? ORDER BY version",
-            (table_id,),
-        ) as cur:
-            return [(r["version"], r["actor"], r["action"]) for r in await cur.fetchall()]
-
     async def undelivered(self) -> list[tuple[int, int, str]]:
         """(table id, version, events JSON) persisted but not yet delivered, oldest first."""
         async with self.db.execute(

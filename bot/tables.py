@@ -20,7 +20,7 @@ from typing import Any
 from bot.delivery import Delivery
 from bot.errors import UserError
 from bot.games import GameModule, Outgoing
-from bot.models import SeatRef, Table
+from bot.models import SeatRef, Table, player_id
 from bot.storage import StaleVersion, Storage, Timer
 from bot.timers import TimerDispatcher
 from engine.errors import RuleError
@@ -215,7 +215,9 @@ class TableService:
             by_id = {s.player_id: s for s in table.seats}
             seats = [by_id[s.id] for s in state.seats]
             table = table.model_copy(update={"status": "playing", "seats": seats})
-            return await self._commit(table, state, events, actor=f"u{user_id}", action="start")
+            return await self._commit(
+                table, state, events, actor=player_id(user_id), action="start"
+            )
 
     # play ---------------------------------------------------------------------------------
 
@@ -248,7 +250,7 @@ class TableService:
                 action = build(state, seat)
             except RuleError as exc:
                 raise UserError(str(exc)) from exc
-            return await self._apply(table, state, action, actor=f"u{user_id}")
+            return await self._apply(table, state, action, actor=player_id(user_id))
 
     async def end(self, table_id: int, user_id: int, *, moderator: bool, name: str) -> Table:
         """Host or Manage Server: close the table; a game in play is revealed."""
@@ -264,7 +266,9 @@ class TableService:
                 return table
             module = self.module(table)
             state, events = module.abandon(self.state_of(table), f"{name} ended the game.")
-            applied = await self._commit(table, state, events, actor=f"u{user_id}", action="end")
+            applied = await self._commit(
+                table, state, events, actor=player_id(user_id), action="end"
+            )
             return applied.table
 
     # timers -------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.client import DeductionBot, reply
 from bot.errors import UserError
 from bot.games import Outgoing
-from bot.models import Table
+from bot.models import Table, player_id
 from bot.render.thirteen_clues.embeds import hand_embed
 from bot.render.thirteen_clues.labels import card_label, subject_label
 from bot.render.thirteen_clues.texts import question_log_text, rules_text
@@ -98,7 +98,7 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
         if isinstance(result, str):
             await interaction.followup.send(result, ephemeral=True)
         else:
-            await interaction.followup.send(ephemeral=True, **_followup(result))
+            await interaction.followup.send(ephemeral=True, **result.send_kwargs())
 
     async def _act_in_channel(
         self, interaction: discord.Interaction, build: Callable[[GameState, int], Any], done: str
@@ -109,6 +109,13 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
             return done
 
         await self._guarded(interaction, work)
+
+    def _state_and_seat(self, table: Table, user_id: int) -> tuple[GameState, int]:
+        """The game and the user's seat in it; refused for someone not seated."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise UserError("You are not seated at this table.")
+        return self.tables.state_of(table), seat
 
     async def _table_or(
         self, interaction: discord.Interaction, table_id: int | None, *, finished: bool = False
@@ -356,7 +363,7 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
         await self._guarded(interaction, work)
 
     def _hand(self, table: Table, user_id: int) -> Outgoing:
-        state, seat = _seat_state(self.tables.state_of(table), table, user_id)
+        state, seat = self._state_and_seat(table, user_id)
         view = player_view(state, seat)
         out = Outgoing(embeds=[hand_embed(view)])
         if state.phase == "passing" and state.seats[seat].passed is None:
@@ -364,7 +371,7 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
         return out
 
     async def _casebook(self, table: Table, user_id: int) -> Outgoing:
-        state, seat = _seat_state(self.tables.state_of(table), table, user_id)
+        state, seat = self._state_and_seat(table, user_id)
         notes = await self.bot.storage.seat_notes(table.id, seat)
         return casebook_message(table, player_view(state, seat), notes)
 
@@ -375,7 +382,7 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
     ) -> tuple[GameState, int] | None:
         try:
             table = await self._table(interaction)
-            return _seat_state(self.tables.state_of(table), table, interaction.user.id)
+            return self._state_and_seat(table, interaction.user.id)
         except UserError:
             return None
 
@@ -473,12 +480,12 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
     async def _click_mark(self, interaction: discord.Interaction, click: Click) -> None:
         """Casebook menus: the cards this seat crosses out by hand, per category."""
         table = await self.tables.by_id(click.table_id)
-        state, seat = _seat_state(self.tables.state_of(table), table, interaction.user.id)
+        state, seat = self._state_and_seat(table, interaction.user.id)
         notes = await self.bot.storage.seat_notes(table.id, seat)
         notes = with_marks(notes, click.draft, _values(interaction))
         await self.bot.storage.set_seat_notes(table.id, seat, notes)
         out = casebook_message(table, player_view(state, seat), notes)
-        await interaction.response.edit_message(**_followup(out))
+        await interaction.response.edit_message(**out.send_kwargs())
 
     async def _click_pass(self, interaction: discord.Interaction, click: Click) -> None:
         chosen = _values(interaction)
@@ -508,7 +515,7 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
         table = await self.tables.by_id(click.table_id)
         if click.version is not None and click.version != table.version:
             raise UserError("That button is out of date: use the latest table message.")
-        state, seat = _seat_state(self.tables.state_of(table), table, interaction.user.id)
+        state, seat = self._state_and_seat(table, interaction.user.id)
         if state.phase != "turns" or state.turn != seat:
             raise UserError(_not_your_turn(state))
         return table, state, seat
@@ -632,7 +639,7 @@ class ThirteenCluesCog(commands.Cog, name="13 Clues"):
 
     async def _click_take(self, interaction: discord.Interaction, click: Click) -> None:
         table = await self.tables.by_id(click.table_id)
-        state, seat = _seat_state(self.tables.state_of(table), table, interaction.user.id)
+        state, seat = self._state_and_seat(table, interaction.user.id)
         sources = legal.take_sources(state, seat)
         if not sources:
             raise UserError(_not_your_turn(state) if state.turn != seat else
@@ -679,30 +686,14 @@ _ACCUSE_TEXT = (
 )
 
 
-def _followup(out: Outgoing) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {"embeds": out.embeds}
-    if out.content:
-        kwargs["content"] = out.content
-    if out.view is not None:
-        kwargs["view"] = out.view
-    return kwargs
-
-
 def _values(interaction: discord.Interaction) -> list[str]:
     data = interaction.data or {}
     return list(data.get("values", []))  # type: ignore[call-overload]
 
 
-def _seat_state(state: GameState, table: Table, user_id: int) -> tuple[GameState, int]:
-    seat = table.seat_of(user_id)
-    if seat is None:
-        raise UserError("You are not seated at this table.")
-    return state, seat
-
-
 def _seat_of_player(state: GameState, user_id: int) -> int:
     for i, s in enumerate(state.seats):
-        if s.id == f"u{user_id}":
+        if s.id == player_id(user_id):
             return i
     raise UserError("That member is not seated at this table (AI seats: use the Ask button).")
 

@@ -42,6 +42,29 @@ def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any]) -> O
     assist = str(table.options.get("assist", "off"))
     manual = set(notes.get("ruled_out", []))
     marks, deduction = assist_marks(view, assist, manual)
+    out = Outgoing(embeds=[_embed(view, assist, marks, deduction)])
+    if assist != "full" and view.phase != "over":
+        out.view = _marking_view(table.id, marks, manual, view)
+    return out
+
+
+def casebook_update(before: PlayerView, after: PlayerView, assist: str) -> discord.Embed | None:
+    """The casebook after an answer, if that answer matters to this seat (worth a DM): with
+    `full` assist, it ruled out a possible mystery; with `bookkeeping`, it crossed out a card."""
+    if assist == "off":
+        return None
+    old_marks, old_deduction = assist_marks(before, assist, set())
+    marks, deduction = assist_marks(after, assist, set())
+    if deduction is not None and old_deduction is not None:
+        changed = set(deduction.triples) != set(old_deduction.triples)
+    else:
+        changed = marks != old_marks
+    return _embed(after, assist, marks, deduction) if changed else None
+
+
+def _embed(
+    view: PlayerView, assist: str, marks: Marks, deduction: Deduction | None
+) -> discord.Embed:
     lines = []
     for suit in suits_in_play(view.options.players):
         cells = [_cell(c, marks, deduction) for c in CARDS if CARDS[c].suit == suit]
@@ -52,34 +75,20 @@ def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any]) -> O
         colour=discord.Colour.dark_teal(),
     )
     if deduction is not None:
-        top = deduction.candidates()[:5]
         solved = deduction.certain()
         summary = (
             "**Solved**: " + ", ".join(CARDS[c].name for c in solved)
             if solved
             else "\n".join(
                 f"{deduction.triple_probability(t):.0%} — " + ", ".join(CARDS[c].name for c in t)
-                for t in top
+                for t in deduction.candidates()[:5]
             )
         )
         embed.add_field(
             name=f"Possible mysteries: {len(deduction.triples)}", value=summary[:1024]
         )
     embed.set_footer(text=_FOOTER[assist])
-    out = Outgoing(embeds=[embed])
-    if assist != "full" and view.phase != "over":
-        out.view = _marking_view(table.id, marks, manual, view)
-    return out
-
-
-def casebook_changed(before: PlayerView, after: PlayerView, assist: str) -> bool:
-    """Whether an answer matters to this seat (worth a DM): with `full` assist, it ruled out
-    a possible mystery; with `bookkeeping`, it crossed out a card."""
-    if assist == "full":
-        return set(solve(before).triples) != set(solve(after).triples)
-    if assist == "bookkeeping":
-        return bookkeeping(before) != bookkeeping(after)
-    return False
+    return embed
 
 
 def _cell(card: str, marks: Marks, deduction: Deduction | None) -> str:

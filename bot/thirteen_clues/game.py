@@ -13,7 +13,7 @@ from bot.models import SeatRef, Table
 from bot.render.thirteen_clues.embeds import lobby_embed, reveal_embed, table_embed
 from bot.render.thirteen_clues.lines import channel_text, dm_text
 from bot.thirteen_clues import components
-from bot.thirteen_clues.casebook import casebook_changed, casebook_message
+from bot.thirteen_clues.casebook import casebook_update
 from engine.thirteen_clues import (
     ACTION_ADAPTER,
     EVENT_ADAPTER,
@@ -148,7 +148,7 @@ class ThirteenClues:
             e for e in events
             if isinstance(e, QuestionAnswered) and e.audience.includes(view.seat)
         ]
-        if assist == "off" or not heard or view.phase != "turns":
+        if not heard or view.phase != "turns":
             return None
         before = view.model_copy(
             update={
@@ -158,9 +158,7 @@ class ThirteenClues:
                 else view.secret_questions,
             }
         )
-        if not casebook_changed(before, view, assist):
-            return None
-        return casebook_message(table, view, {}).embeds[0]
+        return casebook_update(before, view, assist)
 
 
 def _headline(view: PublicView) -> str:
