@@ -335,11 +335,23 @@ class TableService:
         except RuleError as exc:
             raise UserError(str(exc)) from exc
         return await self._commit(
-            table, new_state, events, actor=actor, action=module.dump_action(action)
+            table,
+            new_state,
+            events,
+            actor=actor,
+            action=module.dump_action(action),
+            previous_key=module.turn_key(state),
         )
 
     async def _commit(
-        self, table: Table, state: Any, events: list, *, actor: str, action: str
+        self,
+        table: Table,
+        state: Any,
+        events: list,
+        *,
+        actor: str,
+        action: str,
+        previous_key: str | None = None,
     ) -> Applied:
         module = self.module(table)
         over = module.is_over(state)
@@ -357,7 +369,7 @@ class TableService:
             await self.storage.clear_timers(saved.id)
         await self._publish(saved, state, events, saved.version)
         if not over:
-            await self._arm(saved, state, table)
+            await self._arm(saved, state, previous_key)
         return Applied(saved, state, events)
 
     async def _publish(self, table: Table, state: Any, events: list, version: int) -> None:
@@ -411,7 +423,7 @@ class TableService:
             await self.delivery.retire(table.channel_id, table.message_id)
         await self.storage.set_message(table.id, message.id if message else None)
 
-    async def _arm(self, table: Table, state: Any, before: Table | None) -> None:
+    async def _arm(self, table: Table, state: Any, previous_key: str | None) -> None:
         """AI seats the game waits on get a move timer after every change; waiting humans get
         a reminder and an idle timer when the waiting situation changes (a new turn)."""
         module = self.module(table)
@@ -422,9 +434,7 @@ class TableService:
             if table.seats[seat].is_ai:
                 payload = {"seat": seat, "key": key}
                 await self.timers.add(table.guild_id, table.id, "ai", self.ai_delay, payload)
-        if before is not None and before.state is not None and (
-            module.turn_key(module.load(before.state)) == key
-        ):
+        if previous_key == key:
             return
         await self.storage.clear_timers(table.id, ["remind", "idle"])
         minutes = float(table.options.get("turn_minutes") or 0)
