@@ -256,7 +256,7 @@ def test_view_queries_match_the_engine(players: int, edition: str) -> None:
             assert moves.take_sources(view) == legal.take_sources(state, seat)
             if state.phase == "turns":
                 assert moves.accusable_cards(view) == legal.accusable_cards(state, seat)
-                assert moves.sees(view) == state.sees(seat)
+                assert view.sees() == state.sees(seat)
         for seat in waiting_on(state):
             state, _ = apply(state, choose_action(player_view(state, seat), "normal", rng))
             if state.phase != "passing":

@@ -125,7 +125,7 @@ def bookkeeping(view: PlayerView) -> dict[str, Mark]:
     """
     seat, players = view.seat, view.options.players
     out_of_play = set(CARDS) - set(cards_in_play(players))
-    seen = _seen(view)
+    seen = view.known()
     zero: set[str] = set()
     for q in _known_questions(view):
         if q.answer != 0:
@@ -144,13 +144,6 @@ def _deck_key(t: Iterable[str]) -> tuple[int, ...]:
 
 
 _DECK_ORDER = {card: i for i, card in enumerate(CARDS)}
-
-
-def _seen(view: PlayerView) -> set[str]:
-    seen = set(view.screen) | set(view.peeks.values())
-    for cards in view.holders.values():
-        seen.update(cards)
-    return seen
 
 
 def _known_questions(view: PlayerView) -> list[Question]:
@@ -177,7 +170,7 @@ class _Solver:
             raise ValueError("Deduction starts once every card holder is filled.")
         self.players = players = view.options.players
         seat = view.seat
-        seen = _seen(view)
+        seen = view.known()
         self.unknown = tuple(c for c in cards_in_play(players) if c not in seen)
         by_category: list[list[str]] = [[], [], []]
         for card in self.unknown:

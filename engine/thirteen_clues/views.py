@@ -56,6 +56,17 @@ class PlayerView(PublicView):
     """Top Secret questions this seat asked or answered, with the answers."""
     my_accusations: list[Accusation]
 
+    def sees(self) -> set[str]:
+        """Its screen and every other holder: what the 2020 rules forbid it to accuse."""
+        seen = set(self.screen)
+        for holder in self.holders.values():
+            seen.update(holder)
+        return seen
+
+    def known(self) -> set[str]:
+        """Every card whose place it knows: what it sees and the informant cards it read."""
+        return self.sees() | set(self.peeks.values())
+
 
 def public_view(state: GameState) -> PublicView:
     return PublicView(**_public_fields(state))

@@ -63,16 +63,8 @@ def sides(view: PlayerView) -> list[Side | None]:
     return ["left", "right"] if view.options.players == 2 else [None]
 
 
-def sees(view: PlayerView) -> set[str]:
-    """The cards this seat can see: its screen and every other holder (2020 accusation ban)."""
-    seen = set(view.screen)
-    for holder in view.holders.values():
-        seen.update(holder)
-    return seen
-
-
 def accusable_cards(view: PlayerView) -> dict[Category, list[str]]:
-    return legal.accusable(view.options, sees(view))
+    return legal.accusable(view.options, view.sees())
 
 
 def can_use_top_secret(view: PlayerView) -> bool:
@@ -82,7 +74,7 @@ def can_use_top_secret(view: PlayerView) -> bool:
 def unknown_cards(view: PlayerView) -> list[str]:
     """The 13 cards this seat cannot see (own holder, other screens, informants), in deck
     order, less the informant cards it has peeked at."""
-    known = set(view.dealt) | sees(view) | set(view.peeks.values())
+    known = set(view.dealt) | view.known()
     return [c for c in cards_in_play(view.options.players) if c not in known]
 
 
