@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import sys
 
 from bot.config import Config
@@ -38,9 +40,41 @@ def main(argv: list[str]) -> int:
     if config.token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    from bot.client import DeductionBot
+    return asyncio.run(serve(config))
 
-    DeductionBot(config).run(config.token, log_handler=None)
+
+async def serve(config: Config) -> int:
+    """Run until Discord disconnects for good or SIGTERM/SIGINT asks for a clean stop: the
+    changes in flight finish, the outbox gets a few seconds, then the process exits 0."""
+    import discord
+
+    from bot.client import DeductionBot
+    from bot.lease import LeaseHeld
+    from bot.storage import SchemaTooNew
+
+    assert config.token is not None
+    bot = DeductionBot(config)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    running = asyncio.create_task(bot.start(config.token), name="bot")
+    stopping = asyncio.create_task(stop.wait(), name="signals")
+    await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if not running.done():
+        logging.getLogger("bot").info("stopping cleanly")
+        await bot.close()
+    try:
+        await running
+    except (LeaseHeld, SchemaTooNew) as exc:
+        print(exc, file=sys.stderr)
+        await bot.close()
+        return 3
+    except discord.LoginFailure:
+        print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
+        await bot.close()
+        return 2
     return 0
 
 

@@ -1,33 +1,46 @@
-"""The bot: an AutoShardedBot wired with storage, the table service and the game cogs."""
+"""The bot: an AutoShardedBot wired with storage, the table service, the outbox sender, the
+timer dispatcher and each game's cog; and its life, from the lease to a clean shutdown."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Mapping, Sequence
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.components import TableButton
 from bot.config import Config
-from bot.delivery import Delivery
-from bot.errors import UserError
-from bot.games import GameModule
-from bot.storage import Storage
+from bot.interactions import UNCHANGED, answer
+from bot.lease import Lease
+from bot.outbox import Sender
+from bot.plug import AnyGame
+from bot.storage import SqliteStorage, Storage
 from bot.tables import TableService
-from engine.errors import RuleError
+from bot.timers import TimerDispatcher
+from bot.transport import Transport
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.general", "cogs.thirteen_clues")
+SHUTDOWN_ACTIONS = 4.0
+"""Seconds a clean shutdown gives the changes in flight."""
+SHUTDOWN_FLUSH = 3.0
+"""Seconds it then gives the outbox."""
 
 
 class DeductionBot(commands.AutoShardedBot):
     storage: Storage
     tables: TableService
+    sender: Sender
+    timers: TimerDispatcher
 
-    def __init__(self, config: Config, games: dict[str, GameModule] | None = None) -> None:
+    def __init__(self, config: Config, games: Sequence[AnyGame] | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        intents.members = config.member_events
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -35,26 +48,43 @@ class DeductionBot(commands.AutoShardedBot):
             help_command=None,
         )
         self.config = config
-        self._games = games
+        if games is None:
+            from bot.registry import GAMES
+
+            games = GAMES
+        self.games: Mapping[str, AnyGame] = {g.key: g for g in games}
+        self._shutdown: asyncio.Task[None] | None = None
+        self._lease: Lease | None = None
 
     async def setup_hook(self) -> None:
-        from bot.registry import all_games
-
-        self.storage = Storage(self.config.database_path)
-        await self.storage.open()
+        storage = SqliteStorage(self.config.database_path)
+        await storage.open()
+        self.storage = storage
+        self._lease = Lease(storage, ttl=self.config.lease_ttl, wait=self.config.lease_wait)
+        await self._lease.acquire(str(self.config.database_path))
         self.tables = TableService(
-            self.storage,
-            self._games or all_games(),
-            Delivery(self),
+            storage,
+            self.games,
             ai_delay=self.config.ai_delay,
             minute_seconds=self.config.minute_seconds,
+            on_commit=self._wake,
         )
-        for extension in EXTENSIONS:
+        self.sender = Sender(storage, Transport(self), self.tables.on_undeliverable)
+        self.timers = TimerDispatcher(storage, self.tables.on_timer)
+        for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)
+        self.add_dynamic_items(TableButton)
         self.tree.on_error = self.on_app_command_error
         if self.config.sync_commands:
             await self._sync()
         await self.tables.resume()
+        self.sender.start()
+        self.timers.start()
+        self._lease.keep(lambda: asyncio.ensure_future(self.close()))
+
+    def _wake(self) -> None:
+        self.sender.kick()
+        self.timers.wake()
 
     async def _sync(self) -> None:
         if self.config.guild_id is not None:
@@ -68,30 +98,34 @@ class DeductionBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """The last line of defence: log, and never leave "This interaction failed"."""
-        original = getattr(error, "original", error)
-        if isinstance(original, UserError | RuleError):
-            text = str(original)
-        elif isinstance(error, app_commands.CheckFailure):
+        if isinstance(error, app_commands.CheckFailure):
             text = str(error) or "You cannot use this command here."
         else:
             log.exception("command %s failed", interaction.command, exc_info=error)
-            text = "Something went wrong on my side; the game is unchanged. Please try again."
-        await reply(interaction, text)
+            text = UNCHANGED
+        await answer(interaction, text)
 
     async def close(self) -> None:
-        if hasattr(self, "tables"):
-            await self.tables.close()
-        if hasattr(self, "storage"):
-            await self.storage.close()
+        """A clean shutdown: refuse new changes, finish those in flight, deliver what is
+        owed for a few seconds, release the database, then disconnect."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.create_task(self._stop_playing(), name="shutdown")
+        await asyncio.shield(self._shutdown)
         await super().close()
 
-
-async def reply(interaction: discord.Interaction, text: str, **kwargs: object) -> None:
-    """Answer ephemerally whether or not the interaction was already deferred."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, **kwargs)
-    except discord.NotFound:
-        log.info("interaction expired before the answer: %s", text)
+    async def _stop_playing(self) -> None:
+        if not hasattr(self, "tables"):
+            with contextlib.suppress(AttributeError):
+                await self.storage.close()
+            return
+        if not await self.tables.quiesce(SHUTDOWN_ACTIONS):
+            log.warning("shutting down with changes still in flight")
+        await self.timers.stop()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.timers.drain(), SHUTDOWN_ACTIONS)
+        if not await self.sender.flush(SHUTDOWN_FLUSH):
+            log.info("letters left in the outbox: the next start delivers them")
+        await self.sender.stop()
+        if self._lease is not None:
+            await self._lease.release()
+        await self.storage.close()

@@ -22,6 +22,13 @@ class Config:
     sync_commands: bool = True
     minute_seconds: float = 60.0
     """How long a `turn_minutes` minute lasts; only tests shorten it."""
+    member_events: bool = False
+    """Ask for the privileged Server Members intent to notice seated members who leave the
+    server (enable it in the developer portal first, or Discord refuses the connection)."""
+    lease_ttl: float = 30.0
+    """Seconds the one-process lease lasts without renewal."""
+    lease_wait: float = 90.0
+    """Seconds a starting process waits for another to release the database."""
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Config:
@@ -33,5 +40,11 @@ class Config:
             database_path=Path(os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
             guild_id=int(guild) if guild else None,
             ai_delay=float(os.environ.get("AI_DELAY_SECONDS", "1.5")),
-            sync_commands=os.environ.get("SYNC_COMMANDS", "1") not in ("0", "false", "no"),
+            sync_commands=_flag(os.environ.get("SYNC_COMMANDS", "1")),
+            member_events=_flag(os.environ.get("MEMBER_EVENTS", "0")),
+            lease_wait=float(os.environ.get("LEASE_WAIT_SECONDS", "90")),
         )
+
+
+def _flag(text: str) -> bool:
+    return text.strip().lower() not in ("", "0", "false", "no", "off")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import random
 
-from bot.render.thirteen_clues.embeds import table_embed
-from bot.render.thirteen_clues.lines import channel_text, dm_text
+from bot.thirteen_clues.render.embeds import table_embed
+from bot.thirteen_clues.render.lines import channel_text, dm_text
 from engine.thirteen_clues import (
     Event,
     GameState,

@@ -1,10 +1,8 @@
-"""The games this bot offers, by key."""
+"""The games this bot offers: one line per game."""
 
 from __future__ import annotations
 
-from bot.games import GameModule
-from bot.thirteen_clues.game import ThirteenClues
+from bot.plug import AnyGame
+from bot.thirteen_clues.game import GAME as THIRTEEN_CLUES
 
-
-def all_games() -> dict[str, GameModule]:
-    return {"13clues": ThirteenClues()}
+GAMES: tuple[AnyGame, ...] = (THIRTEEN_CLUES,)

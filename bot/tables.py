@@ -1,9 +1,10 @@
 """The table service: the only writer of game state.
 
 Every change follows one path: per-table lock → load the latest row → check → engine apply →
-persist (state, action log, events) → deliver → mark delivered → arm timers. A click built
-on an old version is refused, and events persisted but not delivered before a crash are
-delivered at the next start-up.
+render what it owes (letters to the channel, DMs, the answer to the member) → store the new
+state, the action log, those letters and the moved timers in ONE transaction → let the outbox
+sender deliver. A kill at any point leaves either nothing or everything of a change stored,
+and whatever was stored is delivered (once) by whichever process runs next.
 """
 
 from __future__ import annotations
@@ -12,81 +13,124 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from bot.delivery import Delivery
+from pydantic import ValidationError
+
 from bot.errors import UserError
-from bot.games import GameModule, Outgoing
-from bot.models import SeatRef, Table, player_id
-from bot.storage import StaleVersion, Storage, Timer
-from bot.timers import TimerDispatcher
+from bot.messages import Outgoing
+from bot.models import LIVING, Letter, Posting, SeatRef, Table, Timer, TimerSpec, player_id
+from bot.plug import AnyGame, TableSettings, settings_of
+from bot.storage import Change, LogEntry, StaleVersion, Storage, TimerPlan
+from bot.transport import Outcome
 from engine.errors import RuleError
 
 log = logging.getLogger(__name__)
 
 AI_NAMES = ("Holmes", "Poirot", "Marple", "Dupin", "Wolfe", "Vance", "Brown", "Queen")
 
-MAX_ACTIONS_PER_TURN = 20
-"""More than any turn can take (a player holds at most every glass in the box)."""
+STALE = "That button is out of date: the table has moved on since. Use the latest table message."
+CLOSING = "The bot is restarting right now: nothing was changed. Please try again in a moment."
 
 ActionBuilder = Callable[[Any, int], Any]
 """(engine state, acting seat) → engine action; may raise UserError or RuleError."""
 
 
 @dataclass
+class Reply:
+    """Where a member hears that their change was stored: their interaction's original
+    response, edited by the outbox (so a crash after the commit still answers them)."""
+
+    interaction_id: int
+    token: str
+    body: Outgoing
+    stored: bool = False
+    """Set once the change carrying this answer is stored: from then on it is owed."""
+
+    def letter(self, follows: int) -> Letter:
+        return Letter.reply(self.interaction_id, self.token, self.body, follows=follows)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a click or command came from: a table only answers in its own server and, for
+    channel components and commands, its own channel (a DM has no guild)."""
+
+    guild_id: int | None
+    channel_id: int | None
+
+
+@dataclass
 class Applied:
     table: Table
     state: Any
-    events: list
+    events: list[Any]
+    letters: tuple[int, ...]
 
 
 class TableService:
     def __init__(
         self,
         storage: Storage,
-        games: dict[str, GameModule],
-        delivery: Delivery,
+        games: Mapping[str, AnyGame],
         *,
         ai_delay: float = 1.5,
         minute_seconds: float = 60.0,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
+        on_commit: Callable[[], None] = lambda: None,
     ) -> None:
         self.storage = storage
         self.games = games
-        self.delivery = delivery
         self.ai_delay = ai_delay
         self.minute_seconds = minute_seconds
         """The length of a turn-timer minute (tests shorten it)."""
         self.seed = seed
-        self.timers = TimerDispatcher(storage, self.on_timer)
+        self.on_commit = on_commit
+        """Wakes the outbox sender and the timer dispatcher after each stored change."""
+        self.closing = False
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._inflight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
 
-    # start-up -----------------------------------------------------------------------------
+    # start-up and shutdown ----------------------------------------------------------------
 
     async def resume(self) -> None:
-        """After a restart: deliver what was persisted but not delivered, re-arm timers."""
-        for table_id, version, raw in await self.storage.undelivered():
-            async with self._locks[table_id]:
-                table = await self.storage.table(table_id)
-                if table is None or table.state is None:
-                    await self.storage.mark_delivered(table_id, version)
-                    continue
-                module = self.games[table.game]
-                state, events = module.load(table.state), module.load_events(raw)
-                await self._publish(table, state, events, version)
+        """After a start: every game in play gets the timers it needs, stale ones go."""
         for table in await self.storage.active_tables():
-            if table.status == "playing" and table.state and not await self.storage.timers(
-                table.id
-            ):
-                await self._arm(table, self.games[table.game].load(table.state), None)
-        self.timers.start()
+            if table.status == "playing" and table.state is not None and table.paused is None:
+                async with self._locks[table.id]:
+                    await self._reconcile_timers(table)
 
-    async def close(self) -> None:
-        await self.timers.stop()
+    async def quiesce(self, timeout: float) -> bool:
+        """Refuse new changes and wait for those in flight; True if none is left."""
+        self.closing = True
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    @asynccontextmanager
+    async def _operation(self, table_id: int) -> AsyncIterator[None]:
+        """One change at a time per table; none starts once the bot is shutting down."""
+        if self.closing:
+            raise UserError(CLOSING)
+        self._inflight += 1
+        self._idle.clear()
+        try:
+            async with self._locks[table_id]:
+                yield
+        finally:
+            self._inflight -= 1
+            if self._inflight == 0:
+                self._idle.set()
 
     # lookups ------------------------------------------------------------------------------
 
@@ -100,22 +144,43 @@ class TableService:
             table = await self.storage.open_table(channel_id)
         if table is None or (game is not None and table.game != game):
             title = self.games[game].title if game else "game"
-            raise UserError(f"There is no {title} table in this channel. Open one with `new`.")
+            command = f"/{self.games[game].command} new" if game else "`new`"
+            raise UserError(f"There is no {title} table in this channel. Open one with {command}.")
         return table
 
-    async def by_id(self, table_id: int) -> Table:
+    async def by_id(self, table_id: int, place: Place | None = None) -> Table:
         table = await self.storage.table(table_id)
         if table is None:
             raise UserError("That table no longer exists.")
+        if place is not None:
+            _check_place(table, place)
         return table
 
-    def module(self, table: Table) -> GameModule:
+    async def open_here(self, channel_id: int, game: str) -> Table | None:
+        """This channel's open table of that game, if any (for reads that work without)."""
+        table = await self.storage.open_table(channel_id)
+        return table if table is not None and table.game == game else None
+
+    def module(self, table: Table) -> AnyGame:
         return self.games[table.game]
+
+    def settings(self, table: Table) -> TableSettings:
+        return settings_of(self.module(table), table)
 
     def state_of(self, table: Table) -> Any:
         if table.state is None:
             raise UserError("The game has not started yet.")
         return self.module(table).load(table.state)
+
+    async def notes(self, table: Table, seat: int) -> dict[str, Any]:
+        return await self.storage.seat_notes(table.id, seat)
+
+    @staticmethod
+    def seat(table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise UserError("You are not seated at this table.")
+        return seat
 
     # lobby --------------------------------------------------------------------------------
 
@@ -126,8 +191,31 @@ class TableService:
         game: str,
         host_id: int,
         host_name: str,
-        options: dict[str, Any],
+        given: Mapping[str, Any],
+        reply: Reply | None = None,
     ) -> Table:
+        """A lobby here: the server's defaults, overridden by the options given to `new`."""
+        if self.closing:
+            raise UserError(CLOSING)
+        module = self.games[game]
+        defaults = await self.storage.guild_settings(guild_id)
+        try:
+            settings = module.settings.merged(defaults, given)
+        except ValidationError as exc:
+            raise UserError(f"Those options do not fit: {exc.errors()[0]['msg']}.") from exc
+        lobby = Table(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            host_id=host_id,
+            options=settings.model_dump(mode="json"),
+            seats=[SeatRef(name=host_name, user_id=host_id)],
+        )
+
+        def letters(table: Table) -> list[Letter]:
+            out = [Letter.post(channel_id, module.table_message(table, None), living=True)]
+            return out + ([reply.letter(len(out))] if reply else [])
+
         async with self._channel_locks[channel_id]:
             if await self.storage.open_table(channel_id) is not None:
                 raise UserError(
@@ -135,24 +223,17 @@ class TableService:
                     "`end` it first."
                 )
             try:
-                table = await self.storage.create_table(
-                    Table(
-                        guild_id=guild_id,
-                        channel_id=channel_id,
-                        game=game,
-                        host_id=host_id,
-                        options=options,
-                        seats=[SeatRef(name=host_name, user_id=host_id)],
-                    )
-                )
+                committed = await self.storage.create_table(lobby, letters)
             except StaleVersion as exc:
                 raise UserError(str(exc)) from exc
-        await self._show_table(table, None, fresh=True)
-        return table
+        _stored(reply)
+        self.on_commit()
+        return committed.table
 
-    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+    async def join(self, table_id: int, user_id: int, name: str, *, place: Place | None = None,
+                   reply: Reply | None = None) -> Table:
         def change(table: Table) -> Table:
-            self._require_lobby(table)
+            _require_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise UserError("You are already seated at this table.")
             if len(table.seats) >= self.module(table).max_players:
@@ -161,29 +242,30 @@ class TableService:
                 update={"seats": [*table.seats, SeatRef(name=name, user_id=user_id)]}
             )
 
-        return await self._change_lobby(table_id, change)
+        return await self._change_lobby(table_id, change, place, reply)
 
-    async def leave(self, table_id: int, user_id: int) -> Table:
+    async def leave(self, table_id: int, user_id: int, *, place: Place | None = None,
+                    reply: Reply | None = None) -> Table:
         def change(table: Table) -> Table:
             if table.status == "playing":
                 raise UserError(
                     "The game is under way: a seat cannot be left mid-game. The host (or a "
                     "member with Manage Server) can `end` the table."
                 )
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise UserError("You are not seated at this table.")
+            seat = self.seat(table, user_id)
             if table.host_id == user_id:
                 raise UserError("You are the host: `end` the table instead of leaving it.")
-            seats = [s for i, s in enumerate(table.seats) if i != seat]
-            return table.model_copy(update={"seats": seats})
+            return table.model_copy(
+                update={"seats": [s for i, s in enumerate(table.seats) if i != seat]}
+            )
 
-        return await self._change_lobby(table_id, change)
+        return await self._change_lobby(table_id, change, place, reply)
 
-    async def add_ai(self, table_id: int, user_id: int, count: int, level: str) -> Table:
+    async def add_ai(self, table_id: int, user_id: int, count: int, level: str, *,
+                     place: Place | None = None, reply: Reply | None = None) -> Table:
         def change(table: Table) -> Table:
-            self._require_lobby(table)
-            self._require_host(table, user_id)
+            _require_lobby(table)
+            _require_host(table, user_id)
             module = self.module(table)
             if level not in module.ai_levels:
                 raise UserError(f"AI level must be one of {', '.join(module.ai_levels)}.")
@@ -195,13 +277,14 @@ class TableService:
             added = [SeatRef(name=name, ai_level=level) for name in names]
             return table.model_copy(update={"seats": [*table.seats, *added]})
 
-        return await self._change_lobby(table_id, change)
+        return await self._change_lobby(table_id, change, place, reply)
 
-    async def start(self, table_id: int, user_id: int) -> Applied:
-        async with self._locks[table_id]:
-            table = await self.by_id(table_id)
-            self._require_lobby(table)
-            self._require_host(table, user_id)
+    async def start(self, table_id: int, user_id: int, *, place: Place | None = None,
+                    reply: Reply | None = None) -> Applied:
+        async with self._operation(table_id):
+            table = await self.by_id(table_id, place)
+            _require_lobby(table)
+            _require_host(table, user_id)
             module = self.module(table)
             if not module.min_players <= len(table.seats) <= module.max_players:
                 raise UserError(
@@ -209,14 +292,14 @@ class TableService:
                     f"{len(table.seats)} seated."
                 )
             try:
-                state, events = module.start(table.seats, table.options, self.seed())
+                state, events = module.start(table.seats, self.settings(table), self.seed())
             except (RuleError, ValueError) as exc:
                 raise UserError(str(exc)) from exc
             by_id = {s.player_id: s for s in table.seats}
-            seats = [by_id[s.id] for s in state.seats]
+            seats = [by_id[i] for i in module.seat_ids(state)]
             table = table.model_copy(update={"status": "playing", "seats": seats})
             return await self._commit(
-                table, state, events, actor=player_id(user_id), action="start"
+                table, None, state, events, actor=player_id(user_id), action="start", reply=reply
             )
 
     # play ---------------------------------------------------------------------------------
@@ -228,241 +311,486 @@ class TableService:
         build: ActionBuilder,
         *,
         version: int | None = None,
+        place: Place | None = None,
+        reply: Reply | None = None,
     ) -> Applied:
         """Apply the action `build` makes for the user's seat, if it is still current."""
-        async with self._locks[table_id]:
-            table = await self.by_id(table_id)
+        async with self._operation(table_id):
+            table = await self.by_id(table_id, place)
             if version is not None and version != table.version:
-                raise UserError(
-                    "That button is out of date: the table has moved on since. Use the latest "
-                    "table message."
-                )
-            if table.status != "playing":
-                raise UserError(
-                    "This game is over." if table.status == "over" else "The game has not "
-                    "started yet."
-                )
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise UserError("You are not seated at this table.")
+                raise UserError(STALE)
+            _require_playing(table)
+            seat = self.seat(table, user_id)
             state = self.state_of(table)
             try:
                 action = build(state, seat)
             except RuleError as exc:
                 raise UserError(str(exc)) from exc
-            return await self._apply(table, state, action, actor=player_id(user_id))
+            return await self._apply(table, state, action, actor=player_id(user_id), reply=reply)
 
-    async def end(self, table_id: int, user_id: int, *, moderator: bool, name: str) -> Table:
+    async def end(self, table_id: int, user_id: int, *, moderator: bool, name: str,
+                  place: Place | None = None, reply: Reply | None = None) -> Table:
         """Host or Manage Server: close the table; a game in play is revealed."""
-        async with self._locks[table_id]:
-            table = await self.by_id(table_id)
+        async with self._operation(table_id):
+            table = await self.by_id(table_id, place)
             if table.status == "over":
                 raise UserError("This table is already closed.")
             if user_id != table.host_id and not moderator:
                 raise UserError("Only the host or a member with Manage Server can end the table.")
             if table.status == "lobby":
-                table = await self.storage.save_table(table.model_copy(update={"status": "over"}))
-                await self._show_table(table, None)
-                return table
-            module = self.module(table)
-            state, events = module.abandon(self.state_of(table), f"{name} ended the game.")
+                closed = table.model_copy(update={"status": "over"})
+                return await self._store_lobby(table, closed, reply)
+            state, events = self.module(table).abandon(
+                self.state_of(table), f"{name} ended the game."
+            )
             applied = await self._commit(
-                table, state, events, actor=player_id(user_id), action="end"
+                table, self.state_of(table), state, events, actor=player_id(user_id),
+                action="end", reply=reply,
             )
             return applied.table
+
+    async def write_notes(
+        self,
+        table_id: int,
+        user_id: int,
+        change: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        place: Place | None = None,
+    ) -> tuple[Table, Any, int, dict[str, Any]]:
+        """A seat's private notes, changed under the table lock (two quick marks both stay)."""
+        async with self._operation(table_id):
+            table = await self.by_id(table_id, place)
+            _require_playing(table)
+            seat = self.seat(table, user_id)
+            notes = change(await self.storage.seat_notes(table.id, seat))
+            await self.storage.commit(Change(table, notes=(seat, notes)))
+            return table, self.state_of(table), seat, notes
 
     # timers -------------------------------------------------------------------------------
 
     async def on_timer(self, timer: Timer) -> None:
         async with self._locks[timer.table_id]:
             table = await self.storage.table(timer.table_id)
-            if table is None or table.status != "playing":
+            if table is None or table.status != "playing" or table.paused or not table.state:
+                await self._drop_timers(table, timer)
                 return
             module = self.module(table)
-            state = module.load(table.state or "")
-            seat = timer.payload.get("seat", -1)
-            if seat not in module.waiting_on(state):
+            state = module.load(table.state)
+            if timer.seat not in module.waiting_on(state) or timer.key != module.turn_key(state):
+                await self._drop_timers(table, timer)
                 return
-            if timer.payload.get("key") not in (None, module.turn_key(state)):
-                return
+            ref = table.seats[timer.seat]
             if timer.kind == "ai":
-                level = table.seats[seat].ai_level or "normal"
-                await self._ai_move(table, state, seat, level)
+                await self._ai_move(table, state, timer.seat, ref.ai_level or module.idle_level,
+                                    done=timer)
             elif timer.kind == "remind":
-                await self._remind(table, seat, timer.payload.get("left", 0))
-            elif timer.kind == "idle":
-                await self.delivery.send(
+                await self.storage.commit(Change(
+                    table,
+                    letters=self._reminder(table, timer),
+                    timers=TimerPlan(delete=(timer.id,)),
+                ))
+                self.on_commit()
+            else:
+                notice = [] if timer.extra.get("continued") else [Letter.post(
                     table.channel_id,
-                    Outgoing(
-                        content=f"⏰ {table.seats[seat].name} took too long: an AI detective "
-                        "plays this turn for them."
-                    ),
-                )
-                await self._play_turn_for(table, state, seat)
+                    Outgoing(content=f"⏰ {ref.name} took too long: an AI detective plays this "
+                             "turn for them."),
+                )]
+                await self._ai_move(table, state, timer.seat, module.idle_level, done=timer,
+                                    notices=notice)
 
-    async def _ai_move(self, table: Table, state: Any, seat: int, level: str) -> Applied:
+    async def _drop_timers(self, table: Table | None, timer: Timer) -> None:
+        if table is not None:
+            await self.storage.commit(Change(table, timers=TimerPlan(delete=(timer.id,))))
+
+    async def _ai_move(
+        self, table: Table, state: Any, seat: int, level: str, *, done: Timer,
+        notices: Sequence[Letter] = (),
+    ) -> Applied:
         module = self.module(table)
         rng = random.Random(f"{table.id}:{table.version}:{seat}")
         action = module.ai_action(state, seat, level, rng)
-        return await self._apply(table, state, action, actor=f"ai:{seat}")
+        return await self._apply(table, state, action, actor=f"ai:{seat}", done=done,
+                                 notices=notices)
 
-    async def _play_turn_for(self, table: Table, state: Any, seat: int) -> None:
-        """An idle human's whole turn (every glass) is played by a `normal` AI."""
-        module = self.module(table)
-        key = module.turn_key(state)
-        for _ in range(MAX_ACTIONS_PER_TURN):
-            applied = await self._ai_move(table, state, seat, "normal")
-            table, state = applied.table, applied.state
-            if seat not in module.waiting_on(state) or module.turn_key(state) != key:
-                return
-
-    async def _remind(self, table: Table, seat: int, minutes_left: float) -> None:
-        ref = table.seats[seat]
+    def _reminder(self, table: Table, timer: Timer) -> list[Letter]:
+        ref = table.seats[timer.seat]
+        left = float(timer.extra.get("left", 0))
         text = (
-            f"⏳ <@{ref.user_id}>, the table is waiting for you: about {minutes_left:g} "
+            f"⏳ <@{ref.user_id}>, the table is waiting for you: about {left:g} "
             "minute(s) left before an AI detective plays this turn for you."
         )
-        await self.delivery.send(table.channel_id, Outgoing(content=text))
+        out = Outgoing(content=text, mentions=[ref.user_id] if ref.user_id else [])
+        letters = [Letter.post(table.channel_id, out)]
         if ref.user_id is not None:
-            await self.delivery.dm(ref.user_id, Outgoing(content=text))
+            letters.append(Letter.dm(ref.user_id, out))
+        return letters
+
+    def _plan(
+        self, table: Table, before: Any | None, state: Any, *, done: Timer | None = None
+    ) -> TimerPlan:
+        """The timers a stored change leaves: AI seats the game waits on get a move timer
+        after every change; waiting members get a reminder and an idle timer when the waiting
+        situation changes, and lose theirs when they no longer are waited on."""
+        module = self.module(table)
+        delete = (done.id,) if done is not None else ()
+        if module.is_over(state) or table.paused:
+            return TimerPlan(delete=delete, clear="all")
+        key, waiting = module.turn_key(state), module.waiting_on(state)
+        now = time.time()
+        add = [
+            TimerSpec(kind="ai", seat=s, key=key, due=now + self.ai_delay)
+            for s in waiting if table.seats[s].is_ai
+        ]
+        if before is not None and module.turn_key(before) == key:
+            gone = set(module.waiting_on(before)) - set(waiting)
+            return TimerPlan(delete=delete, clear=("ai",), seats_done=tuple(sorted(gone)),
+                             add=tuple(add))
+        add += self._deadlines(table, key, [s for s in waiting if not table.seats[s].is_ai], now)
+        return TimerPlan(delete=delete, clear=("ai", "remind", "idle"), add=tuple(add))
+
+    def _deadlines(self, table: Table, key: str, seats: Sequence[int], now: float
+                   ) -> list[TimerSpec]:
+        minutes = self.settings(table).turn_minutes
+        if minutes <= 0:
+            return []
+        limit = minutes * self.minute_seconds
+        specs: list[TimerSpec] = []
+        for seat in seats:
+            specs.append(TimerSpec(kind="remind", seat=seat, key=key, due=now + limit / 2,
+                                   extra={"left": minutes / 2}))
+            specs.append(TimerSpec(kind="idle", seat=seat, key=key, due=now + limit))
+        return specs
+
+    async def _reconcile_timers(self, table: Table) -> None:
+        """Drop the timers the stored game no longer needs, arm the ones it is missing."""
+        module = self.module(table)
+        state = module.load(table.state or "")
+        key, waiting = module.turn_key(state), module.waiting_on(state)
+        existing = await self.storage.timers(table.id)
+        wanted = {(s, key) for s in waiting}
+        stale = tuple(t.id for t in existing if (t.seat, t.key) not in wanted
+                      or (t.kind == "ai") != table.seats[t.seat].is_ai)
+        covered = {(t.seat, t.key) for t in existing if t.id not in stale}
+        now = time.time()
+        add: list[TimerSpec] = []
+        for seat in waiting:
+            if (seat, key) in covered:
+                continue
+            if table.seats[seat].is_ai:
+                add.append(TimerSpec(kind="ai", seat=seat, key=key, due=now + self.ai_delay))
+            else:
+                add += self._deadlines(table, key, [seat], now)
+        if stale or add:
+            await self.storage.commit(
+                Change(table, timers=TimerPlan(delete=stale, add=tuple(add)))
+            )
+
+    # the world changes --------------------------------------------------------------------
+
+    async def on_undeliverable(self, posting: Posting, outcome: Outcome) -> None:
+        """What the outbox could not deliver for good: act on what it means."""
+        letter = posting.letter
+        if posting.table_id is None or outcome.verdict in ("expired", "missing", "invalid"):
+            return
+        table = await self.storage.table(posting.table_id)
+        if table is None:
+            return
+        if letter.kind == "u":
+            user = letter.address
+            if outcome.verdict == "closed_dms":
+                text = (f"📪 I could not DM <@{user}>: open your DMs to this server's members, "
+                        f"or use `/{self.module(table).command} hand` to see your secrets here.")
+            else:
+                text = (f"📪 A message to <@{user}> could not be delivered; "
+                        f"`/{self.module(table).command} hand` shows everything it said.")
+            notice = Letter(to=f"c:{table.channel_id}", op="send", once=f"dm:{user}",
+                            body=Outgoing(content=text, mentions=[user]))
+            async with self._locks[table.id]:
+                await self.storage.commit(Change(table, letters=[notice]))
+            self.on_commit()
+        elif letter.kind == "c" and table.status != "over":
+            if outcome.verdict == "deleted":
+                await self.channel_gone(letter.address, "its channel is gone")
+            elif outcome.verdict == "forbidden":
+                await self.cannot_post(letter.address, _why_forbidden(outcome.detail))
+
+    async def channel_gone(self, channel_id: int, why: str) -> None:
+        table = await self.storage.open_table(channel_id)
+        if table is not None:
+            await self._close(table, why)
+
+    async def guild_gone(self, guild_id: int) -> None:
+        for table in await self.storage.active_tables(guild_id):
+            await self._close(table, "the bot was removed from the server")
+
+    async def _close(self, table: Table, why: str) -> None:
+        """End a table whose channel is out of reach: its members hear it by DM."""
+        async with self._locks[table.id]:
+            table = await self.by_id(table.id)
+            if table.status == "over":
+                return
+            module = self.module(table)
+            notice = Outgoing(content=f"🚪 Your {module.title} table in <#{table.channel_id}> "
+                              f"was closed: {why}.")
+            letters = [Letter.dm(u, notice) for u in table.humans()]
+            if table.status == "lobby":
+                closed = table.model_copy(update={"status": "over", "version": table.version + 1})
+                await self.storage.commit(Change(closed, expected=table.version, letters=letters,
+                                                 timers=TimerPlan(clear="all")))
+            else:
+                before = self.state_of(table)
+                state, events = module.abandon(before, f"The table was closed: {why}.")
+                await self._commit(table, before, state, events, actor="bot", action="close",
+                                   notices=letters, channel=False)
+        self.on_commit()
+
+    async def cannot_post(self, channel_id: int, why: str) -> None:
+        """Pause the table here until the bot may post again; its timers stop."""
+        table = await self.storage.open_table(channel_id)
+        if table is None or table.paused is not None:
+            return
+        async with self._locks[table.id]:
+            table = await self.by_id(table.id)
+            if table.paused is not None or table.status == "over":
+                return
+            module = self.module(table)
+            text = (f"⏸️ Your {module.title} table in <#{channel_id}> is paused: {why}. It carries "
+                    "on by itself as soon as I can post there again; the host or a moderator can "
+                    f"also `/{module.command} end` it.")
+            paused = table.model_copy(update={"paused": why, "version": table.version + 1})
+            await self.storage.commit(Change(
+                paused, expected=table.version, timers=TimerPlan(clear="all"),
+                letters=[Letter.dm(u, Outgoing(content=text)) for u in table.humans()],
+            ))
+        self.on_commit()
+
+    async def can_post(self, channel_id: int) -> None:
+        """The bot may post in this channel again: a paused table carries on."""
+        table = await self.storage.open_table(channel_id)
+        if table is None or table.paused is None:
+            return
+        async with self._locks[table.id]:
+            table = await self.by_id(table.id)
+            if table.paused is None:
+                return
+            resumed = table.model_copy(update={"paused": None, "version": table.version + 1})
+            state = self.state_of(resumed) if resumed.state else None
+            await self.storage.commit(Change(
+                resumed, expected=table.version,
+                letters=self._table_letters(resumed, state, "▶️ The table carries on."),
+            ))
+            if state is not None and resumed.status == "playing":
+                await self._reconcile_timers(resumed)
+        self.on_commit()
+
+    async def member_left(self, guild_id: int, user_id: int) -> None:
+        """A member left the server: their lobby seat is freed, their game seat played by an
+        AI from now on, and the table is told."""
+        for table in await self.storage.active_tables(guild_id):
+            if table.seat_of(user_id) is None:
+                continue
+            async with self._locks[table.id]:
+                table = await self.by_id(table.id)
+                await self._without(table, user_id, "left the server")
+        self.on_commit()
+
+    async def _without(self, table: Table, user_id: int, why: str) -> None:
+        seat = table.seat_of(user_id)
+        if seat is None or table.status == "over":
+            return
+        module, ref = self.module(table), table.seats[seat]
+        if table.status == "lobby":
+            seats = [s for i, s in enumerate(table.seats) if i != seat]
+            humans = [s.user_id for s in seats if s.human is not None]
+            if not humans:
+                closed = table.model_copy(update={"status": "over", "seats": seats})
+                await self._store_lobby(table, closed, None)
+                return
+            host = table.host_id if table.host_id != user_id else humans[0]
+            await self._store_lobby(
+                table, table.model_copy(update={"seats": seats, "host_id": host}), None
+            )
+            return
+        seats = list(table.seats)
+        seats[seat] = ref.model_copy(update={"ai_level": module.idle_level})
+        after = table.model_copy(update={"seats": seats, "version": table.version + 1})
+        state = self.state_of(table)
+        text = (f"🤖 {ref.name} {why}: an AI detective ({module.idle_level}) plays their seat "
+                "from now on.")
+        plan = self._plan(after, None, state)
+        await self.storage.commit(Change(
+            after, expected=table.version,
+            letters=self._table_letters(after, state, text),
+            timers=TimerPlan(seats_done=(seat,), clear=plan.clear, add=plan.add),
+        ))
 
     # internals ----------------------------------------------------------------------------
 
-    async def _apply(self, table: Table, state: Any, action: Any, *, actor: str) -> Applied:
+    async def _apply(
+        self,
+        table: Table,
+        state: Any,
+        action: Any,
+        *,
+        actor: str,
+        reply: Reply | None = None,
+        done: Timer | None = None,
+        notices: Sequence[Letter] = (),
+    ) -> Applied:
         module = self.module(table)
         try:
             new_state, events = module.apply(state, action)
         except RuleError as exc:
             raise UserError(str(exc)) from exc
         return await self._commit(
-            table,
-            new_state,
-            events,
-            actor=actor,
-            action=module.dump_action(action),
-            previous_key=module.turn_key(state),
+            table, state, new_state, events, actor=actor, action=module.dump_action(action),
+            reply=reply, done=done, notices=notices,
         )
 
     async def _commit(
         self,
         table: Table,
+        before: Any | None,
         state: Any,
-        events: list,
+        events: list[Any],
         *,
         actor: str,
         action: str,
-        previous_key: str | None = None,
+        reply: Reply | None = None,
+        done: Timer | None = None,
+        notices: Sequence[Letter] = (),
+        channel: bool = True,
     ) -> Applied:
+        """Store the change with everything it owes, in one transaction."""
         module = self.module(table)
         over = module.is_over(state)
-        updated = table.model_copy(
-            update={"state": module.dump(state), "status": "over" if over else "playing"}
+        after = table.model_copy(update={
+            "state": module.dump(state),
+            "status": "over" if over else "playing",
+            "version": table.version + 1,
+        })
+        letters = [*notices, *self._letters(after, state, events, channel=channel)]
+        if reply is not None:
+            letters.append(reply.letter(len(letters)))
+        plan = self._plan(after, before, state, done=done)
+        if done is not None and done.kind == "idle" and not over:
+            plan = self._continue_idle(after, state, done, plan)
+        change = Change(
+            after,
+            expected=table.version,
+            log=LogEntry(actor, action, module.dump_events(events)),
+            letters=letters,
+            timers=plan,
+            winners=module.winners(state) if over else None,
         )
         try:
-            saved = await self.storage.save_table(
-                updated, actor=actor, action=action, events=module.dump_events(events)
+            committed = await self.storage.commit(change)
+        except StaleVersion as exc:
+            raise UserError("The table changed at the same moment; please try again.") from exc
+        _stored(reply)
+        self.on_commit()
+        return Applied(committed.table, state, events, committed.letters)
+
+    def _continue_idle(self, table: Table, state: Any, done: Timer, plan: TimerPlan
+                       ) -> TimerPlan:
+        """An idle member's whole turn is played for them: one AI move per firing."""
+        module = self.module(table)
+        if done.seat not in module.waiting_on(state) or module.turn_key(state) != done.key:
+            return plan
+        again = TimerSpec(kind="idle", seat=done.seat, key=done.key,
+                          due=time.time() + self.ai_delay, extra={"continued": True})
+        return TimerPlan(delete=plan.delete, clear=plan.clear, seats_done=plan.seats_done,
+                         add=(*plan.add, again))
+
+    def _letters(self, table: Table, state: Any, events: list[Any], *, channel: bool = True
+                 ) -> list[Letter]:
+        """DMs to the members playing in person, then the channel's news and table message."""
+        module = self.module(table)
+        letters: list[Letter] = []
+        for seat, ref in enumerate(table.seats):
+            if ref.human is not None:
+                out = module.letter(table, state, events, seat)
+                if out is not None:
+                    letters.append(Letter.dm(ref.human, out))
+        if channel:
+            letters += self._table_letters(table, state, module.news(table, state, events))
+        return letters
+
+    def _table_letters(self, table: Table, state: Any | None, news: str | None) -> list[Letter]:
+        """Keep one living table message: a new one at the bottom when the channel hears news
+        (the old one keeps its text but loses its status and buttons), else an edit."""
+        out = self.module(table).table_message(table, state)
+        if news is None:
+            return [Letter.edit(table.channel_id, LIVING, out)]
+        out = out.model_copy(update={"content": news})
+        return [
+            Letter.edit(table.channel_id, LIVING, Outgoing.retired()),
+            Letter.post(table.channel_id, out, living=True),
+        ]
+
+    async def _change_lobby(self, table_id: int, change: Callable[[Table], Table],
+                            place: Place | None, reply: Reply | None) -> Table:
+        async with self._operation(table_id):
+            table = await self.by_id(table_id, place)
+            return await self._store_lobby(table, change(table), reply)
+
+    async def _store_lobby(self, table: Table, changed: Table, reply: Reply | None) -> Table:
+        after = changed.model_copy(update={"version": table.version + 1})
+        letters = self._table_letters(after, None, None)
+        if reply is not None:
+            letters.append(reply.letter(len(letters)))
+        try:
+            committed = await self.storage.commit(
+                Change(after, expected=table.version, letters=letters)
             )
         except StaleVersion as exc:
             raise UserError("The table changed at the same moment; please try again.") from exc
-        if over:
-            await self.storage.record_results(saved, module.winners(state))
-            await self.storage.clear_timers(saved.id)
-        await self._publish(saved, state, events, saved.version)
-        if not over:
-            await self._arm(saved, state, previous_key)
-        return Applied(saved, state, events)
+        _stored(reply)
+        self.on_commit()
+        return committed.table
 
-    async def _publish(self, table: Table, state: Any, events: list, version: int) -> None:
-        """Deliver the events of `version` and mark them delivered. A failure leaves them
-        stored: the action stands, and its news goes out at the next start-up."""
-        try:
-            await self._deliver(table, state, events)
-        except Exception:
-            log.exception("delivery of table %s version %s failed", table.id, version)
-            return
-        await self.storage.mark_delivered(table.id, version)
 
-    async def _deliver(self, table: Table, state: Any, events: list) -> None:
-        module = self.module(table)
-        letters = {
-            ref.user_id: out
-            for seat, ref in enumerate(table.seats)
-            if ref.user_id is not None
-            and (out := module.dm_message(table, state, events, seat)) is not None
-        }
-        sent = await asyncio.gather(
-            *(self.delivery.dm(user_id, out) for user_id, out in letters.items())
+def _stored(reply: Reply | None) -> None:
+    if reply is not None:
+        reply.stored = True
+
+
+def _require_lobby(table: Table) -> None:
+    if table.status != "lobby":
+        raise UserError(
+            "The game has already started." if table.status == "playing" else
+            "This table is closed."
         )
-        unreachable = [f"<@{u}>" for u, ok in zip(letters, sent, strict=True) if not ok]
-        text = module.channel_text(table, state, events)
-        await self._show_table(table, state, fresh=text is not None, text=text)
-        if unreachable:
-            await self.delivery.send(
-                table.channel_id,
-                Outgoing(
-                    content=f"📪 I could not DM {', '.join(unreachable)}: open your DMs to this "
-                    f"server's members, or use `/{module.command} hand` to see your secrets "
-                    "here."
-                ),
-            )
 
-    async def _show_table(
-        self, table: Table, state: Any, *, fresh: bool = False, text: str | None = None
-    ) -> None:
-        """Keep one living table message: a new one at the bottom when the channel hears
-        news (the old one keeps its text but loses its status and buttons), else an edit."""
-        out = self.module(table).table_message(table, state)
-        if text is not None:
-            out.content = text
-        if table.message_id is not None and not fresh and await self.delivery.edit(
-            table.channel_id, table.message_id, out
-        ):
-            return
-        message = await self.delivery.send(table.channel_id, out)
-        if table.message_id is not None:
-            await self.delivery.retire(table.channel_id, table.message_id)
-        await self.storage.set_message(table.id, message.id if message else None)
 
-    async def _arm(self, table: Table, state: Any, previous_key: str | None) -> None:
-        """AI seats the game waits on get a move timer after every change; waiting humans get
-        a reminder and an idle timer when the waiting situation changes (a new turn)."""
-        module = self.module(table)
-        key = module.turn_key(state)
-        waiting = module.waiting_on(state)
-        await self.storage.clear_timers(table.id, ["ai"])
-        for seat in waiting:
-            if table.seats[seat].is_ai:
-                payload = {"seat": seat, "key": key}
-                await self.timers.add(table.guild_id, table.id, "ai", self.ai_delay, payload)
-        if previous_key == key:
-            return
-        await self.storage.clear_timers(table.id, ["remind", "idle"])
-        minutes = float(table.options.get("turn_minutes") or 0)
-        if minutes <= 0:
-            return
-        for seat in waiting:
-            if not table.seats[seat].is_ai:
-                payload = {"seat": seat, "key": key}
-                remind = {**payload, "left": minutes / 2}
-                limit = minutes * self.minute_seconds
-                await self.timers.add(table.guild_id, table.id, "remind", limit / 2, remind)
-                await self.timers.add(table.guild_id, table.id, "idle", limit, payload)
+def _require_playing(table: Table) -> None:
+    if table.status != "playing":
+        raise UserError(
+            "This game is over." if table.status == "over" else "The game has not started yet."
+        )
+    if table.paused is not None:
+        raise UserError(
+            f"This table is paused: {table.paused}. It carries on as soon as I can post in "
+            "its channel again."
+        )
 
-    async def _change_lobby(self, table_id: int, change: Callable[[Table], Table]) -> Table:
-        async with self._locks[table_id]:
-            table = change(await self.by_id(table_id))
-            table = await self.storage.save_table(table)
-            await self._show_table(table, None)
-            return table
 
-    def _require_lobby(self, table: Table) -> None:
-        if table.status != "lobby":
-            raise UserError(
-                "The game has already started." if table.status == "playing" else
-                "This table is closed."
-            )
+def _require_host(table: Table, user_id: int) -> None:
+    if user_id != table.host_id:
+        raise UserError("Only the host can do that.")
 
-    @staticmethod
-    def _require_host(table: Table, user_id: int) -> None:
-        if user_id != table.host_id:
-            raise UserError("Only the host can do that.")
+
+def _check_place(table: Table, place: Place) -> None:
+    if place.guild_id is None:
+        return  # a DM: the seat check decides
+    if place.guild_id != table.guild_id:
+        raise UserError("That button belongs to a table on another server.")
+    if place.channel_id is not None and place.channel_id != table.channel_id:
+        raise UserError(f"That table plays in <#{table.channel_id}>, not here.")
+
+
+def _why_forbidden(detail: str) -> str:
+    if "50083" in detail:
+        return "its thread is archived"
+    return "I am missing the permission to post there"

@@ -1,5 +1,10 @@
-"""Durable timers: stored in the database, re-armed at start-up, one dispatcher task that
-sleeps until the next one is due (RoboDanny's reminder pattern)."""
+"""The timer dispatcher: one task sleeps until the next stored timer is due (RoboDanny's
+reminder pattern) and hands each due timer to its own task, so a slow table delays no other.
+
+Timers are written and removed by the table service in the same transaction as the change
+that arms or consumes them; the dispatcher never deletes one itself. A handler that fails is
+retried with back-off, and the dispatcher survives any error of its own.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +13,14 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-from bot.storage import Storage, Timer
+from bot.models import Timer
+from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
 TimerHandler = Callable[[Timer], Awaitable[None]]
+BATCH = 200
 
 
 class TimerDispatcher:
@@ -23,6 +29,7 @@ class TimerDispatcher:
         self.handler = handler
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._running: dict[int, asyncio.Task[None]] = {}
 
     def start(self) -> None:
         if self._task is None:
@@ -35,26 +42,48 @@ class TimerDispatcher:
                 await self._task
             self._task = None
 
-    async def add(
-        self, guild_id: int, table_id: int, kind: str, delay: float, payload: dict[str, Any]
-    ) -> None:
-        await self.storage.add_timer(guild_id, table_id, kind, time.time() + delay, payload)
+    async def drain(self) -> None:
+        """Wait for the handlers already running (a clean shutdown lets them finish)."""
+        await asyncio.gather(*self._running.values(), return_exceptions=True)
+
+    def wake(self) -> None:
+        """Something changed: look at the next due time again."""
         self._wake.set()
 
     async def _run(self) -> None:
+        failures = 0
         while True:
             self._wake.clear()
-            timer = await self.storage.next_timer()
-            if timer is None:
-                await self._wake.wait()
-                continue
-            delay = timer.due - time.time()
-            if delay > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=delay)
-                continue
             try:
-                await self.handler(timer)
+                for timer in await self.storage.due_timers(time.time(), BATCH):
+                    if timer.id not in self._running:
+                        self._running[timer.id] = asyncio.create_task(
+                            self._fire(timer), name=f"timer:{timer.id}"
+                        )
+                due = await self.storage.next_timer_due()
+                failures = 0
             except Exception:
-                log.exception("timer %s (%s) failed", timer.id, timer.kind)
-            await self.storage.delete_timer(timer.id)
+                failures += 1
+                log.exception("the timer dispatcher failed (%d in a row); it carries on", failures)
+                await asyncio.sleep(min(30.0, 0.5 * 2**failures))
+                continue
+            delay = None if due is None else due - time.time()
+            if delay is not None and delay <= 0:
+                delay = 0.25  # due timers are being handled: look again shortly
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+
+    async def _fire(self, timer: Timer) -> None:
+        try:
+            await self.handler(timer)
+        except Exception:
+            retry = min(300.0, 2.0 * 2**timer.attempts)
+            log.exception(
+                "timer %s (%s, table %s) failed; retrying in %.0fs",
+                timer.id, timer.kind, timer.table_id, retry,
+            )
+            with contextlib.suppress(Exception):
+                await self.storage.retry_timer(timer.id, time.time() + retry)
+        finally:
+            self._running.pop(timer.id, None)
+            self.wake()

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import discord
 import pytest
 
-from bot.render.thirteen_clues import (
+from bot.thirteen_clues.render import (
     NUMBER_EMOJI,
     SUIT_EMOJI,
     card_label,

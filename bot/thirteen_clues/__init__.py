@@ -1,1 +1,1 @@
-"""13 Clues on Discord: the game adapter for the table service and its components."""
+"""13 Clues on the shell: its plug, rendering, components and casebook."""

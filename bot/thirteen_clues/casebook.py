@@ -10,10 +10,14 @@ from typing import Any
 
 import discord
 
-from bot.games import Outgoing
+from bot.components import Locate, values
+from bot.interactions import place_of, run, tables_of
+from bot.messages import Outgoing
 from bot.models import Table
-from bot.render.thirteen_clues.labels import SUIT_EMOJI
-from bot.thirteen_clues.components import custom_id
+from bot.plug import TableSettings
+from bot.thirteen_clues.family import Family, custom_id
+from bot.thirteen_clues.render.labels import SUIT_EMOJI
+from engine.thirteen_clues import player_view
 from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
 from engine.thirteen_clues.deduction import Deduction, bookkeeping, solve
 from engine.thirteen_clues.views import PlayerView
@@ -39,13 +43,14 @@ def assist_marks(view: PlayerView, assist: str, manual: set[str]) -> tuple[Marks
 
 
 def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any]) -> Outgoing:
-    assist = str(table.options.get("assist", "off"))
+    assist = TableSettings.model_validate(table.options).assist
     manual = set(notes.get("ruled_out", []))
     marks, deduction = assist_marks(view, assist, manual)
-    out = Outgoing(embeds=[_embed(view, assist, marks, deduction)])
-    if assist != "full" and view.phase != "over":
-        out.view = _marking_view(table.id, marks, manual, view)
-    return out
+    marking = assist != "full" and view.phase != "over"
+    return Outgoing.of(
+        embeds=[_embed(view, assist, marks, deduction)],
+        view=_marking_view(table.id, marks, manual) if marking else None,
+    )
 
 
 def casebook_update(before: PlayerView, after: PlayerView, assist: str) -> discord.Embed | None:
@@ -103,31 +108,22 @@ def _cell(card: str, marks: Marks, deduction: Deduction | None) -> str:
     return f"**{name}**"
 
 
-def _marking_view(
-    table_id: int, marks: Marks, manual: set[str], view: PlayerView
-) -> discord.ui.View:
+def _marking_view(table_id: int, marks: Marks, manual: set[str]) -> discord.ui.View:
     """One select per category: the cards you cross out by hand (kept per seat)."""
     items = discord.ui.View(timeout=None)
     for category in Category:
-        cards = [c for c, m in marks.items() if CARDS[c].category == category]
         options = [
             discord.SelectOption(
-                label=CARDS[c].name,
-                value=c,
-                emoji=SUIT_EMOJI[CARDS[c].suit],
+                label=CARDS[c].name, value=c, emoji=SUIT_EMOJI[CARDS[c].suit],
                 default=c in manual,
             )
-            for c in cards
+            for c, m in marks.items() if CARDS[c].category == category
         ]
-        items.add_item(
-            discord.ui.Select(
-                custom_id=custom_id("mark", table_id, None, category.value),
-                placeholder=f"Cross out {category.value}s…",
-                min_values=0,
-                max_values=len(options),
-                options=options,
-            )
-        )
+        items.add_item(discord.ui.Select(
+            custom_id=custom_id("mark", table_id, None, category.value),
+            placeholder=f"Cross out {category.value}s…",
+            min_values=0, max_values=len(options), options=options,
+        ))
     return items
 
 
@@ -142,3 +138,29 @@ def with_marks(notes: dict[str, Any], category: str, chosen: list[str]) -> dict[
     """The seat's notes after it set the crossed-out cards of one category."""
     kept = [c for c in notes.get("ruled_out", []) if CARDS[c].category != category]
     return {**notes, "ruled_out": sorted({*kept, *(c for c in chosen if c in CARDS)})}
+
+
+class MarkSelect(Family, template=r"13c:(?P<verb>mark):(?P<table>\d+):(?P<version>-):"
+                                  r"(?P<draft>person|location|weapon)"):
+    """The casebook's menus: a seat's marks, written under the table lock."""
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        chosen = values(interaction)
+        table, state, seat, notes = await tables_of(interaction).write_notes(
+            self.click.table_id, interaction.user.id,
+            lambda notes: with_marks(notes, self.click.draft, chosen),
+            place=place_of(interaction),
+        )
+        out = casebook_message(table, player_view(state, seat), notes)
+        await interaction.response.edit_message(**out.reply_kwargs())
+
+
+async def show_casebook(interaction: discord.Interaction, locate: Locate) -> None:
+    async def work() -> Outgoing:
+        table = await locate()
+        tables = tables_of(interaction)
+        seat = tables.seat(table, interaction.user.id)
+        notes = await tables.notes(table, seat)
+        return casebook_message(table, player_view(tables.state_of(table), seat), notes)
+
+    await run(interaction, work)

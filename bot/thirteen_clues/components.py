@@ -1,133 +1,138 @@
-"""Buttons and selects of 13 Clues, and the custom_id scheme that lets them survive restarts.
-
-A custom_id is `13c:<verb>:<table id>:<version or ->[:<draft>]`. Nothing lives in memory:
-a click is routed by the id alone (also from a DM), the version refuses stale clicks where
-the moment matters, and multi-step pickers carry their draft in the id itself.
-"""
+"""13 Clues' buttons and selects: one DynamicItem family each, owning its custom_id template,
+its builder, its parser and its callback, so a click is handled after any restart, also from
+a DM."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import discord
 
-from bot.render.thirteen_clues.labels import card_label, subject_label
+from bot.components import TableButton, button, values, view_of
+from bot.errors import UserError
+from bot.interactions import place_of, run_update, tables_of
+from bot.models import Table
+from bot.tables import Reply
+from bot.thirteen_clues import actions
+from bot.thirteen_clues.casebook import MarkSelect, show_casebook
+from bot.thirteen_clues.family import BLUE, GREEN, GREY, NONE, PREFIX, RED, Family, custom_id
+from bot.thirteen_clues.render.labels import card_label, subject_label
+from engine.thirteen_clues import GameState, legal, player_view
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.views import PlayerView, PublicView
 
-PREFIX = "13c"
-TEMPLATE = re.compile(
-    rf"{PREFIX}:(?P<verb>[a-z]+):(?P<table>\d+):(?P<version>-|\d+)(?::(?P<draft>[^:]*))?"
-)
-NONE = "_"
+# the table message --------------------------------------------------------------------------
 
 
-def custom_id(verb: str, table_id: int, version: int | None = None, draft: str = "") -> str:
-    cid = f"{PREFIX}:{verb}:{table_id}:{'-' if version is None else version}"
-    return f"{cid}:{draft}" if draft else cid
+class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book):(?P<table>\d+):"
+                                 r"(?P<version>-|\d+)"):
+    """Ask, Informant, Accuse, Take a glass (the current player's) and Casebook (anyone's)."""
 
-
-@dataclass(frozen=True)
-class Click:
-    """A parsed custom_id."""
-
-    verb: str
-    table_id: int
-    version: int | None
-    draft: str
-
-    @classmethod
-    def parse(cls, match: re.Match[str]) -> Click:
-        version = match["version"]
-        return cls(
-            verb=match["verb"],
-            table_id=int(match["table"]),
-            version=None if version == "-" else int(version),
-            draft=match["draft"] or "",
-        )
-
-
-def _button(
-    label: str, cid: str, style: discord.ButtonStyle, *, emoji: str | None = None,
-    disabled: bool = False,
-) -> discord.ui.Button:
-    return discord.ui.Button(
-        label=label, custom_id=cid, style=style, emoji=emoji, disabled=disabled
-    )
-
-
-def _view(*items: discord.ui.Item) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
-
-
-# lobby and table ---------------------------------------------------------------------------
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        if self.click.verb == "book":
+            await show_casebook(interaction, lambda: self.table(interaction))
+            return
+        if self.click.verb == "take":
+            table = await self.table(interaction)
+            tables = tables_of(interaction)
+            seat = tables.seat(table, interaction.user.id)
+            state: GameState = tables.state_of(table)
+            sources = legal.take_sources(state, seat)
+            if not sources:
+                raise UserError(actions.not_your_turn(state) if state.turn != seat else
+                                "You do not need to take a glass from a player now.")
+            await interaction.response.send_message(
+                "🔎 The supply is empty: take a magnifying glass from a player.",
+                view=TakePicker.picker(table, player_view(state, seat), sources), ephemeral=True,
+            )
+            return
+        table, state, seat = await self.my_turn(interaction)
+        view = player_view(state, seat)
+        if self.click.verb == "ask":
+            text, picker = ASK_TEXT, AskPicker.picker(table, view, AskDraft())
+        elif self.click.verb == "inf":
+            text, picker = "🗂️ **Secret Informant**: which letter?", InformantPicker.picker(
+                table, view)
+        else:
+            text, picker = ACCUSE_TEXT, AccusePicker.picker(table, state, seat, [None] * 3)
+        await interaction.response.send_message(text, view=picker, ephemeral=True)
 
 
 def lobby_view(table_id: int) -> discord.ui.View:
-    grey, green = discord.ButtonStyle.secondary, discord.ButtonStyle.success
-    return _view(
-        _button("Join", custom_id("join", table_id), green, emoji="🪑"),
-        _button("Leave", custom_id("leave", table_id), grey),
-        _button("Start", custom_id("start", table_id), discord.ButtonStyle.primary, emoji="▶️"),
-    )
+    return view_of(*(TableButton(PREFIX, verb, table_id) for verb in ("join", "leave", "start")))
 
 
 def table_view(table_id: int, version: int, view: PublicView) -> discord.ui.View | None:
     """The turn buttons on the living table message; they open pickers for the current player."""
     if view.phase == "over":
         return None
-    secrets = _button("My secrets", custom_id("hand", table_id), discord.ButtonStyle.secondary,
-                      emoji="🗝️")
+    secrets = TableButton(PREFIX, "hand", table_id)
     if view.phase == "passing":
-        return _view(secrets)
-    blue = discord.ButtonStyle.primary
-    items: list[discord.ui.Item] = []
+        return view_of(secrets)
+    items: list[discord.ui.Item[Any]] = []
     must_take = (
         view.options.uses_glasses and view.seats[view.turn].glasses == 0 and view.supply == 0
     )
     if must_take:
-        items.append(_button("Take a glass", custom_id("take", table_id, version), blue,
-                             emoji="🔎"))
+        items.append(button("Take a glass", custom_id("take", table_id, version), BLUE,
+                            emoji="🔎"))
     else:
-        items.append(_button("Ask", custom_id("ask", table_id, version), blue, emoji="❓"))
+        items.append(button("Ask", custom_id("ask", table_id, version), BLUE, emoji="❓"))
         if view.letters:
-            items.append(_button("Informant", custom_id("inf", table_id, version), blue,
-                                 emoji="🗂️"))
-        items.append(_button("Accuse", custom_id("acc", table_id, version),
-                             discord.ButtonStyle.danger, emoji="⚖️"))
+            items.append(button("Informant", custom_id("inf", table_id, version), BLUE,
+                                emoji="🗂️"))
+        items.append(button("Accuse", custom_id("acc", table_id, version), RED, emoji="⚖️"))
     items.append(secrets)
-    items.append(_button("Casebook", custom_id("book", table_id), discord.ButtonStyle.secondary,
-                         emoji="📓"))
-    return _view(*items)
+    items.append(button("Casebook", custom_id("book", table_id), GREY, emoji="📓"))
+    return view_of(*items)
 
 
-# the pass-left choice ---------------------------------------------------------------------
+# the pass-left choice -----------------------------------------------------------------------
 
 
-def pass_view(table_id: int, view: PlayerView) -> discord.ui.View:
-    """One select: pick the Person, Location and Weapon to pass to the left neighbour."""
-    options = [
-        discord.SelectOption(
-            label=CARDS[c].name, value=c, description=CARDS[c].category.value.capitalize(),
-            emoji=card_label(c).split(" ")[0],
-        )
-        for c in view.dealt
-    ]
-    select = discord.ui.Select(
-        custom_id=custom_id("pass", table_id),
-        placeholder="Pick 1 Person, 1 Location, 1 Weapon to pass left",
-        min_values=3,
-        max_values=3,
-        options=options,
-    )
-    return _view(select)
+class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
+    """The DM select (also in `hand`): the Person, Location and Weapon to pass left."""
+
+    @staticmethod
+    def view(table_id: int, view: PlayerView) -> discord.ui.View:
+        options = [
+            discord.SelectOption(
+                label=CARDS[c].name, value=c, description=CARDS[c].category.value.capitalize(),
+                emoji=card_label(c).split(" ")[0],
+            )
+            for c in view.dealt
+        ]
+        return view_of(discord.ui.Select(
+            custom_id=custom_id("pass", table_id),
+            placeholder="Pick 1 Person, 1 Location, 1 Weapon to pass left",
+            min_values=3, max_values=3, options=options,
+        ))
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        chosen = values(interaction)
+        text = (f"You pass {', '.join(card_label(c) for c in chosen if c in CARDS)} to your left "
+                "neighbour's card holder. Waiting for the others…")
+
+        async def work(reply: Reply) -> None:
+            await tables_of(interaction).act(
+                self.click.table_id, interaction.user.id, actions.pass_chosen(chosen),
+                place=place_of(interaction), reply=reply,
+            )
+
+        await run_update(interaction, work, text, keep=True)
 
 
-# pickers opened from the turn buttons (ephemeral) ---------------------------------------------
+pass_view = PassSelect.view
+
+
+# pickers (ephemeral, opened from the turn buttons) ------------------------------------------
+
+ASK_TEXT = "❓ **Question a witness**: pick the witness and the subject, then **Ask**."
+ACCUSE_TEXT = (
+    "⚖️ **Accusation**: name the Person, Location and Weapon on your own card holder. "
+    "Only cards you may accuse are offered."
+)
 
 
 @dataclass(frozen=True)
@@ -138,26 +143,25 @@ class AskDraft:
     top_secret: bool = False
 
     def encode(self) -> str:
-        parts = (
+        return ".".join((
             NONE if self.witness is None else str(self.witness),
             self.subject or NONE,
             self.side or NONE,
             "1" if self.top_secret else "0",
-        )
-        return ".".join(parts)
+        ))
 
     @classmethod
     def decode(cls, text: str) -> AskDraft:
         try:
             witness, subject, side, secret = text.split(".")
+            return cls(
+                witness=None if witness == NONE else int(witness),
+                subject=None if subject == NONE else subject,
+                side=None if side == NONE else side,
+                top_secret=secret == "1",
+            )
         except ValueError:
             return cls()
-        return cls(
-            witness=None if witness == NONE else int(witness),
-            subject=None if subject == NONE else subject,
-            side=None if side == NONE else side,
-            top_secret=secret == "1",
-        )
 
     def complete(self, two_players: bool) -> bool:
         return (
@@ -167,114 +171,161 @@ class AskDraft:
         )
 
 
-def ask_picker(
-    table_id: int, version: int, view: PlayerView, subjects: list[str], draft: AskDraft
-) -> discord.ui.View:
-    two = view.options.players == 2
-    code = draft.encode()
-    witness = discord.ui.Select(
-        custom_id=custom_id("askw", table_id, version, code),
-        placeholder="Whom do you ask?",
-        options=[
-            discord.SelectOption(label=s.name[:100], value=str(i), default=i == draft.witness)
-            for i, s in enumerate(view.seats)
-            if i != view.seat
-        ],
-    )
-    subject = discord.ui.Select(
-        custom_id=custom_id("asks", table_id, version, code),
-        placeholder="How many cards they see of…",
-        options=[
-            discord.SelectOption(label=subject_label(s)[:100], value=s, default=s == draft.subject)
-            for s in subjects
-        ],
-    )
-    items: list[discord.ui.Item] = [witness, subject]
-    if two:
-        items.append(
+class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<table>\d+):"
+                                 r"(?P<version>\d+):(?P<draft>[^:]*)"):
+    """Witness, subject, side (two players), Top Secret, then Ask."""
+
+    @staticmethod
+    def picker(table: Table, view: PlayerView, draft: AskDraft) -> discord.ui.View:
+        two, code = view.options.players == 2, draft.encode()
+
+        def cid(verb: str) -> str:
+            return custom_id(verb, table.id, table.version, code)
+
+        items: list[discord.ui.Item[Any]] = [
             discord.ui.Select(
-                custom_id=custom_id("askd", table_id, version, code),
-                placeholder="…including the card on their left or right?",
+                custom_id=cid("askw"), placeholder="Whom do you ask?",
+                options=[
+                    discord.SelectOption(label=s.name[:100], value=str(i),
+                                         default=i == draft.witness)
+                    for i, s in enumerate(view.seats) if i != view.seat
+                ],
+            ),
+            discord.ui.Select(
+                custom_id=cid("asks"), placeholder="How many cards they see of…",
+                options=[
+                    discord.SelectOption(label=subject_label(s)[:100], value=s,
+                                         default=s == draft.subject)
+                    for s in legal.question_subjects(view)
+                ],
+            ),
+        ]
+        if two:
+            items.append(discord.ui.Select(
+                custom_id=cid("askd"), placeholder="…including the card on their left or right?",
                 options=[
                     discord.SelectOption(label="their left card", value="left",
                                          default=draft.side == "left"),
                     discord.SelectOption(label="their right card", value="right",
                                          default=draft.side == "right"),
                 ],
+            ))
+        items.append(button("Ask", cid("askgo"), GREEN, disabled=not draft.complete(two)))
+        if view.options.top_secret and not view.seats[view.seat].top_secret_used:
+            on = draft.top_secret
+            items.append(button("Top Secret: on" if on else "Top Secret: off", cid("askt"),
+                                RED if on else GREY, emoji="🤫"))
+        return view_of(*items)
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        draft = AskDraft.decode(self.click.draft)
+        if self.click.verb == "askgo":
+            if draft.witness is None or draft.subject is None:
+                raise UserError("Pick a witness and a subject first.")
+            build = actions.ask(draft.witness, draft.subject, draft.side, draft.top_secret)
+            await self.act(interaction, build, "Asked: the answer is in the channel"
+                           + (" (Top Secret: in your DMs)." if draft.top_secret else "."))
+            return
+        picked = values(interaction)
+        change: dict[str, Any] = {
+            "askw": lambda: {"witness": int(picked[0])},
+            "asks": lambda: {"subject": picked[0]},
+            "askd": lambda: {"side": picked[0]},
+            "askt": lambda: {"top_secret": not draft.top_secret},
+        }[self.click.verb]()
+        table, state, seat = await self.my_turn(interaction)
+        await interaction.response.edit_message(
+            content=ASK_TEXT,
+            view=self.picker(table, player_view(state, seat), replace(draft, **change)),
+        )
+
+
+class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<version>\d+)"):
+    @staticmethod
+    def picker(table: Table, view: PlayerView) -> discord.ui.View:
+        options = [
+            discord.SelectOption(
+                label=f"Informant {letter}", value=letter,
+                description=(f"you saw: {CARDS[view.peeks[letter]].name}"
+                             if letter in view.peeks else None),
             )
+            for letter in view.letters
+        ]
+        return view_of(discord.ui.Select(
+            custom_id=custom_id("infgo", table.id, table.version),
+            placeholder="Which Secret Informant card do you look at?", options=options,
+        ))
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        letter = values(interaction)[0]
+        await self.act(interaction, actions.consult(letter),
+                       f"You consulted informant {letter}: the card is in your DMs and in "
+                       "**My secrets**.")
+
+
+class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<table>\d+):"
+                                    r"(?P<version>\d+):(?P<draft>[^:]*)"):
+    VERBS: ClassVar[tuple[str, str, str]] = ("accp", "accl", "accw")
+
+    @classmethod
+    def picker(cls, table: Table, state: GameState, seat: int, draft: list[str | None]
+               ) -> discord.ui.View:
+        accusable = legal.accusable_cards(state, seat)
+        code = ".".join(c or NONE for c in draft)
+        selects = [
+            discord.ui.Select(
+                custom_id=custom_id(verb, table.id, table.version, code),
+                placeholder=f"The {category.value}…",
+                options=[
+                    discord.SelectOption(label=CARDS[c].name, value=c,
+                                         emoji=card_label(c).split(" ")[0], default=c == chosen)
+                    for c in accusable[category]
+                ],
+            )
+            for verb, category, chosen in zip(cls.VERBS, Category, draft, strict=True)
+            if accusable[category]
+        ]
+        go = button("Accuse", custom_id("accgo", table.id, table.version, code), RED,
+                    disabled=None in draft, emoji="⚖️")
+        return view_of(*selects, go)
+
+    @staticmethod
+    def decode(draft: str) -> list[str | None]:
+        parts = draft.split(".") if draft else []
+        if len(parts) != 3:
+            return [None, None, None]
+        return [None if p == NONE else p for p in parts]
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        draft = self.decode(self.click.draft)
+        if self.click.verb == "accgo":
+            await self.act(interaction, actions.accuse(*draft), "Accusation made.")
+            return
+        draft[self.VERBS.index(self.click.verb)] = values(interaction)[0]
+        table, state, seat = await self.my_turn(interaction)
+        await interaction.response.edit_message(
+            content=ACCUSE_TEXT, view=self.picker(table, state, seat, draft)
         )
-    buttons: list[discord.ui.Item] = [
-        _button("Ask", custom_id("askgo", table_id, version, code),
-                discord.ButtonStyle.success, disabled=not draft.complete(two))
-    ]
-    if view.options.top_secret and not view.seats[view.seat].top_secret_used:
-        label = "Top Secret: on" if draft.top_secret else "Top Secret: off"
-        style = discord.ButtonStyle.danger if draft.top_secret else discord.ButtonStyle.secondary
-        buttons.append(_button(label, custom_id("askt", table_id, version, code), style,
-                               emoji="🤫"))
-    return _view(*items, *buttons)
 
 
-def informant_picker(table_id: int, version: int, view: PlayerView) -> discord.ui.View:
-    options = [
-        discord.SelectOption(
-            label=f"Informant {letter}",
-            value=letter,
-            description=(
-                f"you saw: {CARDS[view.peeks[letter]].name}" if letter in view.peeks else None
-            ),
-        )
-        for letter in view.letters
-    ]
-    return _view(
-        discord.ui.Select(
-            custom_id=custom_id("infgo", table_id, version),
-            placeholder="Which Secret Informant card do you look at?",
-            options=options,
-        )
-    )
-
-
-def accuse_picker(
-    table_id: int, version: int, accusable: dict[Category, list[str]], draft: list[str | None]
-) -> discord.ui.View:
-    code = ".".join(c or NONE for c in draft)
-    selects = [
-        discord.ui.Select(
-            custom_id=custom_id(verb, table_id, version, code),
-            placeholder=f"The {category.value}…",
-            options=[
-                discord.SelectOption(label=CARDS[c].name, value=c,
-                                     emoji=card_label(c).split(" ")[0], default=c == chosen)
-                for c in accusable[category]
-            ],
-        )
-        for verb, category, chosen in zip(("accp", "accl", "accw"), Category, draft, strict=True)
-        if accusable[category]
-    ]
-    go = _button("Accuse", custom_id("accgo", table_id, version, code),
-                 discord.ButtonStyle.danger, disabled=None in draft, emoji="⚖️")
-    return _view(*selects, go)
-
-
-def decode_accuse(draft: str) -> list[str | None]:
-    parts = draft.split(".") if draft else []
-    if len(parts) != 3:
-        return [None, None, None]
-    return [None if p == NONE else p for p in parts]
-
-
-def take_picker(table_id: int, version: int, view: PlayerView, sources: list[int]):
-    return _view(
-        discord.ui.Select(
-            custom_id=custom_id("takego", table_id, version),
+class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<version>\d+)"):
+    @staticmethod
+    def picker(table: Table, view: PlayerView, sources: list[int]) -> discord.ui.View:
+        return view_of(discord.ui.Select(
+            custom_id=custom_id("takego", table.id, table.version),
             placeholder="Take a magnifying glass from…",
             options=[
-                discord.SelectOption(
-                    label=view.seats[i].name[:100], value=str(i),
-                    description=f"holds {view.seats[i].glasses} glass(es)",
-                )
+                discord.SelectOption(label=view.seats[i].name[:100], value=str(i),
+                                     description=f"holds {view.seats[i].glasses} glass(es)")
                 for i in sources
             ],
-        )
-    )
+        ))
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        source = int(values(interaction)[0])
+        await self.act(interaction, actions.take(source), "You took a magnifying glass.")
+
+
+FAMILIES: tuple[type[Family], ...] = (
+    TurnButton, PassSelect, AskPicker, InformantPicker, AccusePicker, TakePicker, MarkSelect,
+)

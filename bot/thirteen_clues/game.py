@@ -1,19 +1,21 @@
-"""13 Clues plugged into the game-agnostic table service: engine calls and presentation."""
+"""13 Clues plugged into the shell: engine calls, what is delivered, what commands show."""
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import ClassVar
 
-from discord import Embed
+from pydantic import BaseModel
 
-from bot.games import Outgoing
+from bot.messages import Outgoing
 from bot.models import SeatRef, Table
-from bot.render.thirteen_clues.embeds import lobby_embed, reveal_embed, table_embed
-from bot.render.thirteen_clues.lines import channel_text, dm_text
+from bot.plug import PydanticGame, TableSettings
 from bot.thirteen_clues import components
 from bot.thirteen_clues.casebook import casebook_update
+from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
+from bot.thirteen_clues.render.lines import channel_text, dm_text
+from bot.thirteen_clues.render.texts import question_log_text, rules_text
 from engine.thirteen_clues import (
     ACTION_ADAPTER,
     EVENT_ADAPTER,
@@ -31,49 +33,44 @@ from engine.thirteen_clues import (
     reveal,
 )
 from engine.thirteen_clues.events import CardsDealt, GameOver, QuestionAnswered
+from engine.thirteen_clues.state import DEFAULT_EDITION, Edition
 from engine.thirteen_clues.views import PlayerView, PublicView
 
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "edition": "2020",
-    "top_secret": False,
-    "assist": "off",
-    "turn_minutes": 0,
-}
+
+class ThirteenCluesSettings(TableSettings):
+    edition: Edition = DEFAULT_EDITION
+    top_secret: bool = False
 
 
-class ThirteenClues:
+class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings]):
     key = "13clues"
     title = "13 Clues"
     command = "13clues"
+    prefix = components.PREFIX
+    extension = "cogs.thirteen_clues"
     min_players = 2
     max_players = 6
     ai_levels = ("easy", "normal", "expert")
+    idle_level = "normal"
+    settings = ThirteenCluesSettings
+    started_text = "Cards dealt: check your DMs (or `/13clues hand`) and choose what to pass left."
+
+    state_model: ClassVar[type[BaseModel]] = GameState
+    actions = ACTION_ADAPTER
+    events = EVENT_ADAPTER
 
     def start(
-        self, seats: list[SeatRef], options: dict[str, Any], seed: int
+        self, seats: Sequence[SeatRef], settings: ThirteenCluesSettings, seed: int
     ) -> tuple[GameState, list[Event]]:
-        engine_options = Options(
+        options = Options(
             players=len(seats),
-            edition=options.get("edition", "2020"),
-            top_secret=bool(options.get("top_secret")) and len(seats) > 2,
+            edition=settings.edition,
+            top_secret=settings.top_secret and len(seats) > 2,
         )
-        players = [PlayerRef(id=s.player_id, name=s.name) for s in seats]
-        return new_game(players, engine_options, seed)
+        return new_game([PlayerRef(id=s.player_id, name=s.name) for s in seats], options, seed)
 
-    def load(self, raw: str) -> GameState:
-        return GameState.model_validate_json(raw)
-
-    def dump(self, state: GameState) -> str:
-        return state.model_dump_json()
-
-    def dump_action(self, action: Action) -> str:
-        return ACTION_ADAPTER.dump_json(action).decode()
-
-    def dump_events(self, events: list[Event]) -> str:
-        return json.dumps([EVENT_ADAPTER.dump_python(e, mode="json") for e in events])
-
-    def load_events(self, raw: str) -> list[Event]:
-        return [EVENT_ADAPTER.validate_python(e) for e in json.loads(raw)]
+    def seat_ids(self, state: GameState) -> list[str]:
+        return [s.id for s in state.seats]
 
     def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         return apply(state, action)
@@ -96,9 +93,9 @@ class ThirteenClues:
     def ai_action(self, state: GameState, seat: int, level: str, rng: random.Random) -> Action:
         from engine.thirteen_clues.ai import choose_action
 
-        return choose_action(player_view(state, seat), level, rng)  # type: ignore[arg-type]
+        return choose_action(player_view(state, seat), level, rng)
 
-    # presentation -----------------------------------------------------------------------
+    # what is delivered ------------------------------------------------------------------
 
     def table_message(self, table: Table, state: GameState | None) -> Outgoing:
         if state is None:
@@ -106,8 +103,8 @@ class ThirteenClues:
                 return Outgoing(content="This table was closed before the game started.")
             names = [s.name for s in table.seats]
             host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
-            return Outgoing(
-                content=f"🪑 **13 Clues**: {host} opened a table here. Press **Join** to play.",
+            return Outgoing.of(
+                f"🪑 **13 Clues**: {host} opened a table here. Press **Join** to play.",
                 embeds=[lobby_embed(host, names, table.options)],
                 view=components.lobby_view(table.id),
             )
@@ -115,50 +112,70 @@ class ThirteenClues:
         embeds = [table_embed(view)]
         if state.phase == "over":
             embeds.append(reveal_embed(reveal(state), view))
-        return Outgoing(
-            content=_headline(view),
-            embeds=embeds,
+        return Outgoing.of(
+            _headline(view), embeds=embeds,
             view=components.table_view(table.id, table.version, view),
         )
 
-    def channel_text(self, table: Table, state: GameState, events: list[Event]) -> str | None:
+    def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
         return channel_text(events, public_view(state)) or None
 
-    def dm_message(
-        self, table: Table, state: GameState, events: list[Event], seat: int
+    def letter(
+        self, table: Table, state: GameState, events: Sequence[Event], seat: int
     ) -> Outgoing | None:
         view = player_view(state, seat)
         text = dm_text(events, view)
         over = next((e for e in events if isinstance(e, GameOver)), None)
-        casebook = self._casebook_update(table, view, events)
+        casebook = _casebook_update(table, view, events)
         if text is None and over is None and casebook is None:
             return None
-        out = Outgoing(content=text, embeds=[casebook] if casebook else [])
+        embeds = [casebook] if casebook else []
         if over is not None:
-            out.embeds.append(reveal_embed(over, public_view(state)))
-        if any(isinstance(e, CardsDealt) and e.seat == seat for e in events):
-            out.view = components.pass_view(table.id, view)
-        return out
-
-    @staticmethod
-    def _casebook_update(table: Table, view: PlayerView, events: list[Event]) -> Embed | None:
-        """After an answer this seat learned, its casebook, if the answer changed it."""
-        assist = str(table.options.get("assist", "off"))
-        heard = [
-            e for e in events
-            if isinstance(e, QuestionAnswered) and e.audience.includes(view.seat)
-        ]
-        if not heard or view.phase != "turns":
-            return None
-        before = view.model_copy(
-            update={
-                "questions": view.questions[:-1],
-                "secret_questions": view.secret_questions[:-1]
-                if heard[0].top_secret
-                else view.secret_questions,
-            }
+            embeds.append(reveal_embed(over, public_view(state)))
+        dealt = any(isinstance(e, CardsDealt) and e.seat == seat for e in events)
+        return Outgoing.of(
+            text, embeds=embeds, view=components.pass_view(table.id, view) if dealt else None
         )
-        return casebook_update(before, view, assist)
+
+    # what commands show -----------------------------------------------------------------
+
+    def hand(self, table: Table, state: GameState, seat: int) -> Outgoing:
+        view = player_view(state, seat)
+        choosing = state.phase == "passing" and state.seats[seat].passed is None
+        return Outgoing.of(
+            embeds=[hand_embed(view)],
+            view=components.pass_view(table.id, view) if choosing else None,
+        )
+
+    def log(self, table: Table, state: GameState) -> str:
+        return question_log_text(public_view(state))
+
+    def rules(self, table: Table | None) -> str:
+        if table is None:
+            return rules_text(DEFAULT_EDITION)
+        settings = ThirteenCluesSettings.model_validate(table.options)
+        players = len(table.seats) if table.status == "playing" else None
+        return rules_text(settings.edition, players, settings.top_secret)
+
+
+def _casebook_update(table: Table, view: PlayerView, events: Sequence[Event]) -> dict | None:
+    """After an answer this seat learned, its casebook, if the answer changed it."""
+    assist = ThirteenCluesSettings.model_validate(table.options).assist
+    heard = [
+        e for e in events
+        if isinstance(e, QuestionAnswered) and e.audience.includes(view.seat)
+    ]
+    if not heard or view.phase != "turns":
+        return None
+    before = view.model_copy(
+        update={
+            "questions": view.questions[:-1],
+            "secret_questions": view.secret_questions[:-1]
+            if heard[0].top_secret
+            else view.secret_questions,
+        }
+    )
+    return casebook_update(before, view, assist)
 
 
 def _headline(view: PublicView) -> str:
@@ -169,3 +186,6 @@ def _headline(view: PublicView) -> str:
     if view.phase == "over":
         return "🔎 **13 Clues**: the game is over."
     return f"🔎 **13 Clues**, turn {view.turn_number}: **{view.seats[view.turn].name}** to play."
+
+
+GAME = ThirteenClues()

@@ -7,6 +7,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 Edition = Literal["2020", "2016"]
+DEFAULT_EDITION: Edition = "2020"
+"""The rules a table plays unless it chose otherwise (the 2020 second edition)."""
 Side = Literal["left", "right"]
 Phase = Literal["passing", "turns", "over"]
 

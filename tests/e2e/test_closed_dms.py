@@ -74,9 +74,9 @@ async def test_closed_dms_player_finishes_with_hand(world: World) -> None:
         final = state_of(world)
         assert final.phase == "over" and final.winner == me
         assert not dc.dms(bea)
-        # every time a DM failed, the channel said so, and never with a secret
+        # the channel said once that DMs failed (not at every DM), and never with a secret
         notices = [m for m in dc.channel_messages(world.channel) if "could not DM" in m.text]
-        assert len(notices) >= 3
+        assert len(notices) == 1
         assert not any(named_cards(m.text) for m in notices)
 
     assert assert_secrecy(world, final, moment) > 10

@@ -104,38 +104,3 @@ def _timers(world: World) -> list:
     from tests.e2e.drive import query
 
     return query(world, "SELECT * FROM timers")
-
-
-async def test_news_persisted_but_not_delivered_before_a_crash_arrive_after_restart(
-    world: World,
-) -> None:
-    """The action is stored before anything is sent; if the process dies before delivery,
-    the next start-up delivers what was missed (here: an informant card by DM)."""
-    dc = world.dc
-    ann, bea = world.users[:2]
-    async with world.running() as bot:
-        await open_table(world, [ann, bea])
-        await pass_by_dm(world, ann)
-        await pass_by_dm(world, bea)
-        state = state_of(world)
-        user = user_at(world, state, state.turn)
-        assert user is not None
-
-        async def crash(*_: object) -> None:
-            raise RuntimeError("the process died here")
-
-        bot.tables._deliver = crash  # type: ignore[method-assign]
-        dms_before = len(dc.dms(user))
-        result = await slash(world, user, "informant", card="A")
-        assert "Done" in result.text  # the action stands: it was persisted
-        assert len(dc.dms(user)) == dms_before
-        pending = [r for r in query(world, "SELECT delivered FROM actions") if not r[0]]
-        assert len(pending) == 1
-    async with world.running():
-        card = state_of(world).informants[0]
-        await wait_until(
-            lambda: any(CARDS[card].name in m.text for m in dc.dms(user)[dms_before:]),
-            5, "the informant card DM after restart",
-        )
-        assert "consulted informant **A**" in news(world)
-        assert all(r[0] for r in query(world, "SELECT delivered FROM actions"))

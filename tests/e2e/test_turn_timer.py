@@ -39,6 +39,7 @@ async def test_idle_members_are_reminded_then_replaced_for_the_turn(world: World
         # ... and at the end an AI detective chooses for each of them
         await wait_until(lambda: state_of(world).phase == "turns", 3 * MINUTE,
                          "the AI to pass for the idle members")
+        await dc.settle()  # the stored news reaches the channel just after the change
         for user in players:
             assert _idle_notices(world, user.name) == 1
 
@@ -56,6 +57,7 @@ async def test_idle_members_are_reminded_then_replaced_for_the_turn(world: World
         await wait_until(lambda: state_of(world).turn != idle_seat
                          or state_of(world).phase == "over", 3 * MINUTE,
                          "the AI to play the idle member's whole turn")
+        await dc.settle()
         assert _idle_notices(world, idle.name) == 2
         after = state_of(world)
         assert after.phase == "over" or after.seats[idle_seat].glasses == 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from bot.render.thirteen_clues.labels import (
+from bot.thirteen_clues.render.labels import (
     MESSAGE_LIMIT,
     MYSTERY,
     SUIT_EMOJI,

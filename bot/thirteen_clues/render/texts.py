@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.render.thirteen_clues.labels import (
+from bot.thirteen_clues.render.labels import (
     MESSAGE_LIMIT,
     Voice,
     clip,

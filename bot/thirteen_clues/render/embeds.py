@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.render.thirteen_clues.labels import (
+from bot.thirteen_clues.render.labels import (
     CATEGORY_EMOJI,
     GLASS,
     MYSTERY,
@@ -23,7 +23,7 @@ from bot.render.thirteen_clues.labels import (
     plain_name,
     subject_label,
 )
-from bot.render.thirteen_clues.lines import pass_hint
+from bot.thirteen_clues.render.lines import pass_hint
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.events import GameOver
 from engine.thirteen_clues.state import Question

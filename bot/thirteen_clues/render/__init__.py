@@ -4,21 +4,21 @@ Channel renderers take only a PublicView or public events, a seat's renderers on
 seat's PlayerView; the engine's views are the secrecy boundary, so a GameState never enters.
 """
 
-from bot.render.thirteen_clues.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
-from bot.render.thirteen_clues.labels import (
+from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
+from bot.thirteen_clues.render.labels import (
     NUMBER_EMOJI,
     SUIT_EMOJI,
     card_label,
     subject_label,
 )
-from bot.render.thirteen_clues.lines import (
+from bot.thirteen_clues.render.lines import (
     case_file_text,
     channel_text,
     dm_text,
     event_text,
     pass_hint,
 )
-from bot.render.thirteen_clues.texts import question_log_text, rules_text
+from bot.thirteen_clues.render.texts import question_log_text, rules_text
 
 __all__ = [
     "NUMBER_EMOJI",

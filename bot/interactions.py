@@ -1,0 +1,130 @@
+"""How every command and component answers: defer first, act through the table service,
+tell the member what happened. Shared by the generic table cog and every game's components.
+
+After a change is stored its answer is one of the letters stored with it (the outbox edits
+the interaction's original response), so a member is never told "nothing changed" about a
+change that was kept, not even when the process dies right after the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import UserError
+from bot.messages import Outgoing
+from bot.tables import Place, Reply
+from engine.errors import RuleError
+
+if TYPE_CHECKING:
+    from bot.client import DeductionBot
+    from bot.tables import TableService
+
+log = logging.getLogger(__name__)
+
+UNCHANGED = "Something went wrong on my side; nothing was changed. Please try again."
+
+Answer = str | Outgoing | None
+"""What a piece of work answers: text or a message to show, or None when its answer was
+stored with its change (the outbox delivers it)."""
+
+
+def bot_of(interaction: discord.Interaction) -> DeductionBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def tables_of(interaction: discord.Interaction) -> TableService:
+    return bot_of(interaction).tables
+
+
+def place_of(interaction: discord.Interaction) -> Place:
+    return Place(interaction.guild_id, interaction.channel_id if interaction.guild_id else None)
+
+
+def reply_for(interaction: discord.Interaction, body: str | Outgoing) -> Reply:
+    """The answer to store with the change this interaction makes."""
+    out = Outgoing(content=body) if isinstance(body, str) else body
+    return Reply(interaction.id, interaction.token, out)
+
+
+def as_outgoing(answer: str | Outgoing) -> Outgoing:
+    return Outgoing(content=answer) if isinstance(answer, str) else answer
+
+
+async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None:
+    """Answer ephemerally, whether or not the interaction was deferred."""
+    kwargs = as_outgoing(body).reply_kwargs()
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=True, **kwargs)
+    except discord.NotFound:
+        log.info("interaction expired before the answer: %s", as_outgoing(body).text[:100])
+
+
+async def run(
+    interaction: discord.Interaction,
+    work: Callable[[], Awaitable[Answer]],
+    *,
+    stored: Reply | None = None,
+) -> None:
+    """Defer (ephemeral), do the work, answer. A refusal is answered and changes nothing; an
+    unexpected error is logged and answered, unless the change was stored (then its stored
+    answer says what happened)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        result = await work()
+    except (UserError, RuleError) as exc:
+        await answer(interaction, str(exc))
+        return
+    except Exception:
+        log.exception("interaction %s failed", _describe(interaction))
+        if stored is None or not stored.stored:
+            await answer(interaction, UNCHANGED)
+        return
+    if result is not None:
+        await answer(interaction, result)
+
+
+async def run_update(
+    interaction: discord.Interaction,
+    work: Callable[[Reply], Awaitable[Any]],
+    done: str,
+    *,
+    keep: bool = False,
+) -> None:
+    """A component whose message becomes the result of its action (a picker's last step, a
+    DM prompt). A refusal is answered apart and, unless `keep`, takes the controls away:
+    after a double click the picker must go on showing the first click's success, not the
+    second click's refusal."""
+    await interaction.response.defer()
+    reply = reply_for(interaction, Outgoing(content=done, components=[]))
+    try:
+        await work(reply)
+    except (UserError, RuleError) as exc:
+        if not keep:
+            await interaction.edit_original_response(view=None)
+        await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
+    except Exception:
+        log.exception("interaction %s failed", _describe(interaction))
+        if not reply.stored:
+            await interaction.followup.send(UNCHANGED, ephemeral=True)
+
+
+async def refuse(interaction: discord.Interaction, error: Exception) -> None:
+    """Answer a refusal from anywhere (a component's parser, a check)."""
+    if isinstance(error, UserError | RuleError):
+        await answer(interaction, str(error))
+    else:
+        log.exception("interaction %s failed", _describe(interaction), exc_info=error)
+        await answer(interaction, UNCHANGED)
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    data: dict[str, Any] = dict(interaction.data or {})
+    return str(data.get("custom_id") or data.get("name") or interaction.id)

@@ -1,0 +1,200 @@
+"""The outbox sender: delivers the stored letters, in order per destination and concurrently
+across destinations, marking each one after its own send.
+
+A letter is only ever read from the database after the transaction that wrote it committed,
+so the bot never sends news of a change it did not keep. Passing faults are retried with
+back-off (bounded); what Discord refuses for good is handed to `on_undeliverable` (closed
+DMs, a channel gone, a permission lost), which lets the table service act on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Protocol
+
+from bot.models import LIVING, Letter, Posting
+from bot.storage import Storage
+from bot.transport import Outcome
+
+log = logging.getLogger(__name__)
+
+MAX_TRIES = 8
+"""A letter still failing after this many tries is given up, with a visible notice."""
+BATCH = 500
+CONCURRENCY = 16
+REPLY_WAIT = 1.5
+"""How long a reply waits for the news of its own change before it answers anyway."""
+
+Undeliverable = Callable[[Posting, Outcome], Awaitable[None]]
+
+
+class Deliverer(Protocol):
+    async def deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome: ...
+
+
+class Sender:
+    def __init__(
+        self,
+        storage: Storage,
+        transport: Deliverer,
+        on_undeliverable: Undeliverable,
+        *,
+        concurrency: int = CONCURRENCY,
+        max_tries: int = MAX_TRIES,
+        backoff: Callable[[int], float] | None = None,
+    ) -> None:
+        self.storage = storage
+        self.transport = transport
+        self.on_undeliverable = on_undeliverable
+        self.max_tries = max_tries
+        self.backoff = backoff or _backoff
+        self._slots = asyncio.Semaphore(concurrency)
+        self._kicked = asyncio.Event()
+        self._busy: dict[str, asyncio.Task[None]] = {}
+        self._watch: dict[int, asyncio.Future[None]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.sent = 0
+        """Letters delivered by this process (the figures of benchmarks and tests)."""
+
+    # control ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="outbox-sender")
+
+    async def stop(self) -> None:
+        """Stop at once; a letter in flight stays pending and goes out at the next start."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        workers = list(self._busy.values())
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        self._busy.clear()
+
+    def kick(self) -> None:
+        self._kicked.set()
+
+    async def flush(self, timeout: float) -> bool:
+        """Deliver what is due now, for up to `timeout` seconds; True if nothing is left."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.kick()
+            if not self._busy and not await self.storage.due_postings(time.time(), 1):
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    async def delivered(self, ids: Iterable[int], timeout: float) -> bool:
+        """Wait until these letters are sent or failed; True if they all are."""
+        wanted = list(ids)
+        futures = [self._watch.setdefault(i, asyncio.get_running_loop().create_future())
+                   for i in wanted]
+        if await self.storage.postings_pending(wanted) == 0:
+            self._resolve(wanted)
+        try:
+            await asyncio.wait_for(asyncio.gather(*futures), timeout)
+        except TimeoutError:
+            return False
+        finally:
+            for i in wanted:
+                future = self._watch.get(i)
+                if future is not None and future.done():
+                    del self._watch[i]
+        return True
+
+    # the loop -----------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        failures = 0
+        while True:
+            self._kicked.clear()
+            try:
+                await self._pump()
+                wake = await self.storage.next_posting_at()
+                failures = 0
+            except Exception:
+                failures += 1
+                log.exception("the outbox sender failed (%d in a row); it carries on", failures)
+                await asyncio.sleep(min(30.0, 0.5 * 2**failures))
+                continue
+            timeout = None if wake is None else wake - time.time()
+            if timeout is not None and timeout <= 0:
+                timeout = None  # what is due is in a worker's hands: it kicks when done
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._kicked.wait(), timeout)
+
+    async def _pump(self) -> None:
+        by_destination: dict[str, list[Posting]] = {}
+        for posting in await self.storage.due_postings(time.time(), BATCH):
+            by_destination.setdefault(posting.letter.to, []).append(posting)
+        for destination, postings in by_destination.items():
+            if destination not in self._busy:
+                self._busy[destination] = asyncio.create_task(
+                    self._work(destination, postings), name=f"outbox:{destination}"
+                )
+
+    async def _work(self, destination: str, postings: list[Posting]) -> None:
+        try:
+            for posting in postings:
+                if not await self._one(posting):
+                    break  # the rest of this destination waits for it
+        except Exception:
+            log.exception("delivery to %s failed", destination)
+            await asyncio.sleep(1.0)  # a storage fault: do not spin on it
+        finally:
+            self._busy.pop(destination, None)
+            self.kick()
+
+    async def _one(self, posting: Posting) -> bool:
+        """Deliver one letter; False when it must be tried again later."""
+        letter = posting.letter
+        if letter.op == "reply" and letter.follows:
+            siblings = range(posting.id - letter.follows, posting.id)
+            if not await self.delivered(siblings, REPLY_WAIT):
+                letter = letter.with_note("The table's news is on its way.")
+        nonce = f"{await self.storage.nonce_salt()}{posting.id}"
+        living = None
+        if letter.target == LIVING and posting.table_id is not None:
+            living = await self.storage.living_message(posting.table_id)
+        async with self._slots:
+            outcome = await self.transport.deliver(letter, nonce, living)
+        if outcome.verdict == "sent":
+            await self.storage.posting_sent(posting, outcome.message_id)
+            self.sent += 1
+        elif outcome.verdict == "retry":
+            if posting.tries + 1 < self.max_tries:
+                after = max(outcome.after, self.backoff(posting.tries))
+                log.warning("letter %s to %s: %s; retrying in %.1fs", posting.id, letter.to,
+                            outcome.detail, after)
+                await self.storage.posting_retry(posting, time.time() + after)
+                return False
+            await self._give_up(posting, Outcome("retry", detail=f"gave up: {outcome.detail}"))
+        else:
+            await self._give_up(posting, outcome)
+        self._resolve([posting.id])
+        return True
+
+    async def _give_up(self, posting: Posting, outcome: Outcome) -> None:
+        if outcome.verdict == "invalid":
+            log.error("Discord refused letter %s (%s): %s", posting.id, posting.letter.to,
+                      outcome.detail)
+        await self.storage.posting_failed(posting, f"{outcome.verdict}: {outcome.detail}"[:500])
+        await self.on_undeliverable(posting, outcome)
+
+    def _resolve(self, ids: Iterable[int]) -> None:
+        for i in ids:
+            future = self._watch.get(i)
+            if future is not None and not future.done():
+                future.set_result(None)
+
+
+def _backoff(tries: int) -> float:
+    return float(min(60.0, 0.5 * 2**tries))

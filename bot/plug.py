@@ -1,0 +1,146 @@
+"""The typed plug a game fills in to run on the shell: the engine calls the table service
+needs, the rendering it delivers, and the reads its commands show.
+
+Adding a game is `engine/<game>/`, `bot/<game>/` (an object satisfying `GameModule`),
+`cogs/<game>.py` (its own commands on the generic table cog) and one line in `bot/registry.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from bot.messages import Outgoing
+from bot.models import SeatRef, Table
+
+S = TypeVar("S", bound=BaseModel)
+A = TypeVar("A")
+E = TypeVar("E")
+O = TypeVar("O", bound="TableSettings")  # noqa: E741
+
+Assist = Literal["off", "bookkeeping", "full"]
+
+
+class TableSettings(BaseModel):
+    """Options every table has; a game's settings extend them. Stored with the table as JSON."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    assist: Assist = "off"
+    turn_minutes: int = Field(default=0, ge=0, le=1440)
+    """Minutes a member may take before an AI plays for them; 0: no limit."""
+
+    @classmethod
+    def merged(cls, defaults: Mapping[str, Any], given: Mapping[str, Any]) -> TableSettings:
+        """The server's defaults, overridden by what was given to `new`. "Not given" is None
+        only: 0 and False are values and win over a default."""
+        known = set(cls.model_fields)
+        chosen = {k: v for k, v in defaults.items() if k in known and v is not None}
+        chosen.update({k: v for k, v in given.items() if v is not None})
+        return cls.model_validate(chosen)
+
+
+class GameModule(Protocol[S, A, E, O]):
+    """A game as the shell sees it. State, actions and events are the engine's models."""
+
+    key: str
+    """The registry key, also stored with each table."""
+    title: str
+    command: str
+    """The slash-command group, e.g. `13clues`."""
+    extension: str
+    """The cog module holding the game's commands, loaded at start-up."""
+    min_players: int
+    max_players: int
+    ai_levels: tuple[str, ...]
+    idle_level: str
+    """The AI level that plays for a member who is idle or gone."""
+    settings: type[O]
+
+    def start(self, seats: Sequence[SeatRef], settings: O, seed: int) -> tuple[S, list[E]]:
+        """Deal; the engine may shuffle the seats (see `seat_ids`)."""
+        ...
+
+    def seat_ids(self, state: S) -> list[str]:
+        """The engine's seat order, as the player ids it was given."""
+        ...
+
+    def load(self, raw: str) -> S: ...
+    def dump(self, state: S) -> str: ...
+    def dump_action(self, action: A) -> str: ...
+    def dump_events(self, events: Sequence[E]) -> str: ...
+
+    def apply(self, state: S, action: A) -> tuple[S, list[E]]:
+        """The engine's apply; raises engine.errors.RuleError."""
+        ...
+
+    def abandon(self, state: S, reason: str) -> tuple[S, list[E]]: ...
+
+    def waiting_on(self, state: S) -> list[int]:
+        """Seats whose input the game waits for now."""
+        ...
+
+    def turn_key(self, state: S) -> str:
+        """Changes whenever the waiting situation changes (idle timers compare it)."""
+        ...
+
+    def is_over(self, state: S) -> bool: ...
+    def winners(self, state: S) -> set[int]: ...
+    def ai_action(self, state: S, seat: int, level: str, rng: random.Random) -> A: ...
+
+    # what is delivered, rendered when the change is stored
+
+    def table_message(self, table: Table, state: S | None) -> Outgoing:
+        """The living table message: public status and the buttons for what comes next."""
+        ...
+
+    def news(self, table: Table, state: S, events: Sequence[E]) -> str | None:
+        """What the channel learns from these events (public and end-reveal only)."""
+        ...
+
+    def letter(self, table: Table, state: S, events: Sequence[E], seat: int) -> Outgoing | None:
+        """What `seat` privately learns from these events, with any prompt it must answer."""
+        ...
+
+    # what commands show
+
+    def hand(self, table: Table, state: S, seat: int) -> Outgoing:
+        """Everything `seat` may see, with its open prompts (the DM-less way to play)."""
+        ...
+
+    def log(self, table: Table, state: S) -> str: ...
+    def rules(self, table: Table | None) -> str: ...
+
+
+AnyGame = GameModule[Any, Any, Any, Any]
+
+
+class PydanticGame(Generic[S, A, E, O]):
+    """Storage for a game whose state, actions and events are pydantic models."""
+
+    state_model: ClassVar[type[BaseModel]]
+    actions: ClassVar[TypeAdapter[Any]]
+    events: ClassVar[TypeAdapter[Any]]
+
+    def load(self, raw: str) -> S:
+        return self.state_model.model_validate_json(raw)  # type: ignore[return-value]
+
+    def dump(self, state: S) -> str:
+        return state.model_dump_json()
+
+    def dump_action(self, action: A) -> str:
+        return self.actions.dump_json(action).decode()
+
+    def dump_events(self, events: Sequence[E]) -> str:
+        return json.dumps([self.events.dump_python(e, mode="json") for e in events])
+
+    def load_events(self, raw: str) -> list[E]:
+        return [self.events.validate_python(e) for e in json.loads(raw)]
+
+
+def settings_of(game: AnyGame, table: Table) -> TableSettings:
+    return game.settings.model_validate(table.options)

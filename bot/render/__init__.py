@@ -1,1 +1,0 @@
-"""Pure rendering: engine events and views turned into Discord text and embeds (no I/O)."""

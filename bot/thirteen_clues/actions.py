@@ -1,0 +1,172 @@
+"""What members type or pick, turned into engine actions (one builder for a slash command and
+its buttons), and the choices autocomplete and pickers offer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.errors import UserError
+from bot.models import player_id
+from bot.thirteen_clues.render.labels import card_label, subject_label
+from engine.thirteen_clues import (
+    Accuse,
+    Action,
+    Ask,
+    ChoosePass,
+    Consult,
+    GameState,
+    TakeGlass,
+    legal,
+)
+from engine.thirteen_clues.cards import CARDS, Category, find_card, subject_kind
+
+Build = Callable[[GameState, int], Action]
+Choice = tuple[str, str]
+"""(label, value) for an autocomplete choice."""
+
+MAX_INPUT = 50
+"""Longer input is never a card or subject: refused without echoing it back."""
+
+
+def card(text: str) -> str:
+    found = find_card(text) if len(text) <= MAX_INPUT else None
+    if found is None:
+        shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
+        raise UserError(f"There is no card called '{shown}'. Pick one from the list.")
+    return found
+
+
+def subject(text: str) -> str:
+    key = text.strip().lower().replace(" ", "_").replace("-", "_")[:MAX_INPUT]
+    if key.endswith("s") and subject_kind(key[:-1]) == "category":
+        key = key[:-1]
+    if subject_kind(key) is None:
+        shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
+        raise UserError(f"'{shown}' is not something you can ask about. Pick one from the list.")
+    return key
+
+
+def member_seat(state: GameState, user_id: int) -> int:
+    for i, s in enumerate(state.seats):
+        if s.id == player_id(user_id):
+            return i
+    raise UserError("That member is not seated at this table (AI seats: use the Ask button).")
+
+
+def not_your_turn(state: GameState) -> str:
+    if state.phase == "passing":
+        return "The game is waiting for everyone to choose the cards to pass left."
+    if state.phase == "over":
+        return "This game is over."
+    return f"It is {state.seats[state.turn].name}'s turn, not yours."
+
+
+# builders ---------------------------------------------------------------------------------
+
+
+def pass_named(person: str, location: str, weapon: str) -> Build:
+    def build(state: GameState, seat: int) -> Action:
+        p, loc, w = card(person), card(location), card(weapon)
+        return ChoosePass(seat=seat, person=p, location=loc, weapon=w)
+
+    return build
+
+
+def pass_chosen(chosen: Sequence[str]) -> Build:
+    """The pass select's three values, one per category."""
+
+    def build(state: GameState, seat: int) -> Action:
+        by_category = {CARDS[c].category: c for c in chosen if c in CARDS}
+        if len(by_category) != 3:
+            raise UserError("Pick exactly one Person, one Location and one Weapon.")
+        return ChoosePass(
+            seat=seat,
+            person=by_category[Category.PERSON],
+            location=by_category[Category.LOCATION],
+            weapon=by_category[Category.WEAPON],
+        )
+
+    return build
+
+
+def ask(
+    witness: int | Callable[[GameState], int], about: str, side: str | None, top_secret: bool
+) -> Build:
+    """`witness` is a seat, or finds one in the state (a member named in a slash command)."""
+
+    def build(state: GameState, seat: int) -> Action:
+        target = witness(state) if callable(witness) else witness
+        return Ask(seat=seat, witness=target, subject=subject(about), side=side,  # type: ignore[arg-type]
+                   top_secret=top_secret)
+
+    return build
+
+
+def consult(letter: str) -> Build:
+    def build(state: GameState, seat: int) -> Action:
+        return Consult(seat=seat, letter=letter.strip().upper()[:2])
+
+    return build
+
+
+def accuse(person: str | None, location: str | None, weapon: str | None) -> Build:
+    def build(state: GameState, seat: int) -> Action:
+        if person is None or location is None or weapon is None:
+            raise UserError("Pick a Person, a Location and a Weapon first.")
+        return Accuse(seat=seat, person=card(person), location=card(location),
+                      weapon=card(weapon))
+
+    return build
+
+
+def take(source: int | Callable[[GameState], int]) -> Build:
+    def build(state: GameState, seat: int) -> Action:
+        return TakeGlass(seat=seat, source=source(state) if callable(source) else source)
+
+    return build
+
+
+# choices ---------------------------------------------------------------------------------
+
+
+def card_choices(cards: Sequence[str], current: str) -> list[Choice]:
+    needle = current.strip().lower()
+    return [(card_label(c), c) for c in cards if needle in CARDS[c].name.lower()][:25]
+
+
+def pass_choices(state: GameState, seat: int, category: Category, current: str) -> list[Choice]:
+    dealt = [c for c in state.seats[seat].dealt if CARDS[c].category == category]
+    return card_choices(dealt, current)
+
+
+def accuse_choices(state: GameState, seat: int, category: Category, current: str
+                   ) -> list[Choice]:
+    if state.phase != "turns":
+        return []
+    return card_choices(legal.accusable_cards(state, seat)[category], current)
+
+
+def subject_choices(state: GameState, current: str) -> list[Choice]:
+    needle = current.strip().lower()
+    return [
+        (subject_label(s), s)
+        for s in legal.question_subjects(state)
+        if needle in s or needle in subject_label(s).lower()
+    ][:25]
+
+
+def letter_choices(state: GameState, seat: int, current: str) -> list[Choice]:
+    peeks = state.seats[seat].peeks
+    return [
+        (f"{letter} (you saw {CARDS[peeks[letter]].name})" if letter in peeks else letter, letter)
+        for letter in state.letters()
+        if letter.startswith(current.strip().upper())
+    ]
+
+
+def focused_category(data: object) -> Category:
+    """The category of the card option being typed (`person`, `location` or `weapon`)."""
+    command = data if isinstance(data, dict) else {}
+    options = (command.get("options") or [{}])[0].get("options", [])
+    focused = next((o["name"] for o in options if o.get("focused")), "person")
+    return Category(focused if focused in ("person", "location", "weapon") else "person")

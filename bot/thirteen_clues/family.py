@@ -1,0 +1,108 @@
+"""What every 13 Clues component family shares: the custom_id scheme, the parsed click, and a
+callback that answers whatever goes wrong.
+
+A custom_id is `13c:<verb>:<table id>:<version or ->[:<draft>]`: the version refuses stale
+clicks where the moment matters, and multi-step pickers carry their draft in the id itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Self
+
+import discord
+
+from bot.errors import UserError
+from bot.interactions import place_of, refuse, run_update, tables_of
+from bot.models import Table
+from bot.tables import STALE, Reply
+from bot.thirteen_clues import actions
+from engine.thirteen_clues import GameState
+
+PREFIX = "13c"
+NONE = "_"
+BLUE, GREY, RED, GREEN = (
+    discord.ButtonStyle.primary,
+    discord.ButtonStyle.secondary,
+    discord.ButtonStyle.danger,
+    discord.ButtonStyle.success,
+)
+
+
+def custom_id(verb: str, table_id: int, version: int | None = None, draft: str = "") -> str:
+    cid = f"{PREFIX}:{verb}:{table_id}:{'-' if version is None else version}"
+    return f"{cid}:{draft}" if draft else cid
+
+
+@dataclass(frozen=True)
+class Click:
+    """A parsed custom_id."""
+
+    verb: str
+    table_id: int
+    version: int | None
+    draft: str
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Click:
+        version = match.groupdict().get("version") or "-"
+        return cls(
+            verb=match["verb"],
+            table_id=int(match["table"]),
+            version=None if version == "-" else int(version),
+            draft=match.groupdict().get("draft") or "",
+        )
+
+
+class Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"13c:never"):
+    """What every 13 Clues component family shares: parse, then run its own `clicked`;
+    anything raised is answered (never "This interaction failed")."""
+
+    def __init__(self, item: discord.ui.Item[Any], click: Click) -> None:
+        super().__init__(item)
+        self.click = click
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> Self:
+        return cls(item, Click.of(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.clicked(interaction)
+        except Exception as exc:
+            await refuse(interaction, exc)
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        """Each family answers its own verbs; a verb no family knows is from an old build."""
+        raise UserError("This button belongs to an older version of the bot.")
+
+    async def table(self, interaction: discord.Interaction) -> Table:
+        return await tables_of(interaction).by_id(self.click.table_id, place_of(interaction))
+
+    async def my_turn(self, interaction: discord.Interaction) -> tuple[Table, GameState, int]:
+        """The table, its game and the clicking seat, refused unless it is that seat's turn
+        on the version the button was made for."""
+        table = await self.table(interaction)
+        if self.click.version is not None and self.click.version != table.version:
+            raise UserError(STALE)
+        tables = tables_of(interaction)
+        seat = tables.seat(table, interaction.user.id)
+        state: GameState = tables.state_of(table)
+        if state.phase != "turns" or state.turn != seat:
+            raise UserError(actions.not_your_turn(state))
+        return table, state, seat
+
+    async def act(self, interaction: discord.Interaction, build: actions.Build, done: str) -> None:
+        """A picker's last step: apply the action; the picker becomes its result."""
+
+        async def work(reply: Reply) -> None:
+            await tables_of(interaction).act(
+                self.click.table_id, interaction.user.id, build, version=self.click.version,
+                place=place_of(interaction), reply=reply,
+            )
+
+        await run_update(interaction, work, f"✅ {done}")

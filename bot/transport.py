@@ -1,0 +1,181 @@
+"""How one letter reaches Discord, and what Discord's answer means for it.
+
+Letters are sent as the JSON they were rendered to, through discord.py's HTTP client (which
+already waits out 429s and retries some 5xx). A post carries a nonce derived from its outbox
+row with `enforce_nonce`, so a resend after a crash or a lost response is deduplicated by
+Discord; edits, and replies (edits of an interaction's original response), are idempotent.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import aiohttp
+import discord
+from discord.http import Route
+
+from bot.messages import Outgoing, Picture
+from bot.models import LIVING, Letter
+
+log = logging.getLogger(__name__)
+
+# Discord's JSON error codes the bot expects (anything else is a bug or an outage).
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_USER = 10013
+UNKNOWN_WEBHOOK = 10015
+UNKNOWN_INTERACTION = 10062
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+CANNOT_DM = 50007
+INVALID_WEBHOOK_TOKEN = 50027
+INVALID_FORM = 50035
+THREAD_ARCHIVED = 50083
+CANNOT_DM_RELATIONSHIP = 50278
+
+Verdict = Literal[
+    "sent",  # delivered (message_id is the message, if one was created or edited)
+    "retry",  # a passing fault: try again after `after` seconds
+    "closed_dms",  # the member does not take DMs from the bot
+    "deleted",  # the channel is gone (deleted, or the bot left the server)
+    "forbidden",  # the bot may no longer post there (permissions, archived thread)
+    "expired",  # the interaction can no longer be answered
+    "missing",  # the message to edit is gone
+    "invalid",  # Discord refused the message itself: a bug in the rendering
+]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    verdict: Verdict
+    message_id: int | None = None
+    after: float = 0.0
+    detail: str = ""
+
+
+Drawer = Callable[[Picture], bytes]
+
+
+class Transport:
+    def __init__(self, client: discord.Client, draw: Drawer | None = None) -> None:
+        self.client = client
+        self.draw = draw
+        self._dm_channels: dict[int, int] = {}
+
+    async def deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
+        """Send or edit; `living` is the table's living message id at this moment."""
+        try:
+            return await self._deliver(letter, nonce, living)
+        except discord.HTTPException as exc:
+            return _judge(letter, exc)
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+            return Outcome("retry", after=1.0, detail=f"network: {exc!r}")
+
+    async def _deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
+        if letter.op == "reply":
+            assert letter.token is not None
+            route = Route(
+                "PATCH",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+                webhook_id=self.client.application_id,
+                webhook_token=letter.token,
+            )
+            data = await self._request(route, letter.body)
+            return Outcome("sent", _id(data))
+        if letter.kind == "u":
+            channel_id = await self._dm_channel(letter.address)
+        else:
+            channel_id = letter.address
+        if letter.op == "edit":
+            target = living if letter.target == LIVING else letter.target
+            if target is None:
+                return Outcome("sent")  # nothing to retire or edit yet
+            route = Route(
+                "PATCH",
+                "/channels/{channel_id}/messages/{message_id}",
+                channel_id=channel_id,
+                message_id=target,
+            )
+            try:
+                data = await self._request(route, letter.body)
+            except discord.NotFound as exc:
+                if exc.code == UNKNOWN_MESSAGE and letter.target == LIVING:
+                    # The living message was deleted by someone: post it again instead.
+                    return await self._post(channel_id, letter.body, nonce)
+                raise
+            return Outcome("sent", _id(data))
+        return await self._post(channel_id, letter.body, nonce)
+
+    async def _post(self, channel_id: int, body: Outgoing, nonce: str) -> Outcome:
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+        data = await self._request(route, body, {"nonce": nonce, "enforce_nonce": True})
+        return Outcome("sent", _id(data))
+
+    async def _dm_channel(self, user_id: int) -> int:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            data = await self.client.http.start_private_message(user_id)
+            channel_id = self._dm_channels[user_id] = int(data["id"])
+        return channel_id
+
+    async def _request(
+        self, route: Route, body: Outgoing, extra: dict[str, Any] | None = None
+    ) -> Any:
+        payload = {**body.payload(), **(extra or {})}
+        if not body.pictures or self.draw is None:
+            return await self.client.http.request(route, json=payload)
+        files = [
+            discord.File(io.BytesIO(self.draw(p)), p.filename, description=p.description)
+            for p in body.pictures
+        ]
+        payload["attachments"] = [f.to_dict(i) for i, f in enumerate(files)]
+        form: list[dict[str, Any]] = [{"name": "payload_json", "value": json.dumps(payload)}]
+        form += [
+            {
+                "name": f"files[{i}]",
+                "value": f.fp,
+                "filename": f.filename,
+                "content_type": "image/png",
+            }
+            for i, f in enumerate(files)
+        ]
+        return await self.client.http.request(route, form=form, files=files)
+
+
+def _id(data: Any) -> int | None:
+    return int(data["id"]) if isinstance(data, dict) and "id" in data else None
+
+
+def _judge(letter: Letter, exc: discord.HTTPException) -> Outcome:
+    """Discord's refusal, as what it means for this letter."""
+    detail = f"{exc.status} {exc.code}: {exc.text}"
+    code, status = exc.code, exc.status
+    if status == 429:
+        retry_after = getattr(exc, "retry_after", None)
+        return Outcome("retry", after=float(retry_after or 5.0), detail=detail)
+    if status >= 500:
+        return Outcome("retry", after=2.0, detail=detail)
+    if letter.op == "reply":
+        if code in (UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN) or status in (
+            401,
+            404,
+        ):
+            return Outcome("expired", detail=detail)
+    elif letter.kind == "u" and (
+        code in (CANNOT_DM, CANNOT_DM_RELATIONSHIP, UNKNOWN_USER) or status == 403
+    ):
+        return Outcome("closed_dms", detail=detail)
+    if code == UNKNOWN_CHANNEL:
+        return Outcome("deleted", detail=detail)
+    if code == UNKNOWN_MESSAGE:
+        return Outcome("missing", detail=detail)
+    if code in (MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_ARCHIVED) or status == 403:
+        return Outcome("forbidden", detail=detail)
+    if status == 404:
+        return Outcome("deleted", detail=detail)
+    return Outcome("invalid", detail=detail)

@@ -1,0 +1,164 @@
+"""The generic table cog: what every game's command group has (lobby, status, log, rules,
+hand, end). A game's cog extends it with `new` (its own options) and its own commands."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import components
+from bot.client import DeductionBot
+from bot.errors import UserError
+from bot.interactions import Answer, place_of, reply_for, run
+from bot.models import Table
+from bot.plug import AnyGame
+from bot.tables import TableService
+
+NEEDED = ("view_channel", "send_messages", "embed_links")
+
+
+class TableCog(commands.GroupCog):
+    game: ClassVar[str]
+    """The registry key of the game this group plays."""
+
+    def __init__(self, bot: DeductionBot) -> None:
+        self.bot = bot
+
+    @property
+    def tables(self) -> TableService:
+        return self.bot.tables
+
+    @property
+    def module(self) -> AnyGame:
+        return self.bot.games[self.game]
+
+    def here(self, interaction: discord.Interaction, *, finished: bool = False
+             ) -> components.Locate:
+        """The table of this channel; `finished` also finds the last game, to look at."""
+
+        async def locate() -> Table:
+            if interaction.channel_id is None:
+                raise UserError("Use this command in the table's channel.")
+            return await self.tables.in_channel(interaction.channel_id, self.game,
+                                                finished=finished)
+
+        return locate
+
+    async def on_table(
+        self,
+        interaction: discord.Interaction,
+        work: Any,
+        *,
+        finished: bool = False,
+    ) -> None:
+        """Find this channel's table, run `work(table)`, answer with what it returns."""
+        locate = self.here(interaction, finished=finished)
+
+        async def run_it() -> Answer:
+            answer: Answer = await work(await locate())
+            return answer
+
+        await run(interaction, run_it)
+
+    async def open_table(self, interaction: discord.Interaction, given: Mapping[str, Any]
+                         ) -> None:
+        """`new`: a lobby here with the server's defaults, overridden by the options given."""
+        reply = reply_for(
+            interaction,
+            f"Table open. Others join with the **Join** button or `/{self.module.command} join`.",
+        )
+
+        async def work() -> None:
+            perms = interaction.app_permissions
+            if not all(getattr(perms, p) for p in NEEDED):
+                raise UserError(
+                    "I need View Channel, Send Messages and Embed Links in this channel to run a "
+                    "table here. Ask a moderator to grant them, or use another channel."
+                )
+            assert interaction.guild_id is not None and interaction.channel_id is not None
+            await self.tables.open(
+                interaction.guild_id, interaction.channel_id, self.game, interaction.user.id,
+                interaction.user.display_name, given, reply=reply,
+            )
+
+        await run(interaction, work, stored=reply)
+
+    # the lobby ----------------------------------------------------------------------------
+
+    @app_commands.command(name="join", description="Take a seat at the table in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await components.join(interaction, self.here(interaction))
+
+    @app_commands.command(name="leave", description="Leave the table before the game starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await components.leave(interaction, self.here(interaction))
+
+    @app_commands.command(name="add-ai", description="Seat AI players (host only)")
+    @app_commands.describe(count="How many AI players to seat",
+                           level="How strong they play: easy, normal or expert")
+    async def add_ai(
+        self,
+        interaction: discord.Interaction,
+        count: app_commands.Range[int, 1, 5] = 1,
+        level: Literal["easy", "normal", "expert"] = "normal",
+    ) -> None:
+        reply = reply_for(interaction, f"Seated {count} {level} AI player(s).")
+
+        async def work() -> None:
+            table = await self.here(interaction)()
+            await self.tables.add_ai(table.id, interaction.user.id, count, level,
+                                     place=place_of(interaction), reply=reply)
+
+        await run(interaction, work, stored=reply)
+
+    @app_commands.command(name="start", description="Deal the cards (host)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await components.start(interaction, self.here(interaction))
+
+    @app_commands.command(name="end", description="End the table (host or Manage Server)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        reply = reply_for(interaction, "The table is closed.")
+
+        async def work() -> None:
+            table = await self.here(interaction)()
+            await self.tables.end(
+                table.id, interaction.user.id, moderator=interaction.permissions.manage_guild,
+                name=interaction.user.display_name, place=place_of(interaction), reply=reply,
+            )
+
+        await run(interaction, work, stored=reply)
+
+    # looking ------------------------------------------------------------------------------
+
+    @app_commands.command(name="status", description="The table: seats, whose turn")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def work(table: Table) -> Answer:
+            state = self.tables.state_of(table) if table.state else None
+            return self.module.table_message(table, state)
+
+        await self.on_table(interaction, work, finished=True)
+
+    @app_commands.command(name="hand", description="Everything you may see (only you see this)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await components.show_hand(interaction, self.here(interaction, finished=True))
+
+    @app_commands.command(name="log", description="Everything said in public so far")
+    async def log(self, interaction: discord.Interaction) -> None:
+        async def work(table: Table) -> Answer:
+            return self.module.log(table, self.tables.state_of(table))
+
+        await self.on_table(interaction, work, finished=True)
+
+    @app_commands.command(name="rules", description="A summary of this table's rules")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        async def work() -> Answer:
+            table = None
+            if interaction.channel_id is not None:
+                table = await self.tables.open_here(interaction.channel_id, self.game)
+            return self.module.rules(table)
+
+        await run(interaction, work)
