@@ -70,7 +70,8 @@ class ThirteenCluesCog(
 
     # play ---------------------------------------------------------------------------------
 
-    @app_commands.command(name="pass", description="Choose the Person, Location, Weapon to pass left")
+    @app_commands.command(name="pass",
+                          description="Choose the Person, Location, Weapon to pass left")
     @app_commands.describe(person="The Person to pass", location="The Location to pass",
                            weapon="The Weapon to pass")
     async def pass_(self, interaction: discord.Interaction, person: Text, location: Text,

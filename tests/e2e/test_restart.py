@@ -4,7 +4,6 @@ carry on."""
 from __future__ import annotations
 
 from engine.thirteen_clues import answer_for
-from engine.thirteen_clues.cards import CARDS
 from tests.e2e.conftest import World
 from tests.e2e.drive import (
     action_count,
@@ -101,6 +100,5 @@ async def test_pending_ai_moves_are_made_after_a_restart(world: World) -> None:
 
 
 def _timers(world: World) -> list:
-    from tests.e2e.drive import query
 
     return query(world, "SELECT * FROM timers")
