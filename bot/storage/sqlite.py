@@ -27,6 +27,7 @@ from bot.storage.base import (
     LogEntry,
     SchemaTooNew,
     StaleVersion,
+    StorageError,
     TimerPlan,
 )
 
@@ -108,7 +109,8 @@ MIGRATIONS: Sequence[str] = (
         created_at REAL NOT NULL,
         done_at REAL
     );
-    CREATE INDEX outbox_pending ON outbox (next_at, id) WHERE state = 'pending';
+    CREATE INDEX outbox_pending ON outbox (id) WHERE state = 'pending';
+    CREATE INDEX outbox_heads ON outbox (dest, id) WHERE state = 'pending';
     CREATE INDEX outbox_done ON outbox (done_at) WHERE state != 'pending';
     CREATE UNIQUE INDEX outbox_once ON outbox (table_id, once) WHERE once IS NOT NULL;
     ALTER TABLE timers ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
@@ -135,6 +137,8 @@ MIGRATIONS: Sequence[str] = (
 )
 
 LEASE = "bot"
+_NOT_HELD = "NOT (t.paused IS NOT NULL AND o.dest = 'c:' || t.channel_id)"
+"""A paused table's channel letters are held until it carries on."""
 KEEP_DONE_LETTERS = 3 * 24 * 3600.0
 """Sent and failed letters are kept a few days (for inspection), then pruned at start-up."""
 
@@ -184,6 +188,7 @@ class SqliteStorage:
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction; a database error rolls it back whole and is a StorageError."""
         if self._writer is None:
             raise RuntimeError("Storage is not open.")
         db = self._writer
@@ -191,8 +196,10 @@ class SqliteStorage:
             await db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
-            except BaseException:
+            except BaseException as exc:
                 await db.rollback()
+                if isinstance(exc, sqlite3.Error):
+                    raise StorageError(f"the change was not stored: {exc}") from exc
                 raise
             await db.commit()
 
@@ -260,8 +267,10 @@ class SqliteStorage:
                 assert cur.lastrowid is not None
                 created = table.model_copy(update={"id": cur.lastrowid})
                 ids = await _insert_letters(db, created.id, letters(created), now)
-        except sqlite3.IntegrityError as exc:
-            raise StaleVersion("A table is already open in this channel.") from exc
+        except StorageError as exc:
+            if isinstance(exc.__cause__, sqlite3.IntegrityError):
+                raise StaleVersion("A table is already open in this channel.") from exc
+            raise
         return Committed(created, ids)
 
     async def commit(self, change: Change) -> Committed:
@@ -337,30 +346,36 @@ class SqliteStorage:
     # the outbox ---------------------------------------------------------------------------
 
     async def due_postings(self, now: float, limit: int) -> list[Posting]:
-        """Pending letters due now, oldest first; a paused table's channel letters wait."""
+        """Pending letters due now, oldest first, each behind every earlier letter to its
+        destination (one waiting for a retry holds back the rest); a paused table's channel
+        letters wait."""
         rows = await self._rows(
-            "SELECT o.id, o.table_id, o.letter, o.tries FROM outbox o"
+            "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
-            " WHERE o.state = 'pending' AND o.next_at <= ?"
-            " AND NOT (t.paused IS NOT NULL AND o.dest = 'c:' || t.channel_id)"
-            " ORDER BY o.id LIMIT ?",
-            (now, limit),
+            f" WHERE o.state = 'pending' AND {_NOT_HELD} ORDER BY o.id LIMIT ?",
+            (limit,),
         )
-        return [
-            Posting(
+        due: list[Posting] = []
+        waiting: set[str] = set()
+        for r in rows:
+            if r["dest"] in waiting or r["next_at"] > now:
+                waiting.add(r["dest"])
+                continue
+            due.append(Posting(
                 id=r["id"],
                 table_id=r["table_id"],
                 letter=Letter.model_validate_json(r["letter"]),
                 tries=r["tries"],
-            )
-            for r in rows
-        ]
+            ))
+        return due
 
     async def next_posting_at(self) -> float | None:
+        """When the earliest letter at the head of its destination is due."""
         row = await self._row(
-            "SELECT MIN(o.next_at) AS at FROM outbox o LEFT JOIN tables t ON t.id = o.table_id"
-            " WHERE o.state = 'pending'"
-            " AND NOT (t.paused IS NOT NULL AND o.dest = 'c:' || t.channel_id)"
+            "SELECT MIN(o.next_at) AS at FROM outbox o"
+            " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
+            " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
+            f" WHERE {_NOT_HELD}"
         )
         return None if row is None or row["at"] is None else float(row["at"])
 

@@ -35,6 +35,16 @@ class World:
             dc.add_user(name, guild_id=self.guild.id) for name in ("Ann", "Bea", "Cid", "Dee")
         ]
         self.bot: DeductionBot | None = None
+        self.expected_errors: list[str] = []
+        """Parts of the ERROR log lines this test expects the bot to write (the allow-list);
+        any other error the bot logs fails the test."""
+
+    def expect_error(self, part: str) -> None:
+        self.expected_errors.append(part)
+
+    def unexpected_errors(self) -> list[str]:
+        return [e for e in self.dc.bot_errors
+                if not any(part in e for part in self.expected_errors)]
 
     def make_bot(self, **overrides: object) -> DeductionBot:
         settings: dict[str, object] = {"token": "standin-token", "database_path": self.db,
@@ -52,8 +62,11 @@ class World:
 @pytest.fixture
 async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
     async with running_standin() as dc:
-        yield World(dc, tmp_path / "bot.sqlite3")
+        world = World(dc, tmp_path / "bot.sqlite3")
+        yield world
         LATENCIES[request.node.nodeid] = list(dc.latencies)
+        unexpected = world.unexpected_errors()
+        assert not unexpected, "the bot logged errors:\n" + "\n".join(unexpected)
 
 
 WorldFactory = Callable[[], World]

@@ -1,0 +1,169 @@
+"""The outbox sender against a scripted transport: order per destination, parallel across
+destinations, retries with back-off, giving up, and what Discord refuses for good."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from bot.messages import Outgoing
+from bot.models import Letter, Posting
+from bot.outbox import Sender
+from bot.storage import Change, SqliteStorage
+from bot.transport import Outcome
+from tests.shell.conftest import lobby
+
+
+class Script:
+    """A transport that answers each letter as a test says, after an optional delay."""
+
+    def __init__(self, answer: Callable[[Letter, int], Outcome] | None = None,
+                 delay: Callable[[Letter], float] = lambda _: 0.0) -> None:
+        self.answer = answer or (lambda letter, n: Outcome("sent", 1))
+        self.delay = delay
+        self.calls: list[tuple[str, str | None, str]] = []
+        self.tries: dict[str | None, int] = {}
+
+    async def deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
+        text = letter.body.content
+        self.tries[text] = self.tries.get(text, 0) + 1
+        self.calls.append((letter.to, text, nonce))
+        await asyncio.sleep(self.delay(letter))
+        return self.answer(letter, self.tries[text])
+
+
+async def owe(storage: SqliteStorage, *letters: Letter) -> tuple[int, ...]:
+    table = await storage.open_table(10)
+    if table is None:
+        table = (await storage.create_table(lobby(), lambda t: [])).table
+    return (await storage.commit(Change(table, letters=list(letters)))).letters
+
+
+def post(text: str, channel: int = 10) -> Letter:
+    return Letter.post(channel, Outgoing(content=text))
+
+
+def dm(text: str, user: int) -> Letter:
+    return Letter.dm(user, Outgoing(content=text))
+
+
+async def run_until_done(sender: Sender, ids: tuple[int, ...], timeout: float = 5.0) -> bool:
+    sender.start()
+    sender.kick()
+    try:
+        return await sender.delivered(ids, timeout)
+    finally:
+        await sender.stop()
+
+
+async def test_in_order_per_destination_and_in_parallel_across(storage: SqliteStorage) -> None:
+    script = Script(delay=lambda letter: 0.4)
+    ids = await owe(storage, post("c1"), dm("a1", 7), dm("b1", 8), post("c2"), dm("a2", 7))
+    refused: list[Posting] = []
+
+    async def undeliverable(p: Posting, o: Outcome) -> None:
+        refused.append(p)
+
+    sender = Sender(storage, script, undeliverable)
+    started = time.monotonic()
+    assert await run_until_done(sender, ids)
+    elapsed = time.monotonic() - started
+    # three destinations in parallel, two letters each at most: about 2 × 0.4 s, not 5 × 0.4 s
+    assert elapsed < 1.6, elapsed
+    by_destination: dict[str, list[str | None]] = {}
+    for to, text, _ in script.calls:
+        by_destination.setdefault(to, []).append(text)
+    assert by_destination == {"c:10": ["c1", "c2"], "u:7": ["a1", "a2"], "u:8": ["b1"]}
+    assert refused == [] and sender.sent == 5
+    assert await storage.postings_pending(ids) == 0
+    # every letter carries its own nonce: the database's salt and its row id
+    salt = await storage.nonce_salt()
+    assert sorted(n for _, _, n in script.calls) == sorted(f"{salt}{i}" for i in ids)
+
+
+async def test_a_passing_fault_is_retried_and_the_rest_of_its_destination_waits(
+    storage: SqliteStorage,
+) -> None:
+    def answer(letter: Letter, tries: int) -> Outcome:
+        if letter.body.content == "first" and tries < 3:
+            return Outcome("retry", after=0.0, detail="503")
+        return Outcome("sent", 1)
+
+    script = Script(answer)
+    ids = await owe(storage, post("first"), post("second"), dm("elsewhere", 7))
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0), backoff=lambda t: 0.05)
+    assert await run_until_done(sender, ids)
+    channel = [text for to, text, _ in script.calls if to == "c:10"]
+    assert channel == ["first", "first", "first", "second"]
+    assert script.tries["elsewhere"] == 1
+
+
+async def test_giving_up_is_bounded_and_reported(storage: SqliteStorage) -> None:
+    script = Script(lambda letter, tries: Outcome("retry", after=0.0, detail="502"))
+    ids = await owe(storage, dm("never", 7))
+    reported: list[tuple[Posting, Outcome]] = []
+
+    async def undeliverable(p: Posting, o: Outcome) -> None:
+        reported.append((p, o))
+
+    sender = Sender(storage, script, undeliverable, max_tries=4, backoff=lambda t: 0.01)
+    assert await run_until_done(sender, ids)
+    assert script.tries["never"] == 4
+    [(posting, outcome)] = reported
+    assert posting.letter.to == "u:7" and "gave up" in outcome.detail
+
+
+async def test_what_discord_refuses_for_good_is_not_retried(storage: SqliteStorage) -> None:
+    verdicts = {"closed": "closed_dms", "gone": "deleted", "denied": "forbidden"}
+    script = Script(lambda letter, tries: Outcome(verdicts[letter.body.content or ""]))  # type: ignore[arg-type]
+    ids = await owe(storage, dm("closed", 7), post("gone", 11), post("denied", 12))
+    reported: list[str] = []
+
+    async def undeliverable(p: Posting, o: Outcome) -> None:
+        reported.append(o.verdict)
+
+    assert await run_until_done(Sender(storage, script, undeliverable), ids)
+    assert sorted(reported) == ["closed_dms", "deleted", "forbidden"]
+    assert all(t == 1 for t in script.tries.values())
+
+
+async def test_a_reply_waits_for_the_news_of_its_change(storage: SqliteStorage) -> None:
+    script = Script(delay=lambda letter: 0.3 if letter.kind == "c" else 0.0)
+    news = post("news")
+    reply = Letter.reply(99, "token", Outgoing(content="✅ Asked."), follows=1)
+    ids = await owe(storage, news, reply)
+    assert await run_until_done(Sender(storage, script, lambda p, o: asyncio.sleep(0)), ids)
+    assert [text for _, text, _ in script.calls] == ["news", "✅ Asked."]
+
+
+async def test_a_reply_does_not_wait_forever_and_says_the_news_follows(
+    storage: SqliteStorage,
+) -> None:
+    script = Script(lambda letter, tries: Outcome("retry", after=30.0) if letter.kind == "c"
+                    else Outcome("sent", 1))
+    reply = Letter.reply(99, "token", Outgoing(content="✅ Asked."), follows=1)
+    ids = await owe(storage, post("slow news"), reply)
+    assert await run_until_done(Sender(storage, script, lambda p, o: asyncio.sleep(0)),
+                                ids[1:], timeout=4.0)
+    [answered] = [text for to, text, _ in script.calls if to == "i:99"]
+    assert answered is not None and "✅ Asked." in answered and "on its way" in answered
+
+
+async def test_the_sender_survives_a_failing_database(storage: SqliteStorage) -> None:
+    ids = await owe(storage, post("after the outage"))
+    real = storage.due_postings
+    failures = 0
+
+    async def flaky(now: float, limit: int) -> list[Posting]:
+        nonlocal failures
+        if failures < 2:
+            failures += 1
+            raise RuntimeError("disk I/O error")
+        return await real(now, limit)
+
+    storage.due_postings = flaky  # type: ignore[method-assign]
+    script = Script()
+    assert await run_until_done(Sender(storage, script, lambda p, o: asyncio.sleep(0)), ids,
+                                timeout=8.0)
+    assert failures == 2 and script.tries["after the outage"] == 1

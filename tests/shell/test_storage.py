@@ -1,0 +1,200 @@
+"""The storage layer on its own: migrations, the unit of work, StaleVersion, the outbox,
+timers, the lease, and the durability settings."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.messages import Outgoing
+from bot.models import Letter, TimerSpec
+from bot.storage import (
+    Change,
+    LogEntry,
+    SchemaTooNew,
+    SqliteStorage,
+    StaleVersion,
+    StorageError,
+    TimerPlan,
+)
+from bot.storage.sqlite import MIGRATIONS
+from tests.shell.conftest import lobby
+
+
+def post(text: str, channel: int = 10) -> Letter:
+    return Letter.post(channel, Outgoing(content=text))
+
+
+def timer(kind: str, seat: int, key: str = "k", due: float | None = None) -> TimerSpec:
+    return TimerSpec(kind=kind, seat=seat, key=key, due=time.time() - 1 if due is None else due)
+
+
+async def test_a_new_database_has_every_migration_and_durable_pragmas(
+    storage: SqliteStorage,
+) -> None:
+    for db in (storage._writer, storage._reader):
+        assert db is not None
+        async with db.execute("PRAGMA user_version") as cur:
+            assert (await cur.fetchone())[0] == len(MIGRATIONS)
+        async with db.execute("PRAGMA synchronous") as cur:
+            assert (await cur.fetchone())[0] == 2  # FULL
+        async with db.execute("PRAGMA journal_mode") as cur:
+            assert (await cur.fetchone())[0] == "wal"
+        async with db.execute("PRAGMA busy_timeout") as cur:
+            assert (await cur.fetchone())[0] == 5000
+
+
+async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(path)
+    con.executescript(f"BEGIN; {MIGRATIONS[0]}; PRAGMA user_version = 1; COMMIT;")
+    con.execute(
+        "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options, seats,"
+        " created_at, updated_at) VALUES (1, 10, '13clues', 'lobby', 100, '{}', '[]', 0, 0)"
+    )
+    con.execute("INSERT INTO timers (guild_id, table_id, kind, due) VALUES (1, 1, 'ai', 0)")
+    con.commit()
+    con.close()
+    store = SqliteStorage(path)
+    await store.open()
+    try:
+        table = await store.table(1)
+        assert table is not None and table.channel_id == 10 and table.paused is None
+        [old] = await store.timers(1)
+        assert old.kind == "ai" and old.attempts == 0
+        assert await store.nonce_salt()
+    finally:
+        await store.close()
+
+
+async def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    con.close()
+    store = SqliteStorage(path)
+    with pytest.raises(SchemaTooNew, match="newer release"):
+        await store.open()
+    await store.close()
+
+
+async def test_one_open_table_per_channel(storage: SqliteStorage) -> None:
+    await storage.create_table(lobby(), lambda t: [post("lobby")])
+    with pytest.raises(StaleVersion):
+        await storage.create_table(lobby(), lambda t: [post("again")])
+    assert len(await storage.due_postings(time.time(), 10)) == 1
+
+
+async def test_a_change_is_stored_whole_or_not_at_all(storage: SqliteStorage) -> None:
+    created = (await storage.create_table(lobby(), lambda t: [])).table
+    after = created.model_copy(update={"status": "playing", "state": "{}", "version": 1})
+    change = Change(
+        after, expected=0, log=LogEntry("u100", "start", "[]"),
+        letters=[post("one"), post("two")], timers=TimerPlan(add=(timer("ai", 1),)),
+    )
+    committed = await storage.commit(change)
+    assert committed.table.version == 1 and len(committed.letters) == 2
+    # the same change again: the version moved on, so nothing of it is stored
+    with pytest.raises(StaleVersion):
+        await storage.commit(change)
+    assert len(await storage.due_postings(time.time(), 10)) == 2
+    assert len(await storage.timers(created.id)) == 1
+    # a failure inside the unit of work (a duplicate log row) rolls everything back
+    clash = Change(after.model_copy(update={"version": 2}), expected=1,
+                   log=LogEntry("u100", "x", "[]"), letters=[post("three")],
+                   timers=TimerPlan(clear="all"))
+    await storage.commit(clash)
+    broken = Change(after.model_copy(update={"version": 2}), expected=2,
+                    log=LogEntry("u100", "y", "[]"), letters=[post("four")])
+    with pytest.raises(StorageError, match="not stored"):
+        await storage.commit(broken)
+    texts = [p.letter.body.content for p in await storage.due_postings(time.time(), 10)]
+    assert texts == ["one", "two", "three"]
+
+
+async def test_uncommitted_letters_are_invisible_to_the_sender(storage: SqliteStorage) -> None:
+    created = (await storage.create_table(lobby(), lambda t: [])).table
+    assert storage._writer is not None
+    async with storage._write_lock:
+        await storage._writer.execute("BEGIN IMMEDIATE")
+        await storage._writer.execute(
+            "INSERT INTO outbox (table_id, dest, letter, created_at) VALUES (?, 'c:10', ?, 0)",
+            (created.id, post("pending").model_dump_json()),
+        )
+        assert await storage.due_postings(time.time(), 10) == []
+        await storage._writer.rollback()
+    assert await storage.due_postings(time.time(), 10) == []
+
+
+async def test_the_outbox_marks_retries_fails_and_holds(storage: SqliteStorage) -> None:
+    created = (await storage.create_table(
+        lobby(), lambda t: [Letter.post(10, Outgoing(content="table"), living=True),
+                            Letter.dm(7, Outgoing(content="dm")), post("later")]
+    )).table
+    first, dm, later = await storage.due_postings(time.time(), 10)
+    await storage.posting_sent(first, 555)
+    assert await storage.living_message(created.id) == 555
+    await storage.posting_retry(dm, time.time() + 60)
+    due = await storage.due_postings(time.time(), 10)
+    assert [p.id for p in due] == [later.id]
+    assert (await storage.next_posting_at() or 0) <= time.time()
+    await storage.posting_failed(later, "forbidden: 50013")
+    assert await storage.due_postings(time.time(), 10) == []
+    assert (await storage.due_postings(time.time() + 61, 10))[0].tries == 1
+    # a paused table's channel letters wait; its DMs do not
+    paused = created.model_copy(update={"paused": "no permission", "version": 1})
+    await storage.commit(Change(paused, expected=0, letters=[post("held"), Letter.dm(8, Outgoing(
+        content="told"))]))
+    due = await storage.due_postings(time.time() + 61, 10)
+    assert [p.letter.body.content for p in due] == ["dm", "told"]
+    assert await storage.postings_pending([p.id for p in due]) == 2
+
+
+async def test_a_notice_said_once_per_table(storage: SqliteStorage) -> None:
+    created = (await storage.create_table(lobby(), lambda t: [])).table
+    notice = Letter(to="c:10", op="send", once="dm:7", body=Outgoing(content="closed"))
+    first = await storage.commit(Change(created, letters=[notice]))
+    second = await storage.commit(Change(created, letters=[notice, post("other")]))
+    assert len(first.letters) == 1 and len(second.letters) == 1
+    assert len(await storage.due_postings(time.time(), 10)) == 2
+
+
+async def test_timers_move_with_the_change(storage: SqliteStorage) -> None:
+    created = (await storage.create_table(lobby(), lambda t: [])).table
+    await storage.commit(Change(created, timers=TimerPlan(add=(
+        timer("ai", 1), timer("remind", 0), timer("idle", 0), timer("idle", 2),
+    ))))
+    assert len(await storage.due_timers(time.time(), 10)) == 4
+    await storage.commit(Change(created, timers=TimerPlan(seats_done=(0,))))
+    assert sorted((t.kind, t.seat) for t in await storage.timers(created.id)) == [
+        ("ai", 1), ("idle", 2)]
+    ai = next(t for t in await storage.timers(created.id) if t.kind == "ai")
+    await storage.retry_timer(ai.id, time.time() + 30)
+    assert [t.kind for t in await storage.due_timers(time.time(), 10)] == ["idle"]
+    retried = next(t for t in await storage.timers(created.id) if t.kind == "ai")
+    assert retried.attempts == 1
+    await storage.commit(Change(created, timers=TimerPlan(clear=("idle",))))
+    assert [t.kind for t in await storage.timers(created.id)] == ["ai"]
+    # a paused table's timers do not fire
+    paused = created.model_copy(update={"paused": "gone", "version": 1})
+    await storage.commit(Change(paused, expected=0))
+    assert await storage.due_timers(time.time() + 60, 10) == []
+    assert await storage.next_timer_due() is None
+
+
+async def test_the_lease_keeps_a_second_process_out(storage: SqliteStorage) -> None:
+    now = time.time()
+    assert await storage.acquire_lease("a", 30, now) is None
+    assert await storage.acquire_lease("b", 30, now + 1) == "a"
+    assert await storage.acquire_lease("a", 30, now + 10) is None  # renewed
+    assert await storage.acquire_lease("b", 30, now + 35) == "a"
+    assert await storage.acquire_lease("b", 30, now + 41) is None  # expired: taken
+    assert await storage.take_lease_from("c", "a", 30, now + 42) is False
+    assert await storage.take_lease_from("c", "b", 30, now + 42) is True
+    await storage.release_lease("b")  # not the holder: nothing happens
+    assert (await storage.lease_holder() or ("",))[0] == "c"
+    await storage.release_lease("c")
+    assert await storage.lease_holder() is None

@@ -1,0 +1,108 @@
+"""The timer dispatcher: supervised, failed handlers re-armed with back-off, and one slow
+table delays no other."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.models import Timer, TimerSpec
+from bot.storage import Change, SqliteStorage, TimerPlan
+from bot.timers import TimerDispatcher
+from tests.shell.conftest import lobby
+
+
+async def arm(storage: SqliteStorage, channel: int, *specs: TimerSpec) -> int:
+    table = (await storage.create_table(lobby(channel), lambda t: [])).table
+    await storage.commit(Change(table, timers=TimerPlan(add=specs)))
+    return table.id
+
+
+def due(seat: int, after: float = 0.0) -> TimerSpec:
+    return TimerSpec(kind="ai", seat=seat, key="k", due=time.time() + after)
+
+
+async def consume(storage: SqliteStorage, timer: Timer) -> None:
+    table = await storage.table(timer.table_id)
+    assert table is not None
+    await storage.commit(Change(table, timers=TimerPlan(delete=(timer.id,))))
+
+
+async def test_a_slow_table_delays_no_other(storage: SqliteStorage) -> None:
+    slow = await arm(storage, 10, due(0))
+    await arm(storage, 11, due(0, after=0.1))
+    finished: dict[int, float] = {}
+    started = time.monotonic()
+
+    async def handler(timer: Timer) -> None:
+        if timer.table_id == slow:
+            await asyncio.sleep(1.0)
+        await consume(storage, timer)
+        finished[timer.table_id] = time.monotonic() - started
+
+    dispatcher = TimerDispatcher(storage, handler)
+    dispatcher.start()
+    try:
+        while len(finished) < 2:
+            await asyncio.sleep(0.02)
+    finally:
+        await dispatcher.stop()
+    fast = next(t for t in finished if t != slow)
+    assert finished[slow] >= 1.0 and finished[fast] < finished[slow] - 0.5
+
+
+async def test_a_failed_handler_is_retried_with_back_off(storage: SqliteStorage) -> None:
+    table_id = await arm(storage, 10, due(0))
+    calls: list[float] = []
+
+    async def handler(timer: Timer) -> None:
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            raise RuntimeError("a bug in one handler")
+        await consume(storage, timer)
+
+    dispatcher = TimerDispatcher(storage, handler)
+    dispatcher.start()
+    try:
+        await asyncio.sleep(0.3)
+        assert len(calls) == 1
+        [retried] = await storage.timers(table_id)
+        assert retried.attempts == 1 and retried.due > time.time() + 1
+        await storage.retry_timer(retried.id, time.time())  # the back-off is over
+        dispatcher.wake()
+        while len(calls) < 2:
+            await asyncio.sleep(0.02)
+    finally:
+        await dispatcher.stop()
+    assert await storage.timers(table_id) == []
+
+
+async def test_the_dispatcher_survives_a_failing_database(storage: SqliteStorage) -> None:
+    await arm(storage, 10, due(0))
+    real = storage.due_timers
+    failures = 0
+
+    async def flaky(now: float, limit: int) -> list[Timer]:
+        nonlocal failures
+        if failures < 2:
+            failures += 1
+            raise RuntimeError("database is locked")
+        return await real(now, limit)
+
+    storage.due_timers = flaky  # type: ignore[method-assign]
+    fired: list[int] = []
+
+    async def handler(timer: Timer) -> None:
+        fired.append(timer.id)
+        await consume(storage, timer)
+
+    dispatcher = TimerDispatcher(storage, handler)
+    dispatcher.start()
+    try:
+        for _ in range(400):
+            if fired:
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        await dispatcher.stop()
+    assert failures == 2 and len(fired) == 1
