@@ -16,6 +16,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+from .faults import Fault, FaultHit, FaultSet
+from .process import BotProcess
 from .records import (
     COMPONENTS_V2,
     EPHEMERAL,
@@ -34,8 +36,12 @@ from .server import DiscordStandIn, Rejection
 __all__ = [
     "COMPONENTS_V2",
     "EPHEMERAL",
+    "BotProcess",
     "Channel",
     "DiscordStandIn",
+    "Fault",
+    "FaultHit",
+    "FaultSet",
     "Guild",
     "InteractionNotAnswered",
     "InteractionResult",

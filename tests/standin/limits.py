@@ -223,6 +223,27 @@ def check_message(
     return problems
 
 
+NONCE_MAX_LENGTH = 25
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def check_nonce(payload: JSON) -> list[Problem]:
+    """A create's nonce: an int64 or a string of at most 25 characters; enforce_nonce a bool."""
+    problems: list[Problem] = []
+    nonce = payload.get("nonce")
+    if nonce is not None:
+        if isinstance(nonce, bool) or not isinstance(nonce, int | str):
+            problems.append(("nonce", "Must be an integer or a string."))
+        elif isinstance(nonce, int) and not INT64_MIN <= nonce <= INT64_MAX:
+            problems.append(("nonce", "Must be a valid 64-bit integer."))
+        else:
+            _max(problems, "nonce", nonce, NONCE_MAX_LENGTH)
+    enforce = payload.get("enforce_nonce")
+    if enforce is not None and not isinstance(enforce, bool):
+        problems.append(("enforce_nonce", "Must be a boolean."))
+    return problems
+
+
 def check_modal(data: JSON) -> list[Problem]:
     """Modal title ≤ 45, custom_id rules, 1..5 top-level components."""
     problems: list[Problem] = []

@@ -66,7 +66,12 @@ class User:
 
 @dataclass
 class Channel:
-    """A guild text channel or a DM channel; `bot_denied`: permission bits denied to the bot."""
+    """A guild text channel, a thread (type 11/12, with a parent) or a DM channel.
+
+    `bot_denied`: permission bits denied to the bot by an overwrite on this channel (threads
+    have none: they inherit their parent's). `deleted` channels stay here so tests can still
+    read what was posted in them; REST answers 10003 for them.
+    """
 
     id: int
     name: str
@@ -75,11 +80,23 @@ class Channel:
     position: int = 0
     recipient_id: int | None = None
     bot_denied: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    deleted: bool = False
+    archived: bool = False
+    locked: bool = False
+    archived_at: float | None = None
+    created_at: float = 0.0
 
     @property
     def is_dm(self) -> bool:
         """True for a DM channel (type 1)."""
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        """True for a public (11) or private (12) thread."""
+        return self.type in (11, 12)
 
 
 @dataclass
@@ -94,6 +111,9 @@ class Guild:
     manager_role_id: int
     channel_ids: list[int] = field(default_factory=list)
     member_ids: list[int] = field(default_factory=list)
+    thread_ids: list[int] = field(default_factory=list)
+    role_denied: dict[int, int] = field(default_factory=dict)
+    """Permission bits taken away from a role (role id → bits), e.g. by deny_send_guild."""
 
     @property
     def everyone_role_id(self) -> int:
@@ -122,6 +142,7 @@ class Message:
     visible_to: int | None = None  # set for ephemeral messages: the only user who sees it
     interaction_id: int | None = None
     webhook_id: int | None = None
+    nonce: str | int | None = None
     history: list[JSON] = field(default_factory=list)
 
     @property

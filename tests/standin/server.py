@@ -26,7 +26,9 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from . import limits
+from .faults import FaultSet, bucket_hash, rate_limit_response
 from .gateway import HEARTBEAT_INTERVAL_MS, Connection, Session
+from .process import BotProcess
 from .records import (
     EPHEMERAL,
     JSON,
@@ -50,6 +52,8 @@ MANAGE_GUILD = 1 << 5
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 MANAGE_MESSAGES = 1 << 13
+MANAGE_THREADS = 1 << 34
+SEND_MESSAGES_IN_THREADS = 1 << 38
 EVERYONE_PERMISSIONS = (
     (1 << 0)
     | (1 << 6)
@@ -69,6 +73,7 @@ EVERYONE_PERMISSIONS = (
 BOT_ROLE_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES | (1 << 34) | (1 << 36)
 ALL_PERMISSIONS = (1 << 51) - 1
 
+GUILDS_INTENT = 1 << 0
 GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_MESSAGES_INTENT = 1 << 9
 DM_MESSAGES_INTENT = 1 << 12
@@ -133,11 +138,25 @@ class DiscordStandIn:
         followup_window: float = 15 * 60.0,
         quiet: float = 0.1,
         capture_loggers: Iterable[str] = ("discord", "bot", "cogs", "engine"),
+        nonce_window: float = 5 * 60.0,
+        message_rate_limit: tuple[int, float] | None = None,
     ) -> None:
+        """nonce_window: how long (stand-in clock) an enforced nonce deduplicates creates;
+        message_rate_limit: (messages, seconds) per channel, answered with 429 like Discord's
+        (5, 5.0) once exceeded; None (default) leaves message posting unlimited."""
         self._ids = itertools.count(FIRST_ID)
         self.interaction_deadline = interaction_deadline
         self.followup_window = followup_window
         self.quiet = quiet
+        self.nonce_window = nonce_window
+        self.message_rate_limit = message_rate_limit
+        self.faults = FaultSet(self.now)
+        self.deduplicated: list[Message] = []
+        """One entry per create answered with an existing message (same enforced nonce)."""
+        self.rate_limited: list[str] = []
+        """Requests answered 429 by message_rate_limit (faults are in faults.hits)."""
+        self._nonces: dict[tuple[int, int, str], tuple[Message, float]] = {}
+        self._rate_windows: dict[int, tuple[float, int]] = {}
         self.bot_user = User(id=self._next_id(), name=bot_name, bot=True)
         self.application_id = self.bot_user.id
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
@@ -186,6 +205,11 @@ class DiscordStandIn:
     def api_base(self) -> str:
         """What Route.BASE must be."""
         return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def url(self) -> str:
+        """The server's root, what a bot process is pointed at (see botproc)."""
+        return f"http://127.0.0.1:{self.port}"
 
     @property
     def gateway_url(self) -> str:
@@ -266,7 +290,7 @@ class DiscordStandIn:
         self._join(self.bot_user, guild, manage=False)
         self._join(owner, guild, manage=True)
         guild.channel_id = self.add_channel(gid, channel_name, _announce=False)
-        self._broadcast("GUILD_CREATE", lambda conn: self._guild_payload(guild, conn))
+        self._broadcast_guild_event("GUILD_CREATE", lambda conn: self._joined_payload(guild, conn))
         return guild
 
     def add_channel(self, guild_id: int, name: str, *, _announce: bool = True) -> int:
@@ -279,7 +303,7 @@ class DiscordStandIn:
         guild.channel_ids.append(cid)
         if _announce:
             ch = self.channels[cid]
-            self._broadcast("CHANNEL_CREATE", lambda _c: self._channel_payload(ch))
+            self._broadcast_guild_event("CHANNEL_CREATE", lambda _c: self._channel_payload(ch))
         return cid
 
     def add_user(
@@ -328,17 +352,175 @@ class DiscordStandIn:
         self.users[_uid(user)].dms_open = True
 
     def deny_send(self, channel_id: int) -> None:
-        """The bot loses Send Messages in this channel (overwrite; 403 / 50013 on send)."""
-        self._set_bot_denied(channel_id, self.channels[channel_id].bot_denied | SEND_MESSAGES)
+        """The bot loses Send Messages in this channel by an overwrite: CHANNEL_UPDATE goes
+        out (so discord.py's permissions_for agrees), posts answer 403 / 50013, interactions
+        there carry the reduced app_permissions. For a thread, Send Messages in Threads is
+        denied on its parent (threads have no overwrites of their own)."""
+        ch = self.channels[channel_id]
+        if ch.is_thread:
+            assert ch.parent_id is not None
+            parent = self.channels[ch.parent_id]
+            self._set_bot_denied(parent.id, parent.bot_denied | SEND_MESSAGES_IN_THREADS)
+        else:
+            self._set_bot_denied(channel_id, ch.bot_denied | SEND_MESSAGES)
 
     def allow_send(self, channel_id: int) -> None:
         """Undo deny_send."""
-        self._set_bot_denied(channel_id, self.channels[channel_id].bot_denied & ~SEND_MESSAGES)
+        ch = self.channels[channel_id]
+        if ch.is_thread:
+            assert ch.parent_id is not None
+            parent = self.channels[ch.parent_id]
+            self._set_bot_denied(parent.id, parent.bot_denied & ~SEND_MESSAGES_IN_THREADS)
+        else:
+            self._set_bot_denied(channel_id, ch.bot_denied & ~SEND_MESSAGES)
 
     def _set_bot_denied(self, channel_id: int, bits: int) -> None:
         ch = self.channels[channel_id]
         ch.bot_denied = bits
-        self._broadcast("CHANNEL_UPDATE", lambda _c: self._channel_payload(ch))
+        self._broadcast_guild_event("CHANNEL_UPDATE", lambda _c: self._channel_payload(ch))
+
+    def deny_send_guild(self, guild_id: int) -> None:
+        """A read-only server: Send Messages (and in Threads) is taken from @everyone and the
+        bot's role. Two GUILD_ROLE_UPDATEs go out; posts anywhere in it answer 403 / 50013."""
+        self._set_role_denied(guild_id, SEND_MESSAGES | SEND_MESSAGES_IN_THREADS, deny=True)
+
+    def allow_send_guild(self, guild_id: int) -> None:
+        """Undo deny_send_guild."""
+        self._set_role_denied(guild_id, SEND_MESSAGES | SEND_MESSAGES_IN_THREADS, deny=False)
+
+    def _set_role_denied(self, guild_id: int, bits: int, *, deny: bool) -> None:
+        guild = self.guilds[guild_id]
+        for rid in (guild.everyone_role_id, guild.bot_role_id):
+            old = guild.role_denied.get(rid, 0)
+            guild.role_denied[rid] = old | bits if deny else old & ~bits
+            self._broadcast_guild_event(
+                "GUILD_ROLE_UPDATE",
+                lambda _c, r=rid: {"guild_id": str(guild.id), "role": self._role_payload(guild, r)},
+            )
+
+    # ------------------------------------------------------------------ world events
+
+    def _bot_in(self, guild_id: int | None) -> bool:
+        return guild_id is not None and guild_id in self.bot_user.guild_ids
+
+    def delete_channel(self, channel_id: int) -> None:
+        """The channel is deleted: CHANNEL_DELETE (THREAD_DELETE for a thread; a channel's
+        threads go with it). REST on it answers 404 / 10003 Unknown Channel from then on, not
+        counted as a violation; its messages stay readable to tests."""
+        ch = self.channels[channel_id]
+        if ch.is_dm or ch.guild_id is None or ch.deleted:
+            raise StandInError(f"channel {channel_id} is a DM or already deleted")
+        guild = self.guilds[ch.guild_id]
+        ch.deleted = True
+        if ch.is_thread:
+            guild.thread_ids.remove(ch.id)
+            data = {
+                "id": str(ch.id),
+                "guild_id": str(guild.id),
+                "parent_id": str(ch.parent_id),
+                "type": ch.type,
+            }
+            self._broadcast_guild_event("THREAD_DELETE", lambda _c: data)
+            return
+        guild.channel_ids.remove(ch.id)
+        for tid in list(guild.thread_ids):
+            if self.channels[tid].parent_id == ch.id:
+                self.channels[tid].deleted = True
+                guild.thread_ids.remove(tid)
+        payload = self._channel_payload(ch)
+        self._broadcast_guild_event("CHANNEL_DELETE", lambda _c: payload)
+
+    def remove_bot_from_guild(self, guild_id: int) -> None:
+        """The bot is kicked: GUILD_DELETE without `unavailable` (discord.py: on_guild_remove).
+        REST on the guild and its channels answers 403 / 50001 Missing Access, its guild
+        commands are gone, and users can no longer fire interactions there."""
+        guild = self.guilds[guild_id]
+        if not self._bot_in(guild_id):
+            raise StandInError(f"the bot is not in guild {guild.name}")
+        guild.member_ids.remove(self.bot_user.id)
+        self.bot_user.guild_ids.discard(guild_id)
+        self.guild_commands.pop(guild_id, None)
+        self._broadcast_guild_event("GUILD_DELETE", lambda _c: {"id": str(guild_id)})
+
+    def add_bot_to_guild(self, guild_id: int) -> None:
+        """The bot is invited back: GUILD_CREATE, as for a new guild."""
+        guild = self.guilds[guild_id]
+        if self._bot_in(guild_id):
+            raise StandInError(f"the bot is already in guild {guild.name}")
+        self._join(self.bot_user, guild, manage=False)
+        self._broadcast_guild_event("GUILD_CREATE", lambda conn: self._joined_payload(guild, conn))
+
+    def remove_member(self, guild_id: int, user: User | int) -> None:
+        """The user leaves (or is kicked): GUILD_MEMBER_REMOVE, sent only to connections that
+        identified with the privileged GUILD_MEMBERS intent. Afterwards GET member answers
+        404 / 10007, the user cannot fire interactions in the guild, and DMs to them answer
+        403 / 50007 once they share no guild with the bot (as on Discord)."""
+        u, guild = self.users[_uid(user)], self.guilds[guild_id]
+        if u.id == self.bot_user.id:
+            raise StandInError("use remove_bot_from_guild for the bot")
+        if u.id not in guild.member_ids:
+            raise StandInError(f"{u.name} is not a member of {guild.name}")
+        guild.member_ids.remove(u.id)
+        u.guild_ids.discard(guild_id)
+        u.manager_in.discard(guild_id)
+
+        def payload(conn: Connection) -> JSON | None:
+            if not conn.session or not conn.session.intents & GUILD_MEMBERS_INTENT:
+                return None
+            return {"guild_id": str(guild_id), "user": u.payload()}
+
+        self._broadcast("GUILD_MEMBER_REMOVE", payload)
+
+    def add_thread(
+        self,
+        parent_id: int,
+        name: str = "table",
+        *,
+        private: bool = False,
+        owner: User | int | None = None,
+    ) -> int:
+        """A thread under a text channel (type 11, or 12 if private); THREAD_CREATE goes out.
+        Tables can live in it: users fire interactions there and the bot posts with Send
+        Messages in Threads, inherited from the parent. Returns its id."""
+        parent = self.channels[parent_id]
+        if parent.type != 0 or parent.deleted or parent.guild_id is None:
+            raise StandInError(f"channel {parent_id} cannot hold threads")
+        guild = self.guilds[parent.guild_id]
+        tid = self._next_id()
+        ch = Channel(
+            id=tid,
+            name=name,
+            guild_id=guild.id,
+            type=12 if private else 11,
+            parent_id=parent.id,
+            owner_id=_uid(owner) if owner is not None else guild.owner_id,
+            created_at=time.time(),
+        )
+        self.channels[tid] = ch
+        guild.thread_ids.append(tid)
+        self._broadcast_guild_event(
+            "THREAD_CREATE", lambda _c: {**self._channel_payload(ch), "newly_created": True}
+        )
+        return tid
+
+    def archive_thread(self, channel_id: int, *, locked: bool = False) -> None:
+        """THREAD_UPDATE with thread_metadata.archived (and locked). Posting, editing or
+        deleting in it answers 400 / 50083 "Thread is archived" until it is unarchived (by
+        unarchive_thread, or the bot's PATCH /channels/{id} with archived false)."""
+        self._set_thread(channel_id, archived=True, locked=locked)
+
+    def unarchive_thread(self, channel_id: int) -> None:
+        """THREAD_UPDATE: active (and unlocked) again."""
+        self._set_thread(channel_id, archived=False, locked=False)
+
+    def _set_thread(self, channel_id: int, *, archived: bool, locked: bool) -> None:
+        ch = self.channels[channel_id]
+        if not ch.is_thread or ch.deleted:
+            raise StandInError(f"channel {channel_id} is not a live thread")
+        if archived and not ch.archived:
+            ch.archived_at = time.time()
+        ch.archived, ch.locked = archived, locked
+        self._broadcast_guild_event("THREAD_UPDATE", lambda _c: self._channel_payload(ch))
 
     def dm_channel_id(self, user: User | int) -> int:
         """The bot's DM channel with this user (created on first use)."""
@@ -360,12 +542,21 @@ class DiscordStandIn:
             roles.append(guild.manager_role_id)
         return roles
 
+    def _role_permissions(self, guild: Guild, rid: int) -> int:
+        if rid == guild.id:
+            perms = EVERYONE_PERMISSIONS
+        elif rid == guild.bot_role_id:
+            perms = BOT_ROLE_PERMISSIONS
+        else:
+            perms = MANAGE_GUILD
+        return perms & ~guild.role_denied.get(rid, 0)
+
     def _base_permissions(self, user: User, guild: Guild) -> int:
         if user.id == guild.owner_id:
             return ALL_PERMISSIONS
-        perms = EVERYONE_PERMISSIONS
+        perms = self._role_permissions(guild, guild.id)
         for rid in self._roles_of(user, guild):
-            perms |= BOT_ROLE_PERMISSIONS if rid == guild.bot_role_id else MANAGE_GUILD
+            perms |= self._role_permissions(guild, rid)
         return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
 
     def permissions(self, user: User | int, channel_id: int) -> int:
@@ -374,22 +565,27 @@ class DiscordStandIn:
         if ch.guild_id is None:
             return EVERYONE_PERMISSIONS & ~((1 << 35) | (1 << 38))
         guild = self.guilds[ch.guild_id]
+        if u.id not in guild.member_ids:
+            return 0
         perms = self._base_permissions(u, guild)
         if perms == ALL_PERMISSIONS:
             return perms
         if u.id == self.bot_user.id:
-            perms &= ~ch.bot_denied
+            # Threads inherit their parent's overwrites.
+            holder = self.channels[ch.parent_id] if ch.parent_id is not None else ch
+            perms &= ~holder.bot_denied
         return perms
 
     # ------------------------------------------------------------------ payloads
 
     def _role_payload(self, guild: Guild, rid: int) -> JSON:
+        perms = self._role_permissions(guild, rid)
         if rid == guild.id:
-            name, perms, pos, managed = "@everyone", EVERYONE_PERMISSIONS, 0, False
+            name, pos, managed = "@everyone", 0, False
         elif rid == guild.bot_role_id:
-            name, perms, pos, managed = self.bot_user.name, BOT_ROLE_PERMISSIONS, 2, True
+            name, pos, managed = self.bot_user.name, 2, True
         else:
-            name, perms, pos, managed = "Organisers", MANAGE_GUILD, 1, False
+            name, pos, managed = "Organisers", 1, False
         data: JSON = {
             "id": str(rid),
             "name": name,
@@ -435,6 +631,8 @@ class DiscordStandIn:
                 "last_message_id": None,
                 "flags": 0,
             }
+        elif ch.is_thread:
+            data = self._thread_payload(ch)
         else:
             overwrites = []
             if ch.bot_denied:
@@ -464,6 +662,40 @@ class DiscordStandIn:
             data["permissions"] = str(self.permissions(for_user, ch.id))
         return data
 
+    def _thread_payload(self, ch: Channel) -> JSON:
+        count = sum(1 for m in self.messages if m.channel_id == ch.id and not m.ephemeral)
+        metadata: JSON = {
+            "archived": ch.archived,
+            "archive_timestamp": _iso(ch.archived_at or ch.created_at),
+            "auto_archive_duration": 1440,
+            "locked": ch.locked,
+            "create_timestamp": _iso(ch.created_at),
+        }
+        if ch.type == 12:
+            metadata["invitable"] = True
+        return {
+            "id": str(ch.id),
+            "type": ch.type,
+            "guild_id": str(ch.guild_id),
+            "parent_id": str(ch.parent_id),
+            "owner_id": str(ch.owner_id),
+            "name": ch.name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": count,
+            "member_count": 1,
+            "total_message_sent": count,
+            "flags": 0,
+            "thread_metadata": metadata,
+        }
+
+    def _joined_payload(self, guild: Guild, conn: Connection | None) -> JSON:
+        """GUILD_CREATE for a guild joined while connected: without `unavailable` (discord.py
+        then dispatches guild_join rather than guild_available)."""
+        data = self._guild_payload(guild, conn)
+        del data["unavailable"]
+        return data
+
     def _guild_payload(self, guild: Guild, conn: Connection | None) -> JSON:
         intents = conn.session.intents if conn and conn.session else 0
         if intents & GUILD_MEMBERS_INTENT:
@@ -488,7 +720,9 @@ class DiscordStandIn:
             "stickers": [],
             "features": [],
             "mfa_level": 0,
-            "system_channel_id": str(guild.channel_id),
+            "system_channel_id": (
+                str(guild.channel_id) if guild.channel_id in guild.channel_ids else None
+            ),
             "system_channel_flags": 0,
             "rules_channel_id": None,
             "vanity_url_code": None,
@@ -506,14 +740,18 @@ class DiscordStandIn:
             "voice_states": [],
             "members": [self._member_payload(self.users[m], guild) for m in member_ids],
             "channels": [self._channel_payload(self.channels[c]) for c in guild.channel_ids],
-            "threads": [],
+            "threads": [
+                self._channel_payload(self.channels[t])
+                for t in guild.thread_ids
+                if not self.channels[t].archived
+            ],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
             "soundboard_sounds": [],
         }
 
-    def _message_payload(self, msg: Message) -> JSON:
+    def _message_payload(self, msg: Message, *, with_nonce: bool = False) -> JSON:
         data: JSON = {
             "id": str(msg.id),
             "channel_id": str(msg.channel_id),
@@ -534,6 +772,9 @@ class DiscordStandIn:
         }
         if msg.guild_id is not None:
             data["guild_id"] = str(msg.guild_id)
+        if with_nonce and msg.nonce is not None:
+            # Discord echoes the nonce in the create answer and MESSAGE_CREATE only.
+            data["nonce"] = msg.nonce
         if msg.webhook_id is not None:
             data["webhook_id"] = str(msg.webhook_id)
             data["application_id"] = str(self.application_id)
@@ -547,6 +788,18 @@ class DiscordStandIn:
                 data = build(conn)
                 if data is not None:
                     conn.enqueue(event, data)
+
+    def _broadcast_guild_event(
+        self, event: str, build: Callable[[Connection], JSON | None]
+    ) -> None:
+        """Guild, channel, thread and role events: only for connections with the GUILDS intent."""
+
+        def gated(conn: Connection) -> JSON | None:
+            if not conn.session or not conn.session.intents & GUILDS_INTENT:
+                return None
+            return build(conn)
+
+        self._broadcast(event, gated)
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -598,7 +851,7 @@ class DiscordStandIn:
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in self._bot_guilds()],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -613,10 +866,13 @@ class DiscordStandIn:
             "auth": {},
         }
         await conn.dispatch("READY", ready)
-        for guild in self.guilds.values():
-            await conn.dispatch("GUILD_CREATE", self._guild_payload(guild, conn))
+        for gid in self._bot_guilds():
+            await conn.dispatch("GUILD_CREATE", self._guild_payload(self.guilds[gid], conn))
         self.identify_count += 1
         self._active = conn
+
+    def _bot_guilds(self) -> list[int]:
+        return [g for g in self.guilds if self._bot_in(g)]
 
     async def _resume(self, conn: Connection, d: JSON) -> None:
         session = self._sessions.get(str(d.get("session_id")))
@@ -744,6 +1000,7 @@ class DiscordStandIn:
                 reasons.append(f"interaction {rec.id} awaits its callback")
             elif rec.callback_type == 5 and not rec.completed:
                 reasons.append(f"interaction {rec.id} deferred and not followed up")
+        reasons += [f"the client is expected to retry {r}" for r in self.faults.awaited_retries()]
         return reasons
 
     def _quiet(self, quiet: float) -> bool:
@@ -752,9 +1009,14 @@ class DiscordStandIn:
     async def settle(self, *, quiet: float | None = None, timeout: float = 5.0) -> None:
         """Wait until nothing is in flight and the bot has been quiet for `quiet` seconds."""
         q = self.quiet if quiet is None else quiet
+        end = time.monotonic() + timeout
         for conn in list(self._connections):
             await conn.flush()
-        if not await self._wait_until(lambda: self._quiet(q), timeout):
+        if self._active is not None and self._active.identified:
+            # World events queued just before must be read by the client, not only written.
+            with contextlib.suppress(NoBotConnected):
+                await self._barrier(timeout)
+        if not await self._wait_until(lambda: self._quiet(q), max(0.0, end - time.monotonic())):
             raise StandInTimeout(f"bot never settled: {self._busy_reasons()}")
 
     async def wait_for(
@@ -959,6 +1221,7 @@ class DiscordStandIn:
             ("PUT /applications/{app}/guilds/{gid}/commands", self._put_cmds),
             ("POST /users/@me/channels", self._create_dm),
             ("GET /channels/{cid}", self._get_channel),
+            ("PATCH /channels/{cid}", self._patch_channel),
             ("POST /channels/{cid}/typing", self._typing),
             ("GET /channels/{cid}/messages", self._history),
             ("POST /channels/{cid}/messages", self._post_message),
@@ -988,6 +1251,36 @@ class DiscordStandIn:
             routes.append((method, re.compile(f"^{regex}$"), handler, not open_route))
         return routes
 
+    def _match(self, method: str, path: str) -> tuple[Handler, dict[str, str], bool] | None:
+        for route_method, pattern, handler, needs_auth in self._routes:
+            match = pattern.match(path)
+            if match and route_method == method:
+                return handler, match.groupdict(), needs_auth
+        return None
+
+    def _request_target(
+        self, path: str, params: dict[str, str], req: _Request
+    ) -> tuple[int | None, int | None]:
+        """(channel id, DM recipient id) a request is about, for faults' channel/recipient."""
+        channel_id: int | None = None
+        recipient_id: int | None = None
+        if "cid" in params:
+            channel_id = int(params["cid"])
+        elif "iid" in params or "token" in params:
+            rec = (
+                self._interactions.get(int(params["iid"]))
+                if "iid" in params
+                else self._by_token.get(params["token"])
+            )
+            channel_id = rec.channel_id if rec is not None else None
+        elif path == "/users/@me/channels" and isinstance(req.body, dict):
+            with contextlib.suppress(TypeError, ValueError):
+                recipient_id = int(req.body.get("recipient_id", 0))
+        ch = self.channels.get(channel_id) if channel_id is not None else None
+        if ch is not None and ch.is_dm:
+            recipient_id = ch.recipient_id
+        return channel_id, recipient_id
+
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         self._inflight += 1
@@ -995,20 +1288,52 @@ class DiscordStandIn:
         try:
             req = await self._read(request, path)
             self.requests.append(f"{req.method} {path}")
-            for method, pattern, handler, needs_auth in self._routes:
-                match = pattern.match(path)
-                if match and method == request.method:
-                    if needs_auth and not req.authorized:
-                        return self._error(req, 401, 0, "401: Unauthorized")
-                    return await handler(req, **match.groupdict())
-            return self._error(req, 404, 0, "404: Not Found", detail=" (route unknown to stand-in)")
+            self.faults.arrived(request.method, path)
+            found = self._match(request.method, path)
+            if found is None:
+                return self._error(
+                    req, 404, 0, "404: Not Found", detail=" (route unknown to stand-in)"
+                )
+            handler, params, needs_auth = found
+            if needs_auth and not req.authorized:
+                return self._error(req, 401, 0, "401: Unauthorized")
+            return await self._handle(request, req, handler, params, bot_route=needs_auth)
         except Exception as exc:
+            if request.transport is None or request.transport.is_closing():
+                # The client went away mid-request (a killed bot process): not our error.
+                log.info("client left during %s %s: %r", request.method, path, exc)
+                return web.Response(status=499)
             log.exception("stand-in REST error")
             self._violate(f"INTERNAL stand-in error on {request.method} {path}: {exc!r}")
             return self._json({"code": 0, "message": f"stand-in error: {exc!r}"}, 400)
         finally:
             self._inflight -= 1
             self._touch()
+
+    async def _handle(
+        self,
+        request: web.Request,
+        req: _Request,
+        handler: Handler,
+        params: dict[str, str],
+        *,
+        bot_route: bool,
+    ) -> web.StreamResponse:
+        """Run the route's handler with the faults in force around it."""
+        channel_id, recipient_id = self._request_target(req.path, params, req)
+        where = {"channel_id": channel_id, "recipient_id": recipient_id, "bot_route": bot_route}
+        delay = self.faults.pick(req.method, req.path, kinds=("delay",), **where)
+        if delay is not None:
+            await asyncio.sleep(delay.seconds)
+        fault = self.faults.pick(req.method, req.path, **where)
+        if fault is not None and not fault.after_apply:
+            return self.faults.respond(fault, request, req.path, bot_route=bot_route)
+        response = await handler(req, **params)
+        if fault is not None:
+            return self.faults.respond(fault, request, req.path, bot_route=bot_route)
+        if response.status < 400:
+            self.faults.answered(req.method, req.path)
+        return response
 
     # ------------------------------------------------------------------ REST: misc
 
@@ -1056,36 +1381,85 @@ class DiscordStandIn:
             }
         )
 
-    async def _get_guild(self, req: _Request, gid: str) -> web.Response:
+    def _guild_access(self, req: _Request, gid: str) -> Guild | web.Response:
         guild = self.guilds.get(int(gid))
         if guild is None:
             return self._error(req, 404, 10004, "Unknown Guild")
+        if not self._bot_in(guild.id):
+            return self._error(req, 403, 50001, "Missing Access", violation=False)
+        return guild
+
+    def _channel_access(self, req: _Request, cid: str) -> Channel | web.Response:
+        """The channel if the bot may reach it; else Discord's answer (10003 for a channel
+        that never existed is a violation; deleted or left behind is the world's doing)."""
+        ch = self.channels.get(int(cid))
+        if ch is None:
+            return self._error(req, 404, 10003, "Unknown Channel")
+        if ch.deleted:
+            return self._error(req, 404, 10003, "Unknown Channel", violation=False)
+        if ch.guild_id is not None and not self._bot_in(ch.guild_id):
+            return self._error(req, 403, 50001, "Missing Access", violation=False)
+        return ch
+
+    def _archived(self, req: _Request, ch: Channel) -> web.Response | None:
+        if ch.is_thread and ch.archived:
+            return self._error(req, 400, 50083, "Thread is archived", violation=False)
+        return None
+
+    async def _get_guild(self, req: _Request, gid: str) -> web.Response:
+        guild = self._guild_access(req, gid)
+        if isinstance(guild, web.Response):
+            return guild
         data = self._guild_payload(guild, None)
         for key in ("members", "channels", "threads", "presences", "voice_states"):
             data.pop(key, None)
         return self._json(data)
 
     async def _get_guild_channels(self, req: _Request, gid: str) -> web.Response:
-        guild = self.guilds.get(int(gid))
-        if guild is None:
-            return self._error(req, 404, 10004, "Unknown Guild")
+        guild = self._guild_access(req, gid)
+        if isinstance(guild, web.Response):
+            return guild
         return self._json([self._channel_payload(self.channels[c]) for c in guild.channel_ids])
 
     async def _get_member(self, req: _Request, gid: str, uid: str) -> web.Response:
-        guild = self.guilds.get(int(gid))
-        if guild is None:
-            return self._error(req, 404, 10004, "Unknown Guild")
+        guild = self._guild_access(req, gid)
+        if isinstance(guild, web.Response):
+            return guild
         if int(uid) not in guild.member_ids:
             return self._error(req, 404, 10007, "Unknown Member", violation=False)
         return self._json(self._member_payload(self.users[int(uid)], guild))
 
     async def _get_channel(self, req: _Request, cid: str) -> web.Response:
-        ch = self.channels.get(int(cid))
-        if ch is None:
-            return self._error(req, 404, 10003, "Unknown Channel")
+        ch = self._channel_access(req, cid)
+        if isinstance(ch, web.Response):
+            return ch
+        return self._json(self._channel_payload(ch))
+
+    async def _patch_channel(self, req: _Request, cid: str) -> web.Response:
+        """Only threads: archived / locked / name, as discord.py's Thread.edit sends them."""
+        ch = self._channel_access(req, cid)
+        if isinstance(ch, web.Response):
+            return ch
+        if not ch.is_thread:
+            return self._error(req, 403, 50013, "Missing Permissions", violation=False)
+        body: JSON = req.body or {}
+        perms = self.permissions(self.bot_user, ch.id)
+        locked = bool(body.get("locked", ch.locked))
+        archived = bool(body.get("archived", ch.archived))
+        if (locked != ch.locked or (ch.locked and not archived)) and not perms & MANAGE_THREADS:
+            return self._error(req, 403, 50013, "Missing Permissions", violation=False)
+        if "name" in body:
+            name = str(body["name"] or "")
+            if not 1 <= len(name) <= 100:
+                return self._invalid(req, [("name", "Must be between 1 and 100 in length.")])
+            ch.name = name
+        self._set_thread(ch.id, archived=archived, locked=locked)
         return self._json(self._channel_payload(ch))
 
     async def _typing(self, req: _Request, cid: str) -> web.Response:
+        ch = self._channel_access(req, cid)
+        if isinstance(ch, web.Response):
+            return ch
         return web.Response(status=204)
 
     async def _create_dm(self, req: _Request) -> web.Response:
@@ -1226,7 +1600,7 @@ class DiscordStandIn:
             if msg.guild_id:
                 data["guild_id"] = str(msg.guild_id)
         else:
-            data = self._message_payload(msg)
+            data = self._message_payload(msg, with_nonce=event == "MESSAGE_CREATE")
 
         def build(conn: Connection) -> JSON | None:
             return data if conn.session and conn.session.intents & bit else None
@@ -1267,27 +1641,89 @@ class DiscordStandIn:
         has_files = bool(files) or bool(payload.get("attachments", msg.attachments))
         return limits.check_message(merged, creating=True, interaction=False, has_files=has_files)
 
+    def _can_dm(self, user: User) -> bool:
+        """Open DMs and at least one guild shared with the bot, as Discord requires."""
+        return user.dms_open and bool(user.guild_ids & self.bot_user.guild_ids)
+
+    def _take_message_slot(self, channel_id: int) -> tuple[bool, int, float]:
+        """message_rate_limit's fixed window: (allowed, remaining, seconds until reset)."""
+        assert self.message_rate_limit is not None
+        limit, per = self.message_rate_limit
+        now = self.now()
+        start, used = self._rate_windows.get(channel_id, (now, 0))
+        if now - start >= per:
+            start, used = now, 0
+        reset_after = max(0.0, start + per - now)
+        if used >= limit:
+            return False, 0, reset_after
+        self._rate_windows[channel_id] = (start, used + 1)
+        return True, limit - used - 1, reset_after
+
     async def _post_message(self, req: _Request, cid: str) -> web.Response:
-        ch = self.channels.get(int(cid))
-        if ch is None:
-            return self._error(req, 404, 10003, "Unknown Channel")
+        ch = self._channel_access(req, cid)
+        if isinstance(ch, web.Response):
+            return ch
+        headers: dict[str, str] = {}
+        if self.message_rate_limit is not None:
+            allowed, remaining, reset_after = self._take_message_slot(ch.id)
+            bucket = bucket_hash("POST /channels/{channel_id}/messages")
+            if not allowed:
+                self.rate_limited.append(f"{req.method} {req.path}")
+                self.faults.expect_retry(req.method, req.path, reset_after)
+                return rate_limit_response(
+                    reset_after, bucket=bucket, limit=self.message_rate_limit[0]
+                )
+            headers = {
+                "X-RateLimit-Limit": str(self.message_rate_limit[0]),
+                "X-RateLimit-Remaining": str(remaining),
+                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+                "X-RateLimit-Bucket": bucket,
+            }
+        response = self._create_message(req, ch)
+        response.headers.update(headers)
+        return response
+
+    def _create_message(self, req: _Request, ch: Channel) -> web.Response:
         payload: JSON = req.body or {}
         if ch.is_dm:
             assert ch.recipient_id is not None
-            if not self.users[ch.recipient_id].dms_open:
+            if not self._can_dm(self.users[ch.recipient_id]):
                 return self._error(
                     req, 403, 50007, "Cannot send messages to this user", violation=False
                 )
-        elif not self.permissions(self.bot_user, ch.id) & SEND_MESSAGES:
-            return self._error(req, 403, 50013, "Missing Permissions", violation=False)
+        else:
+            archived = self._archived(req, ch)
+            if archived is not None:
+                return archived
+            needed = SEND_MESSAGES_IN_THREADS if ch.is_thread else SEND_MESSAGES
+            perms = self.permissions(self.bot_user, ch.id)
+            if not perms & VIEW_CHANNEL:
+                return self._error(req, 403, 50001, "Missing Access", violation=False)
+            if not perms & needed:
+                return self._error(req, 403, 50013, "Missing Permissions", violation=False)
         problems = limits.check_message(
             payload, creating=True, interaction=False, has_files=bool(req.files)
-        )
+        ) + limits.check_nonce(payload)
         if problems:
             return self._invalid(req, problems)
+        nonce = payload.get("nonce")
+        key = (self.bot_user.id, ch.id, str(nonce))
+        if nonce is not None and payload.get("enforce_nonce") is True:
+            seen = self._nonces.get(key)
+            if seen is not None and self.now() - seen[1] < self.nonce_window:
+                # Discord: the message made earlier with this nonce, and nothing new; 404 if
+                # that message was deleted meanwhile (discord.py documents it as NotFound).
+                self.deduplicated.append(seen[0])
+                self._touch()
+                if seen[0].deleted:
+                    return self._error(req, 404, 10008, "Unknown Message", violation=False)
+                return self._json(self._message_payload(seen[0], with_nonce=True))
         ref = payload.get("message_reference")
-        msg = self._new_message(ch.id, payload, req.files, type=19 if ref else 0)
-        return self._json(self._message_payload(msg))
+        msg = self._new_message(ch.id, payload, req.files, type=19 if ref else 0, nonce=nonce)
+        if nonce is not None:
+            self._nonces[key] = (msg, self.now())
+        return self._json(self._message_payload(msg, with_nonce=True))
 
     def _channel_message(self, cid: str, mid: str) -> Message | None:
         msg = self._messages.get(int(mid))
@@ -1296,17 +1732,29 @@ class DiscordStandIn:
         return msg
 
     async def _history(self, req: _Request, cid: str) -> web.Response:
+        ch = self._channel_access(req, cid)
+        if isinstance(ch, web.Response):
+            return ch
         limit = int(req.query.get("limit", 50))
         msgs = [self._message_payload(m) for m in reversed(self.channel_messages(int(cid)))]
         return self._json(msgs[:limit])
 
     async def _get_message(self, req: _Request, cid: str, mid: str) -> web.Response:
+        ch = self._channel_access(req, cid)
+        if isinstance(ch, web.Response):
+            return ch
         msg = self._channel_message(cid, mid)
         if msg is None:
             return self._error(req, 404, 10008, "Unknown Message", violation=False)
         return self._json(self._message_payload(msg))
 
     async def _patch_message(self, req: _Request, cid: str, mid: str) -> web.Response:
+        ch = self._channel_access(req, cid)
+        if isinstance(ch, web.Response):
+            return ch
+        archived = self._archived(req, ch)
+        if archived is not None:
+            return archived
         msg = self._channel_message(cid, mid)
         if msg is None:
             return self._error(req, 404, 10008, "Unknown Message")
@@ -1320,6 +1768,12 @@ class DiscordStandIn:
         return self._json(self._message_payload(msg))
 
     async def _delete_message(self, req: _Request, cid: str, mid: str) -> web.Response:
+        ch = self._channel_access(req, cid)
+        if isinstance(ch, web.Response):
+            return ch
+        archived = self._archived(req, ch)
+        if archived is not None:
+            return archived
         msg = self._channel_message(cid, mid)
         if msg is None:
             return self._error(req, 404, 10008, "Unknown Message", violation=False)
@@ -1359,6 +1813,10 @@ class DiscordStandIn:
         allowed = set(CALLBACKS_ALLOWED.get(rec.type, set()))
         if rec.source_message_id is None:
             allowed -= {6, 7}
+        if ctype in (4, 5, 7):
+            archived = self._archived(req, self.channels[rec.channel_id])
+            if archived is not None:
+                return archived
         if ctype not in allowed:
             return self._error(
                 req,
@@ -1476,6 +1934,9 @@ class DiscordStandIn:
         if isinstance(rec, web.Response):
             return rec
         payload: JSON = req.body or {}
+        archived = self._archived(req, self.channels[rec.channel_id])
+        if archived is not None:
+            return archived
         problems = limits.check_message(
             payload, creating=True, interaction=True, has_files=bool(req.files)
         )
@@ -1607,6 +2068,12 @@ class DiscordStandIn:
     ) -> InteractionResult:
         u = self.users[_uid(user)]
         ch = self._where(u, channel)
+        if ch.deleted:
+            raise StandInError(f"channel {ch.name!r} ({ch.id}) was deleted")
+        if ch.guild_id is not None and not self._bot_in(ch.guild_id):
+            raise StandInError(f"the bot is not in guild {self.guilds[ch.guild_id].name}")
+        if ch.is_thread and ch.archived:
+            raise StandInError(f"thread {ch.name!r} is archived (unarchive_thread first)")
         conn = self._require_bot()
         iid = self._next_id()
         rec = InteractionResult(
@@ -2024,6 +2491,52 @@ class DiscordStandIn:
             except TimeoutError:
                 task.cancel()
                 raise
+
+    # ------------------------------------------------------------------ bot processes
+
+    async def start_bot_process(self, *, timeout: float = 20.0, **options: Any) -> BotProcess:
+        """Spawn a bot process pointed here (options: see BotProcess) and wait until it has
+        identified and processed its guilds. Fails at once, with the child's output, if it
+        exits first."""
+        proc = BotProcess(self.url, **options)
+        before = self.identify_count
+        await proc.start()
+        watch = asyncio.create_task(proc.wait(None), name="standin-bot-process-watch")
+        try:
+            await self.wait_ready(timeout, after=before, task=watch)
+        except StandInError as exc:
+            if not proc.running:
+                raise StandInError(
+                    f"bot process exited ({proc.returncode}) before it was ready; output:\n"
+                    + proc.output()[-4000:]
+                ) from exc
+            await proc.stop(grace=1.0)
+            raise StandInError(f"{exc}\nbot process output:\n{proc.output()[-4000:]}") from exc
+        finally:
+            watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await watch
+        return proc
+
+    @contextlib.asynccontextmanager
+    async def running_bot_process(
+        self, *, timeout: float = 20.0, grace: float = 5.0, **options: Any
+    ) -> AsyncIterator[BotProcess]:
+        """start_bot_process(); on exit SIGTERM it (SIGKILL after `grace`) if still running."""
+        proc = await self.start_bot_process(timeout=timeout, **options)
+        try:
+            yield proc
+        finally:
+            await proc.stop(grace)
+
+    async def wait_disconnected(self, timeout: float = 5.0) -> None:
+        """Wait until no bot is identified on the gateway (e.g. after killing its process)."""
+
+        def gone() -> bool:
+            return not any(c.identified for c in self._connections)
+
+        if not await self._wait_until(gone, timeout):
+            raise StandInTimeout("a bot is still connected to the stand-in gateway")
 
 
 def _stop_views(bot: discord.Client) -> None:
