@@ -64,6 +64,9 @@ async def _play_out(world: World) -> tuple[GameState, Cut]:
             return state, moment
         moment = candidate
         me = seat_of(state, ann)
+        waiting = state.phase == "passing" and state.seats[me].passed is None
+        if waiting or (state.phase == "turns" and state.turn == me):
+            await world.dc.settle()  # act on what the member sees: the news is delivered
         if state.phase == "passing" and state.seats[me].passed is None:
             await pass_by_dm(world, ann)
         elif state.phase == "turns" and state.turn == me:
