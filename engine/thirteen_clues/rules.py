@@ -146,10 +146,14 @@ def _choose_pass(state: GameState, action: ChoosePass) -> list[Event]:
 
 
 def _begin_play(state: GameState) -> list[Event]:
+    sides = _screen_rng(state)
     for i, seat in enumerate(state.seats):
         assert seat.passed is not None
         state.seats[state.left_of(i)].holder = list(seat.passed)
-        seat.screen = [c for c in seat.dealt if c not in seat.passed]
+        kept = [c for c in seat.dealt if c not in seat.passed]
+        if state.players == 2:
+            sides.shuffle(kept)  # which kept card is "left" must not follow the deal order
+        seat.screen = kept
     if state.options.uses_glasses:
         for seat in state.seats:
             seat.glasses = 1
@@ -171,6 +175,18 @@ def _begin_play(state: GameState) -> list[Event]:
         )
     state.turn = state.starter
     return events + _start_turn(state)
+
+
+def _screen_rng(state: GameState) -> random.Random:
+    """The seeded randomness that puts each two-player screen's cards left and right.
+
+    The deal gives a Person, Location and Weapon first and two random cards after, so in
+    deal order the first kept card is a Person more often than not (39% against 33%, and
+    the second a Weapon). Shuffling the kept pair makes left and right uniform, as the
+    deduction solver assumes. Derived from the table's seed alone: a replayed game (seed
+    and action log) puts the same cards on the same sides.
+    """
+    return random.Random(f"13clues-screens:{state.seed}")
 
 
 def _start_turn(state: GameState) -> list[Event]:
