@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal, get_args
 
 from pydantic import BaseModel, Field, model_validator
 
 Edition = Literal["2020", "2016"]
+EDITIONS: Final[tuple[Edition, ...]] = get_args(Edition)
+"""Every rule set the engine plays, newest first."""
+DEFAULT_EDITION: Final[Edition] = "2020"
+"""The rule set a table plays unless it chooses another (the reference: 2020 is the default)."""
 Side = Literal["left", "right"]
 Phase = Literal["passing", "turns", "over"]
 
 LETTERS = "ABCDEFGH"
-GLASSES_IN_BOX: dict[str, int] = {"2020": 8, "2016": 10}
+GLASSES_IN_BOX: dict[Edition, int] = {"2020": 8, "2016": 10}
 
 
 class Options(BaseModel):
     """What the table chose at `new`: player count, rule set, variant."""
 
     players: int = Field(ge=2, le=6)
-    edition: Edition = "2020"
+    edition: Edition = DEFAULT_EDITION
     top_secret: bool = False
 
     @model_validator(mode="after")

@@ -7,7 +7,7 @@ import pytest
 from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Accuse, Ask, Consult
 from engine.thirteen_clues.cards import Category
-from engine.thirteen_clues.state import GLASSES_IN_BOX, Edition, GameState
+from engine.thirteen_clues.state import DEFAULT_EDITION, GLASSES_IN_BOX, Edition, GameState
 
 from .helpers import build_state, card_ids_in, of_type, play, refused, total_glasses
 
@@ -25,7 +25,7 @@ RIGHT = Accuse(seat=0, person="officer", location="parlor", weapon="knife")
 WRONG = Accuse(seat=0, person="sailor", location="plaza", weapon="gun")  # informants: unseen
 
 
-def table(edition: Edition = "2020", glasses: int = 1) -> GameState:
+def table(edition: Edition = DEFAULT_EDITION, glasses: int = 1) -> GameState:
     return build_state(
         4, edition=edition, holders=HOLDERS, screens=SCREENS, glasses=[glasses, 1, 1, 1]
     )

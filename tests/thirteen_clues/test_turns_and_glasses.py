@@ -26,6 +26,7 @@ SCREENS = {0: ["nurse", "museum"], 1: ["blowgun", "maid"], 2: ["harbor", "rifle"
 def table(
     glasses: list[int], edition: Edition = "2020", turn: int = 0, supply: int | None = None
 ) -> GameState:
+    """The layout under the 2020 rules unless told (the supplies below count 8 glasses)."""
     return build_state(
         4,
         edition=edition,

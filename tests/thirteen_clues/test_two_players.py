@@ -14,7 +14,7 @@ from engine.thirteen_clues.actions import Accuse, Action, Ask, ChoosePass, Consu
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.deduction import slot_joint
 from engine.thirteen_clues.rules import answer_for, apply
-from engine.thirteen_clues.state import Edition, GameState, Side
+from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, GameState, Side
 
 from .helpers import build_state, fresh_game, of_type, pass_first, play, recount, refused
 
@@ -26,7 +26,7 @@ SCREENS = {
 INFORMANTS = ["park", "sword", "nurse", "museum", "blowgun", "maid", "harbor", "rifle"]
 
 
-def table(edition: Edition = "2020", turn: int = 0) -> GameState:
+def table(edition: Edition = DEFAULT_EDITION, turn: int = 0) -> GameState:
     state = build_state(2, edition=edition, holders=HOLDERS, screens=SCREENS, turn=turn)
     assert state.informants == INFORMANTS
     return state
