@@ -6,6 +6,7 @@ from engine.errors import RuleError
 from engine.thirteen_clues.actions import Accuse, Action, Ask, ChoosePass, Consult, TakeGlass
 from engine.thirteen_clues.cards import (
     CARDS,
+    REMOVED_SUITS,
     Category,
     SubCategory,
     card_name,
@@ -35,19 +36,21 @@ def informant_letters(state: GameState) -> list[str]:
 
 
 def accusable_cards(state: GameState, seat: int) -> dict[Category, list[str]]:
-    """Cards in play `seat` may name, by category; the 2020 rules exclude the cards it sees."""
+    """Every card `seat` may name in an accusation now, by category, in deck order: what
+    `check` accepts. 2020: the cards in play it cannot see. 2016: any card at all (naming a
+    card it sees, or one of a suit set aside, is allowed and simply wrong)."""
     return accusable(state.options, state.sees(seat))
 
 
 def accusable(options: Options, seen: set[str]) -> dict[Category, list[str]]:
-    """Cards in play a seat that sees `seen` may name under `options`, by category."""
-    banned = seen if options.edition == "2020" else set()
+    """Every card a seat that sees `seen` may name under `options`, by category."""
     in_play = set(suits_in_play(options.players))
     return {
         category: [
             c.id
             for c in CARDS.values()
-            if c.category == category and c.suit in in_play and c.id not in banned
+            if c.category == category
+            and (options.edition == "2016" or (c.suit in in_play and c.id not in seen))
         ]
         for category in Category
     }
@@ -168,27 +171,33 @@ def _check_consult(state: GameState, action: Consult) -> None:
 
 
 def _check_accuse(state: GameState, action: Accuse) -> None:
+    """Any card of the right category in 2016; in 2020 only cards in play the accuser
+    cannot see (see docs/decisions.md for cards of the suits set aside)."""
     named = (action.person, action.location, action.weapon)
-    in_play = set(suits_in_play(state.players))
     for card, category in zip(named, Category, strict=True):
         _known_card(card)
-        info = CARDS[card]
-        if info.category != category:
-            raise RuleError(f"{info.name} is not a {category.value}.")
-        if info.suit not in in_play:
-            raise RuleError(f"{info.name} is not in play at this table.")
-    if state.options.edition == "2020":
-        seen = state.sees(action.seat)
-        seat = state.seats[action.seat]
-        for card in named:
-            if card in seen:
-                where = "behind your own screen" if card in seat.screen else (
-                    f"on {_holder_owner(state, card)}'s card holder"
-                )
-                raise RuleError(
-                    f"{card_name(card)} is {where}: in the 2020 rules you cannot accuse a card "
-                    "you can see."
-                )
+        if CARDS[card].category != category:
+            raise RuleError(f"{card_name(card)} is not a {category.value}.")
+    if state.options.edition == "2016":
+        return
+    allowed = {c for cards in accusable_cards(state, action.seat).values() for c in cards}
+    for card in named:
+        if card in allowed:
+            continue
+        suit = CARDS[card].suit
+        if suit in REMOVED_SUITS[state.players]:
+            raise RuleError(
+                f"{card_name(card)} is not in play at this table: the "
+                f"{subject_name(suit.value)} suit is set aside with {state.players} players. "
+                "In the 2020 rules you may only accuse cards in play."
+            )
+        where = "behind your own screen" if card in state.seats[action.seat].screen else (
+            f"on {_holder_owner(state, card)}'s card holder"
+        )
+        raise RuleError(
+            f"{card_name(card)} is {where}: in the 2020 rules you cannot accuse a card "
+            "you can see."
+        )
 
 
 def _holder_owner(state: GameState, card: str) -> str:

@@ -150,6 +150,18 @@ def test_two_players_2016_may_accuse_visible_cards() -> None:
     assert state.accusations[-1].correct is False and state.turn == 1
 
 
+def test_two_players_2016_may_accuse_cards_of_suits_set_aside() -> None:
+    accuse = Accuse(seat=0, person="dancer", location="theater", weapon="gun")  # orange
+    state, _ = play(table("2016"), accuse)
+    assert state.accusations[-1].correct is False and state.turn == 1
+
+
+def test_two_players_2020_refuses_cards_of_suits_set_aside() -> None:
+    accuse = Accuse(seat=0, person="maid", location="railcar", weapon="rifle")
+    refused(table("2020"), accuse, "Railcar is not in play at this table: the Brown suit is "
+            "set aside with 2 players.")
+
+
 def test_two_players_no_top_secret_options_refuse() -> None:
     with pytest.raises(ValidationError, match="not used with two players"):
         Options(players=2, edition="2016", top_secret=True)
