@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 from engine.audience import Audience
 from engine.errors import RuleError
@@ -45,6 +46,7 @@ from engine.thirteen_clues.state import (
     Question,
     Seat,
 )
+from engine.thirteen_clues.views import PublicView
 
 PUBLIC = Audience.public()
 
@@ -205,7 +207,7 @@ def _start_turn(state: GameState) -> list[Event]:
             seat=state.turn,
             turn_number=state.turn_number,
             glasses=seat.glasses,
-            must_take=state.awaiting_take(),
+            must_take=legal.must_take(state),
         )
     )
     if taken:
@@ -328,7 +330,9 @@ def _accuse(state: GameState, action: Accuse) -> list[Event]:
     return events
 
 
-def _spend_glass(state: GameState, seat: int, reason: str) -> list[Event]:
+def _spend_glass(
+    state: GameState, seat: int, reason: Literal["informant", "accusation"]
+) -> list[Event]:
     """Informant and accusation glasses go where the edition says (witnesses get theirs)."""
     if not state.options.uses_glasses:
         return []
@@ -341,14 +345,17 @@ def _spend_glass(state: GameState, seat: int, reason: str) -> list[Event]:
     return [GlassMoved(audience=PUBLIC, giver=seat, receiver=receiver, reason=reason)]
 
 
-def spent_glass_receiver(state: GameState, giver: int) -> int | None:
+def spent_glass_receiver(game: GameState | PublicView, giver: int) -> int | None:
     """2020: the first player clockwise holding none, else the supply (None).
-    2016: the first player clockwise holding the fewest. `giver` has already let go of it."""
-    others = [(giver + k) % state.players for k in range(1, state.players)]
-    if state.options.edition == "2020":
-        return next((i for i in others if state.seats[i].glasses == 0), None)
-    fewest = min(state.seats[i].glasses for i in others)
-    return next(i for i in others if state.seats[i].glasses == fewest)
+    2016: the first player clockwise holding the fewest. Only the others' glasses count, so
+    it reads the same before or after `giver` lets go of it, and from any view (the AI
+    asks it to foresee where its glass would go)."""
+    players = game.options.players
+    others = [(giver + k) % players for k in range(1, players)]
+    if game.options.edition == "2020":
+        return next((i for i in others if game.seats[i].glasses == 0), None)
+    fewest = min(game.seats[i].glasses for i in others)
+    return next(i for i in others if game.seats[i].glasses == fewest)
 
 
 def _finish(state: GameState, winner: int | None, reason: str) -> list[Event]:

@@ -123,10 +123,9 @@ class GameState(BaseModel):
         return seen
 
     def awaiting_take(self) -> bool:
-        """The current player holds no glass and the supply is empty: they must pick a source."""
-        return (
-            self.phase == "turns"
-            and self.options.uses_glasses
-            and self.seats[self.turn].glasses == 0
-            and self.supply == 0
-        )
+        """The current player holds no glass and the supply is empty: they must pick a source.
+
+        Kept for existing callers; the rule is `legal.must_take`, which also takes a view."""
+        from engine.thirteen_clues.legal import must_take  # legal imports this module
+
+        return must_take(self)
