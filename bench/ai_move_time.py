@@ -16,7 +16,7 @@ import time
 from engine.thirteen_clues.ai import LEVELS, Level, choose_action
 from engine.thirteen_clues.legal import waiting_on
 from engine.thirteen_clues.rules import apply, new_game
-from engine.thirteen_clues.state import Options, PlayerRef
+from engine.thirteen_clues.state import EDITIONS, Options, PlayerRef
 from engine.thirteen_clues.views import player_view
 
 
@@ -44,7 +44,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--players", type=int, default=6)
-    parser.add_argument("--editions", nargs="+", default=["2020", "2016"])
+    parser.add_argument("--editions", nargs="+", default=list(EDITIONS), choices=EDITIONS)
     args = parser.parse_args()
     for edition in args.editions:
         for level in LEVELS:

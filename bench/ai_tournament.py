@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from engine.thirteen_clues.ai import expert
 from engine.thirteen_clues.ai.selfplay import level_policy, play
-from engine.thirteen_clues.state import Options
+from engine.thirteen_clues.state import DEFAULT_EDITION, EDITIONS, Options
 
 MATCHES = {"expert-normal": ("expert", "normal"), "normal-easy": ("normal", "easy")}
 Job = tuple[str, str, int, int, str]
@@ -69,7 +69,7 @@ def jobs(args: argparse.Namespace) -> Iterator[Job]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--editions", nargs="+", default=["2020"], choices=["2020", "2016"])
+    parser.add_argument("--editions", nargs="+", default=[DEFAULT_EDITION], choices=EDITIONS)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--match", nargs="+", default=list(MATCHES), choices=list(MATCHES))
     parser.add_argument("--workers", type=int, default=2)

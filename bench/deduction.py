@@ -17,16 +17,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.thirteen_clues import PlayerView, player_view
+from engine.thirteen_clues.bruteforce import TooLarge, brute_force, random_states
 from engine.thirteen_clues.deduction import slot_joint, solve
-from tests.deduction_bruteforce import TooLarge, brute_force, random_states
 
 BUDGET = 300_000
 HEADER = ("players", "solve med", "p99", "max", "best3 med", "p99", "joint med", "p99")

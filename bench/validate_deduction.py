@@ -19,19 +19,16 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.thirteen_clues import GameState, PlayerView
-from engine.thirteen_clues.cards import CARDS, Category
-from engine.thirteen_clues.deduction import slot_joint, solve
-from tests.deduction_bruteforce import (
+from engine.thirteen_clues.bruteforce import (
     TooLarge,
     brute_force,
     random_positions,
     true_triple,
 )
+from engine.thirteen_clues.cards import CARDS, Category
+from engine.thirteen_clues.deduction import slot_joint, solve
 
 BUDGET = 100_000
 """Screens the enumerator may place per position before the position is skipped."""

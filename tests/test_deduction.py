@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 from itertools import combinations
 from math import factorial
-from pathlib import Path
 
 import pytest
 
 from engine.thirteen_clues import GameState, PlayerView, answer_for, player_view
-from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, in_subject
-from engine.thirteen_clues.deduction import Deduction, bookkeeping, slot_joint, solve
-from engine.thirteen_clues.state import Accusation, Question
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.deduction_bruteforce import (
+from engine.thirteen_clues.bruteforce import (
     TooLarge,
     brute_force,
     free_arrangements,
@@ -25,6 +18,9 @@ from tests.deduction_bruteforce import (
     random_state,
     true_triple,
 )
+from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, in_subject
+from engine.thirteen_clues.deduction import Deduction, bookkeeping, slot_joint, solve
+from engine.thirteen_clues.state import Accusation, Question
 
 BUDGET = 40_000
 """Screens the enumerator may place per position; larger positions are skipped (counted)."""

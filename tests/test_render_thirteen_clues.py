@@ -63,7 +63,7 @@ from engine.thirteen_clues.events import (
     SecretQuestionAsked,
     TurnStarted,
 )
-from engine.thirteen_clues.state import Question
+from engine.thirteen_clues.state import DEFAULT_EDITION, Question
 from engine.thirteen_clues.views import PlayerView, PublicView, SeatInfo
 
 PUBLIC = Audience.public()
@@ -225,7 +225,7 @@ def test_random_games_respect_limits_and_secrecy(
 def make_view(
     names: list[str],
     *,
-    edition: str = "2020",
+    edition: str = DEFAULT_EDITION,
     top_secret: bool = False,
     seat: int | None = None,
 ) -> PublicView:
@@ -415,7 +415,7 @@ def test_pass_hint() -> None:
 
 
 def test_table_embed_shows_who_must_take() -> None:
-    view = make_view(ABC, top_secret=True)
+    view = make_view(ABC, edition="2020", top_secret=True)
     view.seats[0].glasses = 0
     view.supply = 0
     embed = table_embed(view)

@@ -12,11 +12,20 @@ from engine.thirteen_clues.actions import (
 )
 from engine.thirteen_clues.events import EVENT_ADAPTER, Event
 from engine.thirteen_clues.rules import answer_for, apply, new_game, reveal
-from engine.thirteen_clues.state import GameState, Options, PlayerRef
+from engine.thirteen_clues.state import (
+    DEFAULT_EDITION,
+    EDITIONS,
+    Edition,
+    GameState,
+    Options,
+    PlayerRef,
+)
 from engine.thirteen_clues.views import PlayerView, PublicView, player_view, public_view
 
 __all__ = [
     "ACTION_ADAPTER",
+    "DEFAULT_EDITION",
+    "EDITIONS",
     "EVENT_ADAPTER",
     "Abandon",
     "Accuse",
@@ -24,6 +33,7 @@ __all__ = [
     "Ask",
     "ChoosePass",
     "Consult",
+    "Edition",
     "Event",
     "GameState",
     "Options",

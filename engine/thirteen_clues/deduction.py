@@ -286,9 +286,10 @@ class _Solver:
     def _slot_targets(self, holder: tuple[int, ...]) -> dict[int, tuple[int, int]] | None:
         """What each constrained slot must still hold once the holder's cards (signatures,
         sorted) are counted, as (count-2 mask, count-1 mask); None when a rule cannot be met."""
-        hit = self.targets_memo.get(holder, False)
-        if hit is not False:
-            return hit  # type: ignore[return-value]
+        try:
+            return self.targets_memo[holder]
+        except KeyError:
+            pass
         out: dict[int, tuple[int, int]] | None = {}
         for j in self.order:
             slot = self.slots[j]
@@ -517,4 +518,4 @@ def _popcount(x: int) -> int:
 def _free_ways(cards: int, pairs: int) -> int:
     """Ways to deal `cards` leftovers into the free slots: `pairs` unordered screens, the
     rest single cells (informant letters, or 2-player screen sides)."""
-    return factorial(cards) // 2**pairs
+    return factorial(cards) >> pairs  # // 2**pairs, exactly, as an int

@@ -1,23 +1,48 @@
-"""Which actions the rules allow, as queries for the UI and AI and as one validating `check`."""
+"""Which actions the rules allow: one answer per rule, for the engine, the AI and the bot.
+
+Every query accepts the whole truth (a `GameState`) or what one seat may know (a
+`PlayerView`), so the AI and the bot's pickers ask exactly the questions `apply` answers.
+Queries that need only public facts also accept a `PublicView` (the table message): `Table`.
+Queries that need a seat's own secrets (the cards it sees) take a `Game`: with a PlayerView
+they answer for that view's own seat only. `check` is the one validation `apply` runs; its
+refusals are sentences fit to show the player.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final, Literal
 
 from engine.errors import RuleError
 from engine.thirteen_clues.actions import Accuse, Action, Ask, ChoosePass, Consult, TakeGlass
 from engine.thirteen_clues.cards import (
     CARDS,
+    REMOVED_SUITS,
     Category,
     SubCategory,
     card_name,
+    cards_in_play,
     subject_kind,
     subject_name,
     suits_in_play,
 )
-from engine.thirteen_clues.state import GameState, Options
-from engine.thirteen_clues.views import PlayerView
+from engine.thirteen_clues.state import GameState, Options, Side
+from engine.thirteen_clues.views import PlayerView, PublicView
+
+Table = GameState | PublicView
+"""The whole truth or the public view (a PlayerView is a PublicView): public facts only."""
+Game = GameState | PlayerView
+"""The whole truth or one seat's view: enough to know what that seat sees."""
+Duty = Literal["pass", "take", "act"]
+
+GAME_OVER: Final = "This game is already over."
+PASS_FIRST: Final = "Everyone must first choose the cards to pass left."
 
 
-def question_subjects(game: GameState | PlayerView) -> list[str]:
+# --- what may be asked, consulted and named ----------------------------------------------------
+
+
+def question_subjects(game: Table) -> list[str]:
     """Suits in play, the six sub-categories, and (2016 only) the three categories."""
     subjects = [s.value for s in suits_in_play(game.options.players)]
     subjects += [s.value for s in SubCategory]
@@ -26,73 +51,137 @@ def question_subjects(game: GameState | PlayerView) -> list[str]:
     return subjects
 
 
-def witnesses(game: GameState | PlayerView, seat: int) -> list[int]:
+def witnesses(game: Table, seat: int) -> list[int]:
+    """The players `seat` may question: everyone else."""
     return [i for i in range(game.options.players) if i != seat]
 
 
-def informant_letters(state: GameState) -> list[str]:
-    return state.letters()
+def sides(game: Table) -> list[Side | None]:
+    """The sides a question must name: both with two players, none otherwise."""
+    return ["left", "right"] if game.options.players == 2 else [None]
 
 
-def accusable_cards(state: GameState, seat: int) -> dict[Category, list[str]]:
-    """Cards in play `seat` may name, by category; the 2020 rules exclude the cards it sees."""
-    return accusable(state.options, state.sees(seat))
+def can_use_top_secret(game: Table, seat: int) -> bool:
+    """The table plays the Top Secret variant and `seat` still holds its token."""
+    return game.options.top_secret and not game.seats[seat].top_secret_used
+
+
+def informant_letters(game: Table) -> list[str]:
+    """The Secret Informant letters in play (none with six players)."""
+    return game.letters() if isinstance(game, GameState) else list(game.letters)
+
+
+def sees(game: Game, seat: int) -> set[str]:
+    """The cards `seat` can see: its screen and every holder but its own."""
+    if isinstance(game, GameState):
+        return game.sees(seat)
+    _own_seat(game, seat)
+    return game.sees()
+
+
+def accusable_cards(game: Game, seat: int) -> dict[Category, list[str]]:
+    """Every card `seat` may name in an accusation now, by category, in deck order: what
+    `check` accepts. 2020: the cards in play it cannot see. 2016: any card at all (naming a
+    card it sees, or one of a suit set aside, is allowed and simply wrong). For a picker,
+    prefer `accusation_choices`."""
+    return accusable(game.options, sees(game, seat))
 
 
 def accusable(options: Options, seen: set[str]) -> dict[Category, list[str]]:
-    """Cards in play a seat that sees `seen` may name under `options`, by category."""
-    banned = seen if options.edition == "2020" else set()
-    in_play = set(suits_in_play(options.players))
-    return {
-        category: [
-            c.id
-            for c in CARDS.values()
-            if c.category == category and c.suit in in_play and c.id not in banned
-        ]
-        for category in Category
-    }
+    """Every card a seat that sees `seen` may name under `options`, by category."""
+    if options.edition == "2016":
+        return _by_category(CARDS)
+    return _by_category(c for c in cards_in_play(options.players) if c not in seen)
 
 
-def waiting_on(state: GameState) -> list[int]:
+def accusation_choices(game: Game, seat: int) -> dict[Category, list[str]]:
+    """The cards worth offering `seat` in an accusation picker, by category, in deck order:
+    the cards in play it cannot see. Under 2020 exactly `accusable_cards`; under 2016 the
+    rules allow any card, but a card the seat sees (or of a suit set aside) is certainly
+    wrong, so a picker need not offer it. Informant cards it consulted stay in: the rules
+    do not count them as seen (see docs/decisions.md)."""
+    seen = sees(game, seat)
+    return _by_category(c for c in cards_in_play(game.options.players) if c not in seen)
+
+
+# --- whose move it is -------------------------------------------------------------------------
+
+
+def waiting_on(game: Table) -> list[int]:
     """Seats whose input the game waits on: all who have not chosen during the pass phase,
     the current player during play, nobody once the game is over."""
-    if state.phase == "passing":
-        return [i for i, s in enumerate(state.seats) if s.passed is None]
-    return [state.turn] if state.phase == "turns" else []
+    if game.phase == "passing":
+        return [i for i in range(game.options.players) if not _has_passed(game, i)]
+    return [game.turn] if game.phase == "turns" else []
 
 
-def take_sources(state: GameState, seat: int) -> list[int]:
+def must_take(game: Table) -> bool:
+    """The player whose turn it is holds no glass and the supply is empty: before anything
+    else they must take a glass from another player (`TakeGlass`). The one definition."""
+    return (
+        game.phase == "turns"
+        and game.options.uses_glasses
+        and game.seats[game.turn].glasses == 0
+        and game.supply == 0
+    )
+
+
+def take_sources(game: Table, seat: int) -> list[int]:
     """Players `seat` may take a glass from; empty unless it must choose one now."""
-    if not state.awaiting_take() or state.turn != seat:
+    if not must_take(game) or game.turn != seat:
         return []
-    return [i for i, s in enumerate(state.seats) if i != seat and s.glasses > 0]
+    return [i for i in witnesses(game, seat) if game.seats[i].glasses > 0]
 
 
-def can_act(state: GameState, seat: int) -> bool:
+def can_act(game: Table, seat: int) -> bool:
     """`seat` may ask, consult or accuse right now."""
-    if state.phase != "turns" or state.turn != seat:
+    if game.phase != "turns" or game.turn != seat:
         return False
-    return not state.options.uses_glasses or state.seats[seat].glasses > 0
+    return not game.options.uses_glasses or game.seats[seat].glasses > 0
+
+
+def duty(game: Table, seat: int) -> Duty | None:
+    """What the game waits on from `seat` now: choose its pass, take a glass, or act; None
+    if it waits on someone else (or the game is over)."""
+    if game.phase == "passing":
+        return None if _has_passed(game, seat) else "pass"
+    if must_take(game):
+        return "take" if game.turn == seat else None
+    return "act" if can_act(game, seat) else None
+
+
+def not_your_turn_message(game: Table, seat: int) -> str:
+    """The refusal for `seat` acting (asking, consulting, accusing, taking) when the game
+    does not wait on it: the game is over, the passes are not all made, or it is another
+    player's turn. Raises ValueError when it is in fact `seat`'s turn to play."""
+    if game.phase == "over":
+        return GAME_OVER
+    if game.phase == "passing":
+        return PASS_FIRST
+    if game.turn == seat:
+        raise ValueError(f"It is seat {seat}'s turn.")
+    return f"It is {game.seats[game.turn].name}'s turn, not yours."
+
+
+# --- the one validation -----------------------------------------------------------------------
 
 
 def check(state: GameState, action: Action) -> None:
     """Raise RuleError with a message for the player if `action` is not allowed now."""
     seat = getattr(action, "seat", None)
     if state.phase == "over":
-        raise RuleError("This game is already over.")
+        raise RuleError(GAME_OVER)
     if seat is None or not 0 <= seat < state.players:
         raise RuleError("You are not seated at this table.")
     if isinstance(action, ChoosePass):
         _check_pass(state, action)
         return
-    if state.phase == "passing":
-        raise RuleError("Everyone must first choose the cards to pass left.")
-    if state.turn != seat:
-        raise RuleError(f"It is {state.seats[state.turn].name}'s turn, not yours.")
+    if state.phase != "turns" or state.turn != seat:
+        raise RuleError(not_your_turn_message(state, seat))
     if isinstance(action, TakeGlass):
         _check_take(state, action)
         return
-    if state.awaiting_take():
+    if must_take(state):
         raise RuleError(
             "The supply is empty: first take a magnifying glass from another player."
         )
@@ -122,7 +211,7 @@ def _check_pass(state: GameState, action: ChoosePass) -> None:
 
 
 def _check_take(state: GameState, action: TakeGlass) -> None:
-    if not state.awaiting_take():
+    if not must_take(state):
         if not state.options.uses_glasses:
             raise RuleError("There are no magnifying glasses in a two-player game.")
         raise RuleError("You only take a glass from a player when you hold none and the "
@@ -134,7 +223,7 @@ def _check_take(state: GameState, action: TakeGlass) -> None:
 
 
 def _check_ask(state: GameState, action: Ask) -> None:
-    if not 0 <= action.witness < state.players or action.witness == action.seat:
+    if action.witness not in witnesses(state, action.seat):
         raise RuleError("Ask another player at this table.")
     kind = subject_kind(action.subject)
     if kind is None:
@@ -146,19 +235,20 @@ def _check_ask(state: GameState, action: Ask) -> None:
                 "or a sub-category."
             )
         raise RuleError(f"The {subject_name(action.subject)} suit is not in play at this table.")
-    if state.players == 2 and action.side is None:
-        raise RuleError("With two players, say which side: the card on their left or right.")
-    if state.players > 2 and action.side is not None:
+    if action.side not in sides(state):
+        if state.players == 2:
+            raise RuleError(
+                "With two players, say which side: the card on their left or right."
+            )
         raise RuleError("Sides are only named in a two-player game.")
-    if action.top_secret:
+    if action.top_secret and not can_use_top_secret(state, action.seat):
         if not state.options.top_secret:
             raise RuleError("This table does not play the Top Secret variant.")
-        if state.seats[action.seat].top_secret_used:
-            raise RuleError("You have already used your Top Secret token.")
+        raise RuleError("You have already used your Top Secret token.")
 
 
 def _check_consult(state: GameState, action: Consult) -> None:
-    letters = state.letters()
+    letters = informant_letters(state)
     if not letters:
         raise RuleError("There is no Secret Informant in a six-player game.")
     if action.letter not in letters:
@@ -168,27 +258,58 @@ def _check_consult(state: GameState, action: Consult) -> None:
 
 
 def _check_accuse(state: GameState, action: Accuse) -> None:
+    """Any card of the right category in 2016; in 2020 only cards in play the accuser
+    cannot see (see docs/decisions.md for cards of the suits set aside)."""
     named = (action.person, action.location, action.weapon)
-    in_play = set(suits_in_play(state.players))
     for card, category in zip(named, Category, strict=True):
         _known_card(card)
-        info = CARDS[card]
-        if info.category != category:
-            raise RuleError(f"{info.name} is not a {category.value}.")
-        if info.suit not in in_play:
-            raise RuleError(f"{info.name} is not in play at this table.")
-    if state.options.edition == "2020":
-        seen = state.sees(action.seat)
-        seat = state.seats[action.seat]
-        for card in named:
-            if card in seen:
-                where = "behind your own screen" if card in seat.screen else (
-                    f"on {_holder_owner(state, card)}'s card holder"
-                )
-                raise RuleError(
-                    f"{card_name(card)} is {where}: in the 2020 rules you cannot accuse a card "
-                    "you can see."
-                )
+        if CARDS[card].category != category:
+            raise RuleError(f"{card_name(card)} is not a {category.value}.")
+    if state.options.edition == "2016":
+        return
+    allowed = {c for cards in accusable_cards(state, action.seat).values() for c in cards}
+    for card in named:
+        if card in allowed:
+            continue
+        suit = CARDS[card].suit
+        if suit in REMOVED_SUITS[state.players]:
+            raise RuleError(
+                f"{card_name(card)} is not in play at this table: the "
+                f"{subject_name(suit.value)} suit is set aside with {state.players} players. "
+                "In the 2020 rules you may only accuse cards in play."
+            )
+        where = "behind your own screen" if card in state.seats[action.seat].screen else (
+            f"on {_holder_owner(state, card)}'s card holder"
+        )
+        raise RuleError(
+            f"{card_name(card)} is {where}: in the 2020 rules you cannot accuse a card "
+            "you can see."
+        )
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _own_seat(view: PlayerView, seat: int) -> None:
+    if seat != view.seat:
+        raise ValueError(
+            f"The view of seat {view.seat} cannot tell what seat {seat} sees."
+        )
+
+
+def _has_passed(game: Table, seat: int) -> bool:
+    if isinstance(game, GameState):
+        return game.seats[seat].passed is not None
+    return game.seats[seat].has_passed
+
+
+def _by_category(cards: Iterable[str]) -> dict[Category, list[str]]:
+    """`cards` by category, each list in deck order."""
+    chosen = set(cards)
+    return {
+        category: [c.id for c in CARDS.values() if c.category == category and c.id in chosen]
+        for category in Category
+    }
 
 
 def _holder_owner(state: GameState, card: str) -> str:

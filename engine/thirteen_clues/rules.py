@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 from engine.audience import Audience
 from engine.errors import RuleError
@@ -45,6 +46,7 @@ from engine.thirteen_clues.state import (
     Question,
     Seat,
 )
+from engine.thirteen_clues.views import PublicView
 
 PUBLIC = Audience.public()
 
@@ -146,10 +148,14 @@ def _choose_pass(state: GameState, action: ChoosePass) -> list[Event]:
 
 
 def _begin_play(state: GameState) -> list[Event]:
+    sides = _screen_rng(state)
     for i, seat in enumerate(state.seats):
         assert seat.passed is not None
         state.seats[state.left_of(i)].holder = list(seat.passed)
-        seat.screen = [c for c in seat.dealt if c not in seat.passed]
+        kept = [c for c in seat.dealt if c not in seat.passed]
+        if state.players == 2:
+            sides.shuffle(kept)  # which kept card is "left" must not follow the deal order
+        seat.screen = kept
     if state.options.uses_glasses:
         for seat in state.seats:
             seat.glasses = 1
@@ -173,6 +179,18 @@ def _begin_play(state: GameState) -> list[Event]:
     return events + _start_turn(state)
 
 
+def _screen_rng(state: GameState) -> random.Random:
+    """The seeded randomness that puts each two-player screen's cards left and right.
+
+    The deal gives a Person, Location and Weapon first and two random cards after, so in
+    deal order the first kept card is a Person more often than not (39% against 33%, and
+    the second a Weapon). Shuffling the kept pair makes left and right uniform, as the
+    deduction solver assumes. Derived from the table's seed alone: a replayed game (seed
+    and action log) puts the same cards on the same sides.
+    """
+    return random.Random(f"13clues-screens:{state.seed}")
+
+
 def _start_turn(state: GameState) -> list[Event]:
     """Turn start: a player without a glass takes one from the supply, or must pick a source."""
     state.turn_number += 1
@@ -189,7 +207,7 @@ def _start_turn(state: GameState) -> list[Event]:
             seat=state.turn,
             turn_number=state.turn_number,
             glasses=seat.glasses,
-            must_take=state.awaiting_take(),
+            must_take=legal.must_take(state),
         )
     )
     if taken:
@@ -312,7 +330,9 @@ def _accuse(state: GameState, action: Accuse) -> list[Event]:
     return events
 
 
-def _spend_glass(state: GameState, seat: int, reason: str) -> list[Event]:
+def _spend_glass(
+    state: GameState, seat: int, reason: Literal["informant", "accusation"]
+) -> list[Event]:
     """Informant and accusation glasses go where the edition says (witnesses get theirs)."""
     if not state.options.uses_glasses:
         return []
@@ -325,14 +345,17 @@ def _spend_glass(state: GameState, seat: int, reason: str) -> list[Event]:
     return [GlassMoved(audience=PUBLIC, giver=seat, receiver=receiver, reason=reason)]
 
 
-def spent_glass_receiver(state: GameState, giver: int) -> int | None:
+def spent_glass_receiver(game: GameState | PublicView, giver: int) -> int | None:
     """2020: the first player clockwise holding none, else the supply (None).
-    2016: the first player clockwise holding the fewest. `giver` has already let go of it."""
-    others = [(giver + k) % state.players for k in range(1, state.players)]
-    if state.options.edition == "2020":
-        return next((i for i in others if state.seats[i].glasses == 0), None)
-    fewest = min(state.seats[i].glasses for i in others)
-    return next(i for i in others if state.seats[i].glasses == fewest)
+    2016: the first player clockwise holding the fewest. Only the others' glasses count, so
+    it reads the same before or after `giver` lets go of it, and from any view (the AI
+    asks it to foresee where its glass would go)."""
+    players = game.options.players
+    others = [(giver + k) % players for k in range(1, players)]
+    if game.options.edition == "2020":
+        return next((i for i in others if game.seats[i].glasses == 0), None)
+    fewest = min(game.seats[i].glasses for i in others)
+    return next(i for i in others if game.seats[i].glasses == fewest)
 
 
 def _finish(state: GameState, winner: int | None, reason: str) -> list[Event]:

@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal, get_args
 
 from pydantic import BaseModel, Field, model_validator
 
 Edition = Literal["2020", "2016"]
-DEFAULT_EDITION: Edition = "2020"
-"""The rules a table plays unless it chose otherwise (the 2020 second edition)."""
+EDITIONS: Final[tuple[Edition, ...]] = get_args(Edition)
+"""Every rule set the engine plays, newest first."""
+DEFAULT_EDITION: Final[Edition] = "2020"
+"""The rule set a table plays unless it chooses another (the reference: 2020 is the default)."""
 Side = Literal["left", "right"]
 Phase = Literal["passing", "turns", "over"]
 
 LETTERS = "ABCDEFGH"
-GLASSES_IN_BOX: dict[str, int] = {"2020": 8, "2016": 10}
+GLASSES_IN_BOX: dict[Edition, int] = {"2020": 8, "2016": 10}
 
 
 class Options(BaseModel):
     """What the table chose at `new`: player count, rule set, variant."""
 
     players: int = Field(ge=2, le=6)
-    edition: Edition = "2020"
+    edition: Edition = DEFAULT_EDITION
     top_secret: bool = False
 
     @model_validator(mode="after")
@@ -121,10 +123,9 @@ class GameState(BaseModel):
         return seen
 
     def awaiting_take(self) -> bool:
-        """The current player holds no glass and the supply is empty: they must pick a source."""
-        return (
-            self.phase == "turns"
-            and self.options.uses_glasses
-            and self.seats[self.turn].glasses == 0
-            and self.supply == 0
-        )
+        """The current player holds no glass and the supply is empty: they must pick a source.
+
+        Kept for existing callers; the rule is `legal.must_take`, which also takes a view."""
+        from engine.thirteen_clues.legal import must_take  # legal imports this module
+
+        return must_take(self)

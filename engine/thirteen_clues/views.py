@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from pydantic import BaseModel
 
 from engine.thirteen_clues.state import (
@@ -89,7 +91,24 @@ def player_view(state: GameState, seat: int) -> PlayerView:
     )
 
 
-def _public_fields(state: GameState) -> dict:
+class _PublicFields(TypedDict):
+    """The fields of PublicView, to build a PublicView or a PlayerView from."""
+
+    options: Options
+    phase: Phase
+    seats: list[SeatInfo]
+    turn: int
+    turn_number: int
+    supply: int
+    letters: list[str]
+    questions: list[Question]
+    consultations: list[Consultation]
+    accusations: list[tuple[int, bool]]
+    winner: int | None
+    reveal: GameState | None
+
+
+def _public_fields(state: GameState) -> _PublicFields:
     return {
         "options": state.options,
         "phase": state.phase,

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from engine.thirteen_clues import GameState
+from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import suits_in_play
 from tests.e2e.conftest import World
 from tests.e2e.drive import (
@@ -32,7 +32,7 @@ async def _human_turn(world: World, state: GameState, seat: int, count: int) -> 
     """Ask an AI witness by the picker (the slash command cannot name an AI seat), now and
     then consult the informant by command; take a glass first when the supply is empty."""
     ann = world.users[0]
-    if state.awaiting_take():
+    if legal.must_take(state):
         source = max((i for i in range(len(state.seats)) if i != seat),
                      key=lambda i: state.seats[i].glasses)
         done = await take_by_picker(world, ann, source)

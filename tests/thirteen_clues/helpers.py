@@ -29,6 +29,7 @@ from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.events import Event
 from engine.thirteen_clues.rules import apply, new_game
 from engine.thirteen_clues.state import (
+    DEFAULT_EDITION,
     GLASSES_IN_BOX,
     Edition,
     GameState,
@@ -49,7 +50,7 @@ def refs(n: int, names: Sequence[str] = NAMES) -> list[PlayerRef]:
 
 
 def fresh_game(
-    players: int, edition: Edition = "2020", top_secret: bool = False, seed: int = 1
+    players: int, edition: Edition = DEFAULT_EDITION, top_secret: bool = False, seed: int = 1
 ) -> tuple[GameState, list[Event]]:
     options = Options(players=players, edition=edition, top_secret=top_secret)
     return new_game(refs(players), options, seed)
@@ -65,7 +66,7 @@ def _by_category(cards: Iterable[str]) -> dict[Category, list[str]]:
 def build_state(
     players: int = 3,
     *,
-    edition: Edition = "2020",
+    edition: Edition = DEFAULT_EDITION,
     top_secret: bool = False,
     holders: dict[int, list[str]] | None = None,
     screens: dict[int, list[str]] | None = None,

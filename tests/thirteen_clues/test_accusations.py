@@ -7,7 +7,7 @@ import pytest
 from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Accuse, Ask, Consult
 from engine.thirteen_clues.cards import Category
-from engine.thirteen_clues.state import GLASSES_IN_BOX, Edition, GameState
+from engine.thirteen_clues.state import DEFAULT_EDITION, GLASSES_IN_BOX, Edition, GameState
 
 from .helpers import build_state, card_ids_in, of_type, play, refused, total_glasses
 
@@ -25,7 +25,7 @@ RIGHT = Accuse(seat=0, person="officer", location="parlor", weapon="knife")
 WRONG = Accuse(seat=0, person="sailor", location="plaza", weapon="gun")  # informants: unseen
 
 
-def table(edition: Edition = "2020", glasses: int = 1) -> GameState:
+def table(edition: Edition = DEFAULT_EDITION, glasses: int = 1) -> GameState:
     return build_state(
         4, edition=edition, holders=HOLDERS, screens=SCREENS, glasses=[glasses, 1, 1, 1]
     )
@@ -209,18 +209,69 @@ def test_2016_accusation_may_name_visible_cards() -> None:
 @pytest.mark.parametrize(
     ("named", "message"),
     [
-        ({"person": "florist"}, "Florist is not in play at this table."),
-        ({"weapon": "bow"}, "Bow is not in play at this table."),
         ({"location": "gun"}, "Gun is not a location."),
         ({"weapon": "sailor"}, "Sailor is not a weapon."),
         ({"person": "batman"}, "There is no card called 'batman'."),
+        ({"person": "florist", "weapon": "sailor"}, "Sailor is not a weapon."),
     ],
 )
 @pytest.mark.parametrize("edition", ["2020", "2016"])
-def test_accusation_refuses_cards_not_in_play_wrong_category_or_unknown(
+def test_accusation_refuses_cards_of_the_wrong_category_or_unknown(
     named: dict[str, str], message: str, edition: Edition
 ) -> None:
     refused(table(edition), WRONG.model_copy(update=named), message)
+
+
+# --- Cards of the suits set aside -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("named", "message"),
+    [
+        (
+            {"person": "florist"},
+            "Florist is not in play at this table: the Brown suit is set aside with 4 "
+            "players. In the 2020 rules you may only accuse cards in play.",
+        ),
+        (
+            {"weapon": "bow"},
+            "Bow is not in play at this table: the Gray suit is set aside with 4 players. "
+            "In the 2020 rules you may only accuse cards in play.",
+        ),
+    ],
+)
+def test_2020_accusation_refuses_cards_of_suits_set_aside(
+    named: dict[str, str], message: str
+) -> None:
+    """Referee decision (docs/decisions.md): such a card is known by everyone to be out of
+    the game, so, like a visible card, 2020 does not let it be named; no glass is spent."""
+    state = table("2020", glasses=2)
+    full = refused(state, WRONG.model_copy(update=named), message)
+    assert full == message
+    assert state.seats[0].glasses == 2 and state.accusations == []
+    flat = {c for cards in legal.accusable_cards(state, 0).values() for c in cards}
+    assert not {"florist", "bow", "coachman", "railcar"} & flat
+
+
+def test_2016_accusation_may_name_cards_of_suits_set_aside() -> None:
+    """The reference: in 2016 "any cards may be named". The accusation is simply wrong: a
+    glass is spent the 2016 way (to the fewest) and the turn goes on while glasses remain."""
+    state = table("2016", glasses=2)
+    aside = WRONG.model_copy(update={"person": "florist", "weapon": "bow"})
+    after, events = play(state, aside)
+    assert after.accusations[-1].cards == ("florist", "plaza", "bow")
+    assert after.accusations[-1].correct is False
+    assert [(e.giver, e.receiver, e.reason) for e in of_type(events, "glass_moved")] == [
+        (0, 1, "accusation")  # all hold one: the first clockwise
+    ]
+    assert after.turn == 0 and after.seats[0].glasses == 1 and after.phase == "turns"
+    assert total_glasses(after) == 10
+    flat = {c for cards in legal.accusable_cards(state, 0).values() for c in cards}
+    assert {"florist", "bow", "coachman", "railcar"} <= flat
+    # the whole accusation out of the game: still just wrong, and the turn ends
+    gone = Accuse(seat=0, person="coachman", location="railcar", weapon="hammer")
+    after, _ = play(after, gone)
+    assert after.accusations[-1].correct is False and after.turn == 1
 
 
 # --- The rulebook's example: Mary's two accusations -------------------------------------------

@@ -20,6 +20,7 @@ from engine.thirteen_clues import (
     EVENT_ADAPTER,
     GameState,
     apply,
+    legal,
     new_game,
     player_view,
     public_view,
@@ -217,7 +218,7 @@ def _finish_by_truth(game: Game, rng: random.Random) -> None:
     while game.state.phase == "passing":
         _step(game, random_action(game.state, rng))
     seat = game.state.turn
-    if game.state.awaiting_take():
+    if legal.must_take(game.state):
         _step(game, random_action(game.state, rng))
     holder = game.state.seats[seat].holder
     _step(game, Accuse(seat=seat, person=holder[0], location=holder[1], weapon=holder[2]))

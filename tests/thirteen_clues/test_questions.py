@@ -8,7 +8,7 @@ from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Ask
 from engine.thirteen_clues.cards import Category, SubCategory
 from engine.thirteen_clues.rules import answer_for
-from engine.thirteen_clues.state import Edition, GameState
+from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, GameState
 
 from .helpers import build_state, card_ids_in, of_type, play, recount, refused
 
@@ -25,7 +25,9 @@ SCREENS = {
 # Informants (3 players): maid, harbor, rifle, dancer, theater, gun.
 
 
-def table(edition: Edition = "2020", top_secret: bool = False, glasses: int = 1) -> GameState:
+def table(
+    edition: Edition = DEFAULT_EDITION, top_secret: bool = False, glasses: int = 1
+) -> GameState:
     return build_state(
         3,
         edition=edition,

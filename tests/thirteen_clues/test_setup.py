@@ -19,7 +19,7 @@ from engine.thirteen_clues.cards import (
     cards_in_play,
     suits_in_play,
 )
-from engine.thirteen_clues.state import GLASSES_IN_BOX, Edition
+from engine.thirteen_clues.state import DEFAULT_EDITION, EDITIONS, GLASSES_IN_BOX, Edition
 
 from .helpers import NAMES, fresh_game, of_type, pass_first, refs, total_glasses
 
@@ -251,8 +251,11 @@ def test_options_refuse_player_counts_outside_two_to_six(players: int) -> None:
 
 
 def test_options_default_is_the_2020_edition_without_top_secret() -> None:
+    """The reference: "the 2020 (second edition) rules are the default", in one constant."""
+    assert DEFAULT_EDITION == "2020"
+    assert EDITIONS == ("2020", "2016")
     options = Options(players=4)
-    assert options.edition == "2020" and not options.top_secret
+    assert options.edition == DEFAULT_EDITION and not options.top_secret
 
 
 def test_new_game_refuses_wrong_player_count() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.thirteen_clues import legal
+from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult, TakeGlass
 from engine.thirteen_clues.events import Event, GlassMoved
 from engine.thirteen_clues.state import Edition, GameState
@@ -26,6 +26,7 @@ SCREENS = {0: ["nurse", "museum"], 1: ["blowgun", "maid"], 2: ["harbor", "rifle"
 def table(
     glasses: list[int], edition: Edition = "2020", turn: int = 0, supply: int | None = None
 ) -> GameState:
+    """The layout under the 2020 rules unless told (the supplies below count 8 glasses)."""
     return build_state(
         4,
         edition=edition,
@@ -79,7 +80,9 @@ def _supply_empty() -> GameState:
     state, events = play(state, Ask(seat=0, witness=2, subject="purple"))
     assert state.turn == 1 and state.seats[1].glasses == 0
     assert of_type(events, "turn_started")[0].must_take
-    assert state.awaiting_take()
+    assert legal.must_take(state) and legal.must_take(public_view(state))
+    assert state.awaiting_take()  # the state's own spelling of the same rule
+    assert legal.duty(state, 1) == "take" and legal.duty(player_view(state, 0), 0) is None
     return state
 
 
@@ -259,7 +262,7 @@ def test_total_glasses_never_change_over_a_sequence_of_actions(edition: Edition)
         assert total_glasses(state) == box
     while state.turn != 0:
         seat = state.turn
-        if state.awaiting_take():
+        if legal.must_take(state):
             state, _ = play(state, TakeGlass(seat=seat, source=legal.take_sources(state, seat)[0]))
         state, _ = play(state, wrong_accusation(seat))
         assert total_glasses(state) == box

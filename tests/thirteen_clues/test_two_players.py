@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from functools import cache
+
 import pytest
 from pydantic import ValidationError
 
-from engine.thirteen_clues import Options, legal
-from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult, TakeGlass
-from engine.thirteen_clues.rules import answer_for
-from engine.thirteen_clues.state import Edition, GameState, Side
+from engine.thirteen_clues import Options, legal, player_view
+from engine.thirteen_clues.actions import Accuse, Action, Ask, ChoosePass, Consult, TakeGlass
+from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
+from engine.thirteen_clues.deduction import slot_joint
+from engine.thirteen_clues.rules import answer_for, apply
+from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, GameState, Side
 
 from .helpers import build_state, fresh_game, of_type, pass_first, play, recount, refused
 
@@ -20,7 +26,7 @@ SCREENS = {
 INFORMANTS = ["park", "sword", "nurse", "museum", "blowgun", "maid", "harbor", "rifle"]
 
 
-def table(edition: Edition = "2020", turn: int = 0) -> GameState:
+def table(edition: Edition = DEFAULT_EDITION, turn: int = 0) -> GameState:
     state = build_state(2, edition=edition, holders=HOLDERS, screens=SCREENS, turn=turn)
     assert state.informants == INFORMANTS
     return state
@@ -144,6 +150,18 @@ def test_two_players_2016_may_accuse_visible_cards() -> None:
     assert state.accusations[-1].correct is False and state.turn == 1
 
 
+def test_two_players_2016_may_accuse_cards_of_suits_set_aside() -> None:
+    accuse = Accuse(seat=0, person="dancer", location="theater", weapon="gun")  # orange
+    state, _ = play(table("2016"), accuse)
+    assert state.accusations[-1].correct is False and state.turn == 1
+
+
+def test_two_players_2020_refuses_cards_of_suits_set_aside() -> None:
+    accuse = Accuse(seat=0, person="maid", location="railcar", weapon="rifle")
+    refused(table("2020"), accuse, "Railcar is not in play at this table: the Brown suit is "
+            "set aside with 2 players.")
+
+
 def test_two_players_no_top_secret_options_refuse() -> None:
     with pytest.raises(ValidationError, match="not used with two players"):
         Options(players=2, edition="2016", top_secret=True)
@@ -165,3 +183,92 @@ def test_two_players_full_setup_pass_goes_to_the_other_player() -> None:
     assert len(state.informants) == 8
     case_files = of_type(events, "case_file")
     assert [list(f.holders) for f in case_files] == [[1], [0]]
+
+
+# --- which kept card is "left" -------------------------------------------------------------
+
+SETUPS = 3000
+"""Seeded two-player set-ups (6,000 screens): one standard error of a 1/3 share is 0.006."""
+TOLERANCE = 0.025
+"""About 4 standard errors. In deal order (Person, Location, Weapon, then two random cards)
+the first kept card is a Person 39% of the time and the second a Weapon 39%."""
+
+
+@cache
+def _setups() -> tuple[GameState, ...]:
+    """Seeded set-ups in the turns phase, each seat having passed a random legal choice."""
+    states = []
+    for seed in range(SETUPS):
+        rng = random.Random(seed)
+        state, _ = fresh_game(2, seed=seed)
+        for i, seat in enumerate(state.seats):
+            pick = {
+                cat.value: rng.choice([c for c in seat.dealt if CARDS[c].category == cat])
+                for cat in Category
+            }
+            state, _ = apply(state, ChoosePass(seat=i, **pick))
+        states.append(state)
+    return tuple(states)
+
+
+def _shares(index: int) -> dict[Category, float]:
+    counts = Counter(CARDS[s.screen[index]].category for st in _setups() for s in st.seats)
+    return {cat: counts[cat] / (2 * SETUPS) for cat in Category}
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_two_players_each_category_is_left_and_right_a_third_of_the_time(side: Side) -> None:
+    shares = _shares(0 if side == "left" else 1)
+    for category, share in shares.items():
+        assert abs(share - 1 / 3) < TOLERANCE, (side, category, shares)
+
+
+def test_two_players_screen_sides_are_a_seeded_shuffle_of_the_kept_cards() -> None:
+    """Both orders occur, and a replay of the same seed and passes gives the same sides."""
+    orders = Counter()
+    for state in _setups()[:200]:
+        for seat in state.seats:
+            kept = [c for c in seat.dealt if c not in (seat.passed or [])]
+            assert sorted(seat.screen) == sorted(kept)
+            orders[seat.screen == kept] += 1
+    assert min(orders[True], orders[False]) > 150  # 400 screens, about half each way
+    first = _setups()[7]
+    again, _ = fresh_game(2, seed=7)
+    for i, seat in enumerate(first.seats):
+        assert seat.passed is not None
+        again, _ = apply(again, ChoosePass(seat=i, person=seat.passed[0],
+                                           location=seat.passed[1], weapon=seat.passed[2]))
+    assert [s.screen for s in again.seats] == [s.screen for s in first.seats]
+
+
+def test_two_players_solver_uniform_sides_match_the_deal() -> None:
+    """The solver counts every (left, right) order alike: with nothing asked yet it gives
+    each unknown card off my own holder the same chance to be the opponent's left card.
+    Over the seeded
+    set-ups, the chance it gives a category must match how often that category is dealt
+    there; with the kept cards in deal order it did not (a Person 39% of the time)."""
+    predicted: Counter[Category] = Counter()
+    observed: Counter[Category] = Counter()
+    for n, state in enumerate(_setups()):
+        for me in (0, 1):
+            view = player_view(state, me)
+            unknown = [c for c in cards_in_play(2) if c not in view.known()]
+            assert len(unknown) == 13
+            # one card of each category is on my own holder; the left card is any of the
+            # other 10 alike
+            chance = {
+                cat: (sum(CARDS[c].category == cat for c in unknown) - 1) / 10 for cat in Category
+            }
+            if n < 3:  # the formula is the solver's own reading of a fresh table
+                joint = slot_joint(view)["screen:" + str(1 - me)]
+                total = sum(joint.values())
+                for cat in Category:
+                    mass = sum(k for (_, (left, _r)), k in joint.items()
+                               if CARDS[left].category == cat)
+                    assert mass / total == pytest.approx(chance[cat])
+            for cat in Category:
+                predicted[cat] += chance[cat]
+            observed[CARDS[state.seats[1 - me].screen[0]].category] += 1
+    for cat in Category:
+        gap = (observed[cat] - predicted[cat]) / (2 * SETUPS)
+        assert abs(gap) < TOLERANCE, (cat, observed, predicted)

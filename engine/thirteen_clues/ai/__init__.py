@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from typing import Literal
 
+from engine.thirteen_clues import legal
 from engine.thirteen_clues.actions import Action, ChoosePass, TakeGlass
 from engine.thirteen_clues.ai import easy, expert, normal
-from engine.thirteen_clues.ai.moves import duty
 from engine.thirteen_clues.ai.passing import choose_pass
 from engine.thirteen_clues.state import GameState
 from engine.thirteen_clues.views import PlayerView
@@ -25,7 +25,6 @@ __all__ = [
     "LEVELS",
     "Level",
     "choose_action",
-    "duty",
     "rng_for",
 ]
 
@@ -39,7 +38,7 @@ def choose_action(
 ) -> Action:
     """The action this seat's AI takes now. Raises ValueError if the game is not waiting on
     this seat (not its turn, already passed, or over). `params` tunes the expert (benchmarks)."""
-    match duty(view):
+    match legal.duty(view, view.seat):
         case "pass":
             return _pass(view, level, rng)
         case "take":
@@ -60,7 +59,7 @@ def _pass(view: PlayerView, level: Level, rng: random.Random) -> ChoosePass:
 def _take(view: PlayerView, level: Level, rng: random.Random) -> TakeGlass:
     """Easy takes from anyone; the others take from the richest player, ties going to the
     one who plays soonest, which costs the next actor an action."""
-    sources = [i for i, s in enumerate(view.seats) if i != view.seat and s.glasses > 0]
+    sources = legal.take_sources(view, view.seat)
     if level == "easy":
         return TakeGlass(seat=view.seat, source=rng.choice(sources))
     n = view.options.players

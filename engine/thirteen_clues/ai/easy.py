@@ -10,7 +10,7 @@ import random
 
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult
-from engine.thirteen_clues.ai import knowledge, moves
+from engine.thirteen_clues.ai import knowledge
 from engine.thirteen_clues.views import PlayerView
 
 GUESS_CHANCE = 0.03
@@ -35,5 +35,5 @@ def act(view: PlayerView, rng: random.Random) -> Action:
         seat=view.seat,
         witness=rng.choice(legal.witnesses(view, view.seat)),
         subject=rng.choice(legal.question_subjects(view)),
-        side=rng.choice(moves.sides(view)),
+        side=rng.choice(legal.sides(view)),
     )

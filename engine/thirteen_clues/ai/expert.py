@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from engine.thirteen_clues import deduction, legal
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult
-from engine.thirteen_clues.ai import moves, normal
+from engine.thirteen_clues.ai import normal
 from engine.thirteen_clues.cards import CARDS
+from engine.thirteen_clues.rules import spent_glass_receiver
 from engine.thirteen_clues.state import Side
 from engine.thirteen_clues.views import PlayerView
 
@@ -66,13 +67,13 @@ class Params:
 DEFAULT = Params()
 
 
-def _entropy(counts: dict[Any, int] | list[int]) -> float:
-    values = counts.values() if isinstance(counts, dict) else counts
+def _entropy(values: Collection[int]) -> float:
+    """Entropy (bits) of a distribution given by counts."""
     n = sum(values)
     return -sum(v / n * math.log2(v / n) for v in values if v)
 
 
-def _nlogn(values: Any) -> float:
+def _nlogn(values: Iterable[int]) -> float:
     return sum(v * math.log2(v) for v in values if v > 0)
 
 
@@ -84,9 +85,9 @@ def _subjects_of(subjects: list[str]) -> dict[str, list[str]]:
     }
 
 
-def _gain(per_t: dict[Triple, dict[Any, int]]) -> float:
+def _gain(per_t: dict[Triple, dict[str, int]]) -> float:
     """Mutual information (bits) between the holder and an answer, from counts n[T][a]."""
-    by_answer: dict[Any, int] = defaultdict(int)
+    by_answer: dict[str, int] = defaultdict(int)
     joint = 0.0
     total = 0
     for answers in per_t.values():
@@ -127,10 +128,10 @@ def _tally(
         marg["left"], marg["right"] = left, right
         for (t, (a, b)), n in entries.items():
             totals[t] = totals.get(t, 0) + n
-            row = left.setdefault(t, {})
-            row[a] = row.get(a, 0) + n
-            row = right.setdefault(t, {})
-            row[b] = row.get(b, 0) + n
+            on_left = left.setdefault(t, {})
+            on_left[a] = on_left.get(a, 0) + n
+            on_right = right.setdefault(t, {})
+            on_right[b] = on_right.get(b, 0) + n
         return totals, marg, both
     rows: dict[Triple, dict[str, int]] = {}
     marg[None] = rows
@@ -181,9 +182,9 @@ def question_gains(
         n_all = sum(totals.values())
         if not n_all:
             continue
-        h_t = _entropy(list(totals.values()))
+        h_t = _entropy(totals.values())
         t_base = {t: Counter(x for c in t for x in subs[c]) for t in totals}
-        for side in moves.sides(view):
+        for side in legal.sides(view):
             rows = marg[side]
             # per subject: answer (holder part + screen part) -> count, and sum n log n
             by_answer = {s: [0] * 6 for s in subjects}
@@ -243,7 +244,7 @@ def act(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Actio
     if not result.total:  # an inconsistent record cannot happen; play on the notepad
         return normal.act(view, rng)
     ranked = sorted(result.triples.items(), key=lambda kv: (-kv[1], kv[0]))
-    accusable = moves.accusable_cards(view)
+    accusable = legal.accusable_cards(view, view.seat)
     allowed = {c for cards in accusable.values() for c in cards}
     ranked = [(t, n) for t, n in ranked if set(t) <= allowed] or ranked
     top, top_n = ranked[0]
@@ -256,7 +257,7 @@ def act(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Actio
     for (witness, subject, side), gain in question_gains(view, joint).items():
         ask = Ask(seat=view.seat, witness=witness, subject=subject, side=side)
         options.append((gain - penalty[witness], ask))
-    spent = _spent_glass_receiver(view)
+    spent = spent_glass_receiver(view, view.seat) if view.options.uses_glasses else None
     cost = 0.0 if spent is None else penalty[spent]
     for letter, gain in consult_gains(view, joint).items():
         consult = Consult(seat=view.seat, letter=letter)
@@ -265,29 +266,17 @@ def act(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Actio
     if best_score <= EPS:  # nothing left to learn: the likeliest triple it is
         return _accuse(view, top)
     action = rng.choice([a for score, a in options if score >= best_score - 1e-6])
-    secret = isinstance(action, Ask) and moves.can_use_top_secret(view)
-    if secret and _entropy(result.triples) <= params.top_secret_bits:
+    secret = isinstance(action, Ask) and legal.can_use_top_secret(view, view.seat)
+    if secret and _entropy(result.triples.values()) <= params.top_secret_bits:
         action = action.model_copy(update={"top_secret": True})
     return action
 
 
 def _gifts_action(view: PlayerView, receiver: int) -> bool:
     """Whether handing `receiver` a glass gives them one more action on their next turn."""
-    if not moves.uses_glasses(view) or receiver == view.seat:
+    if not view.options.uses_glasses or receiver == view.seat:
         return False
     return view.seats[receiver].glasses > 0 or view.supply == 0
-
-
-def _spent_glass_receiver(view: PlayerView) -> int | None:
-    """Who gets a consultation's glass (rules.spent_glass_receiver, from the view)."""
-    if not moves.uses_glasses(view):
-        return None
-    n = view.options.players
-    others = [(view.seat + k) % n for k in range(1, n)]
-    if view.options.edition == "2020":
-        return next((i for i in others if view.seats[i].glasses == 0), None)
-    fewest = min(view.seats[i].glasses for i in others)
-    return next(i for i in others if view.seats[i].glasses == fewest)
 
 
 def _accuse(view: PlayerView, triple: Triple) -> Accuse:

@@ -6,12 +6,10 @@ answers give about the seat's own holder, and the triples it already accused wro
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.thirteen_clues.ai import moves
-from engine.thirteen_clues.cards import CARDS, Category, in_subject
+from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, in_subject
 from engine.thirteen_clues.state import Side
 from engine.thirteen_clues.views import PlayerView
 
@@ -31,6 +29,26 @@ class Clue:
     residual: int
 
 
+def unknown_cards(view: PlayerView) -> list[str]:
+    """The 13 cards this seat cannot see (own holder, other screens, informants), in deck
+    order, less the informant cards it has peeked at."""
+    known = set(view.dealt) | view.known()
+    return [c for c in cards_in_play(view.options.players) if c not in known]
+
+
+def visible_count(view: PlayerView, witness: int, subject: str) -> int:
+    """The part of `witness`'s answer this seat can already see (3+ players): every holder
+    but the witness's and this seat's own. With two players the answer has no visible part."""
+    if view.options.players == 2:
+        return 0
+    return sum(
+        in_subject(card, subject)
+        for seat, holder in view.holders.items()
+        if seat != witness
+        for card in holder
+    )
+
+
 def clues(view: PlayerView) -> list[Clue]:
     """Every answer that says something about this seat's holder."""
     asked = [q for q in view.questions if q.subject] + [
@@ -42,7 +60,7 @@ def clues(view: PlayerView) -> list[Clue]:
             continue  # the seat sees all the witness counted but its own holder: nothing new
         if view.options.players == 2 and q.asker != view.seat:
             continue
-        residual = q.answer - moves.visible_count(view, q.witness, q.subject)
+        residual = q.answer - visible_count(view, q.witness, q.subject)
         found.append(Clue(q.witness, q.subject, q.side, q.answer, residual))
     return found
 
@@ -71,7 +89,7 @@ def notes(view: PlayerView, depth: Depth) -> Notes:
     out, and each residual bounds the triple's cards of that subject (see `_fits`).
     """
     found = clues(view)
-    unknown = moves.unknown_cards(view)
+    unknown = unknown_cards(view)
     if depth == "zero":
         dead = {c.subject for c in found if c.answer == 0}
     else:
@@ -85,19 +103,24 @@ def notes(view: PlayerView, depth: Depth) -> Notes:
         for cat in Category
     }
     wrong = wrong_accusations(view)
-    triples = [
-        t for t in itertools.product(*(cands[cat] for cat in Category)) if frozenset(t) not in wrong
-    ]
+    every = _product(cands)
+    triples = [t for t in every if frozenset(t) not in wrong]
     if depth == "residual":
         cap = 1 if view.options.players == 2 else 2
         triples = [t for t in triples if all(_fits(t, c, unknown, cap) for c in found)]
     if not triples:  # a stale bound should never leave the seat without a guess
-        triples = [
-            t
-            for t in itertools.product(*(cands[cat] for cat in Category))
-            if frozenset(t) not in wrong
-        ] or list(itertools.product(*(cands[cat] for cat in Category)))
+        triples = [t for t in every if frozenset(t) not in wrong] or every
     return Notes(cands, triples, found)
+
+
+def _product(cands: dict[Category, list[str]]) -> list[Triple]:
+    """Every (person, location, weapon) of the candidates, in candidate order."""
+    return [
+        (p, loc, w)
+        for p in cands[Category.PERSON]
+        for loc in cands[Category.LOCATION]
+        for w in cands[Category.WEAPON]
+    ]
 
 
 def _fits(triple: Triple, clue: Clue, unknown: list[str], cap: int) -> bool:

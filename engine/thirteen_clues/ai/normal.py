@@ -14,7 +14,7 @@ from collections import Counter
 
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult
-from engine.thirteen_clues.ai import knowledge, moves
+from engine.thirteen_clues.ai import knowledge
 from engine.thirteen_clues.cards import in_subject
 from engine.thirteen_clues.state import Side
 from engine.thirteen_clues.views import PlayerView
@@ -39,7 +39,7 @@ def act(view: PlayerView, rng: random.Random) -> Action:
     triples = notes.triples
     if len(triples) == 1:
         return _accuse(view, triples[0])
-    last_glass = not moves.uses_glasses(view) or view.seats[view.seat].glasses == 1
+    last_glass = not view.options.uses_glasses or view.seats[view.seat].glasses == 1
     late = view.turn_number > PATIENCE_ROUNDS * view.options.players
     unpeeked = [x for x in view.letters if x not in view.peeks]
     if unpeeked and rng.random() < CONSULT_CHANCE:
@@ -52,7 +52,7 @@ def act(view: PlayerView, rng: random.Random) -> Action:
         if score <= 1e-9 or score < best_score - 1e-9:
             continue
         for witness in legal.witnesses(view, view.seat):
-            for side in moves.sides(view):
+            for side in legal.sides(view):
                 if (witness, subject, side) in known:
                     continue
                 if score > best_score + 1e-9:

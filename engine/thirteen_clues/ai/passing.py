@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 
 from engine.thirteen_clues.actions import ChoosePass
@@ -12,8 +11,10 @@ from engine.thirteen_clues.views import PlayerView
 
 def options(view: PlayerView) -> list[tuple[str, str, str]]:
     """Every legal pass, in a fixed order (dealt order), for reproducible choices."""
-    by_cat = [[c for c in view.dealt if CARDS[c].category == cat] for cat in Category]
-    return list(itertools.product(*by_cat))
+    persons, locations, weapons = (
+        [c for c in view.dealt if CARDS[c].category == cat] for cat in Category
+    )
+    return [(p, loc, w) for p in persons for loc in locations for w in weapons]
 
 
 def _suits(triple: tuple[str, ...]) -> set[str]:

@@ -1,4 +1,10 @@
-"""Reference enumerator and random positions for testing `engine.thirteen_clues.deduction`.
+"""The reference oracle for the exact deduction solver (`deduction.solve`, `slot_joint`),
+and the seeded random positions it is checked on.
+
+Used by the tests (tests/test_deduction.py) and the benchmarks (bench/validate_deduction.py,
+bench/deduction.py); it lives in the engine so that both may import it. Pure like the rest
+of the engine: no I/O, randomness only from the `random.Random` passed in. Far too slow for
+play: never call it from the bot or an AI.
 
 Why a second implementation: the fast solver compresses cards into classes and memoises;
 this one shares none of that. It builds whole worlds (every holder and every screen as
@@ -23,7 +29,7 @@ asked for), raising `TooLarge`.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations, product
 from math import factorial
@@ -45,9 +51,11 @@ from engine.thirteen_clues import (
     player_view,
 )
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, in_subject
-from engine.thirteen_clues.state import Question
+from engine.thirteen_clues.state import EDITIONS, Edition, Question
 
 Triple = tuple[str, str, str]
+Joint = dict[str, dict[tuple[Triple, tuple[str, ...]], int]]
+"""As `deduction.Joint`: slot name -> (holder triple, slot content) -> count."""
 
 
 class TooLarge(Exception):
@@ -58,7 +66,7 @@ class TooLarge(Exception):
 class Reference:
     total: int = 0
     triples: dict[Triple, int] = field(default_factory=dict)
-    joint: dict[str, dict[tuple[Triple, tuple[str, ...]], int]] = field(default_factory=dict)
+    joint: Joint = field(default_factory=dict)
     worlds: int = 0
     """Partial worlds that passed every check (before multiplying the free slots out)."""
 
@@ -128,7 +136,13 @@ def brute_force(
             table.setdefault(shares, []).append(content)
         by_shares[w] = table
 
-    def place(k: int, order: list[int], allowed: dict, used: int, triple: Triple) -> None:
+    def place(
+        k: int,
+        order: list[int],
+        allowed: dict[int, list[tuple[str, ...]]],
+        used: int,
+        triple: Triple,
+    ) -> None:
         nonlocal nodes
         if k == len(order):
             finish([c for c in unknown if not used & bit[c]], triple)
@@ -189,7 +203,7 @@ def brute_force(
         # ...the others through the screen contents that add exactly the missing shares;
         # a world picks one per asked seat, no card used twice, none from the holder.
         in_holder = bit[triple[0]] | bit[triple[1]] | bit[triple[2]]
-        allowed = {}
+        allowed: dict[int, list[tuple[str, ...]]] = {}
         for w in asked:
             missing = tuple(q.answer - holder_part(q) for q in of_witness[w])
             allowed[w] = [
@@ -202,12 +216,19 @@ def brute_force(
     return ref
 
 
-def _add(table: dict, key: tuple, value: int) -> None:
+def _add(table: dict[tuple[Triple, tuple[str, ...]], int], key: tuple[Triple, tuple[str, ...]],
+         value: int) -> None:
     table[key] = table.get(key, 0) + value
 
 
-def free_arrangements(left: list[str], pair_slots: int, single_slots: int) -> Iterator[tuple]:
-    """Every way to deal `left` into labelled unordered pairs then labelled single cells."""
+Arrangement = tuple[frozenset[str] | str, ...]
+
+
+def free_arrangements(
+    left: Sequence[str], pair_slots: int, single_slots: int
+) -> Iterator[Arrangement]:
+    """Every way to deal `left` into labelled unordered pairs then labelled single cells:
+    each arrangement lists the pairs (frozensets) then the single cards."""
     if pair_slots:
         for pair in combinations(left, 2):
             rest = [c for c in left if c not in pair]
@@ -222,7 +243,7 @@ def free_arrangements(left: list[str], pair_slots: int, single_slots: int) -> It
 
 
 def random_state(
-    rng: random.Random, players: int, actions: int, *, edition: str | None = None
+    rng: random.Random, players: int, actions: int, *, edition: Edition | None = None
 ) -> GameState:
     """Deal a seeded table and play up to `actions` random legal actions (passes included
     only as setup). Stops before an action would end the game, so the state is mid-game."""
@@ -230,14 +251,14 @@ def random_state(
 
 
 def random_states(
-    rng: random.Random, players: int, stops: list[int], *, edition: str | None = None
+    rng: random.Random, players: int, stops: list[int], *, edition: Edition | None = None
 ) -> list[GameState]:
     """One random game, snapshotted after each number of actions in `stops` (ascending):
     several positions for the price of one simulation."""
-    edition = edition or rng.choice(["2020", "2016"])
+    chosen = edition if edition is not None else rng.choice(EDITIONS)
     options = Options(
         players=players,
-        edition=edition,  # type: ignore[arg-type]
+        edition=chosen,
         top_secret=players > 2 and rng.random() < 0.5,
     )
     refs = [PlayerRef(id=f"p{i}", name=f"P{i}") for i in range(players)]
