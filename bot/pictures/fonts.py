@@ -82,6 +82,7 @@ _SIMPLER = str.maketrans(
 )
 
 
+@lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> int:
     return round(font(size).getlength(text))
 

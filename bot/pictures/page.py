@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields, is_dataclass
 
 from PIL import Image
 
@@ -39,7 +39,19 @@ class Page:
 
     def to_json(self) -> str:
         """Everything the picture shows, as canonical JSON (the cache key)."""
-        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"), default=list)
+        return to_json(self)
+
+
+def to_json(value: object) -> str:
+    """Canonical JSON of nested frozen dataclasses (fields in order, no deep copies: this
+    runs on every cache look-up, where `dataclasses.asdict` would cost milliseconds)."""
+    return json.dumps(value, separators=(",", ":"), default=_fields, ensure_ascii=False)
+
+
+def _fields(value: object) -> object:
+    if is_dataclass(value):
+        return {f.name: getattr(value, f.name) for f in fields(value)}
+    raise TypeError(f"{type(value).__name__} is not a picture description")
 
 
 def _row_size(panels: Sequence[Panel]) -> tuple[float, float]:

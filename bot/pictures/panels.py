@@ -69,7 +69,7 @@ class Panel:
 
     def _cards_width(self) -> float:
         w = self.card[0]
-        widths = [len(g.slots) * w + (len(g.slots) - 1) * CARD_GAP for g in self.groups]
+        widths = [max(0, len(g.slots) * (w + CARD_GAP) - CARD_GAP) for g in self.groups]
         return sum(widths) + GROUP_GAP * (len(widths) - 1)
 
     def _header_height(self) -> float:

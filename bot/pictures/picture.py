@@ -52,7 +52,7 @@ def encode_png(image: Image.Image, *, colours: int = 256) -> bytes:
     """
     if colours:
         image = image.quantize(
-            colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+            colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
         )
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=6)

@@ -11,9 +11,8 @@ what the picture shows: the cache keys on it and the renderer draws nothing else
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from PIL import Image
@@ -24,7 +23,7 @@ from bot.pictures.cards import CARD, SMALL_CARD, FaceSpec
 from bot.pictures.colours import RGB, THEME, ink_on, mix, rgb
 from bot.pictures.fonts import drawable, text_width
 from bot.pictures.grid import first_fit
-from bot.pictures.page import Page, draw_header, render_page
+from bot.pictures.page import PANEL_GAP, Page, draw_header, render_page, to_json
 from bot.pictures.panels import Group, Panel, Slot
 from bot.pictures.picture import Picture, make_picture
 from engine.thirteen_clues.cards import (
@@ -176,10 +175,6 @@ def _sides(count: int, two_players: bool) -> list[str]:
     return ["Left", "Right"] if two_players and count == 2 else [""] * count
 
 
-def _pairs(panels: list[Panel], per_row: int) -> list[list[Panel]]:
-    return [panels[i : i + per_row] for i in range(0, len(panels), per_row)]
-
-
 def _same_width(panels: list[Panel]) -> list[Panel]:
     """The panels again, all as wide as the widest: rows of holders line up."""
     if not panels:
@@ -193,7 +188,7 @@ def _same_width(panels: list[Panel]) -> list[Panel]:
 
 def player_page(view: PlayerView) -> tuple[Page, str]:
     """The page and alt text of `player_picture`: built from the PlayerView alone."""
-    if view.phase == "passing":
+    if view.phase == "passing" or not view.screen:  # (or ended before play began)
         return _passing_page(view)
     me = view.seat
     n = view.options.players
@@ -206,7 +201,7 @@ def player_page(view: PlayerView) -> tuple[Page, str]:
         own = revealed.seats[me].holder
         holder = Panel(
             "Your holder",
-            [Group([_up(c, "Revealed") for c in own])],
+            [Group([_up(c) for c in own])],
             subtitle="Your mystery, revealed at the end",
         )
         alt.append(f"Your holder, revealed: {_cards_alt(own)}.")
@@ -247,7 +242,8 @@ def player_page(view: PlayerView) -> tuple[Page, str]:
     informants = _informant_panel(view, alt)
     if informants is not None:
         panels.append(informants)
-    rows = [[panels[i] for i in r] for r in first_fit([p.size[0] for p in panels], 960, 16)]
+    widths = [p.size[0] for p in panels]
+    rows = [[panels[i] for i in r] for r in first_fit(widths, 960, PANEL_GAP)]
     page = Page(title=f"{name} · your view", subtitle=_table_line(view), rows=rows)
     return page, " ".join(alt)
 
@@ -307,10 +303,14 @@ def _passing_page(view: PlayerView) -> tuple[Page, str]:
         alt.append(f"Dealt: {_cards_alt(view.dealt)}. Not passed yet.")
     hand = Panel("Your five cards", [Group(slots)], subtitle=subtitle)
     chosen = view.seats[right].has_passed
+    if view.phase == "over":
+        waiting = "The game ended before play began"
+    else:
+        waiting = f"{right_name} {'has chosen' if chosen else 'is choosing'} your mystery"
     holder = Panel(
         "Your holder",
         [Group([_down("?", CATEGORY_LABELS[c]) for c in Category])],
-        subtitle=f"{right_name} {'has chosen' if chosen else 'is choosing'} your mystery",
+        subtitle=waiting,
     )
     alt.append("Your holder: 3 face-down cards, your mystery.")
     rows: list[list[Panel]] = [[hand], [holder]]
@@ -319,7 +319,7 @@ def _passing_page(view: PlayerView) -> tuple[Page, str]:
         rows[1].append(informants)
         if informants.size[0] + holder.size[0] > 900:
             rows.append([rows[1].pop()])
-    footer = "" if view.passed else "Tip: avoid passing three cards of one suit."
+    footer = "" if view.passed or view.phase != "passing" else _TIP
     page = Page(
         title=f"{seat_name(view, me)} · your cards",
         subtitle=_table_line(view),
@@ -327,6 +327,9 @@ def _passing_page(view: PlayerView) -> tuple[Page, str]:
         footer=footer,
     )
     return page, " ".join(alt)
+
+
+_TIP = "Tip: avoid passing three cards of one suit."
 
 
 # ------------------------------------------------------------------------- the reveal
@@ -337,13 +340,14 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
     n = len(over.holders)
     two = n == 2
     winner = over.winner
+    why = ""
     if winner is not None:
         title = f"Case closed · {seat_name(view, winner)} solved it"
         alt = [f"13 Clues reveal: {_alt_name(view, winner)} solved the mystery and wins."]
     else:
         title = "Case closed · no winner"
-        why = f" ({over.reason})" if over.reason and over.reason != "solved" else ""
-        alt = [f"13 Clues reveal: the game ended without a winner{why}."]
+        why = over.reason if over.reason and over.reason != "solved" else ""
+        alt = [f"13 Clues reveal: the game ended without a winner. {why}".strip()]
     wrong: dict[int, int] = {}
     for seat, _cards, ok in over.accusations:
         if not ok:
@@ -377,24 +381,28 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
                 badge="Winner" if won else "",
             )
         )
-    rows = _pairs(_same_width(panels), 2)
+    panels = _same_width(panels)
     if over.informants:
         letters = "ABCDEFGH"
-        rows.append(
-            [
-                Panel(
-                    "Secret Informant",
-                    [Group([_up(c, letters[i]) for i, c in enumerate(over.informants)])],
-                    card=SMALL_CARD,
-                )
-            ]
+        panels.append(
+            Panel(
+                "Secret Informant",
+                [Group([_up(c, letters[i]) for i, c in enumerate(over.informants)])],
+                card=SMALL_CARD,
+            )
         )
         alt.append(
             "Informant: "
             + "; ".join(f"{letters[i]} {_card_alt(c)}" for i, c in enumerate(over.informants))
             + "."
         )
-    page = Page(title=title, subtitle=_table_line(view) + " · everything revealed", rows=rows)
+    two_wide = 2 * panels[0].size[0] + PANEL_GAP
+    widths = [p.size[0] for p in panels]
+    rows = [[panels[i] for i in r] for r in first_fit(widths, two_wide, PANEL_GAP)]
+    subtitle = _table_line(view) + " · everything revealed"
+    if winner is None and why:
+        subtitle += " · " + drawable(why, "")
+    page = Page(title=title, subtitle=subtitle, rows=rows)
     return page, " ".join(alt)
 
 
@@ -430,7 +438,7 @@ class CasebookScene:
     description: str
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        return to_json(self)
 
 
 def casebook_scene(view: PlayerView, deduction: Deduction) -> CasebookScene:
