@@ -1,8 +1,9 @@
 """Golden-image comparison: a rendered PNG against one committed under tests/golden/.
 
 Pixel-wise with a small tolerance, because FreeType's anti-aliasing may move by a level or
-two between Pillow releases while any real change to a picture (a card moved, a colour,
-a missing label) changes thousands of pixels by far more. `UPDATE_GOLDEN=1` rewrites the
+two between Pillow releases (measured: Pillow 10.4 against 13.0 differs in at most one pixel
+in a million, by a few levels), while any real change to a picture (a card moved, a colour,
+one caption word) changes hundreds of pixels by far more. `UPDATE_GOLDEN=1` rewrites the
 files instead of comparing; a failure saves the picture it got and a diff beside the
 golden one (`*.actual.png`, `*.diff.png`, ignored by git) to look at.
 """
@@ -18,12 +19,13 @@ from PIL import Image, ImageChops
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 
-MEAN_TOLERANCE = 1.5
+MEAN_TOLERANCE = 0.1
 """Largest mean absolute difference per channel (0-255) that still passes."""
 PIXEL_TOLERANCE = 48
 """A pixel counts as changed when a channel moved by more than this."""
-CHANGED_FRACTION = 0.004
-"""Largest share of changed pixels that still passes (0.4 %)."""
+CHANGED_FRACTION = 0.00003
+"""Largest share of changed pixels that still passes (about 25 in a picture; one short
+caption word changes a hundred)."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def check_golden(name: str, png: bytes) -> Comparison | None:
             )
             detail = (
                 f"mean difference {result.mean:.2f} (max {MEAN_TOLERANCE}), "
-                f"{result.changed:.3%} pixels changed (max {CHANGED_FRACTION:.1%}); "
+                f"{result.changed:.3%} pixels changed (max {CHANGED_FRACTION:.3%}); "
                 f"diff in {diff_path}"
             )
         raise AssertionError(

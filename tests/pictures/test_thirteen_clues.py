@@ -10,9 +10,10 @@ import re
 from collections.abc import Callable, Iterator
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.pictures import ATTACHMENT_LIMIT, TARGET_BYTES, Picture, PictureCache
+from bot.pictures.fonts import font
 from bot.pictures.picture import DESCRIPTION_LIMIT, MAX_SIDE
 from bot.thirteen_clues.pictures import (
     casebook_picture,
@@ -33,7 +34,7 @@ from engine.thirteen_clues import (
 from engine.thirteen_clues.cards import CARDS, cards_in_play
 from engine.thirteen_clues.deduction import solve
 from tests.pictures import tables
-from tests.pictures.golden import check_golden
+from tests.pictures.golden import check_golden, compare
 from tests.pictures.positions import game_states
 from tests.thirteen_clues.helpers import eventual_holder
 
@@ -199,6 +200,20 @@ GOLDEN: dict[str, Callable[[], Picture]] = {
 def test_golden(name: str) -> None:
     """Pixel-wise against tests/golden/thirteen_clues/<name>.png (UPDATE_GOLDEN=1 rewrites)."""
     check_golden(f"thirteen_clues/{name}", GOLDEN[name]().png)
+
+
+def test_the_golden_comparison_sees_small_changes_and_forgives_jitter() -> None:
+    picture = Image.open(io.BytesIO(GOLDEN["view-4p-2020"]().png)).convert("RGB")
+    jitter = picture.copy()  # anti-aliasing moving a few levels on 1 pixel in 100
+    for i in range(0, jitter.width * jitter.height, 100):
+        xy = (i % jitter.width, i // jitter.width)
+        jitter.putpixel(xy, tuple(min(255, v + 6) for v in jitter.getpixel(xy)))
+    assert compare(jitter, picture)[0].ok
+    one_word = picture.copy()
+    ImageDraw.Draw(one_word).text((40, 320), "Left", fill=(169, 176, 196), font=font(13))
+    assert not compare(one_word, picture)[0].ok
+    other = Image.open(io.BytesIO(GOLDEN["view-2p-2016"]().png))
+    assert not compare(other, picture)[0].ok
 
 
 # ------------------------------------------------------------------ secrecy
