@@ -1,7 +1,7 @@
-"""Layout arithmetic: where boxes go, kept apart from drawing so it can be reasoned about.
+"""Layout arithmetic: where boxes go, kept apart from drawing so it can be tested alone.
 
-`flow` packs panels of any size into rows like words in a paragraph; `grid` places equal
-cells in columns. Both return positions only.
+`grid` places equal cells in columns (the casebook); `first_fit` packs panels of any width
+into rows (the table pictures); `row` lines boxes up side by side. Positions only.
 """
 
 from __future__ import annotations
@@ -36,35 +36,6 @@ def row(widths: Sequence[float], gap: float, x0: float = 0) -> list[float]:
         out.append(x)
         x += w + gap
     return out
-
-
-def flow(
-    sizes: Sequence[Size], max_width: float, gap: float, *, breaks: Sequence[int] = ()
-) -> tuple[list[Point], Size]:
-    """Pack boxes left to right into rows no wider than `max_width` (a box wider than that
-    gets a row alone); indices in `breaks` always start a new row. Within a row boxes are
-    top-aligned; rows are as tall as their tallest box. Returns corners and the size used."""
-    points: list[Point] = []
-    x = y = row_h = used_w = 0.0
-    for i, (w, h) in enumerate(sizes):
-        if points and (x + w > max_width or i in breaks) and x > 0:
-            y += row_h + gap
-            x = row_h = 0.0
-        points.append((x, y))
-        x += w + gap
-        row_h = max(row_h, h)
-        used_w = max(used_w, x - gap)
-    return points, (used_w, y + row_h if sizes else 0.0)
-
-
-def even_rows(count: int, per_row: int) -> list[int]:
-    """Row lengths for `count` items at most `per_row` a row, as even as possible
-    (7 at 3 a row: 3, 2, 2 rather than 3, 3, 1)."""
-    if count <= 0:
-        return []
-    rows = -(-count // per_row)
-    base, extra = divmod(count, rows)
-    return [base + 1] * extra + [base] * (rows - extra)
 
 
 def first_fit(widths: Sequence[float], max_width: float, gap: float) -> list[list[int]]:

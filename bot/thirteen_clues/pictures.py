@@ -11,7 +11,7 @@ what the picture shows: the cache keys on it and the renderer draws nothing else
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -22,9 +22,9 @@ from bot.pictures.canvas import Canvas
 from bot.pictures.cards import CARD, SMALL_CARD, FaceSpec
 from bot.pictures.colours import RGB, THEME, ink_on, mix, rgb
 from bot.pictures.fonts import drawable, text_width
-from bot.pictures.grid import first_fit
+from bot.pictures.grid import first_fit, grid, grid_size
 from bot.pictures.page import PANEL_GAP, Page, draw_header, render_page, to_json
-from bot.pictures.panels import Group, Panel, Slot
+from bot.pictures.panels import PAD, Group, Panel, Slot
 from bot.pictures.picture import Picture, make_picture
 from engine.thirteen_clues.cards import (
     CARDS,
@@ -89,8 +89,7 @@ def player_picture(view: PlayerView, *, cache: PictureCache | None = CACHE) -> P
     """What one seat sees at the table: its own holder as card backs, its screen, every
     other holder, the informant cards it consulted; during the pass phase its five cards."""
     page, description = player_page(view)
-    filename = f"13clues-seat{view.seat + 1}.png"
-    return _rendered("view", page, filename, description, cache)
+    return _page_picture(page, f"13clues-seat{view.seat + 1}.png", description, cache)
 
 
 def reveal_picture(
@@ -98,7 +97,7 @@ def reveal_picture(
 ) -> Picture:
     """The end of the game: every seat's holder and screen, the informants, the winner."""
     page, description = reveal_page(over, view)
-    return _rendered("reveal", page, "13clues-reveal.png", description, cache)
+    return _page_picture(page, "13clues-reveal.png", description, cache)
 
 
 def casebook_picture(
@@ -110,24 +109,28 @@ def casebook_picture(
     filename = f"13clues-casebook-seat{view.seat + 1}.png"
 
     def render() -> Picture:
-        image = render_casebook(scene)
-        return make_picture(image, filename, scene.description)
+        return make_picture(render_casebook(scene), filename, scene.description)
 
-    if cache is None:
-        return render()
-    return cache.get_or_render("casebook", scene.to_json(), render)
+    return _cached(cache, filename, scene.to_json(), render)
 
 
-def _rendered(
-    kind: str, page: Page, filename: str, description: str, cache: PictureCache | None
+def _page_picture(
+    page: Page, filename: str, description: str, cache: PictureCache | None
 ) -> Picture:
     def render() -> Picture:
         image, faces = render_page(page)
         return make_picture(image, filename, description, frozenset(faces))
 
+    return _cached(cache, filename, page.to_json() + "\n" + description, render)
+
+
+def _cached(
+    cache: PictureCache | None, filename: str, scene: str, render: Callable[[], Picture]
+) -> Picture:
+    """The picture for this scene from `cache`, rendered on a miss (always if no cache)."""
     if cache is None:
         return render()
-    return cache.get_or_render(kind, page.to_json() + "\n" + description + filename, render)
+    return cache.get_or_render(filename, scene, render)
 
 
 # ------------------------------------------------------------------------- shared bits
@@ -175,11 +178,22 @@ def _sides(count: int, two_players: bool) -> list[str]:
     return ["Left", "Right"] if two_players and count == 2 else [""] * count
 
 
+ROW_WIDTH = 960
+"""Panels share a row up to this width: pictures stay under ~1000 pixels wide, which Discord
+shows large enough to read on a desktop and scales evenly on a phone."""
+
+
+def _rows(panels: list[Panel], width: float = ROW_WIDTH) -> list[list[Panel]]:
+    """Panels in reading order, packed into rows (a narrow one may fill a gap above)."""
+    widths = [p.size[0] for p in panels]
+    return [[panels[i] for i in row] for row in first_fit(widths, width, PANEL_GAP)]
+
+
 def _same_width(panels: list[Panel]) -> list[Panel]:
     """The panels again, all as wide as the widest: rows of holders line up."""
     if not panels:
         return panels
-    width = max(p.size[0] for p in panels) - 28
+    width = max(p.size[0] for p in panels) - 2 * PAD
     return [replace(p, min_width=width) for p in panels]
 
 
@@ -242,9 +256,7 @@ def player_page(view: PlayerView) -> tuple[Page, str]:
     informants = _informant_panel(view, alt)
     if informants is not None:
         panels.append(informants)
-    widths = [p.size[0] for p in panels]
-    rows = [[panels[i] for i in r] for r in first_fit(widths, 960, PANEL_GAP)]
-    page = Page(title=f"{name} · your view", subtitle=_table_line(view), rows=rows)
+    page = Page(title=f"{name} · your view", subtitle=_table_line(view), rows=_rows(panels))
     return page, " ".join(alt)
 
 
@@ -313,17 +325,15 @@ def _passing_page(view: PlayerView) -> tuple[Page, str]:
         subtitle=waiting,
     )
     alt.append("Your holder: 3 face-down cards, your mystery.")
-    rows: list[list[Panel]] = [[hand], [holder]]
+    panels = [hand, holder]
     informants = _informant_panel(view, alt)
     if informants is not None:
-        rows[1].append(informants)
-        if informants.size[0] + holder.size[0] > 900:
-            rows.append([rows[1].pop()])
+        panels.append(informants)
     footer = "" if view.passed or view.phase != "passing" else _TIP
     page = Page(
         title=f"{seat_name(view, me)} · your cards",
         subtitle=_table_line(view),
-        rows=rows,
+        rows=_rows(panels),
         footer=footer,
     )
     return page, " ".join(alt)
@@ -396,9 +406,7 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
             + "; ".join(f"{letters[i]} {_card_alt(c)}" for i, c in enumerate(over.informants))
             + "."
         )
-    two_wide = 2 * panels[0].size[0] + PANEL_GAP
-    widths = [p.size[0] for p in panels]
-    rows = [[panels[i] for i in r] for r in first_fit(widths, two_wide, PANEL_GAP)]
+    rows = _rows(panels, 2 * panels[0].size[0] + PANEL_GAP)  # two seats a row
     subtitle = _table_line(view) + " · everything revealed"
     if winner is None and why:
         subtitle += " · " + drawable(why, "")
@@ -527,35 +535,36 @@ _LIKELY = rgb("#e6b450")
 
 
 def render_casebook(scene: CasebookScene, scale: int | None = None) -> Image.Image:
-    """The casebook grid's pixels (a PIL image)."""
-    grid_w = _SUIT_W + 3 * (_CELL_W + _GAP)
-    width = _MARGIN * 2 + grid_w - _GAP
-    rows_h = len(scene.rows) * (_CELL_H + _GAP)
+    """The casebook grid's pixels: a header row of categories, a row per suit."""
+    cell, gap = (_CELL_W, _CELL_H), (_GAP, _GAP)
+    grid_w, grid_h = grid_size(3 * len(scene.rows), 3, cell, gap)
+    width = round(2 * _MARGIN + _SUIT_W + grid_w)
     summary_h = 34 + 26 * max(1, len(scene.top))
-    height = _MARGIN + _HEADER_H + _HEAD_H + rows_h + 10 + summary_h + _MARGIN
+    height = round(_MARGIN + _HEADER_H + _HEAD_H + grid_h + 14 + summary_h + _MARGIN)
     canvas = Canvas(width, height, THEME.background, **({"scale": scale} if scale else {}))
     draw_header(canvas, scene.title, scene.subtitle)
-    x0, y = _MARGIN, _MARGIN + _HEADER_H
-    for i, category in enumerate(Category):
-        cx = x0 + _SUIT_W + i * (_CELL_W + _GAP)
+    x0, y0 = _MARGIN, _MARGIN + _HEADER_H
+    for i, (cx, _) in enumerate(grid(3, 3, cell, gap, (x0 + _SUIT_W, y0))):
+        category = list(Category)[i]
         canvas.glyph(
-            GLYPHS[category], (cx + 4, y + 2, cx + 26, y + 24), THEME.accent, THEME.background
+            GLYPHS[category], (cx + 4, y0 + 2, cx + 26, y0 + 24), THEME.accent, THEME.background
         )
         live = sum(r.cells[i].status != "ruled_out" for r in scene.rows)
-        canvas.text((cx + 34, y + 5), f"{CATEGORY_LABELS[category]}s", 16, THEME.text, bold=True)
-        canvas.text((cx + _CELL_W - 6, y + 7), f"{live} left", 13, THEME.muted, anchor="ra")
-    y += _HEAD_H
-    for row in scene.rows:
+        canvas.text((cx + 34, y0 + 5), f"{CATEGORY_LABELS[category]}s", 16, THEME.text, bold=True)
+        canvas.text((cx + _CELL_W - 6, y0 + 7), f"{live} left", 13, THEME.muted, anchor="ra")
+    y0 += _HEAD_H
+    cells = grid(3 * len(scene.rows), 3, cell, gap, (x0 + _SUIT_W, y0))
+    for r, row in enumerate(scene.rows):
         colour = SUIT_COLOURS[Suit(row.suit)]
+        y = cells[3 * r][1]
         canvas.rect(
             (x0, y + 13, x0 + 24, y + 37), colour, radius=12, outline=THEME.panel_edge, width=1
         )
         canvas.text((x0 + 34, y + _CELL_H / 2), row.suit.capitalize(), 16, THEME.text, anchor="lm")
-        for i, cell in enumerate(row.cells):
-            cx = x0 + _SUIT_W + i * (_CELL_W + _GAP)
-            _draw_cell(canvas, cell, colour, (cx, y, cx + _CELL_W, y + _CELL_H))
-        y += _CELL_H + _GAP
-    _draw_summary(canvas, scene, (x0, y + 4, width - _MARGIN))
+        for i, case in enumerate(row.cells):
+            cx, cy = cells[3 * r + i]
+            _draw_cell(canvas, case, colour, (cx, cy, cx + _CELL_W, cy + _CELL_H))
+    _draw_summary(canvas, scene, (x0, y0 + grid_h + 14, width - _MARGIN))
     return canvas.finish()
 
 
@@ -608,7 +617,7 @@ def _draw_summary(canvas: Canvas, scene: CasebookScene, span: tuple[float, float
     head = "Solved" if count == 1 else f"{count} possible mysteries"
     canvas.text((x0, y), head, 17, THEME.accent if count == 1 else THEME.text, bold=True)
     if count > len(scene.top):
-        canvas.text((x1, y + 3), f"most likely {len(scene.top)}", 13, THEME.muted, anchor="ra")
+        canvas.text((x1, y + 3), f"the {len(scene.top)} most likely", 13, THEME.muted, anchor="ra")
     y += 30
     for p, names in scene.top:
         label = _percent(p)

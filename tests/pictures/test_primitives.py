@@ -16,7 +16,7 @@ from bot.pictures.canvas import Canvas
 from bot.pictures.cards import CARD, FaceSpec, back_tile, draw_back, draw_face, face_tile
 from bot.pictures.colours import THEME, contrast, ink_on, mix
 from bot.pictures.fonts import can_draw, drawable, fit, font, text_width
-from bot.pictures.grid import even_rows, first_fit, flow, grid, grid_size
+from bot.pictures.grid import first_fit, grid, grid_size, row
 from bot.pictures.picture import DESCRIPTION_LIMIT, make_picture
 
 SPEC = FaceSpec("Candlestick", "Up close", "WHITE", (233, 228, 216), "dagger")
@@ -56,11 +56,9 @@ def test_colours() -> None:
 def test_grid_and_flow() -> None:
     assert grid(3, 2, (10, 20), (5, 5)) == [(0, 0), (15, 0), (0, 25)]
     assert grid_size(3, 2, (10, 20), (5, 5)) == (25, 45)
-    points, size = flow([(50, 10), (50, 20), (50, 10)], 120, 10)
-    assert points == [(0, 0), (60, 0), (0, 30)] and size == (110, 40)
+    assert row([50, 20, 30], 10, 5) == [5, 65, 95]
     assert first_fit([60, 60, 60, 20], 130, 10) == [[0, 1], [2, 3]]
     assert first_fit([100, 100, 20], 130, 10) == [[0, 2], [1]]
-    assert even_rows(7, 3) == [3, 2, 2] and even_rows(0, 3) == []
 
 
 def test_canvas_records_faces_not_backs() -> None:
