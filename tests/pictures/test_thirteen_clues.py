@@ -25,8 +25,12 @@ from bot.thirteen_clues.pictures import (
     reveal_picture,
 )
 from engine.thirteen_clues import (
+    Abandon,
     GameState,
+    Options,
     PlayerView,
+    apply,
+    new_game,
     player_view,
     public_view,
     reveal,
@@ -36,7 +40,7 @@ from engine.thirteen_clues.deduction import solve
 from tests.pictures import tables
 from tests.pictures.golden import check_golden, compare
 from tests.pictures.positions import game_states
-from tests.thirteen_clues.helpers import eventual_holder
+from tests.thirteen_clues.helpers import eventual_holder, of_type, refs
 
 EDITIONS = ("2020", "2016")
 PLAYERS = (2, 3, 4, 5, 6)
@@ -132,6 +136,19 @@ def test_the_reveal_shows_everything_and_the_winner() -> None:
     assert "Catherine solved the mystery and wins" in picture.description
     page_json = reveal_page(over, view)[0].to_json()
     assert page_json.count('"badge":"Winner"') == 1
+
+
+def test_a_table_ended_during_the_pass_shows_the_deal() -> None:
+    state, _ = new_game(refs(3), Options(players=3, edition="2016"), seed=3)
+    state, events = apply(state, Abandon(reason="The host ended the table."))
+    (over,) = of_type(events, "game_over")
+    picture = reveal_picture(over, public_view(state), cache=None)
+    assert_fit_for_discord(picture)
+    assert picture.faces == {c for dealt in over.dealt for c in dealt} | set(over.informants)
+    assert "without a winner. The host ended the table." in picture.description
+    mine = player_picture(player_view(state, 0), cache=None)
+    assert_fit_for_discord(mine)
+    assert mine.faces == set(state.seats[0].dealt) | set(state.informants)
 
 
 def test_the_casebook_marks_what_the_deduction_says() -> None:
