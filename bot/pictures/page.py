@@ -55,8 +55,14 @@ def _fields(value: object) -> object:
 
 
 def _row_size(panels: Sequence[Panel]) -> tuple[float, float]:
+    """Width and height of a row whose panels align their cards on the tallest header."""
     width = sum(p.size[0] for p in panels) + PANEL_GAP * (len(panels) - 1)
-    return width, max(p.size[1] for p in panels)
+    header = _row_header(panels)
+    return width, max(p.size[1] - p.header_height + header for p in panels)
+
+
+def _row_header(panels: Sequence[Panel]) -> float:
+    return max(p.header_height for p in panels)
 
 
 def _header_height(page: Page) -> float:
@@ -87,7 +93,7 @@ def render_page(page: Page, scale: int | None = None) -> tuple[Image.Image, list
         extra = (inner - row_w) / len(panels) if page.justify else 0
         x = MARGIN if page.justify else (width - row_w) / 2
         for panel in panels:
-            panel.draw(canvas, (x, y), (panel.size[0] + extra, row_h))
+            panel.draw(canvas, (x, y), (panel.size[0] + extra, row_h), _row_header(panels))
             x += panel.size[0] + extra + PANEL_GAP
         y += row_h + ROW_GAP
     if page.footer:

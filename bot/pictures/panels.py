@@ -22,6 +22,8 @@ TITLE = 17
 SUBTITLE = 13
 GROUP_LABEL = 12
 CAPTION = 13
+RING_ROOM = 4
+"""Space kept above the cards for the ring around a chosen one."""
 
 
 @dataclass(frozen=True)
@@ -72,10 +74,14 @@ class Panel:
         widths = [max(0, len(g.slots) * (w + CARD_GAP) - CARD_GAP) for g in self.groups]
         return sum(widths) + GROUP_GAP * (len(widths) - 1)
 
+    @property
+    def header_height(self) -> float:
+        """From the top padding to the cards: panels sharing a row align their cards on the
+        tallest one."""
+        return self._header_height()
+
     def _header_height(self) -> float:
-        h = TITLE + 8
-        if any(s.ring for g in self.groups for s in g.slots):
-            h += 4
+        h = TITLE + 8 + RING_ROOM
         if self.subtitle:
             h += SUBTITLE + 6
         if any(g.label for g in self.groups):
@@ -96,9 +102,14 @@ class Panel:
         return width, height
 
     def draw(
-        self, canvas: Canvas, xy: tuple[float, float], size: tuple[float, float] | None = None
+        self,
+        canvas: Canvas,
+        xy: tuple[float, float],
+        size: tuple[float, float] | None = None,
+        header: float | None = None,
     ) -> None:
-        """Draw at `xy`, stretched to `size` if given (panels sharing a row match)."""
+        """Draw at `xy`, stretched to `size` and with the cards `header` below the top
+        padding, if given (so panels sharing a row match)."""
         x, y = xy
         w, h = size or self.size
         frame = self.highlight or THEME.panel_edge
@@ -126,11 +137,8 @@ class Panel:
         if self.subtitle:
             canvas.text((x + PAD, ty), self.subtitle, SUBTITLE, THEME.muted, max_width=w - 2 * PAD)
             ty += SUBTITLE + 6
-        label_y = ty
-        if any(g.label for g in self.groups):
-            ty += GROUP_LABEL + 6
-        if any(s.ring for g in self.groups for s in g.slots):
-            ty += 4
+        ty = y + PAD + (header if header is not None else self._header_height())
+        label_y = ty - RING_ROOM - GROUP_LABEL - 6
         cw, ch = self.card
         gx = x + PAD + (w - 2 * PAD - self._cards_width()) / 2
         for i, group in enumerate(self.groups):

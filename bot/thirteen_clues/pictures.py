@@ -380,12 +380,12 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
             groups = [Group([_up(c) for c in over.dealt[seat]], "Dealt")]
             alt.append(f"{_alt_name(view, seat)}: dealt {_cards_alt(over.dealt[seat])}.")
         misses = wrong.get(seat, 0)
-        subtitle = f"{misses} wrong accusation{'s' if misses != 1 else ''}" if misses else ""
+        note = f"{misses} wrong accusation{'s' if misses != 1 else ''}" if misses else ""
         panels.append(
             Panel(
                 seat_name(view, seat),
                 groups,
-                subtitle=subtitle,
+                note=note,
                 card=SMALL_CARD,
                 highlight=THEME.accent if won else None,
                 badge="Winner" if won else "",
