@@ -47,7 +47,7 @@ def deep(colour: RGB, against: RGB, minimum: float = 3.0) -> RGB:
     return out
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=128)  # 30 cards x 2 sizes at ~280 KB: under 20 MB
 def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
     """The card face as an RGBA tile at `scale` times `size` (transparent corners)."""
     w, h = size
@@ -104,7 +104,7 @@ def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
     return tile
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def back_tile(size: Size, scale: int, label: str = "") -> Image.Image:
     """The card back: a lattice with a medallion holding `label` (a magnifier if empty)."""
     w, h = size

@@ -27,7 +27,8 @@ FOOTER = 13
 
 @dataclass(frozen=True)
 class Page:
-    """Rows of panels under a title. Panels in a row share its height; rows are centred."""
+    """Rows of panels under a title. Panels in a row share its height and align their
+    cards; rows are stretched to one width (`justify`) or centred."""
 
     title: str
     rows: Sequence[Sequence[Panel]]

@@ -2,7 +2,7 @@
 
 Game-agnostic: a game says which cards go face up (with their `FaceSpec`) or face down
 (with a label), and the captions; the panel measures itself so that pages can be laid out
-with `grid.flow` before anything is drawn.
+with `grid.first_fit` before anything is drawn.
 """
 
 from __future__ import annotations
