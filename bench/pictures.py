@@ -1,0 +1,133 @@
+"""Time and size of the 13 Clues pictures, per kind, at 2 to 6 players.
+
+Run from the repo root: .venv/bin/python -m bench.pictures [--games 4] [--per-game 6]
+
+Positions: seeded random games (both editions alternately), several moments per game seen
+from a random seat. Each picture is rendered with the cache off and timed once with
+time.perf_counter (PNG encoding included; the casebook's deduction is solved beforehand and
+not counted: it is the solver's cost, see bench.deduction). The first render of a process
+also builds the card tiles; a warm-up game runs before timing so the figures are the steady
+state a running bot sees. The last table shows what the cache saves: the same scene asked
+for again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.pictures import Picture, PictureCache
+from bot.thirteen_clues.pictures import casebook_picture, player_picture, reveal_picture
+from engine.thirteen_clues import player_view, public_view, reveal
+from engine.thirteen_clues.deduction import solve
+from tests.pictures.positions import game_states
+
+KINDS = ("pass", "view", "casebook", "reveal")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def timed(render: Callable[[], Picture]) -> tuple[float, Picture]:
+    start = time.perf_counter()
+    picture = render()
+    return time.perf_counter() - start, picture
+
+
+def measure(players: int, games: int, per_game: int) -> dict[str, list[tuple[float, Picture]]]:
+    out: dict[str, list[tuple[float, Picture]]] = {k: [] for k in KINDS}
+    for seed in range(games):
+        edition = "2020" if seed % 2 == 0 else "2016"
+        states = game_states(players, seed, edition=edition, truth=0.0, max_steps=50)
+        rng = random.Random(seed)
+        passing = [s for s in states if s.phase == "passing"]
+        turns = [s for s in states if s.phase == "turns"]
+        for state in rng.sample(passing, min(per_game, len(passing))):
+            view = player_view(state, rng.randrange(players))
+            out["pass"].append(timed(lambda v=view: player_picture(v, cache=None)))
+        for state in rng.sample(turns, min(per_game, len(turns))):
+            view = player_view(state, rng.randrange(players))
+            out["view"].append(timed(lambda v=view: player_picture(v, cache=None)))
+            deduction = solve(view)
+            out["casebook"].append(
+                timed(lambda v=view, d=deduction: casebook_picture(v, d, cache=None))
+            )
+        end = states[-1]
+        out["reveal"].append(
+            timed(lambda s=end: reveal_picture(reveal(s), public_view(s), cache=None))
+        )
+    return out
+
+
+def cache_figures(players: int) -> str:
+    """One whole game replayed as a bot would: after every action each seat asks for its
+    view picture and its casebook. How often does the cache answer, and how fast?"""
+    cache = PictureCache()
+    states = [s for s in game_states(players, 99, truth=0.0, max_steps=60) if s.phase == "turns"]
+    hit_times: list[float] = []
+    miss_times: list[float] = []
+    for state in states:
+        for seat in range(players):
+            view = player_view(state, seat)
+            deduction = solve(view)
+            for render in (
+                lambda v=view: player_picture(v, cache=cache),
+                lambda v=view, d=deduction: casebook_picture(v, d, cache=cache),
+            ):
+                before = cache.stats.misses
+                seconds, _ = timed(render)
+                (miss_times if cache.stats.misses > before else hit_times).append(seconds)
+    asked = len(hit_times) + len(miss_times)
+    return (
+        f"  {players} players: {asked} asked, {len(miss_times)} rendered "
+        f"(hit rate {cache.stats.hit_rate:.0%}); miss {statistics.median(miss_times) * 1000:.1f}"
+        f" ms, hit {statistics.median(hit_times) * 1000:.2f} ms; {len(cache)} held in "
+        f"{cache.bytes / 1024:.0f} KB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--per-game", type=int, default=6)
+    args = parser.parse_args()
+    measure(4, 1, 2)  # warm-up: fonts and card tiles
+    header = ("players", "picture", "n", "ms med", "ms p99", "KB med", "KB max", "pixels")
+    print("  ".join(f"{h:>9}" for h in header))
+    for players in range(2, 7):
+        results = measure(players, args.games, args.per_game)
+        for kind in KINDS:
+            rows = results[kind]
+            if not rows:
+                continue
+            ms = [t * 1000 for t, _ in rows]
+            kb = [p.size / 1024 for _, p in rows]
+            dims = {f"{p.width}x{p.height}" for _, p in rows}
+            line = (
+                f"{players}",
+                kind,
+                f"{len(rows)}",
+                f"{statistics.median(ms):.1f}",
+                f"{percentile(ms, 0.99):.1f}",
+                f"{statistics.median(kb):.1f}",
+                f"{max(kb):.1f}",
+                "/".join(sorted(dims)[:2]) + ("…" if len(dims) > 2 else ""),
+            )
+            print("  ".join(f"{c:>9}" for c in line))
+    print()
+    print("cache: one game, every seat's view and casebook after every action:")
+    for players in (2, 4, 6):
+        print(cache_figures(players))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+"""Playing cards drawn by the bot: a face (colour band, glyph, name, caption) and a back.
+
+Game-agnostic: a game describes each card as a `FaceSpec`; this module only draws. Tiles are
+cached by their spec and size, so a picture with thirty cards pays for each distinct card
+once per process. Every face goes through `draw_face`, which records the card's id on the
+canvas: tests compare that record with what the viewer may see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.pictures.canvas import Canvas
+from bot.pictures.colours import RGB, THEME, contrast, ink_on, mix
+from bot.pictures.fonts import fit, font
+from bot.pictures.glyphs import GLYPHS
+
+Size = tuple[int, int]
+
+CARD = (112, 156)
+"""The usual card size in logical pixels (close to a real card's 5:7)."""
+SMALL_CARD = (92, 128)
+"""For rows of many cards (informants, the reveal)."""
+
+
+@dataclass(frozen=True)
+class FaceSpec:
+    """What a card face shows; `colour` is its suit's, `glyph` a name in `GLYPHS`."""
+
+    title: str
+    caption: str
+    band: str
+    colour: RGB
+    glyph: str
+
+
+def deep(colour: RGB, against: RGB, minimum: float = 3.0) -> RGB:
+    """`colour`, darkened until it reads on `against` (pale suits need it: yellow, white)."""
+    out = colour
+    step = 0
+    while contrast(out, against) < minimum and step < 20:
+        step += 1
+        out = mix(colour, (30, 26, 36), step * 0.05)
+    return out
+
+
+@lru_cache(maxsize=128)  # 30 cards x 2 sizes at ~280 KB: under 20 MB
+def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
+    """The card face as an RGBA tile at `scale` times `size` (transparent corners)."""
+    w, h = size
+    W, H = w * scale, h * scale
+    tile = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
+    radius = round(0.085 * W)
+    edge = max(2, round(0.035 * W))
+    band_ink = ink_on(spec.colour)
+    outline = deep(spec.colour, THEME.card, 1.6)
+    draw.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius, fill=outline)
+    inner = (edge, edge, W - 1 - edge, H - 1 - edge)
+    draw.rounded_rectangle(inner, radius=radius - edge, fill=THEME.card)
+    band_h = round(0.15 * H)
+    draw.rounded_rectangle(
+        (edge, edge, W - 1 - edge, edge + band_h), radius=radius - edge, fill=spec.colour
+    )
+    draw.rectangle((edge, edge + band_h // 2, W - 1 - edge, edge + band_h), fill=spec.colour)
+    band_text, band_size = fit(spec.band, round(0.095 * W), round(0.8 * W), round(0.07 * W))
+    draw.text(
+        (W // 2, edge + band_h // 2 + 1),
+        band_text,
+        font=font(band_size),
+        fill=band_ink,
+        anchor="mm",
+    )
+    tint = mix(spec.colour, (255, 255, 255), 0.78)
+    ink = deep(spec.colour, tint, 3.0)
+    cx, cy, r = W / 2, 0.435 * H, 0.25 * W
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=tint)
+    g = 0.7 * r
+    GLYPHS[spec.glyph](draw, (cx - g, cy - g, cx + g, cy + g), ink, tint)
+    title, title_size = fit(spec.title, round(0.165 * W), round(0.88 * W), round(0.12 * W))
+    stroke = max(1, round(title_size / 26))
+    draw.text(
+        (W // 2, round(0.735 * H)),
+        title,
+        font=font(title_size),
+        fill=THEME.card_ink,
+        anchor="mm",
+        stroke_width=stroke,
+        stroke_fill=THEME.card_ink,
+    )
+    rule_y = round(0.82 * H)
+    draw.line((round(0.3 * W), rule_y, round(0.7 * W), rule_y), fill=tint, width=max(1, scale))
+    caption, caption_size = fit(spec.caption, round(0.11 * W), round(0.86 * W))
+    draw.text(
+        (W // 2, round(0.89 * H)),
+        caption,
+        font=font(caption_size),
+        fill=THEME.card_muted,
+        anchor="mm",
+    )
+    return tile
+
+
+@lru_cache(maxsize=32)
+def back_tile(size: Size, scale: int, label: str = "") -> Image.Image:
+    """The card back: a lattice with a medallion holding `label` (a magnifier if empty)."""
+    w, h = size
+    W, H = w * scale, h * scale
+    radius = round(0.085 * W)
+    tile = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    body = Image.new("RGBA", (W, H), THEME.back)
+    pattern = ImageDraw.Draw(body)
+    step = max(4, round(0.14 * W))
+    line = max(1, round(0.012 * W))
+    for k in range(-H, W + H, step):
+        pattern.line((k, 0, k + H, H), fill=THEME.back_pattern, width=line)
+        pattern.line((k, H, k + H, 0), fill=THEME.back_pattern, width=line)
+    mask = Image.new("L", (W, H), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, W - 1, H - 1), radius=radius, fill=255)
+    tile.paste(body, (0, 0), mask)
+    draw = ImageDraw.Draw(tile)
+    inset = round(0.06 * W)
+    draw.rounded_rectangle(
+        (inset, inset, W - 1 - inset, H - 1 - inset),
+        radius=max(1, radius - inset // 2),
+        outline=THEME.back_ink,
+        width=max(1, round(0.014 * W)),
+    )
+    cx, cy, r = W / 2, H / 2, 0.27 * W
+    draw.ellipse(
+        (cx - r, cy - r, cx + r, cy + r),
+        fill=THEME.back,
+        outline=THEME.back_ink,
+        width=max(1, round(0.022 * W)),
+    )
+    if label:
+        text, size = fit(label, round(0.3 * W), round(1.5 * r), round(0.14 * W))
+        draw.text(
+            (cx, cy),
+            text,
+            font=font(size),
+            fill=THEME.back_ink,
+            anchor="mm",
+            stroke_width=max(1, round(size / 22)),
+            stroke_fill=THEME.back_ink,
+        )
+    else:
+        g = 0.62 * r
+        GLYPHS["magnifier"](draw, (cx - g, cy - g, cx + g, cy + g), THEME.back_ink, THEME.back)
+    return tile
+
+
+def _shadow(canvas: Canvas, xy: tuple[float, float], size: Size) -> None:
+    x, y = xy
+    w, h = size
+    canvas.rect((x + 2, y + 3, x + w + 2, y + h + 3), (12, 14, 22), radius=0.085 * w)
+
+
+def draw_face(
+    canvas: Canvas, card_id: str, spec: FaceSpec, xy: tuple[float, float], size: Size = CARD
+) -> None:
+    """Draw a card face up at `xy` and record `card_id` as shown."""
+    canvas.faces.append(card_id)
+    _shadow(canvas, xy, size)
+    canvas.paste(face_tile(spec, size, canvas.scale), xy)
+
+
+def draw_back(canvas: Canvas, xy: tuple[float, float], size: Size = CARD, label: str = "") -> None:
+    """Draw a card face down at `xy`, `label` (a letter, "?") on its medallion."""
+    _shadow(canvas, xy, size)
+    canvas.paste(back_tile(size, canvas.scale, label), xy)

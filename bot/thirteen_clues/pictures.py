@@ -1,0 +1,635 @@
+"""13 Clues as pictures: what a seat sees, the end-of-game reveal, the casebook grid.
+
+Pure functions from the engine's views to a `Picture` (PNG bytes, file name, alt text); no
+discord import, so they are testable alone and the bot attaches them as it likes.
+
+Secrecy is structural: `player_picture` takes a `PlayerView`, which never contains the
+seat's own holder before the end, and draws the holder as three card backs. Each picture
+is first described as a `Page` (or a `CasebookScene`), a plain value whose JSON is exactly
+what the picture shows: the cache keys on it and the renderer draws nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from PIL import Image
+
+from bot.pictures.cache import PictureCache
+from bot.pictures.canvas import Canvas
+from bot.pictures.cards import CARD, SMALL_CARD, FaceSpec
+from bot.pictures.colours import RGB, THEME, ink_on, mix, rgb
+from bot.pictures.fonts import drawable, text_width
+from bot.pictures.grid import first_fit, grid, grid_size
+from bot.pictures.page import PANEL_GAP, Page, draw_header, render_page, to_json
+from bot.pictures.panels import PAD, Group, Panel, Slot
+from bot.pictures.picture import Picture, make_picture
+from engine.thirteen_clues.cards import (
+    CARDS,
+    SUB_CATEGORY_NAMES,
+    Category,
+    Suit,
+    suits_in_play,
+)
+from engine.thirteen_clues.deduction import Deduction
+from engine.thirteen_clues.events import GameOver
+from engine.thirteen_clues.views import PlayerView, PublicView
+
+SUIT_COLOURS: dict[Suit, RGB] = {
+    Suit.PURPLE: rgb("#7d4ea8"),
+    Suit.PINK: rgb("#e06c9f"),
+    Suit.RED: rgb("#cf3b3b"),
+    Suit.GREEN: rgb("#3f9a52"),
+    Suit.YELLOW: rgb("#f0c23b"),
+    Suit.BLUE: rgb("#2f6fc4"),
+    Suit.ORANGE: rgb("#ee8a2e"),
+    Suit.WHITE: rgb("#e9e4d8"),
+    Suit.BROWN: rgb("#8a5a3b"),
+    Suit.GRAY: rgb("#8a8f99"),
+}
+"""The ten suit colours, close to the emoji the text messages use."""
+
+GLYPHS: dict[Category, str] = {
+    Category.PERSON: "person",
+    Category.LOCATION: "pin",
+    Category.WEAPON: "dagger",
+}
+CATEGORY_LABELS: dict[Category, str] = {
+    Category.PERSON: "Person",
+    Category.LOCATION: "Location",
+    Category.WEAPON: "Weapon",
+}
+
+CACHE = PictureCache()
+"""The process-wide cache for these pictures; pass `cache=None` to render afresh."""
+
+NAME_LIMIT = 24
+"""Characters of a player's name drawn on a picture (the alt text keeps 32)."""
+
+
+@lru_cache(maxsize=64)
+def face(card: str) -> FaceSpec:
+    """How the card with id `card` looks face up."""
+    info = CARDS[card]
+    return FaceSpec(
+        title=info.name,
+        caption=SUB_CATEGORY_NAMES[info.sub],
+        band=info.suit.value.upper(),
+        colour=SUIT_COLOURS[info.suit],
+        glyph=GLYPHS[info.category],
+    )
+
+
+# ------------------------------------------------------------------------- public API
+
+
+def player_picture(view: PlayerView, *, cache: PictureCache | None = CACHE) -> Picture:
+    """What one seat sees at the table: its own holder as card backs, its screen, every
+    other holder, the informant cards it consulted; during the pass phase its five cards."""
+    page, description = player_page(view)
+    return _page_picture(page, f"13clues-seat{view.seat + 1}.png", description, cache)
+
+
+def reveal_picture(
+    over: GameOver, view: PublicView, *, cache: PictureCache | None = CACHE
+) -> Picture:
+    """The end of the game: every seat's holder and screen, the informants, the winner."""
+    page, description = reveal_page(over, view)
+    return _page_picture(page, "13clues-reveal.png", description, cache)
+
+
+def casebook_picture(
+    view: PlayerView, deduction: Deduction, *, cache: PictureCache | None = CACHE
+) -> Picture:
+    """The casebook at full assist: suits by categories, ruled-out cards crossed out,
+    candidates shaded by the probability that they are on the seat's own holder."""
+    scene = casebook_scene(view, deduction)
+    filename = f"13clues-casebook-seat{view.seat + 1}.png"
+
+    def render() -> Picture:
+        return make_picture(render_casebook(scene), filename, scene.description)
+
+    return _cached(cache, filename, scene.to_json(), render)
+
+
+def _page_picture(
+    page: Page, filename: str, description: str, cache: PictureCache | None
+) -> Picture:
+    def render() -> Picture:
+        image, faces = render_page(page)
+        return make_picture(image, filename, description, frozenset(faces))
+
+    return _cached(cache, filename, page.to_json() + "\n" + description, render)
+
+
+def _cached(
+    cache: PictureCache | None, filename: str, scene: str, render: Callable[[], Picture]
+) -> Picture:
+    """The picture for this scene from `cache`, rendered on a miss (always if no cache)."""
+    if cache is None:
+        return render()
+    return cache.get_or_render(filename, scene, render)
+
+
+# ------------------------------------------------------------------------- shared bits
+
+
+def seat_name(view: PublicView, seat: int) -> str:
+    """A seat's name as the bundled font can draw it, clipped; "Seat 3" if nothing is left."""
+    name = drawable(view.seats[seat].name, f"Seat {seat + 1}")
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1].rstrip() + "…"
+
+
+def _alt_name(view: PublicView, seat: int) -> str:
+    name = " ".join(view.seats[seat].name.split()) or f"Seat {seat + 1}"
+    return name if len(name) <= 32 else name[:31] + "…"
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _card_alt(card: str) -> str:
+    info = CARDS[card]
+    return f"{info.name} ({info.suit.value})"
+
+
+def _cards_alt(cards: Sequence[str]) -> str:
+    return ", ".join(_card_alt(c) for c in cards)
+
+
+def _table_line(view: PublicView) -> str:
+    o = view.options
+    extra = " · Top Secret" if o.top_secret else ""
+    return f"13 Clues · {o.players} players · {o.edition} rules{extra}"
+
+
+def _up(card: str, caption: str = "", ring: RGB | None = None) -> Slot:
+    return Slot(card=card, spec=face(card), caption=caption, ring=ring)
+
+
+def _down(label: str = "", caption: str = "") -> Slot:
+    return Slot(label=label, caption=caption)
+
+
+def _sides(count: int, two_players: bool) -> list[str]:
+    return ["Left", "Right"] if two_players and count == 2 else [""] * count
+
+
+ROW_WIDTH = 960
+"""Panels share a row up to this width: pictures stay under ~1000 pixels wide, which Discord
+shows large enough to read on a desktop and scales evenly on a phone."""
+
+
+def _rows(panels: list[Panel], width: float = ROW_WIDTH) -> list[list[Panel]]:
+    """Panels in reading order, packed into rows (a narrow one may fill a gap above)."""
+    widths = [p.size[0] for p in panels]
+    return [[panels[i] for i in row] for row in first_fit(widths, width, PANEL_GAP)]
+
+
+def _same_width(panels: list[Panel]) -> list[Panel]:
+    """The panels again, all as wide as the widest: rows of holders line up."""
+    if not panels:
+        return panels
+    width = max(p.size[0] for p in panels) - 2 * PAD
+    return [replace(p, min_width=width) for p in panels]
+
+
+# ------------------------------------------------------------------------- a seat's view
+
+
+def player_page(view: PlayerView) -> tuple[Page, str]:
+    """The page and alt text of `player_picture`: built from the PlayerView alone."""
+    if view.phase == "passing" or not view.screen:  # (or ended before play began)
+        return _passing_page(view)
+    me = view.seat
+    n = view.options.players
+    two = n == 2
+    name = seat_name(view, me)
+    revealed = view.reveal
+    alt: list[str] = [f"{_alt_name(view, me)}'s view of a {n}-player 13 Clues table."]
+
+    if revealed is not None:
+        own = revealed.seats[me].holder
+        holder = Panel(
+            "Your holder",
+            [Group([_up(c) for c in own])],
+            subtitle="Your mystery, revealed at the end",
+        )
+        alt.append(f"Your holder, revealed: {_cards_alt(own)}.")
+    else:
+        holder = Panel(
+            "Your holder",
+            [Group([_down("?", CATEGORY_LABELS[c]) for c in Category])],
+            subtitle="Your mystery: everyone sees it but you",
+        )
+        alt.append("Your holder: 3 face-down cards, your mystery.")
+    screen = Panel(
+        "Your screen",
+        [Group([_up(c, side) for c, side in zip(view.screen, _sides(2, two), strict=False)])],
+        subtitle="Only you see these",
+    )
+    sides = " (left, right)" if two else ""
+    alt.append(f"Your screen{sides}: {_cards_alt(view.screen)}.")
+
+    holders: list[Panel] = []
+    for k in range(1, n):
+        seat = (me + k) % n
+        cards = view.holders.get(seat, [])
+        note = "" if two else "your left" if k == 1 else "your right" if k == n - 1 else ""
+        holders.append(
+            Panel(
+                f"{_possessive(seat_name(view, seat))} holder",
+                [Group([_up(c) for c in cards])],
+                note=note,
+            )
+        )
+        where = f" ({note})" if note else ""
+        alt.append(f"{_possessive(_alt_name(view, seat))} holder{where}: {_cards_alt(cards)}.")
+
+    panels = [holder, screen, *holders]
+    if two:  # one row for the three panels that matter: smaller cards
+        panels = [replace(p, card=SMALL_CARD) for p in panels]
+    panels = panels[:2] + _same_width(panels[2:])
+    informants = _informant_panel(view, alt)
+    if informants is not None:
+        panels.append(informants)
+    page = Page(title=f"{name} · your view", subtitle=_table_line(view), rows=_rows(panels))
+    return page, " ".join(alt)
+
+
+def _informant_panel(view: PlayerView, alt: list[str]) -> Panel | None:
+    if not view.letters:
+        return None
+    revealed = view.reveal
+    slots: list[Slot] = []
+    seen: list[str] = []
+    hidden: list[str] = []
+    for i, letter in enumerate(view.letters):
+        card = view.peeks.get(letter)
+        if card is None and revealed is not None:
+            card = revealed.informants[i]
+        if card is not None:
+            slots.append(_up(card, letter))
+            seen.append(f"{letter} {_card_alt(card)}")
+        else:
+            slots.append(_down(letter))
+            hidden.append(letter)
+    size = CARD if len(slots) <= 4 else SMALL_CARD
+    if revealed is not None:
+        subtitle = "Every informant card, revealed"
+    elif view.peeks:
+        subtitle = "The ones you consulted face up"
+    else:
+        subtitle = "Consult one by its letter to see it"
+    parts = []
+    if seen:
+        parts.append("seen: " + "; ".join(seen))
+    if hidden:
+        parts.append("face down: " + ", ".join(hidden))
+    alt.append(f"Secret Informant: {'; '.join(parts)}.")
+    return Panel("Secret Informant", [Group(slots)], subtitle=subtitle, card=size)
+
+
+def _passing_page(view: PlayerView) -> tuple[Page, str]:
+    me, n = view.seat, view.options.players
+    left, right = (me + 1) % n, (me - 1) % n
+    left_name, right_name = seat_name(view, left), seat_name(view, right)
+    alt = [f"{_alt_name(view, me)}'s five cards at the start of a {n}-player 13 Clues game."]
+    passed = set(view.passed or [])
+    if view.passed:
+        slots = [
+            _up(c, f"to {left_name}", THEME.accent) if c in passed else _up(c, "screen")
+            for c in view.dealt
+        ]
+        subtitle = f"Ringed: passed to {_possessive(left_name)} holder; the rest is your screen"
+        alt.append(
+            f"Dealt: {_cards_alt(view.dealt)}. Passed to {_possessive(_alt_name(view, left))} "
+            f"holder: {_cards_alt(view.passed)}."
+        )
+    else:
+        slots = [_up(c) for c in view.dealt]
+        subtitle = f"Pass 1 Person, 1 Location, 1 Weapon to {_possessive(left_name)} holder"
+        alt.append(f"Dealt: {_cards_alt(view.dealt)}. Not passed yet.")
+    hand = Panel("Your five cards", [Group(slots)], subtitle=subtitle)
+    chosen = view.seats[right].has_passed
+    if view.phase == "over":
+        waiting = "The game ended before play began"
+    else:
+        waiting = f"{right_name} {'has chosen' if chosen else 'is choosing'} your mystery"
+    holder = Panel(
+        "Your holder",
+        [Group([_down("?", CATEGORY_LABELS[c]) for c in Category])],
+        subtitle=waiting,
+    )
+    alt.append("Your holder: 3 face-down cards, your mystery.")
+    panels = [hand, holder]
+    informants = _informant_panel(view, alt)
+    if informants is not None:
+        panels.append(informants)
+    footer = "" if view.passed or view.phase != "passing" else _TIP
+    page = Page(
+        title=f"{seat_name(view, me)} · your cards",
+        subtitle=_table_line(view),
+        rows=_rows(panels),
+        footer=footer,
+    )
+    return page, " ".join(alt)
+
+
+_TIP = "Tip: avoid passing three cards of one suit."
+
+
+# ------------------------------------------------------------------------- the reveal
+
+
+def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
+    """The page and alt text of `reveal_picture`."""
+    n = len(over.holders)
+    two = n == 2
+    winner = over.winner
+    why = ""
+    if winner is not None:
+        title = f"Case closed · {seat_name(view, winner)} solved it"
+        alt = [f"13 Clues reveal: {_alt_name(view, winner)} solved the mystery and wins."]
+    else:
+        title = "Case closed · no winner"
+        why = over.reason if over.reason and over.reason != "solved" else ""
+        alt = [f"13 Clues reveal: the game ended without a winner. {why}".strip()]
+    wrong: dict[int, int] = {}
+    for seat, _cards, ok in over.accusations:
+        if not ok:
+            wrong[seat] = wrong.get(seat, 0) + 1
+    panels: list[Panel] = []
+    for seat in range(n):
+        holder, screen = over.holders[seat], over.screens[seat]
+        won = seat == winner
+        ring = THEME.accent if won else None
+        if holder:
+            groups = [
+                Group([_up(c, ring=ring) for c in holder], "Mystery"),
+                Group([_up(c, s) for c, s in zip(screen, _sides(2, two), strict=False)], "Screen"),
+            ]
+            alt.append(
+                f"{_alt_name(view, seat)}: mystery {_cards_alt(holder)}; "
+                f"screen {_cards_alt(screen)}."
+            )
+        else:  # ended during the pass phase: only the dealt cards exist
+            groups = [Group([_up(c) for c in over.dealt[seat]], "Dealt")]
+            alt.append(f"{_alt_name(view, seat)}: dealt {_cards_alt(over.dealt[seat])}.")
+        misses = wrong.get(seat, 0)
+        note = f"{misses} wrong accusation{'s' if misses != 1 else ''}" if misses else ""
+        panels.append(
+            Panel(
+                seat_name(view, seat),
+                groups,
+                note=note,
+                card=SMALL_CARD,
+                highlight=THEME.accent if won else None,
+                badge="Winner" if won else "",
+            )
+        )
+    panels = _same_width(panels)
+    if over.informants:
+        letters = "ABCDEFGH"
+        panels.append(
+            Panel(
+                "Secret Informant",
+                [Group([_up(c, letters[i]) for i, c in enumerate(over.informants)])],
+                card=SMALL_CARD,
+            )
+        )
+        alt.append(
+            "Informant: "
+            + "; ".join(f"{letters[i]} {_card_alt(c)}" for i, c in enumerate(over.informants))
+            + "."
+        )
+    rows = _rows(panels, 2 * panels[0].size[0] + PANEL_GAP)  # two seats a row
+    subtitle = _table_line(view) + " · everything revealed"
+    if winner is None and why:
+        subtitle += " · " + drawable(why, "")
+    page = Page(title=title, subtitle=subtitle, rows=rows)
+    return page, " ".join(alt)
+
+
+# ------------------------------------------------------------------------- the casebook
+
+
+@dataclass(frozen=True)
+class CaseCell:
+    """One card in the casebook: its status, probability (to 3 decimals) and why it is out."""
+
+    card: str
+    name: str
+    status: str
+    probability: float
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    suit: str
+    cells: tuple[CaseCell, CaseCell, CaseCell]
+
+
+@dataclass(frozen=True)
+class CasebookScene:
+    """Everything the casebook picture shows (and nothing else): the cache key."""
+
+    title: str
+    subtitle: str
+    rows: tuple[CaseRow, ...]
+    mysteries: int
+    top: tuple[tuple[float, tuple[str, str, str]], ...]
+    description: str
+
+    def to_json(self) -> str:
+        return to_json(self)
+
+
+def casebook_scene(view: PlayerView, deduction: Deduction) -> CasebookScene:
+    """The casebook's content for `view.seat`, from its view and its exact deduction."""
+    if deduction.seat != view.seat:
+        raise ValueError("The deduction is for another seat.")
+    reasons = _whereabouts(view)
+    rows: list[CaseRow] = []
+    for suit in suits_in_play(view.options.players):
+        cells = []
+        for card in (c for c in CARDS if CARDS[c].suit == suit):
+            status = deduction.status(card)
+            cells.append(
+                CaseCell(
+                    card=card,
+                    name=CARDS[card].name,
+                    status=status,
+                    probability=round(deduction.probability(card), 3),
+                    reason=reasons.get(card, "deduced") if status == "ruled_out" else "",
+                )
+            )
+        rows.append(CaseRow(suit.value, (cells[0], cells[1], cells[2])))
+    top = tuple(
+        (round(deduction.triple_probability(t), 3), tuple(CARDS[c].name for c in t))
+        for t in deduction.candidates()[:4]
+    )
+    name = seat_name(view, view.seat)
+    description = _casebook_alt(view, deduction, rows)
+    return CasebookScene(
+        title=f"{_possessive(name)} casebook",
+        subtitle=_table_line(view) + " · full assist: exact odds for your holder",
+        rows=tuple(rows),
+        mysteries=len(deduction.triples),
+        top=top,  # type: ignore[arg-type]
+        description=description,
+    )
+
+
+def _whereabouts(view: PlayerView) -> dict[str, str]:
+    """Where the seat knows a card to be: why the casebook rules it out."""
+    out: dict[str, str] = {}
+    for letter, card in view.peeks.items():
+        out[card] = f"informant {letter}"
+    for seat, cards in view.holders.items():
+        for card in cards:
+            out[card] = f"{_possessive(seat_name(view, seat))} holder"
+    for card in view.screen:
+        out[card] = "your screen"
+    return out
+
+
+def _casebook_alt(view: PlayerView, deduction: Deduction, rows: list[CaseRow]) -> str:
+    parts = [f"{_possessive(_alt_name(view, view.seat))} casebook (full assist)."]
+    solved = deduction.certain()
+    if solved:
+        parts.append("Solved: " + ", ".join(CARDS[c].name for c in solved) + ".")
+    else:
+        parts.append(f"{len(deduction.triples)} possible mysteries.")
+    for category in Category:
+        cells = [row.cells[list(Category).index(category)] for row in rows]
+        live = [c for c in cells if c.status != "ruled_out"]
+        text = ", ".join(
+            f"{c.name} {'certain' if c.status == 'certain' else _percent(c.probability)}"
+            for c in sorted(live, key=lambda c: -c.probability)
+        )
+        parts.append(f"{CATEGORY_LABELS[category]}s still possible: {text or 'none'}.")
+    return " ".join(parts)
+
+
+def _percent(p: float) -> str:
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 <= p < 1:
+        return ">99%"
+    return f"{p:.0%}"
+
+
+# Casebook geometry (logical pixels)
+_SUIT_W = 118
+_CELL_W, _CELL_H = 214, 50
+_GAP = 8
+_HEAD_H = 34
+_MARGIN = 22
+_HEADER_H = 25 + 10 + 15 + 8 + 8
+_LIKELY = rgb("#e6b450")
+
+
+def render_casebook(scene: CasebookScene, scale: int | None = None) -> Image.Image:
+    """The casebook grid's pixels: a header row of categories, a row per suit."""
+    cell, gap = (_CELL_W, _CELL_H), (_GAP, _GAP)
+    grid_w, grid_h = grid_size(3 * len(scene.rows), 3, cell, gap)
+    width = round(2 * _MARGIN + _SUIT_W + grid_w)
+    summary_h = 34 + 26 * max(1, len(scene.top))
+    height = round(_MARGIN + _HEADER_H + _HEAD_H + grid_h + 14 + summary_h + _MARGIN)
+    canvas = Canvas(width, height, THEME.background, **({"scale": scale} if scale else {}))
+    draw_header(canvas, scene.title, scene.subtitle)
+    x0, y0 = _MARGIN, _MARGIN + _HEADER_H
+    for i, (cx, _) in enumerate(grid(3, 3, cell, gap, (x0 + _SUIT_W, y0))):
+        category = list(Category)[i]
+        canvas.glyph(
+            GLYPHS[category], (cx + 4, y0 + 2, cx + 26, y0 + 24), THEME.accent, THEME.background
+        )
+        live = sum(r.cells[i].status != "ruled_out" for r in scene.rows)
+        canvas.text((cx + 34, y0 + 5), f"{CATEGORY_LABELS[category]}s", 16, THEME.text, bold=True)
+        canvas.text((cx + _CELL_W - 6, y0 + 7), f"{live} left", 13, THEME.muted, anchor="ra")
+    y0 += _HEAD_H
+    cells = grid(3 * len(scene.rows), 3, cell, gap, (x0 + _SUIT_W, y0))
+    for r, row in enumerate(scene.rows):
+        colour = SUIT_COLOURS[Suit(row.suit)]
+        y = cells[3 * r][1]
+        canvas.rect(
+            (x0, y + 13, x0 + 24, y + 37), colour, radius=12, outline=THEME.panel_edge, width=1
+        )
+        canvas.text((x0 + 34, y + _CELL_H / 2), row.suit.capitalize(), 16, THEME.text, anchor="lm")
+        for i, case in enumerate(row.cells):
+            cx, cy = cells[3 * r + i]
+            _draw_cell(canvas, case, colour, (cx, cy, cx + _CELL_W, cy + _CELL_H))
+    _draw_summary(canvas, scene, (x0, y0 + grid_h + 14, width - _MARGIN))
+    return canvas.finish()
+
+
+def _draw_cell(canvas: Canvas, cell: CaseCell, colour: RGB, box: tuple[float, ...]) -> None:
+    x0, y0, x1, y1 = box
+    mid = (y0 + y1) / 2
+    if cell.status == "ruled_out":
+        canvas.rect(box, mix(THEME.background, THEME.panel, 0.5), radius=8)
+        canvas.rect((x0, y0, x0 + 5, y1), mix(colour, THEME.background, 0.6), radius=2)
+        width = canvas.text((x0 + 16, mid - 8), cell.name, 15, THEME.muted, anchor="lm")
+        canvas.line([(x0 + 13, mid - 7), (x0 + 19 + width, mid - 7)], THEME.bad, 2)
+        canvas.text(
+            (x0 + 16, mid + 11),
+            cell.reason,
+            12,
+            mix(THEME.muted, THEME.background, 0.3),
+            anchor="lm",
+            max_width=x1 - x0 - 24,
+        )
+        return
+    fill = mix(THEME.panel, _LIKELY, 0.12 + 0.62 * cell.probability)
+    certain = cell.status == "certain"
+    canvas.rect(
+        box,
+        fill,
+        radius=8,
+        outline=THEME.good if certain else THEME.panel_edge,
+        width=2.5 if certain else 1,
+    )
+    canvas.rect((x0 + 1, y0 + 1, x0 + 6, y1 - 1), colour, radius=2)
+    ink = ink_on(fill, THEME.card_ink, THEME.text)
+    canvas.text(
+        (x0 + 16, mid - 7), cell.name, 16, ink, anchor="lm", bold=True, max_width=x1 - x0 - 90
+    )
+    bar = (x0 + 16, y1 - 13, x1 - 70, y1 - 8)
+    canvas.rect(bar, mix(fill, THEME.background, 0.35), radius=2.5)
+    if cell.probability > 0:
+        filled = bar[0] + max(5, (bar[2] - bar[0]) * cell.probability)
+        canvas.rect((bar[0], bar[1], filled, bar[3]), ink, radius=2.5)
+    if certain:
+        canvas.rect((x1 - 44, mid - 15, x1 - 14, mid + 15), THEME.good, radius=15)
+        canvas.glyph("check", (x1 - 38, mid - 9, x1 - 20, mid + 9), THEME.text, THEME.good)
+    else:
+        canvas.text((x1 - 10, mid), _percent(cell.probability), 18, ink, anchor="rm", bold=True)
+
+
+def _draw_summary(canvas: Canvas, scene: CasebookScene, span: tuple[float, float, float]) -> None:
+    x0, y, x1 = span
+    count = scene.mysteries
+    head = "Solved" if count == 1 else f"{count} possible mysteries"
+    canvas.text((x0, y), head, 17, THEME.accent if count == 1 else THEME.text, bold=True)
+    if count > len(scene.top):
+        canvas.text((x1, y + 3), f"the {len(scene.top)} most likely", 13, THEME.muted, anchor="ra")
+    y += 30
+    for p, names in scene.top:
+        label = _percent(p)
+        canvas.rect((x0, y + 3, x0 + 120, y + 17), THEME.panel, radius=4)
+        canvas.rect((x0, y + 3, x0 + max(4, 120 * p), y + 17), _LIKELY, radius=4)
+        canvas.text((x0 + 132, y + 10), label, 15, THEME.text, anchor="lm", bold=True)
+        canvas.text(
+            (x0 + 132 + text_width("100%", 15) + 14, y + 10),
+            " · ".join(names),
+            15,
+            THEME.text,
+            anchor="lm",
+            max_width=x1 - x0 - 200,
+        )
+        y += 26

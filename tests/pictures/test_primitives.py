@@ -1,0 +1,157 @@
+"""The game-agnostic drawing pieces: fonts, layout, cards, PNG, cache; and no discord."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.pictures import Picture, PictureCache, encode_png
+from bot.pictures.canvas import Canvas
+from bot.pictures.cards import CARD, FaceSpec, back_tile, draw_back, draw_face, face_tile
+from bot.pictures.colours import THEME, contrast, ink_on, mix
+from bot.pictures.fonts import can_draw, drawable, fit, font, text_width
+from bot.pictures.grid import first_fit, grid, grid_size, row
+from bot.pictures.picture import DESCRIPTION_LIMIT, make_picture
+
+SPEC = FaceSpec("Candlestick", "Up close", "WHITE", (233, 228, 216), "dagger")
+
+
+def test_the_font_is_pillows_own() -> None:
+    """Identical pixels everywhere: the embedded Aileron, never an OS font."""
+    assert font(20).getname() == ("Aileron", "Regular")
+    assert font(20) is font(20)
+
+
+def test_names_are_folded_to_what_the_font_draws() -> None:
+    assert drawable("José Ñandú") == "Jose Nandu"
+    assert drawable("Zoë 🕵️ Smith") == "Zoe Smith"
+    assert drawable("Straße — Ørsted") == "Strasse - Orsted"
+    assert drawable("🕵️🎲", "Seat 2") == "Seat 2"
+    assert drawable("李小龍", "Seat 1") == "Seat 1"
+    assert can_draw("A") and can_draw("…") and not can_draw("é")
+
+
+def test_fit_shrinks_then_cuts() -> None:
+    assert fit("Knife", 18, 200) == ("Knife", 18)
+    text, size = fit("Candlestick", 20, text_width("Candlestick", 17))
+    assert (text, size) == ("Candlestick", 17)
+    text, size = fit("Bartholomew Maximilian the Third", 16, 120, 12)
+    assert text.endswith("…") and size == 12 and text_width(text, 12) <= 120
+
+
+def test_colours() -> None:
+    assert mix((0, 0, 0), (255, 255, 255), 0.5) == (128, 128, 128)
+    assert ink_on((240, 194, 59)) != (255, 255, 255)  # yellow takes dark ink
+    assert ink_on((47, 111, 196)) == (255, 255, 255)
+    assert contrast(THEME.text, THEME.background) > 7
+    assert contrast(THEME.muted, THEME.panel) > 4.5
+
+
+def test_grid_and_flow() -> None:
+    assert grid(3, 2, (10, 20), (5, 5)) == [(0, 0), (15, 0), (0, 25)]
+    assert grid_size(3, 2, (10, 20), (5, 5)) == (25, 45)
+    assert row([50, 20, 30], 10, 5) == [5, 65, 95]
+    assert first_fit([60, 60, 60, 20], 130, 10) == [[0, 1], [2, 3]]
+    assert first_fit([100, 100, 20], 130, 10) == [[0, 2], [1]]
+
+
+def test_canvas_records_faces_not_backs() -> None:
+    canvas = Canvas(300, 200, THEME.background)
+    draw_face(canvas, "candlestick", SPEC, (10, 10))
+    draw_back(canvas, (150, 10), CARD, "A")
+    assert canvas.faces == ["candlestick"]
+    image = canvas.finish()
+    assert image.size == (300, 200)
+    # the face is cream in the middle, the back burgundy
+    assert image.getpixel((10 + CARD[0] // 2, 10 + 115)) != image.getpixel((150 + 20, 10 + 115))
+
+
+def test_tiles_are_cached_and_anti_aliased() -> None:
+    assert face_tile(SPEC, CARD, 2) is face_tile(SPEC, CARD, 2)
+    tile = back_tile(CARD, 2, "?")
+    assert tile.size == (CARD[0] * 2, CARD[1] * 2) and tile.mode == "RGBA"
+    alphas = {tile.getpixel((x, 0))[3] for x in range(0, 40)}
+    assert 0 in alphas and 255 in alphas  # rounded, transparent corner
+
+
+def test_png_encoding_is_a_small_valid_png() -> None:
+    canvas = Canvas(400, 300, THEME.background)
+    for i in range(3):
+        draw_face(canvas, "x", SPEC, (10 + i * 125, 10))
+    png = encode_png(canvas.finish())
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    with Image.open(io.BytesIO(png)) as image:
+        image.verify()
+    assert len(png) < 60_000
+    assert len(encode_png(canvas.finish(), colours=0)) > len(png)
+
+
+def test_picture_clips_its_description_and_refuses_huge_images() -> None:
+    image = Image.new("RGB", (10, 10))
+    picture = make_picture(image, "a.png", "x" * 5000)
+    assert len(picture.description) == DESCRIPTION_LIMIT
+    assert picture.description.endswith("…")
+    with pytest.raises(ValueError, match="larger"):
+        make_picture(Image.new("RGB", (2100, 10)), "b.png", "")
+
+
+def _picture(n: int, size: int = 100) -> Picture:
+    return Picture(f"{n}.png", b"x" * size, f"#{n}", 1, 1)
+
+
+def test_cache_is_an_lru_bounded_by_items_and_bytes() -> None:
+    cache = PictureCache(max_items=2, max_bytes=1000)
+    calls: list[int] = []
+
+    def render(n: int, size: int = 100) -> Picture:
+        calls.append(n)
+        return _picture(n, size)
+
+    first = cache.get_or_render("k", "1", lambda: render(1))
+    assert cache.get_or_render("k", "1", lambda: render(1)) is first
+    cache.get_or_render("k", "2", lambda: render(2))
+    cache.get_or_render("k", "1", lambda: render(1))  # 1 is now the most recent
+    cache.get_or_render("k", "3", lambda: render(3))  # evicts 2
+    assert calls == [1, 2, 3]
+    cache.get_or_render("k", "1", lambda: render(1))
+    cache.get_or_render("k", "2", lambda: render(2))
+    assert calls == [1, 2, 3, 2]
+    assert (cache.stats.hits, cache.stats.misses) == (3, 4)
+    assert len(cache) == 2
+    cache.get_or_render("other", "1", lambda: render(9, 900))  # kind is part of the key
+    assert calls[-1] == 9 and cache.bytes <= 1000
+    cache.clear()
+    assert len(cache) == 0 and cache.bytes == 0
+
+
+def test_cache_is_thread_safe() -> None:
+    cache = PictureCache(max_items=8)
+
+    def work(k: int) -> None:
+        for i in range(200):
+            cache.get_or_render("k", str((i * 7 + k) % 12), lambda i=i: _picture(i))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(cache) == 8
+    assert cache.bytes == 8 * 100
+    assert cache.stats.hits + cache.stats.misses == 800
+
+
+def test_pictures_never_import_discord() -> None:
+    """The renderers stand alone: testable and usable without discord.py loaded."""
+    code = "import sys, bot.pictures, bot.thirteen_clues.pictures; print('discord' in sys.modules)"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert out.stdout.strip() == "False"
