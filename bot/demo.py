@@ -23,6 +23,7 @@ from engine.thirteen_clues import (
     public_view,
 )
 from engine.thirteen_clues.ai import choose_action
+from engine.thirteen_clues.state import DEFAULT_EDITION, EDITIONS
 
 NAMES = ("Holmes", "Poirot", "Marple", "Dupin", "Wolfe", "Vance")
 MAX_ACTIONS = 2000
@@ -32,7 +33,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot demo", description=__doc__)
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7))
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--edition", choices=("2020", "2016"), default="2020")
+    parser.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION)
     parser.add_argument("--top-secret", action="store_true")
     parser.add_argument("--level", choices=("easy", "normal", "expert"), default="expert")
     parser.add_argument("--quiet-dms", action="store_true", help="print only the channel")

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DeductionBot
+from bot.thirteen_clues.game import Edition
 
 HELP = """\
 **Deduction games on Discord**
@@ -40,7 +41,7 @@ class General(commands.Cog):
     async def settings(
         self,
         interaction: discord.Interaction,
-        edition: Literal["2020", "2016"] | None = None,
+        edition: Edition | None = None,
         assist: Literal["off", "bookkeeping", "full"] | None = None,
         turn_minutes: app_commands.Range[int, 0, 1440] | None = None,
     ) -> None:

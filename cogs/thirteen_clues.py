@@ -15,7 +15,7 @@ from bot.interactions import place_of, reply_for, run
 from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import show_casebook
 from bot.thirteen_clues.components import FAMILIES
-from bot.thirteen_clues.game import GAME
+from bot.thirteen_clues.game import GAME, Edition
 from cogs.table import TableCog
 
 Text = app_commands.Range[str, 1, actions.MAX_INPUT]
@@ -58,7 +58,7 @@ class ThirteenCluesCog(
     async def new(
         self,
         interaction: discord.Interaction,
-        edition: Literal["2020", "2016"] | None = None,
+        edition: Edition | None = None,
         top_secret: bool | None = None,
         assist: Literal["off", "bookkeeping", "full"] | None = None,
         turn_minutes: app_commands.Range[int, 0, 1440] | None = None,

@@ -53,14 +53,6 @@ def member_seat(state: GameState, user_id: int) -> int:
     raise UserError("That member is not seated at this table (AI seats: use the Ask button).")
 
 
-def not_your_turn(state: GameState) -> str:
-    if state.phase == "passing":
-        return "The game is waiting for everyone to choose the cards to pass left."
-    if state.phase == "over":
-        return "This game is over."
-    return f"It is {state.seats[state.turn].name}'s turn, not yours."
-
-
 # builders ---------------------------------------------------------------------------------
 
 
@@ -143,7 +135,7 @@ def accuse_choices(state: GameState, seat: int, category: Category, current: str
                    ) -> list[Choice]:
     if state.phase != "turns":
         return []
-    return card_choices(legal.accusable_cards(state, seat)[category], current)
+    return card_choices(legal.accusation_choices(state, seat)[category], current)
 
 
 def subject_choices(state: GameState, current: str) -> list[Choice]:
@@ -159,7 +151,7 @@ def letter_choices(state: GameState, seat: int, current: str) -> list[Choice]:
     peeks = state.seats[seat].peeks
     return [
         (f"{letter} (you saw {CARDS[peeks[letter]].name})" if letter in peeks else letter, letter)
-        for letter in state.letters()
+        for letter in legal.informant_letters(state)
         if letter.startswith(current.strip().upper())
     ]
 

@@ -40,8 +40,8 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book):(?P<tabl
             state: GameState = tables.state_of(table)
             sources = legal.take_sources(state, seat)
             if not sources:
-                raise UserError(actions.not_your_turn(state) if state.turn != seat else
-                                "You do not need to take a glass from a player now.")
+                raise UserError(legal.not_your_turn_message(state, seat) if state.turn != seat
+                                else "You do not need to take a glass from a player now.")
             await interaction.response.send_message(
                 "🔎 The supply is empty: take a magnifying glass from a player.",
                 view=TakePicker.picker(table, player_view(state, seat), sources), ephemeral=True,
@@ -71,10 +71,7 @@ def table_view(table_id: int, version: int, view: PublicView) -> discord.ui.View
     if view.phase == "passing":
         return view_of(secrets)
     items: list[discord.ui.Item[Any]] = []
-    must_take = (
-        view.options.uses_glasses and view.seats[view.turn].glasses == 0 and view.supply == 0
-    )
-    if must_take:
+    if legal.must_take(view):
         items.append(button("Take a glass", custom_id("take", table_id, version), BLUE,
                             emoji="🔎"))
     else:
@@ -270,7 +267,7 @@ class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<tab
     @classmethod
     def picker(cls, table: Table, state: GameState, seat: int, draft: list[str | None]
                ) -> discord.ui.View:
-        accusable = legal.accusable_cards(state, seat)
+        accusable = legal.accusation_choices(state, seat)
         code = ".".join(c or NONE for c in draft)
         selects = [
             discord.ui.Select(

@@ -18,7 +18,7 @@ from bot.interactions import place_of, refuse, run_update, tables_of
 from bot.models import Table
 from bot.tables import STALE, Reply
 from bot.thirteen_clues import actions
-from engine.thirteen_clues import GameState
+from engine.thirteen_clues import GameState, legal
 
 PREFIX = "13c"
 NONE = "_"
@@ -93,7 +93,7 @@ class Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"13c:never"
         seat = tables.seat(table, interaction.user.id)
         state: GameState = tables.state_of(table)
         if state.phase != "turns" or state.turn != seat:
-            raise UserError(actions.not_your_turn(state))
+            raise UserError(legal.not_your_turn_message(state, seat))
         return table, state, seat
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str) -> None:

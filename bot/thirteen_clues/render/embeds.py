@@ -24,9 +24,10 @@ from bot.thirteen_clues.render.labels import (
     subject_label,
 )
 from bot.thirteen_clues.render.lines import pass_hint
+from engine.thirteen_clues import legal
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.events import GameOver
-from engine.thirteen_clues.state import Question
+from engine.thirteen_clues.state import DEFAULT_EDITION, Question
 from engine.thirteen_clues.views import PlayerView, PublicView
 
 MAX_SEATS = 6
@@ -96,7 +97,7 @@ def _table_status(view: PublicView, v: Voice) -> str:
     if not view.options.uses_glasses:
         return f"▶️ {who} to play: one action (ask, consult or accuse)."
     glasses = view.seats[view.turn].glasses
-    if glasses == 0 and view.supply == 0:
+    if legal.must_take(view):
         return (
             f"⚠️ {who} holds no glass and the supply is empty: {v.plain(view.turn)} must take "
             "a magnifying glass from another player (`/13clues take`)."
@@ -134,7 +135,7 @@ def lobby_embed(
 
     `options` keys: edition ("2020"|"2016"), top_secret (bool),
     assist ("off"|"bookkeeping"|"full"); missing keys read as the defaults."""
-    edition = str(options.get("edition", "2020"))
+    edition = str(options.get("edition", DEFAULT_EDITION))
     top_secret = bool(options.get("top_secret", False))
     assist = str(options.get("assist", "off"))
     embed = discord.Embed(

@@ -11,7 +11,7 @@ from bot.thirteen_clues.render.labels import (
     range_label,
     subject_label,
 )
-from engine.thirteen_clues.state import LETTERS, Question
+from engine.thirteen_clues.state import GLASSES_IN_BOX, LETTERS, Question
 from engine.thirteen_clues.views import PublicView
 
 
@@ -77,7 +77,7 @@ def _times(label: str, n: int) -> str:
     return label if n == 1 else f"{label}×{n}"
 
 
-_GLASSES = {"2020": 8, "2016": 10}
+_GLASSES = GLASSES_IN_BOX
 _INFORMANTS = {2: 8, 3: 6, 4: 4, 5: 2, 6: 0}
 _REMOVED = {
     2: "Gray, Brown, White, Orange",
