@@ -78,9 +78,7 @@ CLUES: dict[str, ClueCard] = {
 
 SUSPECTS: tuple[str, ...] = tuple(c.id for c in CLUES.values() if c.kind is Kind.SUSPECT)
 VEHICLES: tuple[str, ...] = tuple(c.id for c in CLUES.values() if c.kind is Kind.VEHICLE)
-DESTINATIONS: tuple[str, ...] = tuple(
-    c.id for c in CLUES.values() if c.kind is Kind.DESTINATION
-)
+DESTINATIONS: tuple[str, ...] = tuple(c.id for c in CLUES.values() if c.kind is Kind.DESTINATION)
 BY_KIND: dict[Kind, tuple[str, ...]] = {
     Kind.SUSPECT: SUSPECTS,
     Kind.VEHICLE: VEHICLES,
@@ -116,15 +114,26 @@ class ActionCard(NamedTuple):
 
 def _sleuth(feature: Feature, kind: Kind, ask: str) -> ActionCard:
     return ActionCard(
-        f"sleuth_{feature.value}", f"Super Sleuth: {ask}", 1, "super_sleuth",
-        kind=kind, feature=feature, ask=ask,
+        f"sleuth_{feature.value}",
+        f"Super Sleuth: {ask}",
+        1,
+        "super_sleuth",
+        kind=kind,
+        feature=feature,
+        ask=ask,
     )
 
 
 def _tip(key: str, kind: Kind, ask: str, feature: Feature | None = None) -> ActionCard:
     return ActionCard(
-        f"tip_{key}", f"Private Tip: {ask}", 1, "private_tip",
-        kind=kind, feature=feature, all_of_kind=feature is None, ask=ask,
+        f"tip_{key}",
+        f"Private Tip: {ask}",
+        1,
+        "private_tip",
+        kind=kind,
+        feature=feature,
+        all_of_kind=feature is None,
+        ask=ask,
     )
 
 
