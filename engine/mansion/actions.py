@@ -8,10 +8,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 
-class SuggestAny(BaseModel):
+class _Action(BaseModel):
+    """Actions are values: frozen, so enumerations can be cached and shared safely."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+class SuggestAny(_Action):
     """Suggestion from ANY destination: take `destination`'s marker (swapping), then suggest."""
 
     type: Literal["suggest_any"] = "suggest_any"
@@ -21,7 +27,7 @@ class SuggestAny(BaseModel):
     vehicle: str
 
 
-class SuggestPresent(BaseModel):
+class SuggestPresent(_Action):
     """Suggestion from PRESENT destination: suggest from the marker in front of you."""
 
     type: Literal["suggest_present"] = "suggest_present"
@@ -30,7 +36,7 @@ class SuggestPresent(BaseModel):
     vehicle: str
 
 
-class Move(BaseModel):
+class Move(_Action):
     """The "or move" of the PRESENT card: swap your marker for `destination`'s, no suggestion."""
 
     type: Literal["move"] = "move"
@@ -38,27 +44,27 @@ class Move(BaseModel):
     destination: str
 
 
-class Snoop(BaseModel):
+class Snoop(_Action):
     type: Literal["snoop"] = "snoop"
     seat: int
     target: int
 
 
-class AllSnoop(BaseModel):
+class AllSnoop(_Action):
     type: Literal["all_snoop"] = "all_snoop"
     seat: int
     card: str
     """`all_snoop_left` or `all_snoop_right`."""
 
 
-class SuperSleuth(BaseModel):
+class SuperSleuth(_Action):
     type: Literal["super_sleuth"] = "super_sleuth"
     seat: int
     card: str
     """One of the six `sleuth_*` cards."""
 
 
-class PrivateTip(BaseModel):
+class PrivateTip(_Action):
     type: Literal["private_tip"] = "private_tip"
     seat: int
     card: str
@@ -66,7 +72,7 @@ class PrivateTip(BaseModel):
     target: int
 
 
-class Accuse(BaseModel):
+class Accuse(_Action):
     type: Literal["accuse"] = "accuse"
     seat: int
     suspect: str
@@ -74,12 +80,12 @@ class Accuse(BaseModel):
     destination: str
 
 
-class EndTurn(BaseModel):
+class EndTurn(_Action):
     type: Literal["end_turn"] = "end_turn"
     seat: int
 
 
-class ChooseSolution(BaseModel):
+class ChooseSolution(_Action):
     """One Against All: the fugitive's secret choice before the deal."""
 
     type: Literal["choose_solution"] = "choose_solution"
@@ -89,7 +95,7 @@ class ChooseSolution(BaseModel):
     destination: str
 
 
-class ShowCard(BaseModel):
+class ShowCard(_Action):
     """Answer a show prompt (a Suggestion or a Super Sleuth): the card you show."""
 
     type: Literal["show_card"] = "show_card"
@@ -97,7 +103,7 @@ class ShowCard(BaseModel):
     card: str
 
 
-class PickCard(BaseModel):
+class PickCard(_Action):
     """Answer a Snoop or All Snoop: the face-down position (0-based) you look at."""
 
     type: Literal["pick_card"] = "pick_card"
@@ -105,7 +111,7 @@ class PickCard(BaseModel):
     position: int
 
 
-class AnswerTip(BaseModel):
+class AnswerTip(_Action):
     """Answer a Private Tip: the cards you return (one, all of a kind, or none)."""
 
     type: Literal["answer_tip"] = "answer_tip"
@@ -113,7 +119,7 @@ class AnswerTip(BaseModel):
     cards: list[str]
 
 
-class Abandon(BaseModel):
+class Abandon(_Action):
     """The host ends the table before anyone has won; everything is revealed."""
 
     type: Literal["abandon"] = "abandon"

@@ -34,7 +34,7 @@ from engine.mansion.prompts import (
     TipPrompt,
 )
 from engine.mansion.records import Accused, Drew, Reshuffled, Tipped, Triple, TurnBegan
-from engine.mansion.state import DiscardedCard, GameState, RoundEnd, RoundResult
+from engine.mansion.state import DiscardedCard, EndedBy, GameState, RoundEnd, RoundResult
 from engine.mansion.views import prompt_info
 
 PUBLIC = Audience.public()
@@ -113,10 +113,11 @@ def end_round(
     )
     events: list[Event] = [_round_over(state, reason)]
     if winner is not None and state.seats[winner].score >= state.options.series_wins:
-        return events + _finish(state, master=winner, ended_by="series", reason=reason)
-    if how == "abandoned" or state.options.series_wins == 1:
-        ended_by = "abandoned" if how == "abandoned" else "unsolved"
-        return events + _finish(state, master=None, ended_by=ended_by, reason=reason)
+        return events + _finish(state, master=winner, ended_by="won", reason=reason)
+    if how == "abandoned":
+        return events + _finish(state, master=None, ended_by="abandoned", reason=reason)
+    if state.options.series_wins == 1:
+        return events + _finish(state, master=None, ended_by="unsolved", reason=reason)
     state.round += 1
     state.dealer = state.left_of(state.dealer)
     if state.fugitive is not None:
@@ -139,7 +140,7 @@ def _round_over(state: GameState, reason: str) -> RoundOver:
     )
 
 
-def _finish(state: GameState, master: int | None, ended_by: Any, reason: str) -> list[Event]:
+def _finish(state: GameState, master: int | None, ended_by: EndedBy, reason: str) -> list[Event]:
     state.phase = "over"
     state.master = master
     state.ended_by = ended_by

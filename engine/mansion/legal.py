@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 
 from engine.errors import RuleError
 from engine.mansion.actions import (
@@ -155,12 +156,7 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
         return []
     match info.kind:
         case "choose_solution":
-            return [
-                ChooseSolution(seat=seat, suspect=s, vehicle=v, destination=d)
-                for s in SUSPECTS
-                for v in VEHICLES
-                for d in DESTINATIONS
-            ]
+            return list(_choices(seat))
         case "play":
             return [*_plays(game, seat), *_accusations(seat)]
         case "accuse_or_end":
@@ -173,13 +169,41 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
             return [AnswerTip(seat=seat, cards=list(o)) for o in info.options or []]
 
 
-def _accusations(seat: int) -> list[Action]:
-    return [
+@cache
+def _accusations(seat: int) -> tuple[Accuse, ...]:
+    return tuple(
         Accuse(seat=seat, suspect=s, vehicle=v, destination=d)
         for s in SUSPECTS
         for v in VEHICLES
         for d in DESTINATIONS
-    ]
+    )
+
+
+@cache
+def _choices(seat: int) -> tuple[ChooseSolution, ...]:
+    return tuple(
+        ChooseSolution(seat=seat, suspect=s, vehicle=v, destination=d)
+        for s in SUSPECTS
+        for v in VEHICLES
+        for d in DESTINATIONS
+    )
+
+
+@cache
+def _suggestions_any(seat: int) -> tuple[SuggestAny, ...]:
+    return tuple(
+        SuggestAny(seat=seat, destination=d, suspect=s, vehicle=v)
+        for d in DESTINATIONS
+        for s in SUSPECTS
+        for v in VEHICLES
+    )
+
+
+@cache
+def _suggestions_present(seat: int) -> tuple[SuggestPresent, ...]:
+    return tuple(
+        SuggestPresent(seat=seat, suspect=s, vehicle=v) for s in SUSPECTS for v in VEHICLES
+    )
 
 
 def _plays(game: Game, seat: int) -> list[Action]:
@@ -187,18 +211,9 @@ def _plays(game: Game, seat: int) -> list[Action]:
     for card in playable_cards(game, seat):
         match ACTIONS[card].effect:
             case "suggest_any":
-                out += [
-                    SuggestAny(seat=seat, destination=d, suspect=s, vehicle=v)
-                    for d in DESTINATIONS
-                    for s in SUSPECTS
-                    for v in VEHICLES
-                ]
+                out += _suggestions_any(seat)
             case "suggest_present":
-                out += [
-                    SuggestPresent(seat=seat, suspect=s, vehicle=v)
-                    for s in SUSPECTS
-                    for v in VEHICLES
-                ]
+                out += _suggestions_present(seat)
                 out += [Move(seat=seat, destination=d) for d in move_destinations(game, seat)]
             case "snoop":
                 out += [Snoop(seat=seat, target=t) for t in opponents(game, seat)]

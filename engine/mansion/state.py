@@ -13,6 +13,7 @@ Variant = Literal["standard", "one_against_all"]
 Phase = Literal["choosing_solution", "playing", "over"]
 """`choosing_solution`: One Against All, before the deal. `over`: the series is over."""
 RoundEnd = Literal["solved", "escaped", "unsolved", "abandoned"]
+EndedBy = Literal["won", "unsolved", "abandoned"]
 
 
 class Options(BaseModel):
@@ -114,7 +115,8 @@ class GameState(BaseModel):
     """Finished games of the series, the current one included once it is over."""
     master: int | None = None
     """The Master Detective: the seat that won the agreed number of games."""
-    ended_by: Literal["series", "abandoned", "unsolved"] | None = None
+    ended_by: EndedBy | None = None
+    """`won`: a seat reached `series_wins`; `unsolved`: a single game nobody won."""
     end_reason: str = ""
 
     @property

@@ -55,7 +55,7 @@ from engine.mansion.records import (
     Triple,
     TurnBegan,
 )
-from engine.mansion.state import DiscardedCard, GameState, Options, Phase, RoundResult
+from engine.mansion.state import DiscardedCard, EndedBy, GameState, Options, Phase, RoundResult
 
 Viewer = int | None
 """A seat, or None for the channel / a spectator."""
@@ -103,7 +103,7 @@ class PublicView(BaseModel):
     rounds: list[RoundResult]
     """Finished games of the series, whole (nothing in a finished game is secret)."""
     master: int | None
-    ended_by: str | None
+    ended_by: EndedBy | None
     end_reason: str
     solution: Triple | None = None
     """Public only once the game is over or solved; in a PlayerView also when it was seen."""
