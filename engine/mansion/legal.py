@@ -137,6 +137,12 @@ def playable_cards(game: Game, seat: int) -> list[str]:
     return [card for card in ACTIONS if card in _hand(game, seat)]
 
 
+def can_accuse(game: Game, seat: int) -> bool:
+    """`seat` may accuse now: on its turn, instead of playing or once its card is resolved."""
+    info = prompt_of(game, seat)
+    return info is not None and info.kind in ("play", "accuse_or_end")
+
+
 def _hand(game: Game, seat: int) -> list[str]:
     if isinstance(game, PlayerView):
         return list(game.actions)

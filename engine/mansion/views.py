@@ -98,8 +98,8 @@ class PublicView(BaseModel):
     """The Action card on the table this turn (`private_tip` if this viewer may not read it)."""
     waiting: list[PromptInfo]
     """Open prompts; only the viewer's own carry options."""
-    log: list[Observation]
-    """The observation record of this game, as this viewer saw it."""
+    observations: list[Observation]
+    """The observation record of this game as this viewer saw it (see `observations.py`)."""
     rounds: list[RoundResult]
     """Finished games of the series, whole (nothing in a finished game is secret)."""
     master: int | None
@@ -121,7 +121,7 @@ class PlayerView(PublicView):
     def known_holders(self) -> dict[str, int]:
         """Clue card → the seat this seat knows holds it (its own hand and what it saw)."""
         known = dict.fromkeys(self.clues, self.seat)
-        for entry in self.log:
+        for entry in self.observations:
             match entry:
                 case SuggestionSeen(shown=str(card), refuter=int(refuter)) if refuter != self.seat:
                     known[card] = refuter
@@ -336,7 +336,7 @@ def _fields(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "discard": [_discard(card, viewer) for card in state.discard],
         "played": _played(state, viewer),
         "waiting": [prompt_info(p, viewer) for p in state.prompts],
-        "log": observations(state, viewer),
+        "observations": observations(state, viewer),
         "rounds": list(state.rounds),
         "master": state.master,
         "ended_by": state.ended_by,

@@ -82,7 +82,7 @@ def test_a_wrong_accuser_sees_the_solution_privately_the_table_learns_only_wrong
     for seat in (1, 2, 3):
         view = player_view(after, seat)
         assert view.solution is None
-        entry = next(e for e in view.log if isinstance(e, AccusationSeen))
+        entry = next(e for e in view.observations if isinstance(e, AccusationSeen))
         assert entry.named is None and entry.solution is None and not entry.correct
     assert public_view(after).solution is None
 

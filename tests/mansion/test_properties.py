@@ -69,8 +69,8 @@ def scan_event(event: Event) -> set[str]:
 
 def scan_view(view: PublicView) -> set[str]:
     """Clue card ids in a view, outside public naming keys, markers and finished games."""
-    parts = [view.model_dump_json(exclude={"log", "rounds", "tray", "seats"})]
-    parts += [entry.model_dump_json(exclude=PUBLIC_NAMING) for entry in view.log]
+    parts = [view.model_dump_json(exclude={"observations", "rounds", "tray", "seats"})]
+    parts += [entry.model_dump_json(exclude=PUBLIC_NAMING) for entry in view.observations]
     return _cards_in("".join(parts))
 
 

@@ -77,17 +77,17 @@ def test_sleuth_single_matches_are_shown_automatically() -> None:
 
 def test_sleuth_observations_public_who_showed_private_what() -> None:
     after, _ = play(table("sleuth_female"), SuperSleuth(seat=0, card="sleuth_female"))
-    channel = public_view(after).log[-1]
+    channel = public_view(after).observations[-1]
     assert isinstance(channel, SleuthSeen)
     assert [(a.seat, a.showed, a.card) for a in channel.answers] == [
         (1, True, None),
         (2, False, None),
         (3, True, None),
     ]
-    mine = player_view(after, 0).log[-1]
+    mine = player_view(after, 0).observations[-1]
     assert isinstance(mine, SleuthSeen)
     assert [a.card for a in mine.answers] == ["white", None, "peacock"]
-    bea = player_view(after, 1).log[-1]
+    bea = player_view(after, 1).observations[-1]
     assert isinstance(bea, SleuthSeen)
     assert [a.card for a in bea.answers] == ["white", None, None]
 
@@ -201,7 +201,7 @@ def test_the_table_learns_only_that_a_tip_passed() -> None:
         dump = event.model_dump()
         assert "tip_red" not in str(dump) and "automobile" not in str(dump)
     for seat, sees in ((0, True), (3, True), (1, False), (2, False)):
-        entry = player_view(after, seat).log[-1]
+        entry = player_view(after, seat).observations[-1]
         assert isinstance(entry, TipSeen) and entry.answered
         assert (entry.card, entry.cards) == (("tip_red", ["automobile"]) if sees else (None, None))
     assert player_view(after, 1).played == "private_tip"

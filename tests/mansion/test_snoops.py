@@ -42,10 +42,10 @@ def test_the_card_seen_is_the_one_at_the_picked_position_and_only_the_snooper_le
     assert snooped.audience.seats == (0,) and snooped.card == card
     picked = of_type(events, "card_picked")[0]
     assert picked.audience.scope == "public" and "card" not in picked.model_dump()
-    mine = player_view(after, 0).log[-1]
+    mine = player_view(after, 0).observations[-1]
     assert isinstance(mine, SnoopSeen) and mine.card == card and mine.done
     for seat in (1, 2):
-        theirs = player_view(after, seat).log[-1]
+        theirs = player_view(after, seat).observations[-1]
         assert isinstance(theirs, SnoopSeen) and theirs.card is None and theirs.done
     assert waiting_kinds(after) == [(0, "accuse_or_end")]
 
@@ -117,12 +117,12 @@ def test_all_snoop_each_learns_only_their_own_card() -> None:
     )
     cards = []
     for seat in range(3):
-        entry = player_view(after, seat).log[-1]
+        entry = player_view(after, seat).observations[-1]
         assert isinstance(entry, AllSnoopSeen)
         assert entry.card is not None and entry.card in after.seats[(seat + 1) % 3].clues
         assert all(look.done for look in entry.looks)
         cards.append(entry.card)
-    public_entry = public_view(after).log[-1]
+    public_entry = public_view(after).observations[-1]
     assert isinstance(public_entry, AllSnoopSeen) and public_entry.card is None
 
 

@@ -261,7 +261,7 @@ def test_fugitive_refutes_last_and_burns_the_top_action_card(players: int) -> No
     assert len(after.draw) == len(state.draw) - 1
     burned = of_type(events, "action_burned")[0]
     assert burned.audience.scope == "public" and burned.card == top
-    seen = player_view(after, 2).log[-1]
+    seen = player_view(after, 2).observations[-1]
     assert isinstance(seen, SuggestionSeen) and seen.fugitive_refuted and seen.shown is None
 
 
@@ -287,11 +287,11 @@ def test_public_sees_the_suggestion_and_who_refuted_not_the_card() -> None:
     after, events = play(table(), SuggestPresent(seat=0, suspect="green", vehicle="train"))
     for event in public(events):
         assert "card" not in event.model_dump() or event.type == "suggestion_made"
-    entry = public_view(after).log[-1]
+    entry = public_view(after).observations[-1]
     assert isinstance(entry, SuggestionSeen)
     assert entry.refuter == 2 and entry.passed == [1] and entry.shown is None
     for seat, sees in ((0, True), (2, True), (1, False), (3, False)):
-        mine = player_view(after, seat).log[-1]
+        mine = player_view(after, seat).observations[-1]
         assert isinstance(mine, SuggestionSeen)
         assert (mine.shown is not None) == sees
     assert private_to(events, 1) == private_to(events, 3) == []

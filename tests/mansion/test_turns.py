@@ -84,10 +84,14 @@ def test_last_detective_standing_keeps_playing() -> None:
 def test_waiting_on_is_the_turn_player_or_the_prompted_seats() -> None:
     state = table()
     assert legal.waiting_on(state) == [0]
+    assert legal.can_accuse(state, 0) and not legal.can_accuse(state, 1)
+    assert legal.playable_cards(state, 0) == ["suggest_any", "suggest_present"]
+    assert legal.playable_cards(state, 1) == []
     after, _ = play(state, SuggestPresent(seat=0, suspect="peacock", vehicle="automobile"))
     assert legal.waiting_on(after) == [3]
+    assert not legal.can_accuse(after, 0) and legal.legal_actions(after, 0) == []
     done, _ = play(after, ShowCard(seat=3, card="peacock"))
-    assert legal.waiting_on(done) == [0]
+    assert legal.waiting_on(done) == [0] and legal.can_accuse(done, 0)
 
 
 def test_turn_key_changes_with_every_change_of_who_is_waited_on() -> None:

@@ -88,7 +88,7 @@ def scripted() -> GameState:
 def test_public_view_holds_no_secret() -> None:
     state = scripted()
     view = public_view(state)
-    text = view.model_dump_json(exclude={"log", "seats", "tray"})
+    text = view.model_dump_json(exclude={"observations", "seats", "tray"})
     assert not {c for c in CLUES if f'"{c}"' in text}
     assert view.solution is None
     assert [s.clue_count for s in view.seats] == [5, 5, 4, 4]
@@ -114,8 +114,8 @@ def test_player_view_holds_own_hands_and_own_prompt() -> None:
 
 def test_observation_record_for_each_seat() -> None:
     state, _ = play(scripted(), AnswerTip(seat=1, cards=[]))
-    logs = {seat: player_view(state, seat).log for seat in range(4)}
-    channel = public_view(state).log
+    logs = {seat: player_view(state, seat).observations for seat in range(4)}
+    channel = public_view(state).observations
     kinds = [e.kind for e in channel]
     assert kinds == [
         "dealt",
@@ -193,7 +193,7 @@ def test_known_holders_is_what_the_seat_learned() -> None:
     cid = player_view(state, 2).known_holders()
     assert cid == {**dict.fromkeys(HANDS[2], 2), "peacock": 3, "white": 1}
     bea = player_view(state, 1)
-    snooped = next(e for e in bea.log if isinstance(e, SnoopSeen)).card
+    snooped = next(e for e in bea.observations if isinstance(e, SnoopSeen)).card
     assert snooped is not None
     assert bea.known_holders() == {**dict.fromkeys(HANDS[1], 1), snooped: 2}
 
@@ -204,7 +204,7 @@ def test_all_snoop_view_each_seat_its_own_card() -> None:
     for seat in range(4):
         state, _ = play(state, PickCard(seat=seat, position=1))
     for seat in range(4):
-        entry = player_view(state, seat).log[-1]
+        entry = player_view(state, seat).observations[-1]
         assert isinstance(entry, AllSnoopSeen)
         assert entry.card in HANDS[(seat - 1) % 4]
         assert [(look.looker, look.target) for look in entry.looks] == [
@@ -223,9 +223,9 @@ def test_wrong_accuser_and_fugitive_see_the_solution_others_do_not() -> None:
     after, _ = play(state, Accuse(seat=0, suspect="plum", vehicle="train", destination="alamo"))
     assert player_view(after, 0).solution == SOLUTION
     assert player_view(after, 1).solution is None
-    entry = next(e for e in player_view(after, 0).log if isinstance(e, AccusationSeen))
+    entry = next(e for e in player_view(after, 0).observations if isinstance(e, AccusationSeen))
     assert entry.named is not None and entry.solution == SOLUTION
-    other = next(e for e in player_view(after, 2).log if isinstance(e, AccusationSeen))
+    other = next(e for e in player_view(after, 2).observations if isinstance(e, AccusationSeen))
     assert other.named is None and other.solution is None and not other.correct
 
 
@@ -239,12 +239,12 @@ def test_one_against_all_fugitive_view_from_the_start() -> None:
     )
     fugitive = player_view(after, 0)
     assert fugitive.solution is not None and fugitive.solution.suspect == "plum"
-    entry = next(e for e in fugitive.log if isinstance(e, SolutionChosenSeen))
+    entry = next(e for e in fugitive.observations if isinstance(e, SolutionChosenSeen))
     assert entry.solution == fugitive.solution
     detective = player_view(after, 1)
     assert detective.solution is None and detective.fugitive == 0
     assert detective.seats[0].fugitive and detective.seats[0].action_count == 0
-    entry = next(e for e in detective.log if isinstance(e, SolutionChosenSeen))
+    entry = next(e for e in detective.observations if isinstance(e, SolutionChosenSeen))
     assert entry.solution is None
 
 
@@ -267,6 +267,6 @@ def test_views_round_trip_json_and_reveal_at_the_end() -> None:
 def test_suggestion_pending_while_the_refuter_chooses() -> None:
     state = build_state(4, hands=HANDS)
     after, _ = play(state, SuggestPresent(seat=0, suspect="peacock", vehicle="train"))
-    entry = public_view(after).log[-1]
+    entry = public_view(after).observations[-1]
     assert isinstance(entry, SuggestionSeen) and entry.pending and entry.had_choice
     assert entry.refuter == 3
