@@ -265,13 +265,20 @@ class RoundOver(_Event):
 
 
 class GameOver(_Event):
-    """The end of the table (series won, single game over, or abandoned)."""
+    """The end of the table (series won, single game over, or abandoned), with the reveal of
+    its last game; earlier games of a series were revealed by their own `RoundOver`."""
 
     type: Literal["game_over"] = "game_over"
     master: int | None
+    """The Master Detective (with `series_wins` 1: the winner of the game); None: nobody."""
     reason: str
     scores: list[int]
     rounds: int
+    """Games played in the series."""
+    solution: Triple | None
+    """The last game's solution (None if the table ended before the fugitive chose it)."""
+    hands: list[list[str]]
+    """The last game's Clue hands, by seat."""
 
 
 Event = Annotated[

@@ -150,18 +150,19 @@ def _finish(state: GameState, master: int | None, ended_by: EndedBy, reason: str
 
 
 def reveal(state: GameState) -> GameOver:
-    """The end of the table: the Master Detective (if any) and the scores.
-
-    Each game's own reveal (solution and hands) is its `RoundOver` event and `state.rounds`.
-    """
+    """The end of the table: the Master Detective (if any), the scores and the last game's
+    solution and hands. Every finished game stays whole in `state.rounds`."""
     if state.phase != "over":
         raise RuleError("Nothing is revealed before the game is over.")
+    last = state.rounds[-1]
     return GameOver(
         audience=Audience.reveal(),
         master=state.master,
         reason=state.end_reason,
         scores=[s.score for s in state.seats],
         rounds=len(state.rounds),
+        solution=last.solution,
+        hands=[list(h) for h in last.hands],
     )
 
 

@@ -196,6 +196,7 @@ def test_abandon_reveals_with_no_winner() -> None:
     assert [e.type for e in events] == ["round_over", "game_over"]
     assert events[0].how == "abandoned" and events[0].hands == [s.clues for s in state.seats]
     assert events[1].reason == "The host closed the table."
+    assert events[1].solution == state.solution and events[1].hands == events[0].hands
     assert reveal(after) == events[1]
     assert public_view(after).solution == state.solution
 
