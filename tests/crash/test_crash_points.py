@@ -467,7 +467,8 @@ async def test_a_kill_at_every_effect_loses_and_repeats_nothing(
         where = (f"{kind}: killed after {after} of {len(reference.effects)} effects "
                  f"({crashed.killed_at or 'at the end'})")
         if crashed.fingerprint != reference.fingerprint:
-            raise AssertionError(f"{where}: {difference(reference.fingerprint, crashed.fingerprint)}")
+            diff = difference(reference.fingerprint, crashed.fingerprint)
+            raise AssertionError(f"{where}: {diff}")
 
 
 def difference(want: dict[str, list[str]], got: dict[str, list[str]]) -> str:
