@@ -132,7 +132,7 @@ async def test_an_archived_thread_pauses_its_table_and_unarchiving_resumes_it(
 
 async def test_a_member_who_leaves_the_server_is_played_by_an_ai(world: World) -> None:
     dc = world.dc
-    ann, bea = world.users[:2]
+    bea = world.users[1]
     async with world.running(member_events=True):
         state = await in_play(world)
         dc.remove_member(world.guild.id, bea)
