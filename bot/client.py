@@ -125,7 +125,8 @@ class DeductionBot(commands.AutoShardedBot):
             log.warning("shutting down with changes still in flight")
         await self.timers.stop()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.timers.drain(), SHUTDOWN_ACTIONS)
+            async with asyncio.timeout(SHUTDOWN_ACTIONS):
+                await self.timers.drain()
         if not await self.sender.flush(SHUTDOWN_FLUSH):
             log.info("letters left in the outbox: the next start delivers them")
         await self.sender.stop()

@@ -1,5 +1,5 @@
-"""The shell's own buttons, found again from their custom_id after a restart, and the lobby
-handlers that slash commands and buttons share.
+"""The shell's own buttons, found again from their custom_id after a restart, and the small
+builders every game's components use.
 
 A custom_id is `<game prefix>:<verb>:<table id>`; the table id finds the game (a DM click
 too), so nothing lives in memory. Each game adds its own component families next to these.
@@ -13,7 +13,6 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.interactions import place_of, reply_for, run, tables_of
 from bot.models import Table
 
 Locate = Callable[[], Awaitable[Table]]
@@ -48,7 +47,8 @@ def values(interaction: discord.Interaction) -> list[str]:
 
 class TableButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"(?P<prefix>[a-z0-9]{1,8}):(?P<verb>join|leave|start|hand):(?P<table>\d+)(?::-)?",
+    template=r"(?P<prefix>[a-z0-9]{1,8}):(?P<verb>join|leave|start|hand|unai|again):"
+    r"(?P<table>\d+)(?::-)?",
 ):
     """Join, Leave, Start on a lobby; My secrets on every table message and DM."""
 
@@ -57,6 +57,8 @@ class TableButton(
         "leave": ("Leave", discord.ButtonStyle.secondary, None),
         "start": ("Start", discord.ButtonStyle.primary, "▶️"),
         "hand": ("My secrets", discord.ButtonStyle.secondary, "🗝️"),
+        "unai": ("Remove an AI", discord.ButtonStyle.secondary, "🤖"),
+        "again": ("Rematch", discord.ButtonStyle.success, "🔁"),
     }
 
     def __init__(self, prefix: str, verb: str, table_id: int) -> None:
@@ -76,72 +78,15 @@ class TableButton(
         return cls(match["prefix"], match["verb"], int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        place = place_of(interaction)
+        from bot import lobby  # the handlers act through the table service, built above this
+
+        place = lobby.place_of(interaction)
 
         async def locate() -> Table:
-            return await tables_of(interaction).by_id(self.table_id, place)
+            return await lobby.tables_of(interaction).by_id(self.table_id, place)
 
-        await LOBBY[self.verb](interaction, locate)
+        await lobby.HANDLERS[self.verb](interaction, locate)
 
 
 def lobby_buttons(prefix: str, table_id: int) -> list[discord.ui.Item[Any]]:
     return [TableButton(prefix, verb, table_id) for verb in ("join", "leave", "start")]
-
-
-# what slash commands and buttons share -----------------------------------------------------
-
-
-async def join(interaction: discord.Interaction, locate: Locate) -> None:
-    reply = reply_for(interaction, "You have a seat. The host starts the game.")
-
-    async def work() -> None:
-        table = await locate()
-        await tables_of(interaction).join(
-            table.id, interaction.user.id, interaction.user.display_name,
-            place=place_of(interaction), reply=reply,
-        )
-
-    await run(interaction, work, stored=reply)
-
-
-async def leave(interaction: discord.Interaction, locate: Locate) -> None:
-    reply = reply_for(interaction, "You left the table.")
-
-    async def work() -> None:
-        table = await locate()
-        await tables_of(interaction).leave(
-            table.id, interaction.user.id, place=place_of(interaction), reply=reply
-        )
-
-    await run(interaction, work, stored=reply)
-
-
-async def start(interaction: discord.Interaction, locate: Locate) -> None:
-    async def work() -> None:
-        table = await locate()
-        module = tables_of(interaction).module(table)
-        reply.body = reply.body.model_copy(update={"content": module.started_text})
-        await tables_of(interaction).start(
-            table.id, interaction.user.id, place=place_of(interaction), reply=reply
-        )
-
-    reply = reply_for(interaction, "The game starts.")
-    await run(interaction, work, stored=reply)
-
-
-async def show_hand(interaction: discord.Interaction, locate: Locate) -> None:
-    async def work() -> Any:
-        table = await locate()
-        tables = tables_of(interaction)
-        seat = tables.seat(table, interaction.user.id)
-        return tables.module(table).hand(table, tables.state_of(table), seat)
-
-    await run(interaction, work)
-
-
-LOBBY: dict[str, Callable[[discord.Interaction, Locate], Awaitable[None]]] = {
-    "join": join,
-    "leave": leave,
-    "start": start,
-    "hand": show_hand,
-}

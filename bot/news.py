@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from bot.components import TableButton
 from bot.messages import Outgoing
 from bot.models import LIVING, Letter, Table
 from bot.plug import AnyGame
@@ -46,6 +47,7 @@ def letters(
     fresh: bool = False,
     channel: bool = True,
     was_lobby: bool = False,
+    headline: str | None = None,
 ) -> tuple[Table, list[Letter]]:
     """The letters of one stored change, and the table with its feed as they leave it."""
     owed: list[Letter] = []
@@ -68,7 +70,7 @@ def letters(
                 content=f"🔔 The table is waiting for you: <#{table.channel_id}>."))))
     if not channel:
         return table, owed
-    news = game.news(table, state, events)
+    news = "\n".join(t for t in (headline, game.news(table, state, events)) if t) or None
     table, channel_letters = living(game, table, state, news, pinged=pinged,
                                     fresh=fresh or game.is_over(state), was_lobby=was_lobby)
     return table, owed + channel_letters
@@ -99,9 +101,14 @@ def living(
         lines.append("🔔 " + ", ".join(f"<@{u}>" for u in waited) + ": your turn.")
         if table.deadline is not None:
             lines.append(f"⏰ An AI plays for them <t:{int(table.deadline)}:R>.")
+    components = list(out.components)
+    if state is not None and game.is_over(state) and table.status == "over":
+        again = TableButton(game.prefix, "again", table.id)
+        components.append({"type": 1, "components": [again.item.to_component_dict()]})
     body = out.model_copy(update={
         "content": "\n".join(lines) if lines else out.content,
         "mentions": list(pinged),
+        "components": components,
     })
     table = table.model_copy(update={"feed": feed})
     if not fresh:

@@ -101,15 +101,14 @@ class Sender:
         if await self.storage.postings_pending(wanted) == 0:
             self._resolve(wanted)
         try:
-            await asyncio.wait_for(asyncio.gather(*futures), timeout)
-        except TimeoutError:
-            return False
+            # asyncio.wait leaves the futures alone on a timeout: others may share them
+            _, pending = await asyncio.wait(futures, timeout=timeout)
         finally:
             for i in wanted:
                 future = self._watch.get(i)
                 if future is not None and future.done():
                     del self._watch[i]
-        return True
+        return not pending
 
     # the loop -----------------------------------------------------------------------------
 
@@ -128,9 +127,8 @@ class Sender:
                 continue
             timeout = None if wake is None else wake - time.time()
             if timeout is not None and timeout <= 0:
-                timeout = None  # what is due is in a worker's hands: it kicks when done
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._kicked.wait(), timeout)
+                timeout = 0.1  # due letters in workers' hands, or stored after the last look
+            await sleep_until(self._kicked, timeout)
 
     async def _pump(self) -> None:
         by_destination: dict[str, list[Posting]] = {}
@@ -198,6 +196,15 @@ class Sender:
             future = self._watch.get(i)
             if future is not None and not future.done():
                 future.set_result(None)
+
+
+async def sleep_until(event: asyncio.Event, timeout: float | None) -> None:
+    """Wait for `event` or `timeout` seconds. (`asyncio.timeout`, not `wait_for`: on Python
+    3.11 `wait_for` can swallow a cancellation that arrives as its timeout ends, and a
+    stopping loop would then never stop.)"""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(timeout):
+            await event.wait()
 
 
 def _backoff(tries: int) -> float:

@@ -52,6 +52,8 @@ class GameModule(Protocol[S, A, E, O]):
     title: str
     command: str
     """The slash-command group, e.g. `13clues`."""
+    prefix: str
+    """The custom_id prefix of its components, e.g. `13c`."""
     extension: str
     """The cog module holding the game's commands, loaded at start-up."""
     min_players: int

@@ -27,7 +27,7 @@ from bot.errors import UserError
 from bot.messages import Outgoing
 from bot.models import Letter, Posting, SeatRef, Table, Timer, TimerSpec, player_id
 from bot.plug import AnyGame, TableSettings, settings_of
-from bot.storage import Change, LogEntry, StaleVersion, Storage, TimerPlan
+from bot.storage import Change, Committed, LogEntry, StaleVersion, Storage, TimerPlan
 from bot.transport import Outcome
 from engine.errors import RuleError
 
@@ -89,6 +89,7 @@ class TableService:
         minute_seconds: float = 60.0,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
         on_commit: Callable[[], None] = lambda: None,
+        lobby_idle: float = 600.0,
     ) -> None:
         self.storage = storage
         self.games = games
@@ -98,6 +99,8 @@ class TableService:
         self.seed = seed
         self.on_commit = on_commit
         """Wakes the outbox sender and the timer dispatcher after each stored change."""
+        self.lobby_idle = lobby_idle
+        """Seconds after which a quiet lobby may be started or ended by any seated member."""
         self.closing = False
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -118,7 +121,8 @@ class TableService:
         """Refuse new changes and wait for those in flight; True if none is left."""
         self.closing = True
         try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._idle.wait()
         except TimeoutError:
             return False
         return True
@@ -190,6 +194,26 @@ class TableService:
 
     # lobby --------------------------------------------------------------------------------
 
+    def _may_host(self, table: Table, user_id: int) -> bool:
+        """The host; or, once a lobby has been left alone a while, any member seated at it
+        (an abandoned lobby can be started or closed without its host)."""
+        if user_id == table.host_id:
+            return True
+        idle = table.status == "lobby" and time.time() - table.updated_at > self.lobby_idle
+        return idle and any(s.human == user_id for s in table.seats)
+
+    async def _store(self, change: Change) -> Committed:
+        """Store a change; the sender and the timers then look at what it owes."""
+        committed = await self.storage.commit(change)
+        self.on_commit()
+        return committed
+
+    def _require_host(self, table: Table, user_id: int) -> None:
+        if not self._may_host(table, user_id):
+            minutes = round(self.lobby_idle / 60)
+            raise UserError(f"Only the host can do that (or any seated member, once the lobby "
+                            f"has been quiet for {minutes} minutes).")
+
     async def open(
         self,
         guild_id: int,
@@ -220,9 +244,9 @@ class TableService:
             place=place,
         )
 
-        def letters(table: Table) -> list[Letter]:
+        def render(table: Table) -> Change:
             out = [Letter.post(channel_id, module.table_message(table, None), living=True)]
-            return out + ([reply.letter(len(out))] if reply else [])
+            return Change(table, letters=out + ([reply.letter(len(out))] if reply else []))
 
         async with self._channel_locks[channel_id]:
             if await self.storage.open_table(channel_id) is not None:
@@ -231,7 +255,7 @@ class TableService:
                     "`end` it first."
                 )
             try:
-                committed = await self.storage.create_table(lobby, letters)
+                committed = await self.storage.create_table(lobby, render)
             except StaleVersion as exc:
                 raise UserError(str(exc)) from exc
         _stored(reply)
@@ -254,18 +278,33 @@ class TableService:
 
     async def leave(self, table_id: int, user_id: int, *, place: Place | None = None,
                     reply: Reply | None = None) -> Table:
-        def change(table: Table) -> Table:
-            if table.status == "playing":
-                raise UserError(
-                    "The game is under way: a seat cannot be left mid-game. The host (or a "
-                    "member with Manage Server) can `end` the table."
-                )
+        """Before the start a seat is freed; during the game it is handed to an AI."""
+        async with self._operation(table_id):
+            table = await self.by_id(table_id, place)
             seat = self.seat(table, user_id)
+            if table.status == "playing":
+                if table.seats[seat].human is None:
+                    raise UserError("An AI already plays your seat.")
+                await self._without(table, user_id, "left the table", reply=reply)
+                return await self.by_id(table_id)
+            _require_lobby(table)
             if table.host_id == user_id:
                 raise UserError("You are the host: `end` the table instead of leaving it.")
+            seats = [s for i, s in enumerate(table.seats) if i != seat]
+            return await self._store_lobby(table, table.model_copy(update={"seats": seats}),
+                                           reply)
+
+    async def remove_ai(self, table_id: int, user_id: int, *, place: Place | None = None,
+                        reply: Reply | None = None) -> Table:
+        """The host takes back the last AI seated in the lobby."""
+        def change(table: Table) -> Table:
+            _require_lobby(table)
+            self._require_host(table, user_id)
+            last = max((i for i, s in enumerate(table.seats) if s.is_ai), default=None)
+            if last is None:
+                raise UserError("There is no AI seated at this table.")
             return table.model_copy(
-                update={"seats": [s for i, s in enumerate(table.seats) if i != seat]}
-            )
+                update={"seats": [s for i, s in enumerate(table.seats) if i != last]})
 
         return await self._change_lobby(table_id, change, place, reply)
 
@@ -273,7 +312,7 @@ class TableService:
                      place: Place | None = None, reply: Reply | None = None) -> Table:
         def change(table: Table) -> Table:
             _require_lobby(table)
-            _require_host(table, user_id)
+            self._require_host(table, user_id)
             module = self.module(table)
             if level not in module.ai_levels:
                 raise UserError(f"AI level must be one of {', '.join(module.ai_levels)}.")
@@ -292,7 +331,7 @@ class TableService:
         async with self._operation(table_id):
             table = await self.by_id(table_id, place)
             _require_lobby(table)
-            _require_host(table, user_id)
+            self._require_host(table, user_id)
             module = self.module(table)
             if not module.min_players <= len(table.seats) <= module.max_players:
                 raise UserError(
@@ -309,6 +348,59 @@ class TableService:
             return await self._commit(
                 table, None, state, events, actor=player_id(user_id), action="start", reply=reply
             )
+
+    async def rematch(self, table_id: int, user_id: int, *, place: Place | None = None,
+                      reply: Reply | None = None) -> Table:
+        """The same seats and options again, dealt at once; the series score carries over.
+        Any member who played the finished game may start it."""
+        async with self._operation(table_id):
+            old = await self.by_id(table_id, place)
+            if old.status != "over" or old.state is None:
+                raise UserError("A rematch follows a finished game.")
+            if not any(s.user_id == user_id for s in old.seats):
+                raise UserError("Only the players of that game can start its rematch.")
+            module = self.module(old)
+            finished = module.load(old.state)
+            tally: dict[str, int] = dict(old.options.get("tally", {}))
+            for seat in module.winners(finished):
+                pid = old.seats[seat].player_id
+                tally[pid] = tally.get(pid, 0) + 1
+            settings = self.settings(old)
+            state, events = module.start(old.seats, settings, self.seed())
+            by_id = {s.player_id: s for s in old.seats}
+            seats = [by_id[i] for i in module.seat_ids(state)]
+            score = " · ".join(f"{s.name} {tally.get(s.player_id, 0)}" for s in seats)
+            new = Table(
+                guild_id=old.guild_id, channel_id=old.channel_id, game=old.game,
+                status="playing", host_id=old.host_id, seats=seats, place=old.place,
+                options={**settings.model_dump(mode="json"), "tally": tally},
+                state=module.dump(state),
+            )
+            waiting = module.waiting_on(state)
+
+            def render(table: Table) -> Change:
+                plan = self._plan(table, None, state)
+                table = table.model_copy(update={"deadline": self._deadline(
+                    table, None, state, plan)})
+                table, letters = news.letters(
+                    module, table, state, events, newly_waiting=waiting, alerts=alerts,
+                    fresh=True, headline=f"🔁 **Rematch!** Wins so far: {score}.",
+                )
+                if reply is not None:
+                    letters.append(reply.letter(len(letters)))
+                return Change(table, letters=letters, timers=plan)
+
+            alerts = await self._alerts(new, waiting)
+            async with self._channel_locks[old.channel_id]:
+                if await self.storage.open_table(old.channel_id) is not None:
+                    raise UserError("A table is already open in this channel.")
+                try:
+                    committed = await self.storage.create_table(new, render)
+                except StaleVersion as exc:
+                    raise UserError(str(exc)) from exc
+        _stored(reply)
+        self.on_commit()
+        return committed.table
 
     # play ---------------------------------------------------------------------------------
 
@@ -343,7 +435,7 @@ class TableService:
             table = await self.by_id(table_id, place)
             if table.status == "over":
                 raise UserError("This table is already closed.")
-            if user_id != table.host_id and not moderator:
+            if not moderator and not self._may_host(table, user_id):
                 raise UserError("Only the host or a member with Manage Server can end the table.")
             if table.status == "lobby":
                 closed = table.model_copy(update={"status": "over"})
@@ -371,7 +463,7 @@ class TableService:
             _require_playing(table)
             seat = self.seat(table, user_id)
             notes = change(await self.storage.seat_notes(table.id, seat))
-            await self.storage.commit(Change(table, notes=(seat, notes)))
+            await self._store(Change(table, notes=(seat, notes)))
             return table, self.state_of(table), seat, notes
 
     # timers -------------------------------------------------------------------------------
@@ -392,12 +484,11 @@ class TableService:
                 await self._ai_move(table, state, timer.seat, ref.ai_level or module.idle_level,
                                     done=timer)
             elif timer.kind == "remind":
-                await self.storage.commit(Change(
+                await self._store(Change(
                     table,
                     letters=self._reminder(table, timer),
                     timers=TimerPlan(delete=(timer.id,)),
                 ))
-                self.on_commit()
             else:
                 notice = [] if timer.extra.get("continued") else [Letter.post(
                     table.channel_id,
@@ -408,7 +499,7 @@ class TableService:
 
     async def _drop_timers(self, table: Table | None, timer: Timer) -> None:
         if table is not None:
-            await self.storage.commit(Change(table, timers=TimerPlan(delete=(timer.id,))))
+            await self._store(Change(table, timers=TimerPlan(delete=(timer.id,))))
 
     async def _ai_move(
         self, table: Table, state: Any, seat: int, level: str, *, done: Timer,
@@ -487,7 +578,7 @@ class TableService:
             else:
                 add += self._deadlines(table, key, [seat], now)
         if stale or add:
-            await self.storage.commit(
+            await self._store(
                 Change(table, timers=TimerPlan(delete=stale, add=tuple(add)))
             )
 
@@ -512,8 +603,7 @@ class TableService:
             notice = Letter(to=f"c:{table.channel_id}", op="send", once=f"dm:{user}",
                             body=Outgoing(content=text, mentions=[user]))
             async with self._locks[table.id]:
-                await self.storage.commit(Change(table, letters=[notice]))
-            self.on_commit()
+                await self._store(Change(table, letters=[notice]))
         elif letter.kind == "c" and table.status != "over":
             if outcome.verdict == "deleted":
                 await self.channel_gone(letter.address, "its channel is gone")
@@ -527,8 +617,7 @@ class TableService:
                 notices = [Letter.dm(u, Outgoing(content=text), once=f"lost:{u}")
                            for u in table.humans()]
                 async with self._locks[table.id]:
-                    await self.storage.commit(Change(table, letters=notices))
-                self.on_commit()
+                    await self._store(Change(table, letters=notices))
 
     async def channel_gone(self, channel_id: int, why: str) -> None:
         table = await self.storage.open_table(channel_id)
@@ -551,14 +640,13 @@ class TableService:
             letters = [Letter.dm(u, notice) for u in table.humans()]
             if table.status == "lobby":
                 closed = table.model_copy(update={"status": "over", "version": table.version + 1})
-                await self.storage.commit(Change(closed, expected=table.version, letters=letters,
+                await self._store(Change(closed, expected=table.version, letters=letters,
                                                  timers=TimerPlan(clear="all")))
             else:
                 before = self.state_of(table)
                 state, events = module.abandon(before, f"The table was closed: {why}.")
                 await self._commit(table, before, state, events, actor="bot", action="close",
                                    notices=letters, channel=False)
-        self.on_commit()
 
     async def cannot_post(self, channel_id: int, why: str) -> None:
         """Pause the table here until the bot may post again; its timers stop."""
@@ -574,11 +662,10 @@ class TableService:
                     "on by itself as soon as I can post there again; the host or a moderator can "
                     f"also `/{module.command} end` it.")
             paused = table.model_copy(update={"paused": why, "version": table.version + 1})
-            await self.storage.commit(Change(
+            await self._store(Change(
                 paused, expected=table.version, timers=TimerPlan(clear="all"),
                 letters=[Letter.dm(u, Outgoing(content=text)) for u in table.humans()],
             ))
-        self.on_commit()
 
     async def can_post(self, channel_id: int) -> None:
         """The bot may post in this channel again: a paused table carries on."""
@@ -593,10 +680,9 @@ class TableService:
             state = self.state_of(resumed) if resumed.state else None
             resumed, letters = news.living(self.module(resumed), resumed, state,
                                            "▶️ The table carries on.", fresh=True)
-            await self.storage.commit(Change(resumed, expected=table.version, letters=letters))
+            await self._store(Change(resumed, expected=table.version, letters=letters))
             if state is not None and resumed.status == "playing":
                 await self._reconcile_timers(resumed)
-        self.on_commit()
 
     async def member_left(self, guild_id: int, user_id: int) -> None:
         """A member left the server: their lobby seat is freed, their game seat played by an
@@ -607,9 +693,9 @@ class TableService:
             async with self._locks[table.id]:
                 table = await self.by_id(table.id)
                 await self._without(table, user_id, "left the server")
-        self.on_commit()
 
-    async def _without(self, table: Table, user_id: int, why: str) -> None:
+    async def _without(self, table: Table, user_id: int, why: str, *,
+                       reply: Reply | None = None) -> None:
         seat = table.seat_of(user_id)
         if seat is None or table.status == "over":
             return
@@ -628,16 +714,22 @@ class TableService:
             return
         seats = list(table.seats)
         seats[seat] = ref.model_copy(update={"ai_level": module.idle_level})
-        after = table.model_copy(update={"seats": seats, "version": table.version + 1})
+        humans = [s.human for s in seats if s.human is not None]
+        host = table.host_id if table.host_id != user_id or not humans else humans[0]
+        after = table.model_copy(update={"seats": seats, "host_id": host,
+                                         "version": table.version + 1})
         state = self.state_of(table)
-        text = (f"🤖 {ref.name} {why}: an AI detective ({module.idle_level}) plays their seat "
+        text = (f"🤖 {ref.name} {why}: an AI ({module.idle_level}) plays their seat "
                 "from now on.")
         plan = self._plan(after, None, state)
         after, letters = news.living(module, after, state, text, fresh=True)
-        await self.storage.commit(Change(
+        if reply is not None:
+            letters.append(reply.letter(len(letters)))
+        await self._store(Change(
             after, expected=table.version, letters=letters,
             timers=TimerPlan(seats_done=(seat,), clear=plan.clear, add=plan.add),
         ))
+        _stored(reply)
 
     # internals ----------------------------------------------------------------------------
 
@@ -708,11 +800,10 @@ class TableService:
             winners=module.winners(state) if over else None,
         )
         try:
-            committed = await self.storage.commit(change)
+            committed = await self._store(change)
         except StaleVersion as exc:
             raise UserError("The table changed at the same moment; please try again.") from exc
         _stored(reply)
-        self.on_commit()
         return Applied(committed.table, state, events, committed.letters)
 
     def _continue_idle(self, table: Table, state: Any, done: Timer, plan: TimerPlan
@@ -765,13 +856,12 @@ class TableService:
         if reply is not None:
             letters.append(reply.letter(len(letters)))
         try:
-            committed = await self.storage.commit(
+            committed = await self._store(
                 Change(after, expected=table.version, letters=letters)
             )
         except StaleVersion as exc:
             raise UserError("The table changed at the same moment; please try again.") from exc
         _stored(reply)
-        self.on_commit()
         return committed.table
 
 
@@ -800,9 +890,6 @@ def _require_playing(table: Table) -> None:
         )
 
 
-def _require_host(table: Table, user_id: int) -> None:
-    if user_id != table.host_id:
-        raise UserError("Only the host can do that.")
 
 
 def _check_place(table: Table, place: Place) -> None:

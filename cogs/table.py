@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components
+from bot import components, lobby
 from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.interactions import Answer, place_of, reply_for, run
@@ -98,11 +98,11 @@ class TableCog(commands.GroupCog):
 
     @app_commands.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
-        await components.join(interaction, self.here(interaction))
+        await lobby.join(interaction, self.here(interaction))
 
     @app_commands.command(name="leave", description="Leave the table before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await components.leave(interaction, self.here(interaction))
+        await lobby.leave(interaction, self.here(interaction))
 
     @app_commands.command(name="add-ai", description="Seat AI players (host only)")
     @app_commands.describe(count="How many AI players to seat",
@@ -124,7 +124,7 @@ class TableCog(commands.GroupCog):
 
     @app_commands.command(name="start", description="Deal the cards (host)")
     async def start(self, interaction: discord.Interaction) -> None:
-        await components.start(interaction, self.here(interaction))
+        await lobby.start(interaction, self.here(interaction))
 
     @app_commands.command(name="end", description="End the table (host or Manage Server)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -151,7 +151,7 @@ class TableCog(commands.GroupCog):
 
     @app_commands.command(name="hand", description="Everything you may see (only you see this)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await components.show_hand(interaction, self.here(interaction, finished=True))
+        await lobby.show_hand(interaction, self.here(interaction, finished=True))
 
     @app_commands.command(name="log", description="Everything said in public so far")
     async def log(self, interaction: discord.Interaction) -> None:

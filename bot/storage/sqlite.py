@@ -246,10 +246,8 @@ class SqliteStorage:
 
     # tables -------------------------------------------------------------------------------
 
-    async def create_table(
-        self, table: Table, letters: Callable[[Table], Sequence[Letter]]
-    ) -> Committed:
-        """A new lobby and its first letters, rendered once its id is known (its buttons carry
+    async def create_table(self, table: Table, render: Callable[[Table], Change]) -> Committed:
+        """A new table, with what it owes rendered once its id is known (its buttons carry
         it); StaleVersion if the channel has an open table."""
         now = time.time()
         try:
@@ -279,8 +277,12 @@ class SqliteStorage:
                     ),
                 )
                 assert cur.lastrowid is not None
-                created = table.model_copy(update={"id": cur.lastrowid})
-                ids = await _insert_letters(db, created.id, letters(created), now)
+                change = render(table.model_copy(update={"id": cur.lastrowid}))
+                created = change.table
+                await db.execute("UPDATE tables SET feed = ?, deadline = ? WHERE id = ?",
+                                 (json.dumps(created.feed), created.deadline, created.id))
+                ids = await _insert_letters(db, created.id, change.letters, now)
+                await _move_timers(db, created, change.timers)
         except StorageError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StaleVersion("A table is already open in this channel.") from exc
@@ -329,13 +331,13 @@ class SqliteStorage:
 
     async def table(self, table_id: int) -> Table | None:
         row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
-        return _table(row) if row else None
+        return table_from_row(row) if row else None
 
     async def open_table(self, channel_id: int) -> Table | None:
         row = await self._row(
             "SELECT * FROM tables WHERE channel_id = ? AND status != 'over'", (channel_id,)
         )
-        return _table(row) if row else None
+        return table_from_row(row) if row else None
 
     async def last_game(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recently finished game."""
@@ -344,7 +346,7 @@ class SqliteStorage:
             " ORDER BY status = 'over', id DESC LIMIT 1",
             (channel_id,),
         )
-        return _table(row) if row else None
+        return table_from_row(row) if row else None
 
     async def active_tables(self, guild_id: int | None = None) -> list[Table]:
         if guild_id is None:
@@ -353,7 +355,7 @@ class SqliteStorage:
             rows = await self._rows(
                 "SELECT * FROM tables WHERE status != 'over' AND guild_id = ?", (guild_id,)
             )
-        return [_table(r) for r in rows]
+        return [table_from_row(r) for r in rows]
 
     async def tables_of(self, user_id: int) -> list[Table]:
         """Open tables where this member holds a seat."""
@@ -651,7 +653,7 @@ def _dump_seats(seats: list[SeatRef]) -> str:
     return json.dumps([s.model_dump() for s in seats])
 
 
-def _table(row: aiosqlite.Row) -> Table:
+def table_from_row(row: aiosqlite.Row) -> Table:
     return Table(
         id=row["id"],
         guild_id=row["guild_id"],

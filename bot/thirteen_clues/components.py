@@ -59,8 +59,9 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book):(?P<tabl
         await interaction.response.send_message(text, view=picker, ephemeral=True)
 
 
-def lobby_view(table_id: int) -> discord.ui.View:
-    return view_of(*(TableButton(PREFIX, verb, table_id) for verb in ("join", "leave", "start")))
+def lobby_view(table: Table) -> discord.ui.View:
+    verbs = ("join", "leave", "start", *(("unai",) if any(s.is_ai for s in table.seats) else ()))
+    return view_of(*(TableButton(PREFIX, verb, table.id) for verb in verbs))
 
 
 def table_view(table_id: int, version: int, view: PublicView) -> discord.ui.View | None:

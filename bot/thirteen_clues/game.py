@@ -117,7 +117,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             return Outgoing.of(
                 f"🪑 **13 Clues**: {host} opened a table here. Press **Join** to play.",
                 embeds=[lobby_embed(host, names, table.options)],
-                view=components.lobby_view(table.id),
+                view=components.lobby_view(table),
             )
         view = public_view(state)
         embeds = [table_embed(view)]

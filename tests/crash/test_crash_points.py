@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,8 @@ import pytest
 from bot.client import DeductionBot
 from bot.config import Config
 from bot.models import SeatRef, Table, player_id
-from bot.storage import SqliteStorage
+from bot.storage import Change, SqliteStorage
+from bot.storage.sqlite import table_from_row as stored_table
 from engine.thirteen_clues import (
     Ask,
     ChoosePass,
@@ -165,8 +167,7 @@ class Run:
             con.close()
         self.timers = sorted((t["kind"], json.loads(t["payload"])["seat"]) for t in timers)
         self.pending = pending
-        return Table.model_validate({**dict(row), "options": json.loads(row["options"]),
-                                     "seats": json.loads(row["seats"])})
+        return stored_table(row)
 
     async def slash(self, user: str, command: str, *, wait: bool = True, **options: Any
                     ) -> InteractionResult:
@@ -176,13 +177,15 @@ class Run:
         return rec
 
     def fingerprint(self) -> dict[str, list[str]]:
-        """What each recipient finally sees: every channel and DM message, in order."""
+        """What each recipient finally sees: every channel and DM message, in order (turn
+        deadlines aside: they are set by the clock, and a restart takes time)."""
         seen: dict[str, list[str]] = {}
         for msg in self.dc.messages:
             if msg.ephemeral or msg.author_id != self.dc.bot_user_id or msg.interaction_id:
                 continue
             where = f"dm:{msg.dm_recipient_id}" if msg.is_dm else f"channel:{msg.channel_id}"
             shown = json.dumps([msg.content, msg.embeds, msg.components], sort_keys=True)
+            shown = re.sub(r"<t:\d+:R>", "<t:deadline:R>", shown)  # a restart takes time
             seen.setdefault(where, []).append(shown)
         return seen
 
@@ -327,45 +330,47 @@ async def play(tmp: Path, monkeypatch: pytest.MonkeyPatch, kind_name: str,
             position = kind.position()
             storage = SqliteStorage(db)
             await storage.open()
-            await storage.create_table(position.table(run), lambda t: [])
+            await storage.create_table(position.table(run), lambda t: Change(t))
             await storage.close()
             version = 0
 
-            await run.start()
-            crasher.arm(after)
-            rec = await kind.act(run)
-            await settle_or_die(run)
-            killed = crasher.dead
-            crasher.disarm()
-            effects = list(crasher.effects)
-            if killed or after is not None:
-                # a kill after every effect of the window is a kill all the same
-                await run.kill_and_restart()
-            applied = run.state().version > version
-            abandoned: list[int] = []
-            if rec is not None:
-                await check_told(run, rec, kind, applied)
-                abandoned += [] if applied else [rec.id]
-            await dc.settle()
-            if rec is not None and not applied:
-                rec = await kind.act(run)  # the member tries again
-                assert rec is not None
-                await dc.complete(rec)
+            try:
+                await run.start()
+                crasher.arm(after)
+                rec = await kind.act(run)
+                await settle_or_die(run)
+                killed = crasher.dead
+                crasher.disarm()
+                effects = list(crasher.effects)
+                if killed or after is not None:
+                    # a kill after every effect of the window is a kill all the same
+                    await run.kill_and_restart()
+                applied = run.state().version > version
+                abandoned: list[int] = []
+                if rec is not None:
+                    await check_told(run, rec, kind, applied)
+                    abandoned += [] if applied else [rec.id]
                 await dc.settle()
-                assert kind.done is not None and kind.done in rec.text, rec.text
-            elif rec is None and not applied:
-                await wait_for(lambda: run.state().version > version, 5,
-                               "the timer to act after the restart")
-                await dc.settle()
-            table = run.state()
-            assert table.version > version
-            assert run.pending == 0, "a letter is still owed after the bot settled"
-            timers = armed(run, table)
-            await finish(run)
-            await run.stop()
-            for violation in dc.take_violations(""):
-                # only an interaction the crash left unanswered may be reported
-                assert any(str(i) in violation for i in abandoned), violation
+                if rec is not None and not applied:
+                    rec = await kind.act(run)  # the member tries again
+                    assert rec is not None
+                    await dc.complete(rec)
+                    await dc.settle()
+                    assert kind.done is not None and kind.done in rec.text, rec.text
+                elif rec is None and not applied:
+                    await wait_for(lambda: run.state().version > version, 5,
+                                   "the timer to act after the restart")
+                    await dc.settle()
+                table = run.state()
+                assert table.version > version
+                assert run.pending == 0, "a letter is still owed after the bot settled"
+                timers = armed(run, table)
+                await finish(run)
+                for violation in dc.take_violations(""):
+                    # only an interaction the crash left unanswered may be reported
+                    assert any(str(i) in violation for i in abandoned), violation
+            finally:
+                await run.stop()
             return Outcome(effects, run.fingerprint(), timers, crasher.killed_at)
 
 
@@ -477,8 +482,13 @@ def difference(want: dict[str, list[str]], got: dict[str, list[str]]) -> str:
     for where in sorted(set(want) | set(got)):
         a, b = want.get(where, []), got.get(where, [])
         if a != b:
-            extra = [m[:200] for m in b if m not in a]
-            missing = [m[:200] for m in a if m not in b]
+            extra = [m for m in b if m not in a]
+            missing = [m for m in a if m not in b]
+            if extra and missing:  # show where the first pair parts
+                cut = next((i for i, (x, y) in enumerate(zip(missing[0], extra[0], strict=False))
+                            if x != y), 0)
+                extra, missing = [extra[0][cut - 60:cut + 140]], [missing[0][cut - 60:cut + 140]]
+            extra, missing = [m[:200] for m in extra], [m[:200] for m in missing]
             return (f"{where}: {len(a)} messages expected, {len(b)} seen; "
                     f"missing {missing[:2]}; unexpected {extra[:2]}")
     return "no difference"

@@ -36,7 +36,7 @@ class Script:
 async def owe(storage: SqliteStorage, *letters: Letter) -> tuple[int, ...]:
     table = await storage.open_table(10)
     if table is None:
-        table = (await storage.create_table(lobby(), lambda t: [])).table
+        table = (await storage.create_table(lobby(), lambda t: Change(t))).table
     return (await storage.commit(Change(table, letters=list(letters)))).letters
 
 

@@ -82,14 +82,14 @@ async def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> Non
 
 
 async def test_one_open_table_per_channel(storage: SqliteStorage) -> None:
-    await storage.create_table(lobby(), lambda t: [post("lobby")])
+    await storage.create_table(lobby(), lambda t: Change(t, letters=[post("lobby")]))
     with pytest.raises(StaleVersion):
-        await storage.create_table(lobby(), lambda t: [post("again")])
+        await storage.create_table(lobby(), lambda t: Change(t, letters=[post("again")]))
     assert len(await storage.due_postings(time.time(), 10)) == 1
 
 
 async def test_a_change_is_stored_whole_or_not_at_all(storage: SqliteStorage) -> None:
-    created = (await storage.create_table(lobby(), lambda t: [])).table
+    created = (await storage.create_table(lobby(), lambda t: Change(t))).table
     after = created.model_copy(update={"status": "playing", "state": "{}", "version": 1})
     change = Change(
         after, expected=0, log=LogEntry("u100", "start", "[]"),
@@ -116,7 +116,7 @@ async def test_a_change_is_stored_whole_or_not_at_all(storage: SqliteStorage) ->
 
 
 async def test_uncommitted_letters_are_invisible_to_the_sender(storage: SqliteStorage) -> None:
-    created = (await storage.create_table(lobby(), lambda t: [])).table
+    created = (await storage.create_table(lobby(), lambda t: Change(t))).table
     assert storage._writer is not None
     async with storage._write_lock:
         await storage._writer.execute("BEGIN IMMEDIATE")
@@ -131,8 +131,9 @@ async def test_uncommitted_letters_are_invisible_to_the_sender(storage: SqliteSt
 
 async def test_the_outbox_marks_retries_fails_and_holds(storage: SqliteStorage) -> None:
     created = (await storage.create_table(
-        lobby(), lambda t: [Letter.post(10, Outgoing(content="table"), living=True),
-                            Letter.dm(7, Outgoing(content="dm")), post("later")]
+        lobby(), lambda t: Change(t, letters=[
+            Letter.post(10, Outgoing(content="table"), living=True),
+            Letter.dm(7, Outgoing(content="dm")), post("later")])
     )).table
     first, dm, later = await storage.due_postings(time.time(), 10)
     await storage.posting_sent(first, 555)
@@ -154,7 +155,7 @@ async def test_the_outbox_marks_retries_fails_and_holds(storage: SqliteStorage) 
 
 
 async def test_a_notice_said_once_per_table(storage: SqliteStorage) -> None:
-    created = (await storage.create_table(lobby(), lambda t: [])).table
+    created = (await storage.create_table(lobby(), lambda t: Change(t))).table
     notice = Letter(to="c:10", op="send", once="dm:7", body=Outgoing(content="closed"))
     first = await storage.commit(Change(created, letters=[notice]))
     second = await storage.commit(Change(created, letters=[notice, post("other")]))
@@ -163,7 +164,7 @@ async def test_a_notice_said_once_per_table(storage: SqliteStorage) -> None:
 
 
 async def test_timers_move_with_the_change(storage: SqliteStorage) -> None:
-    created = (await storage.create_table(lobby(), lambda t: [])).table
+    created = (await storage.create_table(lobby(), lambda t: Change(t))).table
     await storage.commit(Change(created, timers=TimerPlan(add=(
         timer("ai", 1), timer("remind", 0), timer("idle", 0), timer("idle", 2),
     ))))

@@ -13,7 +13,7 @@ from tests.shell.conftest import lobby
 
 
 async def arm(storage: SqliteStorage, channel: int, *specs: TimerSpec) -> int:
-    table = (await storage.create_table(lobby(channel), lambda t: [])).table
+    table = (await storage.create_table(lobby(channel), lambda t: Change(t))).table
     await storage.commit(Change(table, timers=TimerPlan(add=specs)))
     return table.id
 

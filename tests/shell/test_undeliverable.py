@@ -7,7 +7,7 @@ import time
 from bot.messages import Outgoing
 from bot.models import Letter, Posting, SeatRef
 from bot.registry import GAMES
-from bot.storage import SqliteStorage
+from bot.storage import Change, SqliteStorage
 from bot.tables import TableService
 from bot.transport import Outcome
 from tests.shell.conftest import lobby
@@ -17,7 +17,7 @@ async def service_with_table(storage: SqliteStorage) -> tuple[TableService, int]
     tables = TableService(storage, {g.key: g for g in GAMES})
     table = lobby().model_copy(update={"seats": [SeatRef(name="Ann", user_id=100),
                                                  SeatRef(name="Bea", user_id=200)]})
-    created = (await storage.create_table(table, lambda t: [])).table
+    created = (await storage.create_table(table, lambda t: Change(t))).table
     return tables, created.id
 
 
