@@ -56,6 +56,9 @@ class Sender:
         self._kicked = asyncio.Event()
         self._busy: dict[str, asyncio.Task[None]] = {}
         self._watch: dict[int, asyncio.Future[None]] = {}
+        self._handled: set[int] = set()
+        """Letters finished (sent, failed, or put off) since the current read of the due
+        letters began: that read may predate their marks, so it must not hand them out again."""
         self._task: asyncio.Task[None] | None = None
         self.sent = 0
         """Letters delivered by this process (the figures of benchmarks and tests)."""
@@ -132,9 +135,13 @@ class Sender:
                 await asyncio.wait_for(self._kicked.wait(), timeout)
 
     async def _pump(self) -> None:
+        # A worker may finish (and free its destination) while the read below is under way:
+        # whatever it handled before the read began is marked in the database already.
+        self._handled.clear()
         by_destination: dict[str, list[Posting]] = {}
         for posting in await self.storage.due_postings(time.time(), BATCH):
-            by_destination.setdefault(posting.letter.to, []).append(posting)
+            if posting.id not in self._handled:
+                by_destination.setdefault(posting.letter.to, []).append(posting)
         for destination, postings in by_destination.items():
             if destination not in self._busy:
                 self._busy[destination] = asyncio.create_task(
@@ -175,10 +182,12 @@ class Sender:
                 log.warning("letter %s to %s: %s; retrying in %.1fs", posting.id, letter.to,
                             outcome.detail, after)
                 await self.storage.posting_retry(posting, time.time() + after)
+                self._handled.add(posting.id)
                 return False
             await self._give_up(posting, Outcome("retry", detail=f"gave up: {outcome.detail}"))
         else:
             await self._give_up(posting, outcome)
+        self._handled.add(posting.id)
         self._resolve([posting.id])
         return True
 
