@@ -223,12 +223,17 @@ class SqliteStorage:
         return len(MIGRATIONS)
 
     async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        """One read, executed and fetched whole in a single step on the reader's thread.
+
+        Never an execute and a fetch apart: between the two, another coroutine's read on the
+        same connection would join the first statement's read transaction and see the
+        database as it was when that statement began (a table one version old, then a
+        StaleVersion on write)."""
+        return list(await self.db.execute_fetchall(sql, args))
 
     async def _row(self, sql: str, args: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        async with self.db.execute(sql, args) as cur:
-            return await cur.fetchone()
+        rows = await self._rows(sql, args)
+        return rows[0] if rows else None
 
     async def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
         async with self._writing() as db:

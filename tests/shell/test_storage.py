@@ -198,3 +198,36 @@ async def test_the_lease_keeps_a_second_process_out(storage: SqliteStorage) -> N
     assert (await storage.lease_holder() or ("",))[0] == "c"
     await storage.release_lease("c")
     assert await storage.lease_holder() is None
+
+
+
+async def test_a_read_never_sees_an_older_table_than_the_last_commit(
+    storage: SqliteStorage,
+) -> None:
+    """Reads share one connection: reads overlapping without pause (as under load) must not
+    keep one read transaction open, which would show every later read the database as it
+    was when the first of them began (a table one version old, then a StaleVersion)."""
+    import asyncio
+
+    table = (await storage.create_table(lobby(), lambda t: [])).table
+    await storage.commit(Change(table, letters=[post(f"letter {i}") for i in range(50)]))
+    done = False
+
+    async def reader() -> None:
+        while not done:
+            await storage.table(table.id)
+            await storage.due_postings(time.time(), 10)
+
+    readers = [asyncio.create_task(reader()) for _ in range(8)]
+    stale = 0
+    try:
+        for _ in range(30):
+            after = table.model_copy(update={"version": table.version + 1})
+            table = (await storage.commit(Change(after, expected=table.version))).table
+            seen = await storage.table(table.id)
+            assert seen is not None
+            stale += seen.version != table.version
+    finally:
+        done = True
+        await asyncio.gather(*readers)
+    assert stale == 0
