@@ -139,7 +139,8 @@ class Sender:
         # whatever it handled before the read began is marked in the database already.
         self._handled.clear()
         by_destination: dict[str, list[Posting]] = {}
-        for posting in await self.storage.due_postings(time.time(), BATCH):
+        busy = list(self._busy)
+        for posting in await self.storage.due_postings(time.time(), BATCH, busy):
             if posting.id not in self._handled:
                 by_destination.setdefault(posting.letter.to, []).append(posting)
         for destination, postings in by_destination.items():

@@ -7,7 +7,7 @@ version check, the action log, the letters (the outbox) and the timers. A second
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -88,7 +88,9 @@ class Storage(Protocol):
     async def tables_of(self, user_id: int) -> list[Table]: ...
 
     # the outbox
-    async def due_postings(self, now: float, limit: int) -> list[Posting]: ...
+    async def due_postings(
+        self, now: float, limit: int, busy: Collection[str] = ()
+    ) -> list[Posting]: ...
     async def next_posting_at(self) -> float | None: ...
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None: ...
     async def posting_retry(self, posting: Posting, at: float) -> None: ...

@@ -13,7 +13,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -350,15 +350,19 @@ class SqliteStorage:
 
     # the outbox ---------------------------------------------------------------------------
 
-    async def due_postings(self, now: float, limit: int) -> list[Posting]:
+    async def due_postings(
+        self, now: float, limit: int, busy: Collection[str] = ()
+    ) -> list[Posting]:
         """Pending letters due now, oldest first, each behind every earlier letter to its
         destination (one waiting for a retry holds back the rest); a paused table's channel
-        letters wait."""
+        letters wait. Letters to the `busy` destinations (the sender's workers have them in
+        hand) are left out unread: under load the backlog is read again at every wake-up."""
         rows = await self._rows(
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE o.state = 'pending' AND {_NOT_HELD} ORDER BY o.id LIMIT ?",
-            (limit,),
+            f" WHERE o.state = 'pending' AND {_NOT_HELD}"
+            " AND o.dest NOT IN (SELECT value FROM json_each(?)) ORDER BY o.id LIMIT ?",
+            (json.dumps(list(busy)), limit),
         )
         due: list[Posting] = []
         waiting: set[str] = set()

@@ -231,3 +231,11 @@ async def test_a_read_never_sees_an_older_table_than_the_last_commit(
         done = True
         await asyncio.gather(*readers)
     assert stale == 0
+
+
+async def test_letters_to_busy_destinations_are_left_out(storage: SqliteStorage) -> None:
+    table = (await storage.create_table(lobby(), lambda t: [])).table
+    await storage.commit(Change(table, letters=[post("a", 10), post("b", 11), post("c", 10)]))
+    due = await storage.due_postings(time.time(), 10, busy=["c:10"])
+    assert [p.letter.body.content for p in due] == ["b"]
+    assert len(await storage.due_postings(time.time(), 10)) == 3
