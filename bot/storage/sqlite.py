@@ -1,22 +1,26 @@
 """The SQLite backend: WAL, numbered migrations, one writer connection and one reader.
 
-Coroutines share the writer, so every transaction takes `_write_lock` (otherwise one
-coroutine's COMMIT could land inside another's transaction). Reads go through a second
-connection, which only ever sees committed data: the sender can never pick up a letter whose
-transaction is still open and might roll back. Durability: `synchronous=FULL` (see
-docs/decisions.md for the measured cost).
+The writer is a plain sqlite3 connection owned by one thread of its own, and each transaction
+runs there whole, as one function handed over once (BEGIN IMMEDIATE … COMMIT); that thread's
+queue puts the transactions one after the other. No lock on the event loop: a write lock
+handed from coroutine to coroutine made every write wait for event-loop turns, and under load
+every write waited seconds for it (see docs/decisions.md). Reads go through a second
+connection (aiosqlite), which only ever sees committed data: the sender can never pick up a
+letter whose transaction is still open and might roll back. Durability: `synchronous=FULL`
+(see docs/decisions.md for the measured cost).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Collection, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -141,14 +145,26 @@ _NOT_HELD = "NOT (t.paused IS NOT NULL AND o.dest = 'c:' || t.channel_id)"
 """A paused table's channel letters are held until it carries on."""
 KEEP_DONE_LETTERS = 3 * 24 * 3600.0
 """Sent and failed letters are kept a few days (for inspection), then pruned at start-up."""
+PRAGMAS = (
+    "PRAGMA busy_timeout = 5000",
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = FULL",
+    "PRAGMA foreign_keys = ON",
+)
+
+T = TypeVar("T")
 
 
 class SqliteStorage:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._writer: aiosqlite.Connection | None = None
+        self._writer: sqlite3.Connection | None = None
+        """Used on the writer thread only (`_on_writer`)."""
+        self._pool: ThreadPoolExecutor | None = None
         self._reader: aiosqlite.Connection | None = None
-        self._write_lock = asyncio.Lock()
+        self._last_table_id = 0
+        """Table ids are handed out here (one process holds the database: the lease), so a
+        new table's letters are rendered with its id before its one transaction."""
         self._salt: str | None = None
 
     # connections --------------------------------------------------------------------------
@@ -163,64 +179,50 @@ class SqliteStorage:
     async def _connect(self) -> aiosqlite.Connection:
         db = await aiosqlite.connect(self.path, isolation_level=None)
         db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA busy_timeout = 5000")
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = FULL")
-        await db.execute("PRAGMA foreign_keys = ON")
+        for pragma in PRAGMAS:
+            await db.execute(pragma)
         return db
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._writer = await self._connect()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self._writer = await self._on_writer(_connect_writer, self.path)
         await self.migrate()
         self._reader = await self._connect()
-        async with self._writing() as db:
-            await db.execute(
-                "DELETE FROM outbox WHERE state != 'pending' AND done_at < ?",
-                (time.time() - KEEP_DONE_LETTERS,),
-            )
+        self._last_table_id = await self._on_writer(_last_table_id)
+        await self._write(
+            "DELETE FROM outbox WHERE state != 'pending' AND done_at < ?",
+            (time.time() - KEEP_DONE_LETTERS,),
+        )
 
     async def close(self) -> None:
-        for db in (self._reader, self._writer):
-            if db is not None:
-                await db.close()
-        self._reader = self._writer = None
+        if self._reader is not None:
+            await self._reader.close()
+        if self._writer is not None and self._pool is not None:
+            await self._on_writer(lambda con: con.close())
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+        self._reader = self._writer = self._pool = None
 
-    @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction; a database error rolls it back whole and is a StorageError."""
+    async def _on_writer(self, work: Callable[..., T], *args: Any) -> T:
+        """Run `work(writer connection, *args)` on the writer's thread (the connection is
+        None while it is being opened)."""
+        if self._pool is None:
+            raise RuntimeError("Storage is not open.")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, functools.partial(work, self._writer, *args))
+
+    async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """One transaction, run whole on the writer's thread (never joined by another: the
+        thread runs one function at a time); a database error rolls it back whole and is a
+        StorageError. Cancelling the caller does not stop a transaction already handed over."""
         if self._writer is None:
             raise RuntimeError("Storage is not open.")
-        db = self._writer
-        async with self._write_lock:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException as exc:
-                await db.rollback()
-                if isinstance(exc, sqlite3.Error):
-                    raise StorageError(f"the change was not stored: {exc}") from exc
-                raise
-            await db.commit()
+        return await self._on_writer(_transaction, work)
 
     async def migrate(self) -> int:
         """Apply the migrations this database has not seen; return the schema version."""
-        assert self._writer is not None
-        async with self._writer.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        current = row[0] if row else 0
-        if current > len(MIGRATIONS):
-            raise SchemaTooNew(
-                f"{self.path} has schema version {current}, but this bot knows only up to "
-                f"{len(MIGRATIONS)}: it was written by a newer release. Run that release, or "
-                "point DATABASE_PATH at another file."
-            )
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            async with self._write_lock:
-                await self._writer.executescript(
-                    f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;"
-                )
-        return len(MIGRATIONS)
+        return await self._on_writer(_migrate, self.path)
 
     async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
         """One read, executed and fetched whole in a single step on the reader's thread.
@@ -236,8 +238,10 @@ class SqliteStorage:
         return rows[0] if rows else None
 
     async def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
-        async with self._writing() as db:
-            await db.execute(sql, args)
+        def work(con: sqlite3.Connection) -> None:
+            con.execute(sql, args)
+
+        await self._transaction(work)
 
     # tables -------------------------------------------------------------------------------
 
@@ -247,31 +251,36 @@ class SqliteStorage:
         """A new lobby and its first letters, rendered once its id is known (its buttons carry
         it); StaleVersion if the channel has an open table."""
         now = time.time()
+
+        def insert(con: sqlite3.Connection, rendered: Sequence[Letter]) -> tuple[int, ...]:
+            con.execute(
+                "INSERT INTO tables (id, guild_id, channel_id, game, status, host_id, options,"
+                " seats, state, version, message_id, paused, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    created.id,
+                    table.guild_id,
+                    table.channel_id,
+                    table.game,
+                    table.status,
+                    table.host_id,
+                    json.dumps(table.options),
+                    _dump_seats(table.seats),
+                    table.state,
+                    table.version,
+                    table.message_id,
+                    table.paused,
+                    now,
+                    now,
+                ),
+            )
+            return _insert_letters(con, created.id, rendered, now)
+
+        self._last_table_id += 1
+        created = table.model_copy(update={"id": self._last_table_id})
+        rendered = list(letters(created))
         try:
-            async with self._writing() as db:
-                cur = await db.execute(
-                    "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options,"
-                    " seats, state, version, message_id, paused, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table.guild_id,
-                        table.channel_id,
-                        table.game,
-                        table.status,
-                        table.host_id,
-                        json.dumps(table.options),
-                        _dump_seats(table.seats),
-                        table.state,
-                        table.version,
-                        table.message_id,
-                        table.paused,
-                        now,
-                        now,
-                    ),
-                )
-                assert cur.lastrowid is not None
-                created = table.model_copy(update={"id": cur.lastrowid})
-                ids = await _insert_letters(db, created.id, letters(created), now)
+            ids = await self._transaction(lambda con: insert(con, rendered))
         except StorageError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StaleVersion("A table is already open in this channel.") from exc
@@ -280,9 +289,10 @@ class SqliteStorage:
 
     async def commit(self, change: Change) -> Committed:
         new, now = change.table, time.time()
-        async with self._writing() as db:
+
+        def work(con: sqlite3.Connection) -> tuple[int, ...]:
             if change.expected is not None:
-                cur = await db.execute(
+                cur = con.execute(
                     "UPDATE tables SET status = ?, host_id = ?, options = ?, seats = ?,"
                     " state = ?, version = ?, paused = ?, updated_at = ?"
                     " WHERE id = ? AND version = ?",
@@ -302,19 +312,21 @@ class SqliteStorage:
                 if cur.rowcount != 1:
                     raise StaleVersion("This table changed in the meantime.")
             if change.log is not None:
-                await _insert_log(db, new, change.log, now)
-            ids = await _insert_letters(db, new.id, change.letters, now)
-            await _move_timers(db, new, change.timers)
+                _insert_log(con, new, change.log, now)
+            ids = _insert_letters(con, new.id, change.letters, now)
+            _move_timers(con, new, change.timers)
             if change.winners is not None:
-                await _record_results(db, new, change.winners, now)
+                _record_results(con, new, change.winners, now)
             if change.notes is not None:
                 seat, notes = change.notes
-                await db.execute(
+                con.execute(
                     "INSERT INTO seat_notes (table_id, seat, notes) VALUES (?, ?, ?)"
                     " ON CONFLICT (table_id, seat) DO UPDATE SET notes = excluded.notes",
                     (new.id, seat, json.dumps(notes)),
                 )
-        return Committed(new, ids)
+            return ids
+
+        return Committed(new, await self._transaction(work))
 
     async def table(self, table_id: int) -> Table | None:
         row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -390,15 +402,19 @@ class SqliteStorage:
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
         """Marked after its own send; a living post also becomes the table's message."""
-        async with self._writing() as db:
-            await db.execute(
+        now = time.time()
+
+        def work(con: sqlite3.Connection) -> None:
+            con.execute(
                 "UPDATE outbox SET state = 'sent', message_id = ?, done_at = ? WHERE id = ?",
-                (message_id, time.time(), posting.id),
+                (message_id, now, posting.id),
             )
             if posting.letter.living and posting.table_id is not None:
-                await db.execute(
+                con.execute(
                     "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, posting.table_id)
                 )
+
+        await self._transaction(work)
 
     async def posting_retry(self, posting: Posting, at: float) -> None:
         await self._write(
@@ -465,20 +481,22 @@ class SqliteStorage:
 
     async def acquire_lease(self, holder: str, ttl: float, now: float) -> str | None:
         """Take or renew the lease; the other holder's name if it is someone else's."""
-        async with self._writing() as db:
-            async with db.execute(
+
+        def work(con: sqlite3.Connection) -> str | None:
+            row = con.execute(
                 "SELECT holder, expires FROM lease WHERE name = ?", (LEASE,)
-            ) as cur:
-                row = await cur.fetchone()
+            ).fetchone()
             if row is not None and row["holder"] != holder and row["expires"] > now:
                 return str(row["holder"])
-            await db.execute(
+            con.execute(
                 "INSERT INTO lease (name, holder, expires) VALUES (?, ?, ?)"
                 " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
                 " expires = excluded.expires",
                 (LEASE, holder, now + ttl),
             )
-        return None
+            return None
+
+        return await self._transaction(work)
 
     async def release_lease(self, holder: str) -> None:
         await self._write("DELETE FROM lease WHERE name = ? AND holder = ?", (LEASE, holder))
@@ -489,12 +507,15 @@ class SqliteStorage:
 
     async def take_lease_from(self, holder: str, dead: str, ttl: float, now: float) -> bool:
         """Take the lease from a holder known to be dead (its process is gone)."""
-        async with self._writing() as db:
-            cur = await db.execute(
+
+        def work(con: sqlite3.Connection) -> bool:
+            cur = con.execute(
                 "UPDATE lease SET holder = ?, expires = ? WHERE name = ? AND holder = ?",
                 (holder, now + ttl, LEASE, dead),
             )
             return cur.rowcount == 1
+
+        return await self._transaction(work)
 
     # settings, notes, results -------------------------------------------------------------
 
@@ -548,23 +569,68 @@ class SqliteStorage:
         return [(r["user_id"], r["won"] or 0, r["played"]) for r in rows]
 
 
+# --- the writer's thread: connecting, migrating, one unit of work ---------------------------
+
+
+def _connect_writer(_: None, path: Path) -> sqlite3.Connection:
+    con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    con.row_factory = sqlite3.Row
+    for pragma in PRAGMAS:
+        con.execute(pragma).fetchall()
+    return con
+
+
+def _migrate(con: sqlite3.Connection, path: Path) -> int:
+    current = con.execute("PRAGMA user_version").fetchone()[0]
+    if current > len(MIGRATIONS):
+        raise SchemaTooNew(
+            f"{path} has schema version {current}, but this bot knows only up to "
+            f"{len(MIGRATIONS)}: it was written by a newer release. Run that release, or "
+            "point DATABASE_PATH at another file."
+        )
+    for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+        con.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    return len(MIGRATIONS)
+
+
+def _last_table_id(con: sqlite3.Connection) -> int:
+    row = con.execute(
+        "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'tables'), 0),"
+        " COALESCE((SELECT MAX(id) FROM tables), 0))"
+    ).fetchone()
+    return int(row[0])
+
+
+def _transaction(con: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(con)
+    except BaseException as exc:
+        con.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise StorageError(f"the change was not stored: {exc}") from exc
+        raise
+    con.execute("COMMIT")
+    return result
+
+
 # --- statements used inside a unit of work ------------------------------------------------
 
 
-async def _insert_log(db: aiosqlite.Connection, table: Table, log: LogEntry, now: float) -> None:
-    await db.execute(
+def _insert_log(db: sqlite3.Connection, table: Table, log: LogEntry, now: float) -> None:
+    db.execute(
         "INSERT INTO actions (table_id, version, actor, action, events, delivered, at)"
         " VALUES (?, ?, ?, ?, ?, 1, ?)",
         (table.id, table.version, log.actor, log.action, log.events, now),
     )
 
 
-async def _insert_letters(
-    db: aiosqlite.Connection, table_id: int, letters: Iterable[Letter], now: float
+def _insert_letters(
+    db: sqlite3.Connection, table_id: int, letters: Iterable[Letter], now: float
 ) -> tuple[int, ...]:
     ids: list[int] = []
     for letter in letters:
-        cur = await db.execute(
+        cur = db.execute(
             "INSERT OR IGNORE INTO outbox (table_id, dest, letter, once, created_at)"
             " VALUES (?, ?, ?, ?, ?)",
             (table_id, letter.to, letter.model_dump_json(), letter.once, now),
@@ -574,37 +640,39 @@ async def _insert_letters(
     return tuple(ids)
 
 
-async def _move_timers(db: aiosqlite.Connection, table: Table, plan: TimerPlan) -> None:
+def _move_timers(db: sqlite3.Connection, table: Table, plan: TimerPlan) -> None:
     if plan.delete:
         marks = ",".join("?" * len(plan.delete))
-        await db.execute(f"DELETE FROM timers WHERE id IN ({marks})", plan.delete)
+        db.execute(f"DELETE FROM timers WHERE id IN ({marks})", plan.delete)
     if plan.seats_done:
         marks = ",".join("?" * len(plan.seats_done))
-        await db.execute(
+        db.execute(
             f"DELETE FROM timers WHERE table_id = ? AND json_extract(payload, '$.seat')"
             f" IN ({marks})",
             (table.id, *plan.seats_done),
         )
     if plan.clear == "all":
-        await db.execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
+        db.execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
     elif plan.clear:
         marks = ",".join("?" * len(plan.clear))
-        await db.execute(
+        db.execute(
             f"DELETE FROM timers WHERE table_id = ? AND kind IN ({marks})",
             (table.id, *plan.clear),
         )
-    for spec in plan.add:
-        payload = {"seat": spec.seat, "key": spec.key, **spec.extra}
-        await db.execute(
-            "INSERT INTO timers (guild_id, table_id, kind, due, payload) VALUES (?, ?, ?, ?, ?)",
-            (table.guild_id, table.id, spec.kind, spec.due, json.dumps(payload)),
-        )
+    db.executemany(
+        "INSERT INTO timers (guild_id, table_id, kind, due, payload) VALUES (?, ?, ?, ?, ?)",
+        [
+            (table.guild_id, table.id, spec.kind, spec.due,
+             json.dumps({"seat": spec.seat, "key": spec.key, **spec.extra}))
+            for spec in plan.add
+        ],
+    )
 
 
-async def _record_results(
-    db: aiosqlite.Connection, table: Table, winners: set[int], now: float
+def _record_results(
+    db: sqlite3.Connection, table: Table, winners: set[int], now: float
 ) -> None:
-    await db.executemany(
+    db.executemany(
         "INSERT OR IGNORE INTO results (guild_id, game, table_id, user_id, won, finished_at,"
         " ai_level) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [

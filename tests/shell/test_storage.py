@@ -35,16 +35,21 @@ def timer(kind: str, seat: int, key: str = "k", due: float | None = None) -> Tim
 async def test_a_new_database_has_every_migration_and_durable_pragmas(
     storage: SqliteStorage,
 ) -> None:
-    for db in (storage._writer, storage._reader):
-        assert db is not None
-        async with db.execute("PRAGMA user_version") as cur:
-            assert (await cur.fetchone())[0] == len(MIGRATIONS)
-        async with db.execute("PRAGMA synchronous") as cur:
-            assert (await cur.fetchone())[0] == 2  # FULL
-        async with db.execute("PRAGMA journal_mode") as cur:
-            assert (await cur.fetchone())[0] == "wal"
-        async with db.execute("PRAGMA busy_timeout") as cur:
-            assert (await cur.fetchone())[0] == 5000
+    def writer_pragmas(con: sqlite3.Connection) -> list[object]:
+        return [con.execute(f"PRAGMA {name}").fetchone()[0]
+                for name in ("user_version", "synchronous", "journal_mode", "busy_timeout")]
+
+    assert await storage._on_writer(writer_pragmas) == [len(MIGRATIONS), 2, "wal", 5000]
+    db = storage._reader
+    assert db is not None
+    async with db.execute("PRAGMA user_version") as cur:
+        assert (await cur.fetchone())[0] == len(MIGRATIONS)
+    async with db.execute("PRAGMA synchronous") as cur:
+        assert (await cur.fetchone())[0] == 2  # FULL
+    async with db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    async with db.execute("PRAGMA busy_timeout") as cur:
+        assert (await cur.fetchone())[0] == 5000
 
 
 async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None:
@@ -117,15 +122,17 @@ async def test_a_change_is_stored_whole_or_not_at_all(storage: SqliteStorage) ->
 
 async def test_uncommitted_letters_are_invisible_to_the_sender(storage: SqliteStorage) -> None:
     created = (await storage.create_table(lobby(), lambda t: [])).table
-    assert storage._writer is not None
-    async with storage._write_lock:
-        await storage._writer.execute("BEGIN IMMEDIATE")
-        await storage._writer.execute(
+
+    def begin(con: sqlite3.Connection) -> None:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute(
             "INSERT INTO outbox (table_id, dest, letter, created_at) VALUES (?, 'c:10', ?, 0)",
             (created.id, post("pending").model_dump_json()),
         )
-        assert await storage.due_postings(time.time(), 10) == []
-        await storage._writer.rollback()
+
+    await storage._on_writer(begin)
+    assert await storage.due_postings(time.time(), 10) == []
+    await storage._on_writer(lambda con: con.execute("ROLLBACK"))
     assert await storage.due_postings(time.time(), 10) == []
 
 
