@@ -55,7 +55,8 @@ class TimerDispatcher:
         while True:
             self._wake.clear()
             try:
-                for timer in await self.storage.due_timers(time.time(), BATCH):
+                running = list(self._running)
+                for timer in await self.storage.due_timers(time.time(), BATCH, running):
                     if timer.id not in self._running:
                         self._running[timer.id] = asyncio.create_task(
                             self._fire(timer), name=f"timer:{timer.id}"

@@ -458,11 +458,16 @@ class SqliteStorage:
         )
         return None if row is None or row["due"] is None else float(row["due"])
 
-    async def due_timers(self, now: float, limit: int) -> list[Timer]:
+    async def due_timers(
+        self, now: float, limit: int, running: Collection[int] = ()
+    ) -> list[Timer]:
+        """Due timers, earliest first, but for those `running` (already in a handler's hands:
+        under load they are many, and were read and parsed again at every wake-up)."""
         rows = await self._rows(
             "SELECT t.* FROM timers t JOIN tables b ON b.id = t.table_id"
-            " WHERE t.due <= ? AND b.paused IS NULL ORDER BY t.due, t.id LIMIT ?",
-            (now, limit),
+            " WHERE t.due <= ? AND b.paused IS NULL"
+            " AND t.id NOT IN (SELECT value FROM json_each(?)) ORDER BY t.due, t.id LIMIT ?",
+            (now, json.dumps(list(running)), limit),
         )
         return [_timer(r) for r in rows]
 

@@ -246,3 +246,10 @@ async def test_letters_to_busy_destinations_are_left_out(storage: SqliteStorage)
     due = await storage.due_postings(time.time(), 10, busy=["c:10"])
     assert [p.letter.body.content for p in due] == ["b"]
     assert len(await storage.due_postings(time.time(), 10)) == 3
+
+
+async def test_running_timers_are_left_out(storage: SqliteStorage) -> None:
+    table = (await storage.create_table(lobby(), lambda t: [])).table
+    await storage.commit(Change(table, timers=TimerPlan(add=(timer("ai", 1), timer("ai", 2)))))
+    first, second = await storage.due_timers(time.time(), 10)
+    assert await storage.due_timers(time.time(), 10, running=[first.id]) == [second]
