@@ -15,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import queue
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -162,6 +164,11 @@ class SqliteStorage:
         """Used on the writer thread only (`_on_writer`)."""
         self._pool: ThreadPoolExecutor | None = None
         self._reader: aiosqlite.Connection | None = None
+        self._marks: queue.SimpleQueue[_Mark] = queue.SimpleQueue()
+        """Outbox marks waiting for the writer, which stores all those queued in one
+        transaction (group commit): under load most writes are marks."""
+        self._mark_waiters: dict[int, asyncio.Future[None]] = {}
+        self._marking: asyncio.Task[None] | None = None
         self._last_table_id = 0
         """Table ids are handed out here (one process holds the database: the lease), so a
         new table's letters are rendered with its id before its one transaction."""
@@ -401,20 +408,30 @@ class SqliteStorage:
         return None if row is None or row["at"] is None else float(row["at"])
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
-        """Marked after its own send; a living post also becomes the table's message."""
-        now = time.time()
+        """Marked after its own send; a living post also becomes the table's message. Returns
+        once the mark is stored, together with the marks queued alongside it."""
+        if self._writer is None:
+            raise RuntimeError("Storage is not open.")
+        living = posting.table_id if posting.letter.living else None
+        waiter = asyncio.get_running_loop().create_future()
+        self._mark_waiters[posting.id] = waiter
+        self._marks.put(_Mark(posting.id, living, message_id, time.time()))
+        if self._marking is None or self._marking.done():
+            self._marking = asyncio.create_task(self._store_marks(), name="outbox-marks")
+        await asyncio.shield(waiter)
 
-        def work(con: sqlite3.Connection) -> None:
-            con.execute(
-                "UPDATE outbox SET state = 'sent', message_id = ?, done_at = ? WHERE id = ?",
-                (message_id, now, posting.id),
-            )
-            if posting.letter.living and posting.table_id is not None:
-                con.execute(
-                    "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, posting.table_id)
-                )
-
-        await self._transaction(work)
+    async def _store_marks(self) -> None:
+        """Hand the writer one job per batch until no mark is left waiting."""
+        while not self._marks.empty():
+            ids, error = await self._on_writer(_store_marks, self._marks)
+            for i in ids:
+                waiter = self._mark_waiters.pop(i, None)
+                if waiter is None or waiter.done():
+                    continue
+                if error is None:
+                    waiter.set_result(None)
+                else:
+                    waiter.set_exception(StorageError(f"the mark was not stored: {error}"))
 
     async def posting_retry(self, posting: Posting, at: float) -> None:
         await self._write(
@@ -596,6 +613,43 @@ def _migrate(con: sqlite3.Connection, path: Path) -> int:
     for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
         con.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
     return len(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class _Mark:
+    posting: int
+    living: int | None
+    """The table whose living message this post becomes."""
+    message_id: int | None
+    at: float
+
+
+def _store_marks(
+    con: sqlite3.Connection, marks: queue.SimpleQueue[_Mark]
+) -> tuple[list[int], str | None]:
+    """Every mark queued by now, in one transaction: (their postings, the error if any)."""
+    batch: list[_Mark] = []
+    while True:
+        try:
+            batch.append(marks.get_nowait())
+        except queue.Empty:
+            break
+
+    def work(db: sqlite3.Connection) -> None:
+        db.executemany(
+            "UPDATE outbox SET state = 'sent', message_id = ?, done_at = ? WHERE id = ?",
+            [(m.message_id, m.at, m.posting) for m in batch],
+        )
+        db.executemany(
+            "UPDATE tables SET message_id = ? WHERE id = ?",
+            [(m.message_id, m.living) for m in batch if m.living is not None],
+        )
+
+    try:
+        _transaction(con, work)
+    except StorageError as exc:
+        return [m.posting for m in batch], str(exc)
+    return [m.posting for m in batch], None
 
 
 def _last_table_id(con: sqlite3.Connection) -> int:

@@ -253,3 +253,21 @@ async def test_running_timers_are_left_out(storage: SqliteStorage) -> None:
     await storage.commit(Change(table, timers=TimerPlan(add=(timer("ai", 1), timer("ai", 2)))))
     first, second = await storage.due_timers(time.time(), 10)
     assert await storage.due_timers(time.time(), 10, running=[first.id]) == [second]
+
+
+async def test_marks_sent_together_are_stored_together(storage: SqliteStorage) -> None:
+    """Group commit: marks queued while the writer is busy go in one transaction, and each
+    caller returns only once its own mark is stored."""
+    import asyncio
+
+    from bot.models import Posting
+
+    table = (await storage.create_table(lobby(), lambda t: [])).table
+    letters = [post(f"letter {i}") for i in range(20)]
+    letters.append(Letter.post(10, Outgoing(content="table"), living=True))
+    ids = (await storage.commit(Change(table, letters=letters))).letters
+    postings = await storage.due_postings(time.time(), 50)
+    await asyncio.gather(*(storage.posting_sent(p, 1000 + p.id) for p in postings))
+    assert await storage.postings_pending(ids) == 0
+    assert await storage.living_message(table.id) == 1000 + ids[-1]
+    assert isinstance(postings[0], Posting)
