@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 
 import discord
 from discord import app_commands
@@ -29,6 +31,12 @@ SHUTDOWN_ACTIONS = 4.0
 """Seconds a clean shutdown gives the changes in flight."""
 SHUTDOWN_FLUSH = 3.0
 """Seconds it then gives the outbox."""
+
+
+def _warm_up() -> None:
+    """Run in each AI worker at start-up: import every game (half a second) before the first
+    move has to wait for it."""
+    import bot.registry  # noqa: F401
 
 
 class DeductionBot(commands.AutoShardedBot):
@@ -55,6 +63,7 @@ class DeductionBot(commands.AutoShardedBot):
         self.games: Mapping[str, AnyGame] = {g.key: g for g in games}
         self._shutdown: asyncio.Task[None] | None = None
         self._lease: Lease | None = None
+        self._thinker: ProcessPoolExecutor | None = None
 
     async def setup_hook(self) -> None:
         storage = SqliteStorage(self.config.database_path)
@@ -62,12 +71,20 @@ class DeductionBot(commands.AutoShardedBot):
         self.storage = storage
         self._lease = Lease(storage, ttl=self.config.lease_ttl, wait=self.config.lease_wait)
         await self._lease.acquire(str(self.config.database_path))
+        warming: asyncio.Future[None] | None = None
+        if self.config.ai_workers > 0:
+            # spawn: a fork would copy the SQLite and event-loop threads' state
+            self._thinker = ProcessPoolExecutor(
+                self.config.ai_workers, mp_context=multiprocessing.get_context("spawn")
+            )
+            warming = asyncio.get_running_loop().run_in_executor(self._thinker, _warm_up)
         self.tables = TableService(
             storage,
             self.games,
             ai_delay=self.config.ai_delay,
             minute_seconds=self.config.minute_seconds,
             on_commit=self._wake,
+            thinker=self._thinker,
         )
         self.sender = Sender(storage, Transport(self), self.tables.on_undeliverable)
         self.timers = TimerDispatcher(storage, self.tables.on_timer)
@@ -78,6 +95,8 @@ class DeductionBot(commands.AutoShardedBot):
         if self.config.sync_commands:
             await self._sync()
         await self.tables.resume()
+        if warming is not None:
+            await warming  # the worker imported the games meanwhile: no first move waits
         self.sender.start()
         self.timers.start()
         self._lease.keep(lambda: asyncio.ensure_future(self.close()))
@@ -129,3 +148,5 @@ class DeductionBot(commands.AutoShardedBot):
         if self._lease is not None:
             await self._lease.release()
         await self.storage.close()
+        if self._thinker is not None:
+            self._thinker.shutdown(wait=False, cancel_futures=True)
