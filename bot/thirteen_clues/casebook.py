@@ -30,7 +30,8 @@ _ICON = {"ruled_out": "✖", "candidate": "▫️", "certain": "✅"}
 
 def assist_marks(view: PlayerView, assist: str, manual: set[str]) -> tuple[Marks, Deduction | None]:
     """The marks the casebook shows, and the deduction behind them at the `full` level."""
-    in_play = [c for c in CARDS if CARDS[c].suit in suits_in_play(view.options.players)]
+    suits = suits_in_play(view.options.players)
+    in_play = [c for c in CARDS if CARDS[c].suit in suits]
     if assist == "full" and deducible(view):
         deduction = solve(view)
         return {c: deduction.status(c) for c in in_play}, deduction
