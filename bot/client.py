@@ -9,12 +9,13 @@ import logging
 import multiprocessing
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import TableButton
+from bot.components import NOT_ROUTED, TableButton, routed
 from bot.config import Config
 from bot.interactions import UNCHANGED, answer
 from bot.lease import Lease
@@ -64,6 +65,8 @@ class DeductionBot(commands.AutoShardedBot):
         self._shutdown: asyncio.Task[None] | None = None
         self._lease: Lease | None = None
         self._thinker: ProcessPoolExecutor | None = None
+        self.families: set[type[discord.ui.DynamicItem[Any]]] = set()
+        """The DynamicItem classes registered: what a component click can be routed to."""
 
     async def setup_hook(self) -> None:
         storage = SqliteStorage(self.config.database_path)
@@ -100,6 +103,22 @@ class DeductionBot(commands.AutoShardedBot):
         self.sender.start()
         self.timers.start()
         self._lease.keep(lambda: asyncio.ensure_future(self.close()))
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        self.families.update(items)
+        super().add_dynamic_items(*items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        self.families.difference_update(items)
+        super().remove_dynamic_items(*items)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click discord.py will route nowhere (a custom_id no family knows, or one that is
+        not on its message) is answered here instead of failing silently."""
+        if interaction.type is discord.InteractionType.component and not routed(
+            self.families, interaction
+        ):
+            await answer(interaction, NOT_ROUTED)
 
     def _wake(self) -> None:
         self.sender.kick()
