@@ -15,6 +15,7 @@ import asyncio
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -42,7 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     def world(data: st.DataObject) -> None:
         number = next(runs, worlds)
         db = folder / f"world-{number}.sqlite3"
-        counts = asyncio.run(fuzz(db, data.draw, args.per_world, seed=args.seed + number))
+        try:
+            counts = asyncio.run(fuzz(db, data.draw, args.per_world, seed=args.seed + number))
+        except BaseException:
+            print(f"world {number} FAILED:\n{traceback.format_exc()[-6000:]}", flush=True)
+            raise
         total.interactions += counts.interactions
         total.kinds.update(counts.kinds)
         total.refused += counts.refused
