@@ -52,3 +52,35 @@ async def test_new_in_a_dm_is_refused(world: World) -> None:
     async with world.running():
         result = await world.dc.slash(ann, None, "13clues", "new")
         assert result.ephemeral and "not in DMs" in result.text, result.text
+
+
+async def test_forged_select_values_are_refused(world: World) -> None:
+    """Values no menu offers (a card where a seat is expected, none at all, a long text)
+    are refused as such: never parsed, never written back into a custom_id."""
+    from tests.e2e.drive import cid, living, state_of, user_at
+    from tests.e2e.play import open_table, pass_by_dm
+
+    dc = world.dc
+    players = world.users[:3]
+    async with world.running():
+        await open_table(world, players)
+        for user in players:
+            await pass_by_dm(world, user)
+        state = state_of(world)
+        user = user_at(world, state, state.turn)
+        assert user is not None
+        opened = await dc.click(user, living(world), cid(living(world), "ask"))
+        picker = opened.message
+        assert picker is not None
+        opened_acc = await dc.click(user, living(world), cid(living(world), "acc"))
+        accuse = opened_acc.message
+        assert accuse is not None
+        for msg, verb, chosen in ((picker, "askw", ["sailor"]), (picker, "askw", []),
+                                  (picker, "asks", ["x" * 90]),
+                                  (accuse, "accp", ["park"]), (accuse, "accl", ["Z" * 80])):
+            before = Snapshot.take(world)
+            result = await dc.forge(user, msg, {"custom_id": cid(msg, verb),
+                                                "component_type": 3, "values": chosen})
+            assert result.ephemeral and "Pick one of the menu's choices" in result.text, (
+                verb, result.text)
+            assert Snapshot.take(world) == before
