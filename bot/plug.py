@@ -92,6 +92,11 @@ class GameModule(Protocol[S, A, E, O]):
     def winners(self, state: S) -> set[int]: ...
     def ai_action(self, state: S, seat: int, level: str, rng: random.Random) -> A: ...
 
+    def idle_notice(self, table: Table, state: S, seat: int) -> str:
+        """What the channel is told when the turn timer answers for an idle member (once per
+        waiting situation): who, and what is done for them."""
+        ...
+
     # what is delivered, rendered when the change is stored
 
     def table_message(self, table: Table, state: S | None) -> Outgoing:

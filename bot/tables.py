@@ -399,8 +399,7 @@ class TableService:
             else:
                 notice = [] if timer.extra.get("continued") else [Letter.post(
                     table.channel_id,
-                    Outgoing(content=f"⏰ {ref.name} took too long: an AI detective plays this "
-                             "turn for them."),
+                    Outgoing(content=module.idle_notice(table, state, timer.seat)),
                 )]
                 await self._ai_move(table, state, timer.seat, module.idle_level, done=timer,
                                     notices=notice)

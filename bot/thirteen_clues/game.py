@@ -95,6 +95,10 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
 
         return choose_action(player_view(state, seat), level, rng)
 
+    def idle_notice(self, table: Table, state: GameState, seat: int) -> str:
+        name = state.seats[seat].name
+        return f"⏰ {name} took too long: an AI detective plays this turn for them."
+
     # what is delivered ------------------------------------------------------------------
 
     def table_message(self, table: Table, state: GameState | None) -> Outgoing:

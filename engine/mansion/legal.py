@@ -1,0 +1,454 @@
+"""Which actions the rules allow: one validating `check`, an exhaustive `legal_actions`, and
+the queries the UI, the AI and the table service need (who is waited on, turn keys, winners).
+
+Queries that take `GameState | PlayerView` give the same answer from a seat's own view, so
+an AI that only holds its view can ask them too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+
+from engine.errors import RuleError
+from engine.mansion.actions import (
+    PLAY_TYPES,
+    Abandon,
+    Accuse,
+    Action,
+    AllSnoop,
+    AnswerTip,
+    ChooseSolution,
+    EndTurn,
+    Move,
+    PickCard,
+    PlayAction,
+    PrivateTip,
+    ShowCard,
+    Snoop,
+    SuggestAny,
+    SuggestPresent,
+    SuperSleuth,
+    card_played,
+)
+from engine.mansion.cards import (
+    ACTIONS,
+    CLUES,
+    DESTINATIONS,
+    SUSPECTS,
+    VEHICLES,
+    Kind,
+    action_name,
+    clue_name,
+    matches,
+)
+from engine.mansion.events import PromptInfo
+from engine.mansion.prompts import PickPrompt, Prompt, ShowPrompt, TipPrompt
+from engine.mansion.records import Sleuthed
+from engine.mansion.state import GameState
+from engine.mansion.views import PlayerView, PublicView, prompt_info
+
+Game = GameState | PlayerView
+
+# --- status queries -----------------------------------------------------------------------
+
+
+def waiting_on(state: GameState) -> list[int]:
+    """Seats whose answer the game waits for (several at once during an All Snoop or a
+    Super Sleuth); nobody once the game is over."""
+    if state.phase == "over":
+        return []
+    return sorted({p.seat for p in state.prompts}) or [state.turn]
+
+
+def turn_key(state: GameState) -> str:
+    """Changes whenever the waiting situation changes: built from the open prompts' ids."""
+    if state.phase == "over":
+        return "over"
+    prompts = ".".join(str(p.id) for p in state.prompts)
+    return f"g{state.round}t{state.turn_number}p{prompts}"
+
+
+def is_over(state: GameState) -> bool:
+    return state.phase == "over"
+
+
+def winners(state: GameState) -> set[int]:
+    """The Master Detective once the series is decided (with `series_wins` 1: the winner of
+    the single game, a fugitive who escaped included); nobody otherwise."""
+    return {state.master} if state.master is not None else set()
+
+
+def round_winners(state: GameState) -> list[int | None]:
+    """The winner of each finished game of the series, in order (None: nobody)."""
+    return [r.winner for r in state.rounds]
+
+
+# --- rule queries -------------------------------------------------------------------------
+
+
+def refutation_order(game: GameState | PublicView, seat: int) -> list[int]:
+    """Who is asked to disprove `seat`'s suggestion, in order: clockwise from its left; in
+    One Against All the detectives first and the fugitive last."""
+    players = len(game.seats)
+    order = [(seat + k) % players for k in range(1, players)]
+    if game.fugitive is None:
+        return order
+    return [s for s in order if s != game.fugitive] + [game.fugitive]
+
+
+def tip_options(clues: Sequence[str], tip: str) -> list[list[str]]:
+    """Every answer a hand may give to a Private Tip: each matching card for a "one" tip,
+    all of the kind for an "all" tip, nothing when nothing matches."""
+    info = ACTIONS[tip]
+    matching = [c for c in clues if matches(c, info)]
+    if info.all_of_kind:
+        return [matching]
+    return [[c] for c in matching] or [[]]
+
+
+def opponents(game: Game, seat: int) -> list[int]:
+    """Seats a Snoop or a Private Tip may target: everyone else, wrong accusers and the
+    fugitive included."""
+    return [i for i in range(len(game.seats)) if i != seat]
+
+
+def move_destinations(game: Game, seat: int) -> list[str]:
+    """Where the PRESENT card's "or move" may take `seat`: any marker but its own."""
+    return [d for d in DESTINATIONS if d != game.seats[seat].marker]
+
+
+def prompt_of(game: Game, seat: int) -> PromptInfo | None:
+    """What `seat` must answer now, as it sees it (with its options)."""
+    if isinstance(game, PlayerView):
+        if seat != game.seat:
+            raise ValueError("A player view only knows its own prompt.")
+        return game.prompt
+    prompt = game.prompt_for(seat)
+    return prompt_info(prompt, seat) if prompt is not None else None
+
+
+def playable_cards(game: Game, seat: int) -> list[str]:
+    """The distinct Action cards `seat` may play now (empty unless it is to play)."""
+    info = prompt_of(game, seat)
+    if info is None or info.kind != "play":
+        return []
+    return [card for card in ACTIONS if card in _hand(game, seat)]
+
+
+def can_accuse(game: Game, seat: int) -> bool:
+    """`seat` may accuse now: on its turn, instead of playing or once its card is resolved."""
+    info = prompt_of(game, seat)
+    return info is not None and info.kind in ("play", "accuse_or_end")
+
+
+def _hand(game: Game, seat: int) -> list[str]:
+    if isinstance(game, PlayerView):
+        return list(game.actions)
+    return list(game.seats[seat].actions)
+
+
+# --- enumeration --------------------------------------------------------------------------
+
+
+def legal_actions(game: Game, seat: int) -> list[Action]:
+    """Every action `seat` may take now (Abandon, a host's action, is not listed).
+
+    Non-empty exactly when `seat` is in `waiting_on`, so a random choice is always possible.
+    """
+    info = prompt_of(game, seat)
+    if info is None:
+        return []
+    match info.kind:
+        case "choose_solution":
+            return list(_choices(seat))
+        case "play":
+            return [*_plays(game, seat), *_accusations(seat)]
+        case "accuse_or_end":
+            return [EndTurn(seat=seat), *_accusations(seat)]
+        case "show":
+            return [ShowCard(seat=seat, card=o[0]) for o in info.options or []]
+        case "pick":
+            return [PickCard(seat=seat, position=i) for i in range(info.count or 0)]
+        case "answer_tip":
+            return [AnswerTip(seat=seat, cards=list(o)) for o in info.options or []]
+
+
+@cache
+def _accusations(seat: int) -> tuple[Accuse, ...]:
+    return tuple(
+        Accuse(seat=seat, suspect=s, vehicle=v, destination=d)
+        for s in SUSPECTS
+        for v in VEHICLES
+        for d in DESTINATIONS
+    )
+
+
+@cache
+def _choices(seat: int) -> tuple[ChooseSolution, ...]:
+    return tuple(
+        ChooseSolution(seat=seat, suspect=s, vehicle=v, destination=d)
+        for s in SUSPECTS
+        for v in VEHICLES
+        for d in DESTINATIONS
+    )
+
+
+@cache
+def _suggestions_any(seat: int) -> tuple[SuggestAny, ...]:
+    return tuple(
+        SuggestAny(seat=seat, destination=d, suspect=s, vehicle=v)
+        for d in DESTINATIONS
+        for s in SUSPECTS
+        for v in VEHICLES
+    )
+
+
+@cache
+def _suggestions_present(seat: int) -> tuple[SuggestPresent, ...]:
+    return tuple(
+        SuggestPresent(seat=seat, suspect=s, vehicle=v) for s in SUSPECTS for v in VEHICLES
+    )
+
+
+def _plays(game: Game, seat: int) -> list[Action]:
+    out: list[Action] = []
+    for card in playable_cards(game, seat):
+        match ACTIONS[card].effect:
+            case "suggest_any":
+                out += _suggestions_any(seat)
+            case "suggest_present":
+                out += _suggestions_present(seat)
+                out += [Move(seat=seat, destination=d) for d in move_destinations(game, seat)]
+            case "snoop":
+                out += [Snoop(seat=seat, target=t) for t in opponents(game, seat)]
+            case "all_snoop":
+                out.append(AllSnoop(seat=seat, card=card))
+            case "super_sleuth":
+                out.append(SuperSleuth(seat=seat, card=card))
+            case "private_tip":
+                out += [PrivateTip(seat=seat, card=card, target=t) for t in opponents(game, seat)]
+    return out
+
+
+def idle_action(game: Game, seat: int, rng: random.Random) -> Action | None:
+    """A random legal action that never accuses: a harmless move for an idle player.
+
+    Picks the kind of action first (so the 324 possible suggestions do not drown a Snoop).
+    """
+    choices = [a for a in legal_actions(game, seat) if not isinstance(a, Accuse)]
+    if not choices:
+        return None
+    kinds = sorted({_kind(a) for a in choices})
+    kind = rng.choice(kinds)
+    return rng.choice([a for a in choices if _kind(a) == kind])
+
+
+def _kind(action: Action) -> str:
+    if isinstance(action, AllSnoop | SuperSleuth | PrivateTip):
+        return f"{action.type}:{action.card}"
+    return action.type
+
+
+# --- validation ---------------------------------------------------------------------------
+
+_ANSWERS: dict[str, tuple[type, ...]] = {
+    "choose_solution": (ChooseSolution,),
+    "play": (*PLAY_TYPES, Accuse),
+    "accuse_or_end": (Accuse, EndTurn),
+    "show": (ShowCard,),
+    "pick": (PickCard,),
+    "answer_tip": (AnswerTip,),
+}
+
+
+def check(state: GameState, action: Action) -> None:
+    """Raise RuleError, with a message for the player, if `action` is not allowed now."""
+    if state.phase == "over":
+        raise RuleError("This game is already over.")
+    if isinstance(action, Abandon):
+        return
+    seat = action.seat
+    if not 0 <= seat < state.players:
+        raise RuleError("You are not seated at this table.")
+    prompt = state.prompt_for(seat)
+    if prompt is None or not isinstance(action, _ANSWERS[prompt.kind]):
+        raise RuleError(_not_now(state, seat, action, prompt))
+    match action:
+        case _ if isinstance(action, PLAY_TYPES):
+            _check_play(state, action)
+        case Accuse() | ChooseSolution():
+            _triple(action.suspect, action.vehicle, action.destination)
+        case ShowCard():
+            assert isinstance(prompt, ShowPrompt)
+            _check_show(state, action, prompt)
+        case PickCard():
+            assert isinstance(prompt, PickPrompt)
+            if not 0 <= action.position < prompt.count:
+                raise RuleError(
+                    f"There are {prompt.count} face-down cards: pick one of them "
+                    f"(1 to {prompt.count})."
+                )
+        case AnswerTip():
+            assert isinstance(prompt, TipPrompt)
+            _check_tip(state, action, prompt)
+        case EndTurn():
+            pass
+
+
+def _name(state: GameState, seat: int) -> str:
+    return state.seats[seat].name
+
+
+def _asks(state: GameState, prompt: Prompt) -> str:
+    """What an open prompt asks of its seat, addressed to that seat."""
+    match prompt.kind:
+        case "choose_solution":
+            return "First choose the solution: a suspect, a vehicle and a destination."
+        case "play":
+            return "Play one of your Action cards, or accuse."
+        case "accuse_or_end":
+            return "You have played your card: accuse now, or end your turn."
+        case "show":
+            assert isinstance(prompt, ShowPrompt)
+            return f"First choose which card to show {_name(state, prompt.to)}."
+        case "pick":
+            assert isinstance(prompt, PickPrompt)
+            return f"First pick one of {_name(state, prompt.target)}'s face-down cards."
+        case "answer_tip":
+            assert isinstance(prompt, TipPrompt)
+            return f"First answer {_name(state, prompt.to)}'s Private Tip."
+
+
+def _not_now(state: GameState, seat: int, action: Action, prompt: Prompt | None) -> str:
+    """Why `seat` may not take `action` now, and (if it has one) what it should do instead."""
+    turn_action = isinstance(action, (*PLAY_TYPES, Accuse, EndTurn))
+    if prompt is not None and prompt.kind == "play" and isinstance(action, EndTurn):
+        return "Play one of your Action cards (or accuse) before you end your turn."
+    if prompt is not None and prompt.kind == "accuse_or_end" and turn_action:
+        return "You have already played a card this turn: accuse now, or end your turn."
+    if prompt is not None:
+        return _asks(state, prompt)
+    if turn_action:
+        if state.phase == "choosing_solution":
+            return "The fugitive is still choosing the solution."
+        if seat == state.fugitive:
+            return "The fugitive takes no turns: the detectives play."
+        if state.seats[seat].eliminated:
+            if isinstance(action, Accuse):
+                return "You have already made your accusation: only one per game."
+            return "You accused wrongly, so you take no more turns."
+        if seat != state.turn:
+            return f"It is {_name(state, state.turn)}'s turn, not yours."
+        names = " and ".join(_name(state, s) for s in waiting_on(state))
+        return f"Wait: {names} must answer first."
+    match action:
+        case ShowCard():
+            return "Nobody is waiting for you to show a card."
+        case PickCard():
+            return "You have no face-down card to pick."
+        case AnswerTip():
+            return "You have no Private Tip to answer."
+        case ChooseSolution():
+            if state.fugitive is None:
+                return "Nobody chooses the solution in the standard game: it is dealt."
+            if state.phase == "choosing_solution":
+                return "Only the fugitive chooses the solution."
+            return "The solution has already been chosen."
+    return "You cannot do that now."
+
+
+def _check_play(state: GameState, action: PlayAction) -> None:
+    card = card_played(action)
+    effects = {
+        AllSnoop: "all_snoop",
+        SuperSleuth: "super_sleuth",
+        PrivateTip: "private_tip",
+    }
+    wanted = effects.get(type(action))
+    if wanted is not None and (card not in ACTIONS or ACTIONS[card].effect != wanted):
+        label = {
+            "all_snoop": "an All Snoop",
+            "super_sleuth": "a Super Sleuth",
+            "private_tip": "a Private Tip",
+        }[wanted]
+        raise RuleError(f"'{card}' is not {label} card.")
+    if card not in state.seats[action.seat].actions:
+        name = action_name(card)
+        article = "an" if name[0] in "AEIOU" else "a"
+        raise RuleError(f"You do not hold {article} {name} card.")
+    me = state.seats[action.seat]
+    match action:
+        case SuggestAny():
+            _clue(action.destination, Kind.DESTINATION)
+            _clue(action.suspect, Kind.SUSPECT)
+            _clue(action.vehicle, Kind.VEHICLE)
+        case SuggestPresent():
+            _clue(action.suspect, Kind.SUSPECT)
+            _clue(action.vehicle, Kind.VEHICLE)
+        case Move():
+            _clue(action.destination, Kind.DESTINATION)
+            if action.destination == me.marker:
+                raise RuleError(
+                    f"You are already at {clue_name(action.destination)}: "
+                    "choose another destination to move to."
+                )
+        case Snoop() | PrivateTip():
+            if action.target == action.seat or not 0 <= action.target < state.players:
+                raise RuleError("Choose another player at this table.")
+        case AllSnoop() | SuperSleuth():
+            pass
+
+
+def _clue(card: str, kind: Kind) -> None:
+    info = CLUES.get(card)
+    if info is None:
+        raise RuleError(f"There is no card called '{card}'.")
+    if info.kind is not kind:
+        raise RuleError(f"{info.name} is not a {kind.value}.")
+
+
+def _triple(suspect: str, vehicle: str, destination: str) -> None:
+    _clue(suspect, Kind.SUSPECT)
+    _clue(vehicle, Kind.VEHICLE)
+    _clue(destination, Kind.DESTINATION)
+
+
+def _check_show(state: GameState, action: ShowCard, prompt: ShowPrompt) -> None:
+    if action.card not in CLUES:
+        raise RuleError(f"There is no card called '{action.card}'.")
+    if action.card not in state.seats[action.seat].clues:
+        raise RuleError(f"You do not hold {clue_name(action.card)}.")
+    if action.card not in prompt.options:
+        if prompt.reason == "suggestion":
+            raise RuleError(f"{clue_name(action.card)} is not one of the three cards named.")
+        sleuth = ACTIONS[_sleuth_card(state)]
+        raise RuleError(f"{clue_name(action.card)} is not {sleuth.ask}.")
+
+
+def _sleuth_card(state: GameState) -> str:
+    return next(r.card for r in reversed(state.log) if isinstance(r, Sleuthed))
+
+
+def _check_tip(state: GameState, action: AnswerTip, prompt: TipPrompt) -> None:
+    hand = state.seats[action.seat].clues
+    for card in action.cards:
+        if card not in CLUES:
+            raise RuleError(f"There is no card called '{card}'.")
+        if card not in hand:
+            raise RuleError(f"You do not hold {clue_name(card)}.")
+    if any(sorted(action.cards) == sorted(o) for o in prompt.options):
+        return
+    tip = ACTIONS[prompt.tip]
+    kind = f"{tip.kind}s" if tip.kind is not None else "cards"
+    if prompt.options == [[]]:
+        thing = tip.ask.removeprefix("one ") if not tip.all_of_kind else kind
+        raise RuleError(f"You hold no {thing}: return nothing.")
+    if tip.all_of_kind:
+        raise RuleError(f"This tip asks for {tip.ask}: return every one of them, once.")
+    thing = tip.ask.removeprefix("one ")
+    wrong = next((c for c in action.cards if not matches(c, tip)), None)
+    if len(action.cards) == 1 and wrong is not None:
+        raise RuleError(f"{clue_name(wrong)} is not a {thing}.")
+    raise RuleError(f"This tip asks for {tip.ask}: return exactly one.")

@@ -1,0 +1,213 @@
+"""Shared helpers for the Mansion engine tests.
+
+`build_state` lays a table out by hand (chosen hands, solution, markers, Action cards) so
+rule tests are exact rather than random; `random_action` drives the property tests through
+the engine's own `legal` queries.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+
+from engine.errors import RuleError
+from engine.mansion import legal
+from engine.mansion.actions import Accuse, Action
+from engine.mansion.cards import ACTION_DECK, CLUES, DESTINATIONS
+from engine.mansion.events import Event
+from engine.mansion.prompts import PlayPrompt
+from engine.mansion.records import Dealt, Drew, Triple, TurnBegan
+from engine.mansion.rules import apply, new_game
+from engine.mansion.state import GameState, Options, PlayerRef, Seat, Variant
+
+NAMES = ("Ann", "Bea", "Cid", "Dee", "Eve")
+"""Display names that cannot be mistaken for a card id."""
+
+SOLUTION = Triple(suspect="scarlet", vehicle="balloon", destination="niagara_falls")
+
+
+def refs(n: int) -> list[PlayerRef]:
+    return [PlayerRef(id=f"u{i}", name=NAMES[i]) for i in range(n)]
+
+
+def fresh_game(
+    players: int = 3,
+    variant: Variant = "standard",
+    seed: int = 1,
+    series_wins: int = 1,
+    fugitive: int | None = None,
+) -> tuple[GameState, list[Event]]:
+    options = Options(
+        players=players,
+        variant=variant,
+        series_wins=series_wins,
+        fugitive=fugitive,  # type: ignore[arg-type]
+    )
+    return new_game(refs(players), options, seed)
+
+
+def build_state(
+    players: int = 3,
+    *,
+    hands: dict[int, list[str]] | None = None,
+    solution: Triple = SOLUTION,
+    markers: list[str] | None = None,
+    actions: dict[int, list[str]] | None = None,
+    draw: list[str] | None = None,
+    turn: int = 0,
+    fugitive: int | None = None,
+    series_wins: int = 1,
+    eliminated: Iterable[int] = (),
+) -> GameState:
+    """A table in play, at the start of `turn`'s turn (its card already drawn).
+
+    Unspecified hands get the remaining Clue cards round-robin from seat 0; markers default to
+    the first destinations in order (the rest by the tray); the turn player holds
+    `suggest_any` and `suggest_present` unless told otherwise, other detectives one `snoop`.
+    The draw pile defaults to the rest of the 39 Action cards in box order.
+    """
+    hands = {i: list(h) for i, h in (hands or {}).items()}
+    used = [*solution.cards(), *(c for h in hands.values() for c in h)]
+    assert len(used) == len(set(used)), "a Clue card placed twice"
+    free = [c for c in CLUES if c not in used]
+    missing = [i for i in range(players) if i not in hands]
+    for i in missing:
+        hands[i] = []
+    for k, card in enumerate(free):
+        hands[missing[k % len(missing)] if missing else 0].append(card)
+    markers = list(markers or DESTINATIONS[:players])
+    actions = {i: list(a) for i, a in (actions or {}).items()}
+    for i in range(players):
+        if i == fugitive:
+            actions[i] = []
+        elif i not in actions:
+            actions[i] = ["suggest_any", "suggest_present"] if i == turn else ["snoop"]
+    out = list(eliminated)
+    for i in out:
+        actions[i] = []
+    if draw is None:
+        rest = list(ACTION_DECK)
+        for hand in actions.values():
+            for card in hand:
+                rest.remove(card)
+        draw = rest
+    seats = [
+        Seat(
+            id=f"u{i}",
+            name=NAMES[i],
+            clues=hands[i],
+            actions=actions[i],
+            marker=markers[i],
+            eliminated=i in out,
+        )
+        for i in range(players)
+    ]
+    state = GameState(
+        options=Options(
+            players=players,
+            variant="one_against_all" if fugitive is not None else "standard",
+            series_wins=series_wins,  # type: ignore[arg-type]
+        ),
+        seed=0,
+        seats=seats,
+        dealer=turn,
+        fugitive=fugitive,
+        solution=solution,
+        draw=list(draw),
+        tray=[d for d in DESTINATIONS if d not in markers],
+        phase="playing",
+        turn=turn,
+        turn_number=1,
+        prompts=[PlayPrompt(id=1, seat=turn)],
+        next_prompt=2,
+    )
+    state.log = [
+        Dealt(
+            markers=list(markers),
+            tray=list(state.tray),
+            clue_counts=[len(h) for h in hands.values()],
+            first=turn,
+        ),
+        TurnBegan(seat=turn, turn_number=1),
+        Drew(seat=turn, card=actions[turn][-1] if actions[turn] else "snoop"),
+    ]
+    return state
+
+
+def play(state: GameState, *actions: Action) -> tuple[GameState, list[Event]]:
+    """Apply `actions` in order; return the final state and every event."""
+    events: list[Event] = []
+    for action in actions:
+        state, new = apply(state, action)
+        events += new
+    return state, events
+
+
+def refused(state: GameState, action: Action, match: str) -> str:
+    """Assert `action` raises RuleError containing `match` and leaves `state` untouched."""
+    before = state.model_dump()
+    with pytest.raises(RuleError) as info:
+        apply(state, action)
+    message = str(info.value)
+    assert match in message, message
+    assert_reads_well(message)
+    assert state.model_dump() == before
+    return message
+
+
+def assert_reads_well(message: str) -> None:
+    """A refusal is a sentence for a player, not a Python repr."""
+    assert message, "empty refusal"
+    assert message[0].isupper() or message[0] == "'", message
+    assert message.endswith("."), message
+    unquoted = re.sub(r"'[^']*'", "", message)
+    for leak in ("None", "Kind.", "Feature.", "<", "{", "Traceback", "_"):
+        assert leak not in unquoted, message
+
+
+def of_type(events: Iterable[Event], kind: str) -> list[Any]:
+    return [e for e in events if e.type == kind]
+
+
+def public(events: Iterable[Event]) -> list[Any]:
+    return [e for e in events if e.audience.scope == "public"]
+
+
+def private_to(events: Iterable[Event], seat: int) -> list[Any]:
+    return [e for e in events if e.audience.scope == "private" and seat in e.audience.seats]
+
+
+def waiting_kinds(state: GameState) -> list[tuple[int, str]]:
+    return [(p.seat, p.kind) for p in state.prompts]
+
+
+def random_action(
+    state: GameState, rng: random.Random, truth: float = 0.02, guess: float = 0.06
+) -> Action:
+    """A random legal action from a random waiting seat, found through `legal` queries.
+
+    At a turn decision the seat accuses the true solution with chance `truth`, a random
+    triple with chance `guess`; otherwise it takes `legal.idle_action` (a random kind of
+    action, then a random one of that kind).
+    """
+    seat = rng.choice(legal.waiting_on(state))
+    prompt = state.prompt_for(seat)
+    assert prompt is not None, "waiting on a seat without a prompt"
+    if prompt.kind in ("play", "accuse_or_end"):
+        roll = rng.random()
+        if roll < truth and state.solution is not None:
+            return Accuse(seat=seat, **state.solution.model_dump())
+        if roll < truth + guess:
+            choices = [a for a in legal.legal_actions(state, seat) if isinstance(a, Accuse)]
+            return rng.choice(choices)
+    action = legal.idle_action(state, seat, rng)
+    assert action is not None
+    return action
+
+
+def hand_of(state: GameState, seat: int) -> Sequence[str]:
+    return state.seats[seat].clues

@@ -1,0 +1,193 @@
+"""Rules reference: "Accusation" — once per game, any cards, the accuser sees the solution."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.mansion import legal, player_view, public_view
+from engine.mansion.actions import (
+    Accuse,
+    AnswerTip,
+    EndTurn,
+    Move,
+    PrivateTip,
+    ShowCard,
+    Snoop,
+    SuggestAny,
+    SuggestPresent,
+)
+from engine.mansion.observations import AccusationSeen
+from engine.mansion.records import Suggested
+from engine.mansion.state import GameState
+
+from .helpers import SOLUTION, build_state, of_type, play, refused, waiting_kinds
+
+RIGHT = {"suspect": "scarlet", "vehicle": "balloon", "destination": "niagara_falls"}
+WRONG = {"suspect": "plum", "vehicle": "balloon", "destination": "niagara_falls"}
+HANDS = {
+    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
+    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
+    2: ["green", "airliner", "old_faithful", "alamo"],
+    3: ["peacock", "automobile", "train", "lincoln_memorial"],
+}
+
+
+def table(players: int = 4, **kw: object) -> GameState:
+    hands = HANDS if players == 4 else None
+    return build_state(players, hands=hands, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_right_accusation_instead_of_playing_wins(players: int) -> None:
+    state = table(players)
+    after, events = play(state, Accuse(seat=0, **RIGHT))
+    assert after.is_over and after.master == 0 and legal.winners(after) == {0}
+    assert after.rounds[-1].how == "solved" and after.rounds[-1].winner == 0
+    made = of_type(events, "accusation_made")
+    assert {e.audience.scope for e in made} == {"public", "private"}
+    public_made = next(e for e in made if e.audience.scope == "public")
+    assert public_made.correct and public_made.solution == SOLUTION
+    assert [e.type for e in events][-2:] == ["round_over", "game_over"]
+    assert events[-1].audience.scope == "reveal"
+    assert legal.waiting_on(after) == [] and legal.turn_key(after) == "over"
+
+
+def test_a_right_accusation_after_playing_wins() -> None:
+    after, _ = play(
+        table(),
+        SuggestPresent(seat=0, suspect="white", vehicle="airliner"),
+        Accuse(seat=0, **RIGHT),
+    )
+    assert after.is_over and after.master == 0
+
+
+def test_accusations_may_name_any_cards_even_your_own() -> None:
+    after, _ = play(
+        table(), Accuse(seat=0, suspect="mustard", vehicle="seaplane", destination="golden_gate")
+    )
+    assert after.seats[0].eliminated
+
+
+def test_a_wrong_accuser_sees_the_solution_privately_the_table_learns_only_wrong() -> None:
+    state = table()
+    after, events = play(state, Accuse(seat=0, **WRONG))
+    made = of_type(events, "accusation_made")
+    public_made = next(e for e in made if e.audience.scope == "public")
+    private_made = next(e for e in made if e.audience.scope == "private")
+    assert not public_made.correct
+    assert public_made.named is None and public_made.solution is None
+    assert private_made.audience.seats == (0,)
+    assert private_made.solution == SOLUTION and private_made.named.suspect == "plum"
+    assert player_view(after, 0).solution == SOLUTION
+    for seat in (1, 2, 3):
+        view = player_view(after, seat)
+        assert view.solution is None
+        entry = next(e for e in view.observations if isinstance(e, AccusationSeen))
+        assert entry.named is None and entry.solution is None and not entry.correct
+    assert public_view(after).solution is None
+
+
+def test_a_wrong_accuser_loses_their_turns_and_action_hand() -> None:
+    state = table(actions={0: ["suggest_present", "tip_red"]})
+    after, events = play(state, Accuse(seat=0, **WRONG))
+    me = after.seats[0]
+    assert me.eliminated and me.actions == []
+    discarded = after.discard[-2:]
+    assert [(d.card, d.face_up) for d in discarded] == [
+        ("suggest_present", True),
+        ("tip_red", False),
+    ]
+    hand = of_type(events, "action_hand_discarded")
+    assert [(e.audience.scope, e.cards) for e in hand] == [
+        ("public", ["suggest_present", None]),
+        ("private", ["suggest_present", "tip_red"]),
+    ]
+    assert after.turn == 1 and waiting_kinds(after) == [(1, "play")]
+    assert player_view(after, 0).discard[-1].card == "tip_red"
+    assert player_view(after, 1).discard[-1].card == "private_tip"
+    refused(after, Move(seat=0, destination="alamo"), "You accused wrongly, so you take no")
+    # Later, on what would have been Ann's turn, she is skipped.
+    for seat in (1, 2, 3):
+        after, _ = play(after, Snoop(seat=seat, target=(seat + 1) % 4))
+        after, _ = play(after, _pick(after, seat), EndTurn(seat=seat))
+    assert after.turn == 1
+    refused(after, Snoop(seat=0, target=1), "You accused wrongly, so you take no more turns.")
+
+
+def _pick(state: GameState, seat: int) -> object:
+    from engine.mansion.actions import PickCard
+
+    return PickCard(seat=seat, position=0)
+
+
+def test_a_wrong_accusation_after_playing_discards_the_played_card_too() -> None:
+    after, _ = play(table(), Move(seat=0, destination="alamo"), Accuse(seat=0, **WRONG))
+    assert [d.card for d in after.discard] == ["suggest_any", "suggest_present"]
+    assert after.played is None and after.turn == 1
+
+
+def test_a_wrong_accuser_still_answers_everything() -> None:
+    state = table(eliminated=[1], actions={0: ["suggest_any", "tip_north"]})
+    after, _ = play(
+        state, SuggestAny(seat=0, destination="coney_island", suspect="plum", vehicle="limousine")
+    )
+    suggestion = next(r for r in reversed(after.log) if isinstance(r, Suggested))
+    assert suggestion.refuter == 1 and waiting_kinds(after) == [(1, "show")]
+    assert after.seats[1].marker == "niagara_falls"  # others may swap markers with them
+    after, _ = play(after, ShowCard(seat=1, card="plum"), EndTurn(seat=0))
+    assert after.turn == 2
+    tip_state = table(eliminated=[1], actions={0: ["tip_north", "snoop"]})
+    tipped, _ = play(tip_state, PrivateTip(seat=0, card="tip_north", target=1))
+    assert waiting_kinds(tipped) == [(1, "answer_tip")]
+    done, _ = play(tipped, AnswerTip(seat=1, cards=["mt_rushmore"]))
+    assert waiting_kinds(done) == [(0, "accuse_or_end")]
+
+
+def test_only_one_accusation_per_game() -> None:
+    """A wrong accuser's turn ends at once and never comes back: a second accusation is
+    refused whenever it is tried; a last player standing is still offered theirs."""
+    after, _ = play(table(), Accuse(seat=0, **WRONG))
+    refused(after, Accuse(seat=0, **RIGHT), "You have already made your accusation")
+    last, _ = play(table(eliminated=[1, 2, 3]), Move(seat=0, destination="alamo"))
+    assert waiting_kinds(last) == [(0, "accuse_or_end")]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_everyone_wrong_ends_the_game_with_no_winner(players: int) -> None:
+    state = table(players, eliminated=range(1, players))
+    after, events = play(state, Accuse(seat=0, **WRONG))
+    assert after.is_over and after.master is None and legal.winners(after) == set()
+    assert after.ended_by == "unsolved"
+    over = of_type(events, "round_over")[0]
+    assert over.how == "unsolved" and over.solution == SOLUTION
+    assert over.audience.scope == "reveal"
+    assert public_view(after).solution == SOLUTION
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_one_against_all_every_detective_wrong_the_fugitive_escapes(players: int) -> None:
+    fugitive = players - 1
+    state = build_state(players, fugitive=fugitive, eliminated=range(1, fugitive))
+    after, _ = play(state, Accuse(seat=0, **WRONG))
+    assert after.is_over and after.master == fugitive
+    assert after.rounds[-1].how == "escaped"
+    assert after.seats[fugitive].score == 1
+
+
+def test_one_against_all_a_detective_wins_with_a_right_accusation() -> None:
+    state = build_state(3, fugitive=2)
+    after, _ = play(state, Accuse(seat=0, **RIGHT))
+    assert after.is_over and after.master == 0 and after.rounds[-1].how == "solved"
+
+
+def test_accusation_refuses_cards_of_the_wrong_kind() -> None:
+    refused(
+        table(),
+        Accuse(seat=0, suspect="plum", vehicle="alamo", destination="niagara_falls"),
+        "The Alamo is not a vehicle.",
+    )
+
+
+def test_the_fugitive_cannot_accuse() -> None:
+    state = build_state(3, fugitive=2)
+    refused(state, Accuse(seat=2, **RIGHT), "The fugitive takes no turns")

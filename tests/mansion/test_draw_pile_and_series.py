@@ -1,0 +1,216 @@
+"""Rules reference: "Empty draw pile", One Against All's clock, "Playing again / tournament",
+and ending a table (abandon) with its reveal."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from engine.errors import RuleError
+from engine.mansion import legal, public_view
+from engine.mansion.actions import (
+    Abandon,
+    Accuse,
+    AnswerTip,
+    ChooseSolution,
+    EndTurn,
+    Move,
+    PrivateTip,
+)
+from engine.mansion.cards import ACTION_DECK
+from engine.mansion.rules import reveal
+from engine.mansion.state import DiscardedCard, GameState
+
+from .helpers import build_state, fresh_game, of_type, play, refused
+
+WRONG = {"suspect": "plum", "vehicle": "balloon", "destination": "niagara_falls"}
+
+
+def _all_actions(state: GameState) -> Counter[str]:
+    cards = [*state.draw, *(d.card for d in state.discard)]
+    cards += [c for s in state.seats for c in s.actions]
+    if state.played:
+        cards.append(state.played)
+    return Counter(cards)
+
+
+# --- empty draw pile --------------------------------------------------------------------------
+
+
+def test_standard_reshuffles_the_discard_tips_included_and_announces_it() -> None:
+    state = build_state(3, actions={0: ["suggest_present", "tip_red"]})
+    discard = [DiscardedCard(card=c) for c in state.draw[:-1]]
+    discard.append(DiscardedCard(card=state.draw[-1], face_up=False, seen_by=[1, 2]))
+    state = state.model_copy(update={"draw": [], "discard": discard})
+    assert _all_actions(state) == Counter(ACTION_DECK)
+    answer = legal.tip_options(state.seats[1].clues, "tip_red")[0]
+    after, events = play(
+        state,
+        PrivateTip(seat=0, card="tip_red", target=1),
+        AnswerTip(seat=1, cards=answer),
+        EndTurn(seat=0),
+    )
+    shuffled = of_type(events, "draw_pile_reshuffled")
+    assert len(shuffled) == 1 and shuffled[0].audience.scope == "public"
+    assert shuffled[0].size == len(discard) + 1
+    assert after.discard == []
+    assert len(after.draw) == len(discard)  # Bea drew one
+    assert "tip_red" in [*after.draw, *after.seats[1].actions]
+    assert _all_actions(after) == Counter(ACTION_DECK)
+    assert after.turn == 1 and not after.is_over
+
+
+def test_one_against_all_an_empty_pile_at_a_draw_lets_the_fugitive_escape() -> None:
+    state = build_state(4, fugitive=2, draw=[])
+    state = state.model_copy(
+        update={"discard": [DiscardedCard(card=c) for c in ["snoop", "snoop"]]}
+    )
+    after, events = play(state, Move(seat=0, destination="alamo"), EndTurn(seat=0))
+    assert after.is_over and after.master == 2
+    assert after.rounds[-1].how == "escaped"
+    assert not of_type(events, "draw_pile_reshuffled")
+    assert "draw pile is empty" in of_type(events, "round_over")[0].reason
+
+
+def test_one_against_all_the_last_card_can_still_be_drawn() -> None:
+    state = build_state(3, fugitive=2, draw=["snoop"])
+    after, _ = play(state, Move(seat=0, destination="alamo"), EndTurn(seat=0))
+    assert not after.is_over and after.draw == [] and after.seats[1].actions[-1] == "snoop"
+
+
+# --- series -------------------------------------------------------------------------------
+
+
+def _win(state: GameState) -> GameState:
+    """The current player accuses the true solution (choosing it first in One Against All)."""
+    if state.phase == "choosing_solution":
+        assert state.fugitive is not None
+        state, _ = play(
+            state,
+            ChooseSolution(
+                seat=state.fugitive, suspect="plum", vehicle="train", destination="alamo"
+            ),
+        )
+    assert state.solution is not None
+    after, _ = play(state, Accuse(seat=state.turn, **state.solution.model_dump()))
+    return after
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("wins", [2, 3])
+def test_series_to_a_master_detective_dealer_passes_left(players: int, wins: int) -> None:
+    state, _ = fresh_game(players, seed=7, series_wins=wins)
+    dealers = [state.dealer]
+    winners = []
+    for game in range(1, 30):
+        assert state.round == game
+        winners.append(state.turn)
+        before = state
+        state = _win(state)
+        assert len(state.rounds) == game
+        assert state.rounds[-1].winner == before.turn
+        assert state.rounds[-1].hands == [s.clues for s in before.seats]
+        if state.is_over:
+            break
+        dealers.append(state.dealer)
+        assert state.dealer == (dealers[-2] + 1) % players
+        assert state.phase == "playing" and state.turn == state.dealer
+        assert all(not s.eliminated for s in state.seats)
+        assert [len(s.clues) for s in state.seats] != [0] * players
+        assert state.log[0].kind == "dealt"
+    scores = Counter(winners)
+    master = state.master
+    assert master is not None and scores[master] == wins
+    assert [s.score for s in state.seats] == [scores[i] for i in range(players)]
+    assert legal.winners(state) == {master}
+    assert all(scores[i] < wins for i in range(players) if i != master)
+
+
+def test_between_games_the_reveal_comes_then_the_next_deal() -> None:
+    state, _ = fresh_game(3, seed=2, series_wins=2)
+    assert state.solution is not None
+    after, events = play(state, Accuse(seat=state.turn, **state.solution.model_dump()))
+    kinds = [e.type for e in events]
+    assert kinds.index("round_over") < kinds.index("round_started") < kinds.index("turn_started")
+    over = of_type(events, "round_over")[0]
+    assert over.solution == state.solution and over.scores == [
+        1 if i == state.turn else 0 for i in range(3)
+    ]
+    assert not of_type(events, "game_over")
+    assert legal.winners(after) == set() and not legal.is_over(after)
+    assert legal.round_winners(after) == [state.turn]
+
+
+def test_an_unsolved_game_in_a_series_deals_the_next_one() -> None:
+    state = build_state(3, eliminated=[1, 2], series_wins=2)
+    after, _ = play(state, Accuse(seat=0, **WRONG))
+    assert not after.is_over and after.round == 2
+    assert [s.score for s in after.seats] == [0, 0, 0]
+    assert after.rounds[-1].how == "unsolved"
+
+
+def test_a_single_game_ends_even_unsolved() -> None:
+    state = build_state(3, eliminated=[1, 2])
+    after, events = play(state, Accuse(seat=0, **WRONG))
+    assert after.is_over and after.ended_by == "unsolved" and legal.winners(after) == set()
+    assert of_type(events, "game_over")[0].master is None
+
+
+def test_one_against_all_series_the_fugitive_passes_left_and_escapes_score() -> None:
+    state, _ = fresh_game(4, "one_against_all", seed=3, series_wins=3)
+    first = state.fugitive
+    assert first is not None
+    state = _win(state)  # a detective wins game 1
+    assert state.fugitive == (first + 1) % 4 and state.phase == "choosing_solution"
+    assert state.dealer == (state.rounds[0].dealer + 1) % 4
+    fugitive = state.fugitive
+    state, _ = play(
+        state, ChooseSolution(seat=fugitive, suspect="plum", vehicle="train", destination="alamo")
+    )
+    before = state.seats[fugitive].score
+    # every detective accuses wrongly: the fugitive escapes and scores
+    while state.round == 2:
+        state, _ = play(
+            state, Accuse(seat=state.turn, suspect="white", vehicle="train", destination="alamo")
+        )
+    assert state.rounds[-1].how == "escaped" and state.rounds[-1].winner == fugitive
+    assert state.seats[fugitive].score == before + 1
+    assert state.fugitive == (fugitive + 1) % 4
+
+
+def test_one_against_all_series_a_fixed_fugitive_stays() -> None:
+    state, _ = fresh_game(3, "one_against_all", seed=3, series_wins=2, fugitive=1)
+    state = _win(state)
+    assert state.fugitive == 1 and state.round == 2
+
+
+# --- abandon and reveal -------------------------------------------------------------------
+
+
+def test_abandon_reveals_with_no_winner() -> None:
+    state, _ = fresh_game(4, seed=5, series_wins=2)
+    after, events = play(state, Abandon(reason="The host closed the table."))
+    assert after.is_over and after.ended_by == "abandoned" and after.master is None
+    assert legal.winners(after) == set() and legal.waiting_on(after) == []
+    assert [e.type for e in events] == ["round_over", "game_over"]
+    assert events[0].how == "abandoned" and events[0].hands == [s.clues for s in state.seats]
+    assert events[1].reason == "The host closed the table."
+    assert events[1].solution == state.solution and events[1].hands == events[0].hands
+    assert reveal(after) == events[1]
+    assert public_view(after).solution == state.solution
+
+
+def test_abandon_while_the_fugitive_chooses() -> None:
+    state, _ = fresh_game(3, "one_against_all", seed=5)
+    after, _ = play(state, Abandon())
+    assert after.is_over and after.rounds[-1].solution is None
+
+
+def test_nothing_after_the_end() -> None:
+    state, _ = fresh_game(3, seed=5)
+    after, _ = play(state, Abandon())
+    refused(after, Abandon(), "This game is already over.")
+    refused(after, Move(seat=after.turn, destination="alamo"), "This game is already over.")
+    with pytest.raises(RuleError, match=r"Nothing is revealed before the game is over\."):
+        reveal(state)
