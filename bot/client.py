@@ -7,6 +7,9 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -34,10 +37,20 @@ SHUTDOWN_FLUSH = 3.0
 """Seconds it then gives the outbox."""
 
 
-def _warm_up() -> None:
-    """Run in each AI worker at start-up: import every game (half a second) before the first
-    move has to wait for it."""
+def _think_apart() -> None:
+    """Run in each AI worker as it starts: import every game (half a second) before the first
+    move has to wait for it, and exit once the bot is gone (a SIGKILLed bot cannot tell its
+    workers, which would otherwise wait for work forever)."""
     import bot.registry  # noqa: F401
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class DeductionBot(commands.AutoShardedBot):
@@ -78,9 +91,10 @@ class DeductionBot(commands.AutoShardedBot):
         if self.config.ai_workers > 0:
             # spawn: a fork would copy the SQLite and event-loop threads' state
             self._thinker = ProcessPoolExecutor(
-                self.config.ai_workers, mp_context=multiprocessing.get_context("spawn")
+                self.config.ai_workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_think_apart,
             )
-            warming = asyncio.get_running_loop().run_in_executor(self._thinker, _warm_up)
+            warming = asyncio.get_running_loop().run_in_executor(self._thinker, os.getpid)
         self.tables = TableService(
             storage,
             self.games,
