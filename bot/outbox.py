@@ -61,6 +61,7 @@ class Sender:
         """Letters finished (sent, failed, or put off) since the current read of the due
         letters began: that read may predate their marks, so it must not hand them out again."""
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self.sent = 0
         """Letters delivered by this process (the figures of benchmarks and tests)."""
 
@@ -73,10 +74,15 @@ class Sender:
     async def stop(self) -> None:
         """Stop at once; a letter in flight stays pending and goes out at the next start."""
         if self._task is not None:
+            # Python 3.11's wait_for can swallow a cancel that meets a kick: the loop then
+            # sees this flag instead of waiting forever
+            self._stopping = True
+            self._kicked.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        self._stopping = False
         workers = list(self._busy.values())
         for worker in workers:
             worker.cancel()
@@ -118,7 +124,7 @@ class Sender:
 
     async def _run(self) -> None:
         failures = 0
-        while True:
+        while not self._stopping:
             self._kicked.clear()
             try:
                 await self._pump()

@@ -30,6 +30,7 @@ class TimerDispatcher:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._running: dict[int, asyncio.Task[None]] = {}
+        self._stopping = False
 
     def start(self) -> None:
         if self._task is None:
@@ -37,10 +38,15 @@ class TimerDispatcher:
 
     async def stop(self) -> None:
         if self._task is not None:
+            # Python 3.11's wait_for can swallow a cancel that meets a wake-up: the loop then
+            # sees this flag instead of waiting forever
+            self._stopping = True
+            self._wake.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        self._stopping = False
 
     async def drain(self) -> None:
         """Wait for the handlers already running (a clean shutdown lets them finish)."""
@@ -52,7 +58,7 @@ class TimerDispatcher:
 
     async def _run(self) -> None:
         failures = 0
-        while True:
+        while not self._stopping:
             self._wake.clear()
             try:
                 running = list(self._running)
