@@ -6,13 +6,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import TableButton
+from bot.components import NOT_ROUTED, TableButton, routed
 from bot.config import Config
 from bot.interactions import UNCHANGED, answer
 from bot.lease import Lease
@@ -29,6 +35,22 @@ SHUTDOWN_ACTIONS = 4.0
 """Seconds a clean shutdown gives the changes in flight."""
 SHUTDOWN_FLUSH = 3.0
 """Seconds it then gives the outbox."""
+
+
+def _think_apart() -> None:
+    """Run in each AI worker as it starts: import every game (half a second) before the first
+    move has to wait for it, and exit once the bot is gone (a SIGKILLed bot cannot tell its
+    workers, which would otherwise wait for work forever)."""
+    import bot.registry  # noqa: F401
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class DeductionBot(commands.AutoShardedBot):
@@ -55,6 +77,9 @@ class DeductionBot(commands.AutoShardedBot):
         self.games: Mapping[str, AnyGame] = {g.key: g for g in games}
         self._shutdown: asyncio.Task[None] | None = None
         self._lease: Lease | None = None
+        self._thinker: ProcessPoolExecutor | None = None
+        self.families: set[type[discord.ui.DynamicItem[Any]]] = set()
+        """The DynamicItem classes registered: what a component click can be routed to."""
 
     async def setup_hook(self) -> None:
         storage = SqliteStorage(self.config.database_path)
@@ -62,12 +87,21 @@ class DeductionBot(commands.AutoShardedBot):
         self.storage = storage
         self._lease = Lease(storage, ttl=self.config.lease_ttl, wait=self.config.lease_wait)
         await self._lease.acquire(str(self.config.database_path))
+        warming: asyncio.Future[None] | None = None
+        if self.config.ai_workers > 0:
+            # spawn: a fork would copy the SQLite and event-loop threads' state
+            self._thinker = ProcessPoolExecutor(
+                self.config.ai_workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_think_apart,
+            )
+            warming = asyncio.get_running_loop().run_in_executor(self._thinker, os.getpid)
         self.tables = TableService(
             storage,
             self.games,
             ai_delay=self.config.ai_delay,
             minute_seconds=self.config.minute_seconds,
             on_commit=self._wake,
+            thinker=self._thinker,
         )
         self.sender = Sender(
             storage, Transport(self), self.tables.on_undeliverable,
@@ -81,9 +115,27 @@ class DeductionBot(commands.AutoShardedBot):
         if self.config.sync_commands:
             await self._sync()
         await self.tables.resume()
+        if warming is not None:
+            await warming  # the worker imported the games meanwhile: no first move waits
         self.sender.start()
         self.timers.start()
         self._lease.keep(lambda: asyncio.ensure_future(self.close()))
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        self.families.update(items)
+        super().add_dynamic_items(*items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        self.families.difference_update(items)
+        super().remove_dynamic_items(*items)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click discord.py will route nowhere (a custom_id no family knows, or one that is
+        not on its message) is answered here instead of failing silently."""
+        if interaction.type is discord.InteractionType.component and not routed(
+            self.families, interaction
+        ):
+            await answer(interaction, NOT_ROUTED)
 
     def _wake(self) -> None:
         self.sender.kick()
@@ -133,3 +185,5 @@ class DeductionBot(commands.AutoShardedBot):
         if self._lease is not None:
             await self._lease.release()
         await self.storage.close()
+        if self._thinker is not None:
+            self._thinker.shutdown(wait=False, cancel_futures=True)

@@ -8,7 +8,7 @@ too), so nothing lives in memory. Each game adds its own component families next
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, ClassVar
 
 import discord
@@ -86,6 +86,35 @@ class TableButton(
             return await lobby.tables_of(interaction).by_id(self.table_id, place)
 
         await lobby.HANDLERS[self.verb](interaction, locate)
+
+
+NOT_ROUTED = ("This button or menu is not one I can use any more: use the latest table message "
+              "(or `/13clues status`).")
+
+
+def routed(
+    families: Iterable[type[discord.ui.DynamicItem[Any]]], interaction: discord.Interaction
+) -> bool:
+    """Whether discord.py hands this component interaction to one of the bot's DynamicItem
+    families: its custom_id must fully match a family's template, and the message must carry
+    a component of that type with that custom_id (else discord.py drops it unanswered, and
+    the member sees "This interaction failed")."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id, kind = str(data.get("custom_id", "")), data.get("component_type")
+    if not any(
+        getattr(family, "__discord_ui_compiled_template__", None) is not None
+        and family.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+        for family in families
+    ):
+        return False
+    message = interaction.message
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "custom_id", None) == custom_id and child.type.value == kind:
+                return True
+    return False
 
 
 def lobby_buttons(prefix: str, table_id: int) -> list[discord.ui.Item[Any]]:

@@ -32,6 +32,10 @@ class Config:
     """Seconds the one-process lease lasts without renewal."""
     lease_wait: float = 90.0
     """Seconds a starting process waits for another to release the database."""
+    ai_workers: int = 0
+    """Processes the AI detectives think in, beside the bot's own (0: in the bot's process,
+    which then stalls every table while an expert thinks). `python -m bot` reads AI_WORKERS,
+    default 1; bots built in tests think in their own process unless they ask."""
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Config:
@@ -46,6 +50,7 @@ class Config:
             sync_commands=_flag(os.environ.get("SYNC_COMMANDS", "1")),
             member_events=_flag(os.environ.get("MEMBER_EVENTS", "0")),
             lease_wait=float(os.environ.get("LEASE_WAIT_SECONDS", "90")),
+            ai_workers=int(os.environ.get("AI_WORKERS", "1")),
         )
 
 

@@ -57,7 +57,11 @@ class Sender:
         self._kicked = asyncio.Event()
         self._busy: dict[str, asyncio.Task[None]] = {}
         self._watch: dict[int, asyncio.Future[None]] = {}
+        self._handled: set[int] = set()
+        """Letters finished (sent, failed, or put off) since the current read of the due
+        letters began: that read may predate their marks, so it must not hand them out again."""
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self.sent = 0
         """Letters delivered by this process (the figures of benchmarks and tests)."""
 
@@ -70,10 +74,15 @@ class Sender:
     async def stop(self) -> None:
         """Stop at once; a letter in flight stays pending and goes out at the next start."""
         if self._task is not None:
+            # Python 3.11's wait_for can swallow a cancel that meets a kick: the loop then
+            # sees this flag instead of waiting forever
+            self._stopping = True
+            self._kicked.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        self._stopping = False
         workers = list(self._busy.values())
         for worker in workers:
             worker.cancel()
@@ -114,7 +123,7 @@ class Sender:
 
     async def _run(self) -> None:
         failures = 0
-        while True:
+        while not self._stopping:
             self._kicked.clear()
             try:
                 await self._pump()
@@ -131,9 +140,14 @@ class Sender:
             await sleep_until(self._kicked, timeout)
 
     async def _pump(self) -> None:
+        # A worker may finish (and free its destination) while the read below is under way:
+        # whatever it handled before the read began is marked in the database already.
+        self._handled.clear()
         by_destination: dict[str, list[Posting]] = {}
-        for posting in await self.storage.due_postings(time.time(), BATCH):
-            by_destination.setdefault(posting.letter.to, []).append(posting)
+        busy = list(self._busy)
+        for posting in await self.storage.due_postings(time.time(), BATCH, busy):
+            if posting.id not in self._handled:
+                by_destination.setdefault(posting.letter.to, []).append(posting)
         for destination, postings in by_destination.items():
             if destination not in self._busy:
                 self._busy[destination] = asyncio.create_task(
@@ -177,10 +191,12 @@ class Sender:
                 log.warning("letter %s to %s: %s; retrying in %.1fs", posting.id, letter.to,
                             outcome.detail, after)
                 await self.storage.posting_retry(posting, time.time() + after)
+                self._handled.add(posting.id)
                 return False
             await self._give_up(posting, Outcome("retry", detail=f"gave up: {outcome.detail}"))
         else:
             await self._give_up(posting, outcome)
+        self._handled.add(posting.id)
         self._resolve([posting.id])
         return True
 

@@ -10,12 +10,14 @@ and whatever was stored is delivered (once) by whichever process runs next.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import secrets
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -90,6 +92,7 @@ class TableService:
         seed: Callable[[], int] = lambda: secrets.randbits(63),
         on_commit: Callable[[], None] = lambda: None,
         lobby_idle: float = 600.0,
+        thinker: Executor | None = None,
     ) -> None:
         self.storage = storage
         self.games = games
@@ -101,6 +104,9 @@ class TableService:
         """Wakes the outbox sender and the timer dispatcher after each stored change."""
         self.lobby_idle = lobby_idle
         """Seconds after which a quiet lobby may be started or ended by any seated member."""
+        self.thinker = thinker
+        """Where AI detectives think (a process pool: an expert's tens of milliseconds of
+        pure Python would otherwise hold up every other table's interactions); None: here."""
         self.closing = False
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -507,7 +513,11 @@ class TableService:
     ) -> Applied:
         module = self.module(table)
         rng = random.Random(f"{table.id}:{table.version}:{seat}")
-        action = module.ai_action(state, seat, level, rng)
+        if self.thinker is None:
+            action = module.ai_action(state, seat, level, rng)
+        else:
+            think = functools.partial(module.ai_action, state, seat, level, rng)
+            action = await asyncio.get_running_loop().run_in_executor(self.thinker, think)
         return await self._apply(table, state, action, actor=f"ai:{seat}", done=done,
                                  notices=notices)
 

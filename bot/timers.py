@@ -31,6 +31,7 @@ class TimerDispatcher:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._running: dict[int, asyncio.Task[None]] = {}
+        self._stopping = False
 
     def start(self) -> None:
         if self._task is None:
@@ -38,10 +39,15 @@ class TimerDispatcher:
 
     async def stop(self) -> None:
         if self._task is not None:
+            # Python 3.11's wait_for can swallow a cancel that meets a wake-up: the loop then
+            # sees this flag instead of waiting forever
+            self._stopping = True
+            self._wake.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        self._stopping = False
 
     async def drain(self) -> None:
         """Wait for the handlers already running (a clean shutdown lets them finish)."""
@@ -53,10 +59,11 @@ class TimerDispatcher:
 
     async def _run(self) -> None:
         failures = 0
-        while True:
+        while not self._stopping:
             self._wake.clear()
             try:
-                for timer in await self.storage.due_timers(time.time(), BATCH):
+                running = list(self._running)
+                for timer in await self.storage.due_timers(time.time(), BATCH, running):
                     if timer.id not in self._running:
                         self._running[timer.id] = asyncio.create_task(
                             self._fire(timer), name=f"timer:{timer.id}"

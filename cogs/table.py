@@ -80,6 +80,9 @@ class TableCog(commands.GroupCog):
         )
 
         async def work() -> None:
+            if interaction.guild_id is None or interaction.channel_id is None:
+                raise UserError(f"Open a {self.module.title} table in a server's channel: "
+                                "tables play in channels, not in DMs.")
             perms = interaction.app_permissions
             if not all(getattr(perms, p) for p in NEEDED):
                 raise UserError(

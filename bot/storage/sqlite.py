@@ -1,22 +1,28 @@
 """The SQLite backend: WAL, numbered migrations, one writer connection and one reader.
 
-Coroutines share the writer, so every transaction takes `_write_lock` (otherwise one
-coroutine's COMMIT could land inside another's transaction). Reads go through a second
-connection, which only ever sees committed data: the sender can never pick up a letter whose
-transaction is still open and might roll back. Durability: `synchronous=FULL` (see
-docs/decisions.md for the measured cost).
+The writer is a plain sqlite3 connection owned by one thread of its own, and each transaction
+runs there whole, as one function handed over once (BEGIN IMMEDIATE … COMMIT); that thread's
+queue puts the transactions one after the other. No lock on the event loop: a write lock
+handed from coroutine to coroutine made every write wait for event-loop turns, and under load
+every write waited seconds for it (see docs/decisions.md). Reads go through a second
+connection (aiosqlite), which only ever sees committed data: the sender can never pick up a
+letter whose transaction is still open and might roll back. Durability: `synchronous=FULL`
+(see docs/decisions.md for the measured cost).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import queue
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Collection, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -151,14 +157,31 @@ _NOT_HELD = "NOT (t.paused IS NOT NULL AND o.dest = 'c:' || t.channel_id)"
 """A paused table's channel letters are held until it carries on."""
 KEEP_DONE_LETTERS = 3 * 24 * 3600.0
 """Sent and failed letters are kept a few days (for inspection), then pruned at start-up."""
+PRAGMAS = (
+    "PRAGMA busy_timeout = 5000",
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = FULL",
+    "PRAGMA foreign_keys = ON",
+)
+
+T = TypeVar("T")
 
 
 class SqliteStorage:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._writer: aiosqlite.Connection | None = None
+        self._writer: sqlite3.Connection | None = None
+        """Used on the writer thread only (`_on_writer`)."""
+        self._pool: ThreadPoolExecutor | None = None
         self._reader: aiosqlite.Connection | None = None
-        self._write_lock = asyncio.Lock()
+        self._marks: queue.SimpleQueue[_Mark] = queue.SimpleQueue()
+        """Outbox marks waiting for the writer, which stores all those queued in one
+        transaction (group commit): under load most writes are marks."""
+        self._mark_waiters: dict[int, asyncio.Future[None]] = {}
+        self._marking: asyncio.Task[None] | None = None
+        self._last_table_id = 0
+        """Table ids are handed out here (one process holds the database: the lease), so a
+        new table's letters are rendered with its id before its one transaction."""
         self._salt: str | None = None
 
     # connections --------------------------------------------------------------------------
@@ -173,116 +196,112 @@ class SqliteStorage:
     async def _connect(self) -> aiosqlite.Connection:
         db = await aiosqlite.connect(self.path, isolation_level=None)
         db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA busy_timeout = 5000")
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = FULL")
-        await db.execute("PRAGMA foreign_keys = ON")
+        for pragma in PRAGMAS:
+            await db.execute(pragma)
         return db
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._writer = await self._connect()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self._writer = await self._on_writer(_connect_writer, self.path)
         await self.migrate()
         self._reader = await self._connect()
-        async with self._writing() as db:
-            await db.execute(
-                "DELETE FROM outbox WHERE state != 'pending' AND done_at < ?",
-                (time.time() - KEEP_DONE_LETTERS,),
-            )
+        self._last_table_id = await self._on_writer(_last_table_id)
+        await self._write(
+            "DELETE FROM outbox WHERE state != 'pending' AND done_at < ?",
+            (time.time() - KEEP_DONE_LETTERS,),
+        )
 
     async def close(self) -> None:
-        for db in (self._reader, self._writer):
-            if db is not None:
-                await db.close()
-        self._reader = self._writer = None
+        if self._reader is not None:
+            await self._reader.close()
+        if self._writer is not None and self._pool is not None:
+            await self._on_writer(lambda con: con.close())
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+        self._reader = self._writer = self._pool = None
 
-    @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction; a database error rolls it back whole and is a StorageError."""
+    async def _on_writer(self, work: Callable[..., T], *args: Any) -> T:
+        """Run `work(writer connection, *args)` on the writer's thread (the connection is
+        None while it is being opened)."""
+        if self._pool is None:
+            raise RuntimeError("Storage is not open.")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, functools.partial(work, self._writer, *args))
+
+    async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """One transaction, run whole on the writer's thread (never joined by another: the
+        thread runs one function at a time); a database error rolls it back whole and is a
+        StorageError. Cancelling the caller does not stop a transaction already handed over."""
         if self._writer is None:
             raise RuntimeError("Storage is not open.")
-        db = self._writer
-        async with self._write_lock:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException as exc:
-                await db.rollback()
-                if isinstance(exc, sqlite3.Error):
-                    raise StorageError(f"the change was not stored: {exc}") from exc
-                raise
-            await db.commit()
+        return await self._on_writer(_transaction, work)
 
     async def migrate(self) -> int:
         """Apply the migrations this database has not seen; return the schema version."""
-        assert self._writer is not None
-        async with self._writer.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        current = row[0] if row else 0
-        if current > len(MIGRATIONS):
-            raise SchemaTooNew(
-                f"{self.path} has schema version {current}, but this bot knows only up to "
-                f"{len(MIGRATIONS)}: it was written by a newer release. Run that release, or "
-                "point DATABASE_PATH at another file."
-            )
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            async with self._write_lock:
-                await self._writer.executescript(
-                    f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;"
-                )
-        return len(MIGRATIONS)
+        return await self._on_writer(_migrate, self.path)
 
     async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        """One read, executed and fetched whole in a single step on the reader's thread.
+
+        Never an execute and a fetch apart: between the two, another coroutine's read on the
+        same connection would join the first statement's read transaction and see the
+        database as it was when that statement began (a table one version old, then a
+        StaleVersion on write)."""
+        return list(await self.db.execute_fetchall(sql, args))
 
     async def _row(self, sql: str, args: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        async with self.db.execute(sql, args) as cur:
-            return await cur.fetchone()
+        rows = await self._rows(sql, args)
+        return rows[0] if rows else None
 
     async def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
-        async with self._writing() as db:
-            await db.execute(sql, args)
+        def work(con: sqlite3.Connection) -> None:
+            con.execute(sql, args)
+
+        await self._transaction(work)
 
     # tables -------------------------------------------------------------------------------
 
     async def create_table(self, table: Table, render: Callable[[Table], Change]) -> Committed:
-        """A new table, with what it owes rendered once its id is known (its buttons carry
-        it); StaleVersion if the channel has an open table."""
+        """A new table, with what it owes and the timers it arms rendered once its id is known
+        (its buttons carry it); StaleVersion if the channel has an open table."""
         now = time.time()
+        self._last_table_id += 1
+        change = render(table.model_copy(update={"id": self._last_table_id}))
+        created = change.table
+
+        def insert(con: sqlite3.Connection) -> tuple[int, ...]:
+            con.execute(
+                "INSERT INTO tables (id, guild_id, channel_id, game, status, host_id, options,"
+                " seats, state, version, message_id, paused, place, feed, deadline,"
+                " created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    created.id,
+                    created.guild_id,
+                    created.channel_id,
+                    created.game,
+                    created.status,
+                    created.host_id,
+                    json.dumps(created.options),
+                    _dump_seats(created.seats),
+                    created.state,
+                    created.version,
+                    created.message_id,
+                    created.paused,
+                    created.place,
+                    json.dumps(created.feed),
+                    created.deadline,
+                    now,
+                    now,
+                ),
+            )
+            ids = _insert_letters(con, created.id, change.letters, now)
+            _move_timers(con, created, change.timers)
+            return ids
+
         try:
-            async with self._writing() as db:
-                cur = await db.execute(
-                    "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options,"
-                    " seats, state, version, message_id, paused, place, feed, deadline,"
-                    " created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table.guild_id,
-                        table.channel_id,
-                        table.game,
-                        table.status,
-                        table.host_id,
-                        json.dumps(table.options),
-                        _dump_seats(table.seats),
-                        table.state,
-                        table.version,
-                        table.message_id,
-                        table.paused,
-                        table.place,
-                        json.dumps(table.feed),
-                        table.deadline,
-                        now,
-                        now,
-                    ),
-                )
-                assert cur.lastrowid is not None
-                change = render(table.model_copy(update={"id": cur.lastrowid}))
-                created = change.table
-                await db.execute("UPDATE tables SET feed = ?, deadline = ? WHERE id = ?",
-                                 (json.dumps(created.feed), created.deadline, created.id))
-                ids = await _insert_letters(db, created.id, change.letters, now)
-                await _move_timers(db, created, change.timers)
+            ids = await self._transaction(insert)
         except StorageError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StaleVersion("A table is already open in this channel.") from exc
@@ -291,9 +310,10 @@ class SqliteStorage:
 
     async def commit(self, change: Change) -> Committed:
         new, now = change.table, time.time()
-        async with self._writing() as db:
+
+        def work(con: sqlite3.Connection) -> tuple[int, ...]:
             if change.expected is not None:
-                cur = await db.execute(
+                cur = con.execute(
                     "UPDATE tables SET status = ?, host_id = ?, options = ?, seats = ?,"
                     " state = ?, version = ?, paused = ?, feed = ?, deadline = ?, updated_at = ?"
                     " WHERE id = ? AND version = ?",
@@ -315,19 +335,21 @@ class SqliteStorage:
                 if cur.rowcount != 1:
                     raise StaleVersion("This table changed in the meantime.")
             if change.log is not None:
-                await _insert_log(db, new, change.log, now)
-            ids = await _insert_letters(db, new.id, change.letters, now)
-            await _move_timers(db, new, change.timers)
+                _insert_log(con, new, change.log, now)
+            ids = _insert_letters(con, new.id, change.letters, now)
+            _move_timers(con, new, change.timers)
             if change.winners is not None:
-                await _record_results(db, new, change.winners, now)
+                _record_results(con, new, change.winners, now)
             if change.notes is not None:
                 seat, notes = change.notes
-                await db.execute(
+                con.execute(
                     "INSERT INTO seat_notes (table_id, seat, notes) VALUES (?, ?, ?)"
                     " ON CONFLICT (table_id, seat) DO UPDATE SET notes = excluded.notes",
                     (new.id, seat, json.dumps(notes)),
                 )
-        return Committed(new, ids)
+            return ids
+
+        return Committed(new, await self._transaction(work))
 
     async def table(self, table_id: int) -> Table | None:
         row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -363,15 +385,19 @@ class SqliteStorage:
 
     # the outbox ---------------------------------------------------------------------------
 
-    async def due_postings(self, now: float, limit: int) -> list[Posting]:
+    async def due_postings(
+        self, now: float, limit: int, busy: Collection[str] = ()
+    ) -> list[Posting]:
         """Pending letters due now, oldest first, each behind every earlier letter to its
         destination (one waiting for a retry holds back the rest); a paused table's channel
-        letters wait."""
+        letters wait. Letters to the `busy` destinations (the sender's workers have them in
+        hand) are left out unread: under load the backlog is read again at every wake-up."""
         rows = await self._rows(
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE o.state = 'pending' AND {_NOT_HELD} ORDER BY o.id LIMIT ?",
-            (limit,),
+            f" WHERE o.state = 'pending' AND {_NOT_HELD}"
+            " AND o.dest NOT IN (SELECT value FROM json_each(?)) ORDER BY o.id LIMIT ?",
+            (json.dumps(list(busy)), limit),
         )
         due: list[Posting] = []
         waiting: set[str] = set()
@@ -399,26 +425,33 @@ class SqliteStorage:
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
         """Marked after its own send; a living post also becomes the table's message, and a
-        slot's letter the message its next letters edit."""
-        letter = posting.letter
-        async with self._writing() as db:
-            await db.execute(
-                "UPDATE outbox SET state = 'sent', message_id = ?, done_at = ? WHERE id = ?",
-                (message_id, time.time(), posting.id),
-            )
-            if posting.table_id is None or message_id is None:
-                return
-            if letter.living:
-                await db.execute(
-                    "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, posting.table_id)
-                )
-            if letter.slot is not None:
-                await db.execute(
-                    "INSERT INTO slots (table_id, dest, slot, message_id) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (table_id, dest, slot) DO UPDATE"
-                    " SET message_id = excluded.message_id",
-                    (posting.table_id, letter.to, letter.slot, message_id),
-                )
+        slot's letter the message its next letters edit. Returns once the mark is stored,
+        together with the marks queued alongside it."""
+        if self._writer is None:
+            raise RuntimeError("Storage is not open.")
+        letter, table_id = posting.letter, posting.table_id
+        placed = table_id is not None and message_id is not None
+        living = table_id if placed and letter.living else None
+        slot = (table_id, letter.to, letter.slot) if placed and letter.slot is not None else None
+        waiter = asyncio.get_running_loop().create_future()
+        self._mark_waiters[posting.id] = waiter
+        self._marks.put(_Mark(posting.id, living, message_id, time.time(), slot))
+        if self._marking is None or self._marking.done():
+            self._marking = asyncio.create_task(self._store_marks(), name="outbox-marks")
+        await asyncio.shield(waiter)
+
+    async def _store_marks(self) -> None:
+        """Hand the writer one job per batch until no mark is left waiting."""
+        while not self._marks.empty():
+            ids, error = await self._on_writer(_store_marks, self._marks)
+            for i in ids:
+                waiter = self._mark_waiters.pop(i, None)
+                if waiter is None or waiter.done():
+                    continue
+                if error is None:
+                    waiter.set_result(None)
+                else:
+                    waiter.set_exception(StorageError(f"the mark was not stored: {error}"))
 
     async def posting_retry(self, posting: Posting, at: float) -> None:
         await self._write(
@@ -469,11 +502,16 @@ class SqliteStorage:
         )
         return None if row is None or row["due"] is None else float(row["due"])
 
-    async def due_timers(self, now: float, limit: int) -> list[Timer]:
+    async def due_timers(
+        self, now: float, limit: int, running: Collection[int] = ()
+    ) -> list[Timer]:
+        """Due timers, earliest first, but for those `running` (already in a handler's hands:
+        under load they are many, and were read and parsed again at every wake-up)."""
         rows = await self._rows(
             "SELECT t.* FROM timers t JOIN tables b ON b.id = t.table_id"
-            " WHERE t.due <= ? AND b.paused IS NULL ORDER BY t.due, t.id LIMIT ?",
-            (now, limit),
+            " WHERE t.due <= ? AND b.paused IS NULL"
+            " AND t.id NOT IN (SELECT value FROM json_each(?)) ORDER BY t.due, t.id LIMIT ?",
+            (now, json.dumps(list(running)), limit),
         )
         return [_timer(r) for r in rows]
 
@@ -492,20 +530,22 @@ class SqliteStorage:
 
     async def acquire_lease(self, holder: str, ttl: float, now: float) -> str | None:
         """Take or renew the lease; the other holder's name if it is someone else's."""
-        async with self._writing() as db:
-            async with db.execute(
+
+        def work(con: sqlite3.Connection) -> str | None:
+            row = con.execute(
                 "SELECT holder, expires FROM lease WHERE name = ?", (LEASE,)
-            ) as cur:
-                row = await cur.fetchone()
+            ).fetchone()
             if row is not None and row["holder"] != holder and row["expires"] > now:
                 return str(row["holder"])
-            await db.execute(
+            con.execute(
                 "INSERT INTO lease (name, holder, expires) VALUES (?, ?, ?)"
                 " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
                 " expires = excluded.expires",
                 (LEASE, holder, now + ttl),
             )
-        return None
+            return None
+
+        return await self._transaction(work)
 
     async def release_lease(self, holder: str) -> None:
         await self._write("DELETE FROM lease WHERE name = ? AND holder = ?", (LEASE, holder))
@@ -516,12 +556,15 @@ class SqliteStorage:
 
     async def take_lease_from(self, holder: str, dead: str, ttl: float, now: float) -> bool:
         """Take the lease from a holder known to be dead (its process is gone)."""
-        async with self._writing() as db:
-            cur = await db.execute(
+
+        def work(con: sqlite3.Connection) -> bool:
+            cur = con.execute(
                 "UPDATE lease SET holder = ?, expires = ? WHERE name = ? AND holder = ?",
                 (holder, now + ttl, LEASE, dead),
             )
             return cur.rowcount == 1
+
+        return await self._transaction(work)
 
     # settings, notes, results -------------------------------------------------------------
 
@@ -575,23 +618,112 @@ class SqliteStorage:
         return [(r["user_id"], r["won"] or 0, r["played"]) for r in rows]
 
 
+# --- the writer's thread: connecting, migrating, one unit of work ---------------------------
+
+
+def _connect_writer(_: None, path: Path) -> sqlite3.Connection:
+    con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    con.row_factory = sqlite3.Row
+    for pragma in PRAGMAS:
+        con.execute(pragma).fetchall()
+    return con
+
+
+def _migrate(con: sqlite3.Connection, path: Path) -> int:
+    current = con.execute("PRAGMA user_version").fetchone()[0]
+    if current > len(MIGRATIONS):
+        raise SchemaTooNew(
+            f"{path} has schema version {current}, but this bot knows only up to "
+            f"{len(MIGRATIONS)}: it was written by a newer release. Run that release, or "
+            "point DATABASE_PATH at another file."
+        )
+    for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+        con.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    return len(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class _Mark:
+    posting: int
+    living: int | None
+    """The table whose living message this post becomes."""
+    message_id: int | None
+    at: float
+    slot: tuple[int, str, str] | None = None
+    """(table, destination, slot) whose next letters edit this message."""
+
+
+def _store_marks(
+    con: sqlite3.Connection, marks: queue.SimpleQueue[_Mark]
+) -> tuple[list[int], str | None]:
+    """Every mark queued by now, in one transaction: (their postings, the error if any)."""
+    batch: list[_Mark] = []
+    while True:
+        try:
+            batch.append(marks.get_nowait())
+        except queue.Empty:
+            break
+
+    def work(db: sqlite3.Connection) -> None:
+        db.executemany(
+            "UPDATE outbox SET state = 'sent', message_id = ?, done_at = ? WHERE id = ?",
+            [(m.message_id, m.at, m.posting) for m in batch],
+        )
+        db.executemany(
+            "UPDATE tables SET message_id = ? WHERE id = ?",
+            [(m.message_id, m.living) for m in batch if m.living is not None],
+        )
+        db.executemany(
+            "INSERT INTO slots (table_id, dest, slot, message_id) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, dest, slot) DO UPDATE SET message_id = excluded.message_id",
+            [(*m.slot, m.message_id) for m in batch if m.slot is not None],
+        )
+
+    try:
+        _transaction(con, work)
+    except StorageError as exc:
+        return [m.posting for m in batch], str(exc)
+    return [m.posting for m in batch], None
+
+
+def _last_table_id(con: sqlite3.Connection) -> int:
+    row = con.execute(
+        "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'tables'), 0),"
+        " COALESCE((SELECT MAX(id) FROM tables), 0))"
+    ).fetchone()
+    return int(row[0])
+
+
+def _transaction(con: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(con)
+    except BaseException as exc:
+        con.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise StorageError(f"the change was not stored: {exc}") from exc
+        raise
+    con.execute("COMMIT")
+    return result
+
+
 # --- statements used inside a unit of work ------------------------------------------------
 
 
-async def _insert_log(db: aiosqlite.Connection, table: Table, log: LogEntry, now: float) -> None:
-    await db.execute(
+def _insert_log(db: sqlite3.Connection, table: Table, log: LogEntry, now: float) -> None:
+    db.execute(
         "INSERT INTO actions (table_id, version, actor, action, events, delivered, at)"
         " VALUES (?, ?, ?, ?, ?, 1, ?)",
         (table.id, table.version, log.actor, log.action, log.events, now),
     )
 
 
-async def _insert_letters(
-    db: aiosqlite.Connection, table_id: int, letters: Iterable[Letter], now: float
+def _insert_letters(
+    db: sqlite3.Connection, table_id: int, letters: Iterable[Letter], now: float
 ) -> tuple[int, ...]:
     ids: list[int] = []
     for letter in letters:
-        cur = await db.execute(
+        cur = db.execute(
             "INSERT OR IGNORE INTO outbox (table_id, dest, letter, once, created_at)"
             " VALUES (?, ?, ?, ?, ?)",
             (table_id, letter.to, letter.model_dump_json(), letter.once, now),
@@ -601,37 +733,39 @@ async def _insert_letters(
     return tuple(ids)
 
 
-async def _move_timers(db: aiosqlite.Connection, table: Table, plan: TimerPlan) -> None:
+def _move_timers(db: sqlite3.Connection, table: Table, plan: TimerPlan) -> None:
     if plan.delete:
         marks = ",".join("?" * len(plan.delete))
-        await db.execute(f"DELETE FROM timers WHERE id IN ({marks})", plan.delete)
+        db.execute(f"DELETE FROM timers WHERE id IN ({marks})", plan.delete)
     if plan.seats_done:
         marks = ",".join("?" * len(plan.seats_done))
-        await db.execute(
+        db.execute(
             f"DELETE FROM timers WHERE table_id = ? AND json_extract(payload, '$.seat')"
             f" IN ({marks})",
             (table.id, *plan.seats_done),
         )
     if plan.clear == "all":
-        await db.execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
+        db.execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
     elif plan.clear:
         marks = ",".join("?" * len(plan.clear))
-        await db.execute(
+        db.execute(
             f"DELETE FROM timers WHERE table_id = ? AND kind IN ({marks})",
             (table.id, *plan.clear),
         )
-    for spec in plan.add:
-        payload = {"seat": spec.seat, "key": spec.key, **spec.extra}
-        await db.execute(
-            "INSERT INTO timers (guild_id, table_id, kind, due, payload) VALUES (?, ?, ?, ?, ?)",
-            (table.guild_id, table.id, spec.kind, spec.due, json.dumps(payload)),
-        )
+    db.executemany(
+        "INSERT INTO timers (guild_id, table_id, kind, due, payload) VALUES (?, ?, ?, ?, ?)",
+        [
+            (table.guild_id, table.id, spec.kind, spec.due,
+             json.dumps({"seat": spec.seat, "key": spec.key, **spec.extra}))
+            for spec in plan.add
+        ],
+    )
 
 
-async def _record_results(
-    db: aiosqlite.Connection, table: Table, winners: set[int], now: float
+def _record_results(
+    db: sqlite3.Connection, table: Table, winners: set[int], now: float
 ) -> None:
-    await db.executemany(
+    db.executemany(
         "INSERT OR IGNORE INTO results (guild_id, game, table_id, user_id, won, finished_at,"
         " ai_level) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [

@@ -30,16 +30,23 @@ _ICON = {"ruled_out": "✖", "candidate": "▫️", "certain": "✅"}
 
 def assist_marks(view: PlayerView, assist: str, manual: set[str]) -> tuple[Marks, Deduction | None]:
     """The marks the casebook shows, and the deduction behind them at the `full` level."""
-    in_play = [c for c in CARDS if CARDS[c].suit in suits_in_play(view.options.players)]
-    if assist == "full":
+    suits = suits_in_play(view.options.players)
+    in_play = [c for c in CARDS if CARDS[c].suit in suits]
+    if assist == "full" and deducible(view):
         deduction = solve(view)
         return {c: deduction.status(c) for c in in_play}, deduction
     marks = {c: "candidate" for c in in_play}
-    if assist == "bookkeeping":
+    if assist in ("bookkeeping", "full"):
         marks.update({c: m for c, m in bookkeeping(view).items() if c in marks})
     for card in manual & set(marks):
         marks[card] = "ruled_out"
     return marks, None
+
+
+def deducible(view: PlayerView) -> bool:
+    """The exact deduction needs every card holder filled: not during the pass, nor in a
+    game ended before it (until then `full` shows the bookkeeping marks)."""
+    return view.phase != "passing" and all(view.holders.values())
 
 
 def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any]) -> Outgoing:
@@ -92,7 +99,8 @@ def _embed(
         embed.add_field(
             name=f"Possible mysteries: {len(deduction.triples)}", value=summary[:1024]
         )
-    embed.set_footer(text=_FOOTER[assist])
+    embed.set_footer(text=_FOOTER[assist] if deduction is not None or assist != "full"
+                     else _FOOTER["full_later"])
     return embed
 
 
@@ -131,6 +139,8 @@ _FOOTER = {
     "off": "Assist off: cross out cards yourself with the menus below.",
     "bookkeeping": "Assist: bookkeeping (seen cards and zero answers are crossed out).",
     "full": "Assist: full deduction over every answer you know (exact probabilities).",
+    "full_later": "Assist: full deduction, from the moment every card holder is filled (after "
+                  "the pass); until then, bookkeeping.",
 }
 
 

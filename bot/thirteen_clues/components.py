@@ -16,10 +16,20 @@ from bot.models import Table
 from bot.tables import Reply
 from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import MarkSelect, show_casebook
-from bot.thirteen_clues.family import BLUE, GREEN, GREY, NONE, PREFIX, RED, Family, custom_id
+from bot.thirteen_clues.family import (
+    BLUE,
+    GREEN,
+    GREY,
+    NONE,
+    PREFIX,
+    RED,
+    Family,
+    custom_id,
+    picked,
+)
 from bot.thirteen_clues.render.labels import card_label, subject_label
 from engine.thirteen_clues import GameState, legal, player_view
-from engine.thirteen_clues.cards import CARDS, Category
+from engine.thirteen_clues.cards import CARDS, Category, subject_kind
 from engine.thirteen_clues.views import PlayerView, PublicView
 
 # the table message --------------------------------------------------------------------------
@@ -150,16 +160,18 @@ class AskDraft:
 
     @classmethod
     def decode(cls, text: str) -> AskDraft:
+        """A draft from a custom_id; whatever a forged one holds that no picker writes is
+        dropped (it would be written back into the next custom_id)."""
         try:
             witness, subject, side, secret = text.split(".")
-            return cls(
-                witness=None if witness == NONE else int(witness),
-                subject=None if subject == NONE else subject,
-                side=None if side == NONE else side,
-                top_secret=secret == "1",
-            )
         except ValueError:
             return cls()
+        return cls(
+            witness=int(witness) if witness.isdecimal() and len(witness) == 1 else None,
+            subject=subject if subject_kind(subject) is not None else None,
+            side=side if side in ("left", "right") else None,
+            top_secret=secret == "1",
+        )
 
     def complete(self, two_players: bool) -> bool:
         return (
@@ -225,17 +237,20 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
             await self.act(interaction, build, "Asked: the answer is in the channel"
                            + (secret if draft.top_secret else "."), vanish=not draft.top_secret)
             return
-        picked = values(interaction)
-        change: dict[str, Any] = {
-            "askw": lambda: {"witness": int(picked[0])},
-            "asks": lambda: {"subject": picked[0]},
-            "askd": lambda: {"side": picked[0]},
-            "askt": lambda: {"top_secret": not draft.top_secret},
-        }[self.click.verb]()
         table, state, seat = await self.my_turn(interaction)
+        view = player_view(state, seat)
+        change: dict[str, Any]
+        if self.click.verb == "askt":
+            change = {"top_secret": not draft.top_secret}
+        elif self.click.verb == "askw":
+            others = [str(i) for i in range(len(view.seats)) if i != seat]
+            change = {"witness": int(picked(interaction, others))}
+        elif self.click.verb == "asks":
+            change = {"subject": picked(interaction, legal.question_subjects(view))}
+        else:
+            change = {"side": picked(interaction, ("left", "right"))}
         await interaction.response.edit_message(
-            content=ASK_TEXT,
-            view=self.picker(table, player_view(state, seat), replace(draft, **change)),
+            content=ASK_TEXT, view=self.picker(table, view, replace(draft, **change))
         )
 
 
@@ -256,7 +271,7 @@ class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<
         ))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        letter = values(interaction)[0]
+        letter = picked(interaction)
         await self.act(interaction, actions.consult(letter),
                        f"You consulted informant {letter}: the card is in your DMs and in "
                        "**My secrets**.", vanish=False)
@@ -293,15 +308,17 @@ class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<tab
         parts = draft.split(".") if draft else []
         if len(parts) != 3:
             return [None, None, None]
-        return [None if p == NONE else p for p in parts]
+        return [p if p in CARDS else None for p in parts]  # a forged draft names no card
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         draft = self.decode(self.click.draft)
         if self.click.verb == "accgo":
             await self.act(interaction, actions.accuse(*draft), "Accusation made.")
             return
-        draft[self.VERBS.index(self.click.verb)] = values(interaction)[0]
         table, state, seat = await self.my_turn(interaction)
+        index = self.VERBS.index(self.click.verb)
+        accusable = legal.accusation_choices(state, seat)[list(Category)[index]]
+        draft[index] = picked(interaction, accusable)
         await interaction.response.edit_message(
             content=ACCUSE_TEXT, view=self.picker(table, state, seat, draft)
         )
@@ -321,7 +338,7 @@ class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<vers
         ))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        source = int(values(interaction)[0])
+        source = int(picked(interaction, [str(i) for i in range(6)]))
         await self.act(interaction, actions.take(source), "You took a magnifying glass.")
 
 

@@ -8,11 +8,13 @@ clicks where the moment matters, and multi-step pickers carry their draft in the
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Self
 
 import discord
 
+from bot.components import values
 from bot.errors import UserError
 from bot.interactions import place_of, refuse, run_update, tables_of
 from bot.models import Table
@@ -28,6 +30,18 @@ BLUE, GREY, RED, GREEN = (
     discord.ButtonStyle.danger,
     discord.ButtonStyle.success,
 )
+
+
+PICK = "Pick one of the menu's choices."
+
+
+def picked(interaction: discord.Interaction, allowed: Collection[str] | None = None) -> str:
+    """The one value chosen in a select, if the menu offers it: a forged or empty choice is
+    refused, never parsed (its value could be anything, of any length)."""
+    chosen = values(interaction)
+    if len(chosen) != 1 or (allowed is not None and chosen[0] not in allowed):
+        raise UserError(PICK)
+    return chosen[0]
 
 
 def custom_id(verb: str, table_id: int, version: int | None = None, draft: str = "") -> str:

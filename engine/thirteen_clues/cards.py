@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -90,10 +91,13 @@ CATEGORY_NAMES: dict[Category, str] = {
 }
 
 
+@functools.cache
 def suits_in_play(players: int) -> tuple[Suit, ...]:
+    """Cached (as `cards_in_play`): the casebook and the solver ask for every card."""
     return tuple(s for s in Suit if s not in REMOVED_SUITS[players])
 
 
+@functools.cache
 def cards_in_play(players: int) -> tuple[str, ...]:
     suits = set(suits_in_play(players))
     return tuple(c.id for c in CARDS.values() if c.suit in suits)

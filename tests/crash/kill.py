@@ -24,6 +24,7 @@ from discord.ext import commands
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.client import DeductionBot
+from bot.storage.sqlite import SqliteStorage
 
 
 class Killed(BaseException):
@@ -68,6 +69,7 @@ def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Crasher]:
     execute = aiosqlite.Connection._execute
     request = discord.http.HTTPClient.request
     webhook = AsyncWebhookAdapter.request
+    writer = SqliteStorage._on_writer
 
     async def db_call(self: aiosqlite.Connection, fn: Any, *args: Any, **kw: Any) -> Any:
         name = getattr(fn, "__name__", "")
@@ -79,6 +81,15 @@ def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Crasher]:
             crasher.check(self)
         return await execute(self, fn, *args, **kw)
 
+    async def write_call(self: SqliteStorage, work: Any, *args: Any) -> Any:
+        # a transaction is handed to the writer's thread whole: killing before the hand-over
+        # is killing before its COMMIT
+        if getattr(work, "__name__", "") in ("_transaction", "_store_marks"):
+            crasher.effect("db commit", self)
+        else:
+            crasher.check(self)
+        return await writer(self, work, *args)
+
     async def http_call(self: discord.http.HTTPClient, route: Any, **kw: Any) -> Any:
         crasher.effect(f"{route.method} {route.path}", self)
         return await request(self, route, **kw)
@@ -89,6 +100,7 @@ def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Crasher]:
         return await webhook(self, route, session, **kw)
 
     monkeypatch.setattr(aiosqlite.Connection, "_execute", db_call)
+    monkeypatch.setattr(SqliteStorage, "_on_writer", write_call)
     monkeypatch.setattr(discord.http.HTTPClient, "request", http_call)
     monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook_call)
     yield crasher
@@ -100,6 +112,7 @@ async def bury(bot: DeductionBot, crasher: Crasher) -> None:
     crasher.dead = True
     storage = bot.storage
     crasher.buried |= {id(c) for c in (storage._writer, storage._reader) if c is not None}
+    crasher.buried.add(id(storage))
     crasher.buried.add(id(bot.http))
     session = getattr(bot.http, "_HTTPClient__session", None)
     if session is not None:
@@ -112,9 +125,12 @@ async def bury(bot: DeductionBot, crasher: Crasher) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
     with contextlib.suppress(BaseException):
         await commands.AutoShardedBot.close(bot)  # disconnect, without the clean shutdown
-    for conn in (storage._writer, storage._reader):
-        if conn is not None:
-            with contextlib.suppress(BaseException):
-                await conn.close()
+    if storage._reader is not None:
+        with contextlib.suppress(BaseException):
+            await storage._reader.close()
+    pool, writer = storage._pool, storage._writer
+    if pool is not None and writer is not None:  # after what was handed over before the kill
+        pool.submit(writer.close)
+        pool.shutdown(wait=False)
     await asyncio.sleep(0.05)  # the dead bot's other tasks meet their end
     crasher.dead = False

@@ -76,14 +76,16 @@ async def _play_out(world: World) -> tuple[GameState, Cut]:
 
 
 @pytest.mark.parametrize(
-    "seating",
-    [[(2, "expert")], [(1, "normal"), (1, "easy")]],
-    ids=["two-experts", "normal-and-easy"],
+    ("seating", "workers"),
+    [([(2, "expert")], 1), ([(1, "normal"), (1, "easy")], 0)],
+    ids=["two-experts-thinking-apart", "normal-and-easy"],
 )
-async def test_ai_detectives_finish_a_game(world: World, seating: list) -> None:
+async def test_ai_detectives_finish_a_game(world: World, seating: list, workers: int) -> None:
+    """`workers`: the AI detectives think in a process pool (as the bot runs by default) or
+    in the bot's own process."""
     dc = world.dc
     ann = world.users[0]
-    async with world.running():
+    async with world.running(ai_workers=workers):
         await slash(world, ann, "new")
         for count, level in seating:
             seated = await slash(world, ann, "add-ai", count=count, level=level)

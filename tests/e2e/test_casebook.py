@@ -92,3 +92,18 @@ async def test_assist_off_keeps_the_players_own_marks(world: World) -> None:
         assert _struck(again.text, visible[0])
         other = await dc.slash(seat_user(world, state, 1), world.channel, "13clues", "casebook")
         assert not _struck(other.text, visible[0]) or visible[0] in state.seats[1].screen
+
+
+async def test_full_assist_casebook_during_the_pass_shows_bookkeeping(world: World) -> None:
+    """Before every card holder is filled there is nothing to deduce yet: the casebook
+    answers (with the bookkeeping marks) instead of failing."""
+    dc = world.dc
+    async with world.running():
+        players = world.users[:3]
+        await open_table(world, players, assist="full")
+        book = await dc.slash(players[1], world.channel, "13clues", "casebook")
+        assert book.ephemeral and "Your casebook" in book.text, book.text
+        assert "after the pass" in book.text
+        await dc.slash(players[0], world.channel, "13clues", "end")
+        after = await dc.slash(players[1], world.channel, "13clues", "casebook")
+        assert after.ephemeral and "Your casebook" in after.text, after.text

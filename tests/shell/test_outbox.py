@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from bot.messages import Outgoing
 from bot.models import Letter, Posting
@@ -155,12 +155,12 @@ async def test_the_sender_survives_a_failing_database(storage: SqliteStorage) ->
     real = storage.due_postings
     failures = 0
 
-    async def flaky(now: float, limit: int) -> list[Posting]:
+    async def flaky(now: float, limit: int, busy: Collection[str] = ()) -> list[Posting]:
         nonlocal failures
         if failures < 2:
             failures += 1
             raise RuntimeError("disk I/O error")
-        return await real(now, limit)
+        return await real(now, limit, busy)
 
     storage.due_postings = flaky  # type: ignore[method-assign]
     script = Script()

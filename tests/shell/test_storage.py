@@ -35,16 +35,21 @@ def timer(kind: str, seat: int, key: str = "k", due: float | None = None) -> Tim
 async def test_a_new_database_has_every_migration_and_durable_pragmas(
     storage: SqliteStorage,
 ) -> None:
-    for db in (storage._writer, storage._reader):
-        assert db is not None
-        async with db.execute("PRAGMA user_version") as cur:
-            assert (await cur.fetchone())[0] == len(MIGRATIONS)
-        async with db.execute("PRAGMA synchronous") as cur:
-            assert (await cur.fetchone())[0] == 2  # FULL
-        async with db.execute("PRAGMA journal_mode") as cur:
-            assert (await cur.fetchone())[0] == "wal"
-        async with db.execute("PRAGMA busy_timeout") as cur:
-            assert (await cur.fetchone())[0] == 5000
+    def writer_pragmas(con: sqlite3.Connection) -> list[object]:
+        return [con.execute(f"PRAGMA {name}").fetchone()[0]
+                for name in ("user_version", "synchronous", "journal_mode", "busy_timeout")]
+
+    assert await storage._on_writer(writer_pragmas) == [len(MIGRATIONS), 2, "wal", 5000]
+    db = storage._reader
+    assert db is not None
+    async with db.execute("PRAGMA user_version") as cur:
+        assert (await cur.fetchone())[0] == len(MIGRATIONS)
+    async with db.execute("PRAGMA synchronous") as cur:
+        assert (await cur.fetchone())[0] == 2  # FULL
+    async with db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    async with db.execute("PRAGMA busy_timeout") as cur:
+        assert (await cur.fetchone())[0] == 5000
 
 
 async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None:
@@ -117,15 +122,17 @@ async def test_a_change_is_stored_whole_or_not_at_all(storage: SqliteStorage) ->
 
 async def test_uncommitted_letters_are_invisible_to_the_sender(storage: SqliteStorage) -> None:
     created = (await storage.create_table(lobby(), lambda t: Change(t))).table
-    assert storage._writer is not None
-    async with storage._write_lock:
-        await storage._writer.execute("BEGIN IMMEDIATE")
-        await storage._writer.execute(
+
+    def begin(con: sqlite3.Connection) -> None:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute(
             "INSERT INTO outbox (table_id, dest, letter, created_at) VALUES (?, 'c:10', ?, 0)",
             (created.id, post("pending").model_dump_json()),
         )
-        assert await storage.due_postings(time.time(), 10) == []
-        await storage._writer.rollback()
+
+    await storage._on_writer(begin)
+    assert await storage.due_postings(time.time(), 10) == []
+    await storage._on_writer(lambda con: con.execute("ROLLBACK"))
     assert await storage.due_postings(time.time(), 10) == []
 
 
@@ -199,3 +206,69 @@ async def test_the_lease_keeps_a_second_process_out(storage: SqliteStorage) -> N
     assert (await storage.lease_holder() or ("",))[0] == "c"
     await storage.release_lease("c")
     assert await storage.lease_holder() is None
+
+
+
+async def test_a_read_never_sees_an_older_table_than_the_last_commit(
+    storage: SqliteStorage,
+) -> None:
+    """Reads share one connection: reads overlapping without pause (as under load) must not
+    keep one read transaction open, which would show every later read the database as it
+    was when the first of them began (a table one version old, then a StaleVersion)."""
+    import asyncio
+
+    table = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    await storage.commit(Change(table, letters=[post(f"letter {i}") for i in range(50)]))
+    done = False
+
+    async def reader() -> None:
+        while not done:
+            await storage.table(table.id)
+            await storage.due_postings(time.time(), 10)
+
+    readers = [asyncio.create_task(reader()) for _ in range(8)]
+    stale = 0
+    try:
+        for _ in range(30):
+            after = table.model_copy(update={"version": table.version + 1})
+            table = (await storage.commit(Change(after, expected=table.version))).table
+            seen = await storage.table(table.id)
+            assert seen is not None
+            stale += seen.version != table.version
+    finally:
+        done = True
+        await asyncio.gather(*readers)
+    assert stale == 0
+
+
+async def test_letters_to_busy_destinations_are_left_out(storage: SqliteStorage) -> None:
+    table = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    await storage.commit(Change(table, letters=[post("a", 10), post("b", 11), post("c", 10)]))
+    due = await storage.due_postings(time.time(), 10, busy=["c:10"])
+    assert [p.letter.body.content for p in due] == ["b"]
+    assert len(await storage.due_postings(time.time(), 10)) == 3
+
+
+async def test_running_timers_are_left_out(storage: SqliteStorage) -> None:
+    table = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    await storage.commit(Change(table, timers=TimerPlan(add=(timer("ai", 1), timer("ai", 2)))))
+    first, second = await storage.due_timers(time.time(), 10)
+    assert await storage.due_timers(time.time(), 10, running=[first.id]) == [second]
+
+
+async def test_marks_sent_together_are_stored_together(storage: SqliteStorage) -> None:
+    """Group commit: marks queued while the writer is busy go in one transaction, and each
+    caller returns only once its own mark is stored."""
+    import asyncio
+
+    from bot.models import Posting
+
+    table = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    letters = [post(f"letter {i}") for i in range(20)]
+    letters.append(Letter.post(10, Outgoing(content="table"), living=True))
+    ids = (await storage.commit(Change(table, letters=letters))).letters
+    postings = await storage.due_postings(time.time(), 50)
+    await asyncio.gather(*(storage.posting_sent(p, 1000 + p.id) for p in postings))
+    assert await storage.postings_pending(ids) == 0
+    assert await storage.living_message(table.id) == 1000 + ids[-1]
+    assert isinstance(postings[0], Posting)

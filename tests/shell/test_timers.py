@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Collection
 
 from bot.models import Timer, TimerSpec
 from bot.storage import Change, SqliteStorage, TimerPlan
@@ -82,12 +83,12 @@ async def test_the_dispatcher_survives_a_failing_database(storage: SqliteStorage
     real = storage.due_timers
     failures = 0
 
-    async def flaky(now: float, limit: int) -> list[Timer]:
+    async def flaky(now: float, limit: int, running: Collection[int] = ()) -> list[Timer]:
         nonlocal failures
         if failures < 2:
             failures += 1
             raise RuntimeError("database is locked")
-        return await real(now, limit)
+        return await real(now, limit, running)
 
     storage.due_timers = flaky  # type: ignore[method-assign]
     fired: list[int] = []

@@ -2409,6 +2409,23 @@ class DiscordStandIn:
         rec = await self._fire(3, u, ch, data, message=msg)
         return await self._finish(rec, wait, timeout)
 
+    async def forge(
+        self,
+        user: User | int,
+        message: Message | InteractionResult | int,
+        data: JSON,
+        *,
+        wait: bool = True,
+        timeout: float = 5.0,
+    ) -> InteractionResult:
+        """A component interaction with any `data` (custom_id, component_type, values) on a
+        message the user can see: what a modified client or a replayed request could send
+        (forged, truncated or replayed custom_ids, values no select offers). For fuzzing."""
+        u = self.users[_uid(user)]
+        msg, ch = self._component_target(u, message)
+        rec = await self._fire(3, u, ch, dict(data), message=msg)
+        return await self._finish(rec, wait, timeout)
+
     async def submit_modal(
         self,
         user: User | int,

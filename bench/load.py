@@ -1,0 +1,551 @@
+"""Many 13 Clues tables at once: the bot in its own process, driven through the stand-in.
+
+    python -m bench.load [--tables 10 50 200] [--seconds 40] [--ai-delay 1.5]
+                         [--profile DIR] [--no-side]
+
+For each N a fresh bot process (the project's own entry point, `python -m bot`, via
+`tests.standin.botproc`) on a fresh SQLite file plays N tables spread over N/4 guilds, one
+channel each. Every table has 2–3 members driven from this process (lobby by commands and
+buttons, the pass by the DM select, turns by the Ask picker, the slash commands and the
+glass picker; lookers-on ask for `status`, `hand`, `casebook`, `log` now and then) and 1–3 AI
+seats; a finished game is followed by a new one at once. The stand-in and the driver share
+this process, so the bot's CPU (read from /proc/<pid>/stat) is its own. Loopback only, and
+every loop ends with `--seconds`.
+
+Printed for each N: interactions per second; INTERACTION_CREATE → the bot's first callback
+(median, p99, max; the stand-in's clock); a member's action → the last DM it caused (p99,
+matched through the stored outbox: the reply and the DMs of one change share its commit);
+any stored change → its last DM (p99); the bot's CPU per applied action; its resident memory
+per active table; and the interactions past Discord's 3 s or never answered.
+
+Then, side by side in this run (see `bench/side.py`): persisting one action against a raw
+upsert, a 6-player DM fan-out with 50 ms REST latency against one-by-one sends, and start-up
+with 10,000 stored games against an empty database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.thirteen_clues import GameState, legal
+from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
+from tests.standin import DiscordStandIn, InteractionResult, Message, User, running_standin
+
+CLOCK_TICK = os.sysconf("SC_CLK_TCK")
+ANSWER_TIMEOUT = 10.0
+"""How long the driver waits for an answer before it counts the interaction as unanswered."""
+
+
+# --- the bot process ------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process, from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICK
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# --- what the driver sees -------------------------------------------------------------------
+
+
+class Watch:
+    """Per-channel and per-member wake-ups from the stand-in's message records, so hundreds of
+    driven tables wait without polling (the stand-in's own wait_for scans every message)."""
+
+    def __init__(self, dc: DiscordStandIn) -> None:
+        self.dc = dc
+        self.events: dict[int, asyncio.Event] = {}
+        self.living: dict[int, Message] = {}
+        """channel → the newest bot message carrying 13 Clues components."""
+        self.pass_prompts: dict[int, Message] = {}
+        """member → the newest DM carrying the pass select."""
+        original = dc._bump
+
+        def bump(msg: Message) -> None:
+            original(msg)
+            self._seen(msg)
+
+        dc._bump = bump  # type: ignore[method-assign]
+
+    def event(self, key: int) -> asyncio.Event:
+        return self.events.setdefault(key, asyncio.Event())
+
+    def _seen(self, msg: Message) -> None:
+        if msg.ephemeral:
+            return
+        ids = msg.custom_ids
+        if msg.dm_recipient_id is not None:
+            if any(c.startswith("13c:pass:") for c in ids):
+                self.pass_prompts[msg.dm_recipient_id] = msg
+            self.event(msg.dm_recipient_id).set()
+            return
+        if any(c.startswith("13c:") for c in ids):
+            current = self.living.get(msg.channel_id)
+            if current is None or msg.id >= current.id:
+                self.living[msg.channel_id] = msg
+        self.event(msg.channel_id).set()
+
+    async def wait(self, keys: list[int], timeout: float) -> None:
+        events = [self.event(k) for k in keys]
+        for e in events:
+            e.clear()
+        waiters = [asyncio.ensure_future(e.wait()) for e in events]
+        try:
+            await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waiters:
+                w.cancel()
+
+
+@dataclass
+class Figures:
+    interactions: list[InteractionResult] = field(default_factory=list)
+    kinds: dict[int, str] = field(default_factory=dict)
+    """interaction id → what it was (for the report)."""
+    unanswered: int = 0
+    driver_errors: list[str] = field(default_factory=list)
+    games_started: int = 0
+    games_finished: int = 0
+
+
+class Driver:
+    """Plays the members of every table through the stand-in until the deadline."""
+
+    def __init__(self, dc: DiscordStandIn, db: Path, deadline: float, seed: int,
+                 think: tuple[float, float] = (1.0, 3.0)) -> None:
+        self.dc = dc
+        self.think = think
+        """Seconds a member takes to read the table and act, drawn uniformly."""
+        self.db = db
+        self.deadline = deadline
+        self.rng = random.Random(seed)
+        self.watch = Watch(dc)
+        self.figures = Figures()
+        self._reader: sqlite3.Connection | None = None
+
+    # -- reading the truth (the driver may know everything; the bot's process is not charged)
+
+    def row(self, channel_id: int) -> sqlite3.Row | None:
+        if self._reader is None:
+            self._reader = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
+            self._reader.row_factory = sqlite3.Row
+        return self._reader.execute(
+            "SELECT id, status, state, version FROM tables WHERE channel_id = ?"
+            " ORDER BY id DESC LIMIT 1", (channel_id,),
+        ).fetchone()
+
+    # -- interactions ----------------------------------------------------------------------
+
+    async def answered(self, rec: InteractionResult, kind: str) -> InteractionResult:
+        self.figures.interactions.append(rec)
+        self.figures.kinds[rec.id] = kind
+        try:
+            await asyncio.wait_for(rec.done.wait(), ANSWER_TIMEOUT)
+        except TimeoutError:
+            self.figures.unanswered += 1
+        return rec
+
+    async def slash(self, user: User, channel: int, name: str, **options: Any
+                    ) -> InteractionResult:
+        rec = await self.dc.slash(user, channel, "13clues", name, wait=False, **options)
+        return await self.answered(rec, f"/{name}")
+
+    async def click(self, user: User, msg: Message, custom_id: str) -> InteractionResult:
+        rec = await self.dc.click(user, msg, custom_id, wait=False)
+        return await self.answered(rec, f"click {custom_id.split(':')[1]}")
+
+    async def select(self, user: User, msg: Message, custom_id: str, values: list[str]
+                     ) -> InteractionResult:
+        rec = await self.dc.select(user, msg, custom_id, values, wait=False)
+        return await self.answered(rec, f"select {custom_id.split(':')[1]}")
+
+    # -- one table -------------------------------------------------------------------------
+
+    async def table(self, channel: int, humans: list[User], ai: int, level: str,
+                    options: dict[str, Any], start_after: float) -> None:
+        await asyncio.sleep(start_after)
+        looker = asyncio.create_task(self.lookers_on(channel, humans))
+        try:
+            while time.monotonic() < self.deadline:
+                await self.one_game(channel, humans, ai, level, options)
+        except Exception as exc:  # a driver bug must not hide the figures of the others
+            self.figures.driver_errors.append(f"table {channel}: {exc!r}")
+        finally:
+            looker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await looker
+
+    async def one_game(self, channel: int, humans: list[User], ai: int, level: str,
+                       options: dict[str, Any]) -> None:
+        host, *others = humans
+        opened = await self.slash(host, channel, "new", **options)
+        if "Table open" not in opened.text:
+            await asyncio.sleep(1.0)
+            return
+        for i, user in enumerate(others):
+            lobby = self.watch.living.get(channel)
+            if i % 2 == 0 and lobby is not None and any(":join:" in c for c in lobby.custom_ids):
+                await self.click(user, lobby, next(c for c in lobby.custom_ids if ":join:" in c))
+            else:
+                await self.slash(user, channel, "join")
+        await self.slash(host, channel, "add-ai", count=ai, level=level)
+        await self.slash(host, channel, "start")
+        self.figures.games_started += 1
+        while time.monotonic() < self.deadline:
+            row = self.row(channel)
+            if row is None or row["status"] != "playing" or row["state"] is None:
+                self.figures.games_finished += 1
+                return
+            state = GameState.model_validate_json(row["state"])
+            acted = await self.act(channel, humans, state)
+            if not acted:
+                await self.watch.wait([channel, *(u.id for u in humans)], 1.0)
+
+    async def act(self, channel: int, humans: list[User], state: GameState) -> bool:
+        """One member's move if the game waits for a member; False if it waits for an AI."""
+        seats = {s.id: i for i, s in enumerate(state.seats)}
+        await asyncio.sleep(self.rng.uniform(*self.think))  # a member reads, then clicks
+        if state.phase == "passing":
+            done = False
+            for user in humans:
+                seat = seats[f"u{user.id}"]
+                prompt = self.watch.pass_prompts.get(user.id)
+                if state.seats[seat].passed is None and prompt is not None:
+                    select = next(c for c in prompt.custom_ids if c.startswith("13c:pass:"))
+                    dealt = [o["value"] for o in prompt.options(select)]
+                    picked = [next(c for c in dealt if CARDS[c].category == cat)
+                              for cat in Category]
+                    await self.select(user, prompt, select, picked)
+                    done = True
+            return done
+        if state.phase != "turns":
+            return False
+        user = next((u for u in humans if seats[f"u{u.id}"] == state.turn), None)
+        if user is None:
+            return False
+        me = state.turn
+        living = self.watch.living.get(channel)
+        if living is None:
+            return False
+        ids = living.custom_ids
+        version = self.row(channel)
+        if version is None or not any(f":{version['version']}" in c for c in ids):
+            return False  # the table message for this turn is not here yet
+        if legal.must_take(state):
+            take = next((c for c in ids if c.startswith("13c:take:")), None)
+            if take is None:
+                return False
+            opened = await self.click(user, living, take)
+            picker = opened.message
+            if picker is not None and picker.custom_ids:
+                go = picker.custom_ids[0]
+                source = self.rng.choice([o["value"] for o in picker.options(go)])
+                await self.select(user, picker, go, [source])
+            return True
+        others = [u for u in humans if u is not user]
+        roll = self.rng.random()
+        letters = legal.informant_letters(state)
+        if roll < 0.15 and letters:
+            await self.slash(user, channel, "informant", card=self.rng.choice(letters))
+        elif roll < 0.4 and others:
+            suits = [s.value for s in suits_in_play(len(state.seats))]
+            await self.slash(user, channel, "ask", witness=self.rng.choice(others),
+                             about=self.rng.choice(suits))
+        else:
+            ask = next((c for c in ids if c.startswith("13c:ask:")), None)
+            if ask is None:
+                return False
+            opened = await self.click(user, living, ask)
+            picker = opened.message
+            if picker is None or not picker.custom_ids:
+                return True
+            witness = next(c for c in picker.custom_ids if c.startswith("13c:askw:"))
+            options = [o["value"] for o in picker.options(witness) if o["value"] != str(me)]
+            await self.select(user, picker, witness, [self.rng.choice(options)])
+            subject = next(c for c in picker.custom_ids if c.startswith("13c:asks:"))
+            await self.select(user, picker, subject,
+                              [self.rng.choice([o["value"] for o in picker.options(subject)])])
+            if any(c.startswith("13c:askd:") for c in picker.custom_ids):
+                side = next(c for c in picker.custom_ids if c.startswith("13c:askd:"))
+                await self.select(user, picker, side, [self.rng.choice(["left", "right"])])
+            go = next(c for c in picker.custom_ids if c.startswith("13c:askgo:"))
+            await self.click(user, picker, go)
+        return True
+
+    async def lookers_on(self, channel: int, humans: list[User]) -> None:
+        """Members look at the table now and then, whoever's turn it is."""
+        while time.monotonic() < self.deadline:
+            await asyncio.sleep(self.rng.uniform(3.0, 8.0))
+            user = self.rng.choice(humans)
+            living = self.watch.living.get(channel)
+            roll = self.rng.random()
+            try:
+                if roll < 0.25 and living is not None:
+                    mine = [c for c in living.custom_ids if ":hand:" in c or ":book:" in c]
+                    if mine:
+                        await self.click(user, living, self.rng.choice(mine))
+                        continue
+                name = self.rng.choice(["status", "hand", "casebook", "log"])
+                await self.slash(user, channel, name)
+            except Exception as exc:
+                self.figures.driver_errors.append(f"looker {channel}: {exc!r}")
+
+
+# --- one run --------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    tables: int
+    seconds: float
+    interactions: int
+    rate: float
+    latencies: list[float]
+    action_dm: list[float]
+    change_dm: list[float]
+    actions: int
+    cpu: float
+    rss_base: int
+    rss_peak: int
+    late: int
+    unanswered: int
+    games_started: int
+    games_finished: int
+    violations: int
+    errors: list[str]
+    bot_errors: list[str]
+
+    def report(self) -> str:
+        ms = [x * 1000 for x in self.latencies]
+        lines = [
+            f"N={self.tables:<4} {self.interactions} interactions in {self.seconds:.0f}s: "
+            f"{self.rate:.1f}/s; games started {self.games_started}, finished "
+            f"{self.games_finished}; actions applied {self.actions}",
+            f"  INTERACTION_CREATE → first callback: median {statistics.median(ms):.1f} ms, "
+            f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms",
+            f"  member's action → last DM it caused: p99 {pct(self.action_dm, 0.99) * 1000:.0f} ms"
+            f" (median {pct(self.action_dm, 0.5) * 1000:.0f} ms, n={len(self.action_dm)}); any "
+            f"change → last DM: p99 {pct(self.change_dm, 0.99) * 1000:.0f} ms "
+            f"(n={len(self.change_dm)})",
+            f"  bot CPU {self.cpu:.1f}s: {self.cpu / max(1, self.actions) * 1000:.1f} ms per "
+            f"applied action, {self.cpu / max(1, self.interactions) * 1000:.1f} ms per "
+            f"interaction; RSS {self.rss_base / 2**20:.0f} → {self.rss_peak / 2**20:.0f} MiB: "
+            f"{(self.rss_peak - self.rss_base) / self.tables / 1024:.0f} KiB per active table",
+            f"  past 3 s: {self.late}; unanswered: {self.unanswered}; Discord rule "
+            f"violations: {self.violations}; bot errors: {len(self.bot_errors)}; driver "
+            f"errors: {len(self.errors)}",
+        ]
+        lines += [f"    bot: {e[:200]}" for e in self.bot_errors[:5]]
+        lines += [f"    driver: {e[:200]}" for e in self.errors[:5]]
+        return "\n".join(lines)
+
+
+def dm_delays(db: Path, dc: DiscordStandIn, dispatched: dict[int, float]
+              ) -> tuple[list[float], list[float]]:
+    """(member's interaction → last DM of its change, any change → its last DM), in seconds.
+
+    A change's letters share its commit time and table; the interaction is found through its
+    reply letter (`i:<interaction id>`), the DM's arrival through its stored message id."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rows = con.execute(
+        "SELECT table_id, created_at, dest, message_id FROM outbox WHERE state = 'sent'"
+    ).fetchall()
+    con.close()
+    changes: dict[tuple[int, float], list[tuple[str, int | None]]] = {}
+    for table_id, created, dest, mid in rows:
+        changes.setdefault((table_id, created), []).append((dest, mid))
+    by_action: list[float] = []
+    by_change: list[float] = []
+    for (_, created), letters in changes.items():
+        arrivals = [dc._messages[mid].created_at for dest, mid in letters
+                    if dest.startswith("u:") and mid in dc._messages]
+        if not arrivals:
+            continue
+        by_change.append(max(arrivals) - created)
+        for dest, _ in letters:
+            if dest.startswith("i:") and int(dest[2:]) in dispatched:
+                by_action.append(max(arrivals) - dispatched[int(dest[2:])])
+    return by_action, by_change
+
+
+async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path | None,
+              entry: str = "bot.__main__:main", think: tuple[float, float] = (1.0, 3.0)
+              ) -> Run:
+    workdir = Path(tempfile.mkdtemp(prefix=f"bench-load-{n}-"))
+    db = workdir / "bot.sqlite3"
+    rng = random.Random(seed)
+    async with running_standin(check=False, quiet=0.05) as dc:
+        guilds = [dc.add_guild(f"Guild {g}") for g in range(max(1, n // 4))]
+        plans = []
+        for t in range(n):
+            guild = guilds[t % len(guilds)]
+            channel = guild.channel_id if t < len(guilds) else dc.add_channel(guild.id, f"t{t}")
+            humans = [dc.add_user(f"m{t}-{h}", guild_id=guild.id)
+                      for h in range(2 + (t % 3 == 0))]
+            ai = 1 + t % 3
+            level = ("easy", "normal", "normal", "expert")[t % 4]
+            options = {"assist": ("off", "bookkeeping", "full", "off", "bookkeeping")[t % 5],
+                       "edition": "2016" if t % 7 == 0 else "2020",
+                       "top_secret": t % 6 == 1}
+            plans.append((channel, humans, ai, level, options))
+        proc = await dc.start_bot_process(
+            database_path=db, timeout=60.0, entry=entry,
+            env={"AI_DELAY_SECONDS": str(ai_delay), "LEASE_WAIT_SECONDS": "5"},
+        )
+        spy: subprocess.Popen[bytes] | None = None
+        try:
+            await asyncio.sleep(1.0)
+            rss_base = rss_bytes(proc.pid)
+            cpu0 = cpu_seconds(proc.pid)
+            begin = time.monotonic()
+            ramp = min(5.0, seconds / 4)
+            driver = Driver(dc, db, begin + seconds, seed, think)
+            if profile is not None:
+                spy = start_profiler(proc.pid, profile / f"load-{n}.txt", seconds)
+            tasks = [
+                asyncio.create_task(driver.table(*plan, start_after=rng.uniform(0, ramp)))
+                for plan in plans
+            ]
+            rss_peak = rss_base
+            while not all(t.done() for t in tasks):
+                await asyncio.sleep(0.5)
+                rss_peak = max(rss_peak, rss_bytes(proc.pid))
+                if time.monotonic() > begin + seconds + 30:
+                    for t in tasks:
+                        t.cancel()
+                    break
+            await asyncio.gather(*tasks, return_exceptions=True)
+            elapsed = time.monotonic() - begin
+            cpu = cpu_seconds(proc.pid) - cpu0
+            await asyncio.sleep(2.0)  # the last letters go out
+        finally:
+            if spy is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    spy.wait(timeout=30)
+            await proc.stop(grace=10.0)
+        figures = driver.figures
+        recs = figures.interactions
+        latencies = [r.latency for r in recs if r.latency is not None]
+        con = sqlite3.connect(db)
+        actions = con.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        con.close()
+        offset = time.time() - dc.now()
+        dispatched = {r.id: r.dispatched_at + offset for r in recs}
+        by_action, by_change = dm_delays(db, dc, dispatched)
+        return Run(
+            tables=n, seconds=elapsed, interactions=len(recs), rate=len(recs) / elapsed,
+            latencies=latencies, action_dm=by_action, change_dm=by_change, actions=actions,
+            cpu=cpu, rss_base=rss_base, rss_peak=rss_peak,
+            late=sum(1 for x in latencies if x > 3.0),
+            unanswered=figures.unanswered + sum(1 for r in recs if r.callback_type is None),
+            games_started=figures.games_started, games_finished=figures.games_finished,
+            violations=len(dc.violations), errors=figures.driver_errors,
+            bot_errors=proc.error_lines(),
+        )
+
+
+def start_profiler(pid: int, out: Path, seconds: float) -> subprocess.Popen[bytes] | None:
+    """py-spy (if installed) samples the bot process for the run: collapsed stacks in `out`."""
+    spy = Path(sys.executable).with_name("py-spy")
+    if not spy.exists():
+        print("(py-spy is not installed in this environment: no profile)")
+        return None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen(
+        [str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200",
+         "-f", "raw", "-o", str(out), "--nonblocking", "--gil"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+def summarize_profile(path: Path, top: int = 25) -> str:
+    """Self and inclusive sample shares per function from py-spy's collapsed stacks."""
+    if not path.exists():
+        return f"(no profile at {path})"
+    own: dict[str, int] = {}
+    total: dict[str, int] = {}
+    samples = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack:
+            continue
+        n = int(count)
+        samples += n
+        frames = stack.split(";")
+        for f in set(frames):
+            total[f] = total.get(f, 0) + n
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+    lines = [f"profile {path} ({samples} samples)", "  self%   incl%  function"]
+    for f, n in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"  {n / samples:5.1%}  {total[f] / samples:5.1%}  {f[:140]}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, nargs="+", default=[10, 50, 200])
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--ai-delay", type=float, default=1.5,
+                        help="AI_DELAY_SECONDS of the bot (its default: 1.5)")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--think", type=float, nargs=2, default=[1.0, 3.0],
+                        metavar=("LOW", "HIGH"),
+                        help="seconds a member takes before each move (uniform; default 1 3)")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="sample the bot with py-spy into this folder (largest N)")
+    parser.add_argument("--no-side", action="store_true", help="skip the side-by-side part")
+    parser.add_argument("--entry", default="bot.__main__:main",
+                        help="the bot's entry point (module:function), e.g. a probe around it")
+    args = parser.parse_args(argv)
+    print(f"bench.load: {os.cpu_count()} CPUs, {args.seconds:.0f}s per N, AI delay "
+          f"{args.ai_delay}s, members think {args.think[0]:g}–{args.think[1]:g}s\n")
+    failed = False
+    for n in args.tables:
+        profile = args.profile if args.profile is not None and n == max(args.tables) else None
+        result = asyncio.run(run(n, args.seconds, args.ai_delay, args.seed, profile, args.entry,
+                                 tuple(args.think)))
+        print(result.report(), flush=True)
+        if profile is not None:
+            print(summarize_profile(profile / f"load-{n}.txt"))
+        failed |= bool(result.unanswered or result.bot_errors)
+        print()
+    if not args.no_side:
+        from bench import side
+
+        side.main([])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    sys.exit(main())
+

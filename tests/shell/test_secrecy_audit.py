@@ -1,0 +1,54 @@
+"""The secrecy audit of stored letters (see tests/shell/secrecy.py), sized for the suite;
+`python -m bench.secrecy_audit` runs 1,000 games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.shell.secrecy import run_audit
+
+GAMES = 20
+
+
+async def test_no_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
+    audit = await run_audit(tmp_path / "audit.sqlite3", GAMES, seed=1)
+    print(audit.report())
+    assert audit.games == GAMES and audit.finished == GAMES, audit.missing
+    assert audit.leaks == []
+    assert audit.missing == []
+    assert audit.checked["channel"] > 0 and audit.checked["dm"] > 0
+    assert audit.checked["reply"] > 0
+    assert audit.delivered["dealt"] > 0 and audit.delivered["informant"] > 0
+    assert audit.delivered["top_secret"] > 0
+
+
+async def test_the_audit_sees_a_planted_leak(tmp_path: Path, monkeypatch: object) -> None:
+    """The audit is not vacuous: a DM that names one card of its reader's own holder (and a
+    channel message naming a card) are both reported."""
+    import pytest
+
+    from bot.messages import Outgoing
+    from bot.thirteen_clues.game import ThirteenClues
+    from engine.thirteen_clues.cards import CARDS
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    letter, news = ThirteenClues.letter, ThirteenClues.news
+
+    def leaky_letter(self: ThirteenClues, table, state, events, seat):  # type: ignore[no-untyped-def]
+        out = letter(self, table, state, events, seat)
+        if state.phase != "turns":
+            return out
+        card = CARDS[state.seats[seat].holder[0]].name
+        return Outgoing(content=f"{out.content if out else ''} psst: {card}")
+
+    def leaky_news(self: ThirteenClues, table, state, events):  # type: ignore[no-untyped-def]
+        text = news(self, table, state, events)
+        if text is None or state.phase != "turns":
+            return text
+        return f"{text} {CARDS[state.seats[0].holder[0]].name}"
+
+    monkeypatch.setattr(ThirteenClues, "letter", leaky_letter)
+    monkeypatch.setattr(ThirteenClues, "news", leaky_news)
+    audit = await run_audit(tmp_path / "audit.sqlite3", 3, seed=2)
+    assert any("own holder" in leak for leak in audit.leaks), audit.leaks[:3]
+    assert any(leak.startswith("channel") for leak in audit.leaks), audit.leaks[:3]
