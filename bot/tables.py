@@ -51,9 +51,17 @@ class Reply:
     body: Outgoing
     stored: bool = False
     """Set once the change carrying this answer is stored: from then on it is owed."""
+    then: Callable[[Any, list[Any]], Outgoing] | None = None
+    """Renders the answer from the change's result (the new engine state and its events),
+    for answers that depend on what happened: a panel that moves on to the next step."""
 
     def letter(self, follows: int) -> Letter:
         return Letter.reply(self.interaction_id, self.token, self.body, follows=follows)
+
+    def settle(self, state: Any, events: list[Any]) -> None:
+        """Render the answer from the result, if it depends on it (before it is stored)."""
+        if self.then is not None:
+            self.body = self.then(state, events)
 
 
 @dataclass(frozen=True)
@@ -671,6 +679,7 @@ class TableService:
         })
         letters = [*notices, *self._letters(after, state, events, channel=channel)]
         if reply is not None:
+            reply.settle(state, events)
             letters.append(reply.letter(len(letters)))
         plan = self._plan(after, before, state, done=done)
         if done is not None and done.kind == "idle" and not over:
