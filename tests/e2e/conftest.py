@@ -48,7 +48,7 @@ class World:
 
     def make_bot(self, **overrides: object) -> DeductionBot:
         settings: dict[str, object] = {"token": "standin-token", "database_path": self.db,
-                                       "ai_delay": 0.05}
+                                       "ai_delay": 0.05, "retry_base": 0.05}
         config = Config(**{**settings, **overrides})  # type: ignore[arg-type]
         return DeductionBot(config)
 
