@@ -42,6 +42,7 @@ from engine.mansion import (
     player_view,
     public_view,
 )
+from engine.mansion.ai import choose_action
 from engine.mansion.events import PromptOpened
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 from engine.mansion.records import AllSnooped, Sleuthed, Suggested, Tipped, TurnBegan
@@ -118,9 +119,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
             action = _idle_choice(state, seat)
             assert action is not None, "the game waits on a seat with nothing legal to do"
             return action
-        from engine.mansion.ai import choose_action  # type: ignore[import-not-found]
-
-        return choose_action(player_view(state, seat), level, rng)  # type: ignore[no-any-return]
+        return choose_action(player_view(state, seat), level, rng)  # type: ignore[arg-type]
 
     def idle_notice(self, table: Table, state: GameState, seat: int) -> str:
         """Says exactly what the timer does (the idle choice is drawn from the state, so the
