@@ -27,7 +27,7 @@ from engine.mansion import (
 from engine.mansion.cards import ACTIONS, CLUES
 from engine.mansion.prompts import TipPrompt
 from tests.e2e.conftest import World
-from tests.e2e.drive import query, table_row
+from tests.e2e.drive import query, table_row, wait_until
 from tests.standin import InteractionResult, Message, User
 
 Via = Literal["panel", "slash", "dm", "hand"]
@@ -103,6 +103,14 @@ def prompt_dm(world: World, user: User, prompt_id: int) -> Message:
     raise AssertionError(f"no DM to {user.name} for prompt {prompt_id}")
 
 
+def _has_prompt_dm(world: World, user: User, prompt_id: int) -> bool:
+    try:
+        prompt_dm(world, user, prompt_id)
+    except AssertionError:
+        return False
+    return True
+
+
 class Driver:
     """Performs engine actions as the members at one table."""
 
@@ -128,9 +136,10 @@ class Driver:
 
     async def click(self, user: User, msg: Message, verb: str, draft: str | None = None
                     ) -> InteractionResult:
-        result = await self.dc.click(user, msg, find(self.fresh(msg), verb, draft))
-        await self.dc.settle()
-        return result
+        """A click returns once the bot answered it (a stored answer included), so the change
+        is in the database; nothing waits for the other messages it owes (settling after
+        every click would run into discord.py's own gateway rate limit in long games)."""
+        return await self.dc.click(user, msg, find(self.fresh(msg), verb, draft))
 
     async def select(self, user: User, msg: Message, verb: str, value: str
                      ) -> InteractionResult:
@@ -157,8 +166,9 @@ class Driver:
         assert prompt is not None, f"nothing waits for seat {seat}"
         pid = prompt.id
         if isinstance(action, Accuse) and via == "slash":
-            return await slash(self.world, user, "accuse", suspect=action.suspect,
-                               vehicle=action.vehicle, destination=action.destination)
+            return await self.dc.slash(user, self.world.channel, "mansion", "accuse",
+                                       suspect=action.suspect, vehicle=action.vehicle,
+                                       destination=action.destination)
         if prompt.kind in ("show", "pick", "answer_tip", "choose_solution") and via != "panel":
             msg = await self.answer_message(user, pid, via)
             return await self.answer(user, msg, state, action)
@@ -170,6 +180,8 @@ class Driver:
 
     async def answer_message(self, user: User, pid: int, via: Via) -> Message:
         if via == "dm":
+            await wait_until(lambda: _has_prompt_dm(self.world, user, pid), 5,
+                             f"the DM for prompt {pid}")
             return prompt_dm(self.world, user, pid)
         hand = await self.dc.slash(user, self.world.channel, "mansion", "hand")
         assert hand.ephemeral and hand.message is not None, hand.text
@@ -251,6 +263,17 @@ def named(text: str) -> set[str]:
 REFUSALS = ("⚠️", "out of date", "Something went wrong", "not your turn")
 
 
+async def applied(world: World, before: GameState, result: InteractionResult) -> None:
+    """Wait until the action is stored (a click deferred as an update returns before its
+    change is); fail with the bot's answer if it was refused."""
+    try:
+        await wait_until(lambda: mstate(world).step > before.step
+                         or any(r in result.text for r in REFUSALS), 5, "the action")
+    except AssertionError:
+        raise AssertionError(f"not applied: {result.text}") from None
+    assert not any(r in result.text for r in REFUSALS), result.text
+
+
 async def play_script(world: World, driver: Driver, choose_via: object = None, *,
                       limit: int = 200, goals: tuple[str, ...] | None = None):
     """Play the scripted moves (`mansion_plan.next_move`) until the table is over, each
@@ -269,9 +292,11 @@ async def play_script(world: World, driver: Driver, choose_via: object = None, *
         action = next_move(state, goals or STANDARD)
         via = choose_via(state, action, i) if callable(choose_via) else "panel"
         result = await driver.perform(state, action, via)
-        assert not any(r in result.text for r in REFUSALS), (action, via, result.text)
+        await applied(world, state, result)
         after = mstate(world)
         assert after.step == state.step + 1, (action, via, result.text)
+        if after.phase == "over":
+            await world.dc.settle()
     raise AssertionError("the scripted game did not end")
 
 

@@ -52,6 +52,8 @@ def covered(log: Iterable[Record]) -> set[str]:
     for r in log:
         if isinstance(r, Suggested) and r.had_choice:
             seen.add("choice")
+        if isinstance(r, Suggested) and r.burned:
+            seen.add("burn")
         elif isinstance(r, Snooped):
             seen.add("snoop")
         elif isinstance(r, AllSnooped):
@@ -131,6 +133,10 @@ def _play(state: GameState, seat: int, todo: list[str]) -> Action:
             return SuperSleuth(seat=seat, card=card)
         if effect == "private_tip" and "tip" in todo:
             return PrivateTip(seat=seat, card=card, target=left)
+    if "burn" in todo and state.fugitive is not None:
+        burn = _burn(state, seat)
+        if burn is not None:
+            return burn
     for card in hand:
         effect = ACTIONS[card].effect
         if effect == "suggest_any":
@@ -161,6 +167,25 @@ def _play(state: GameState, seat: int, todo: list[str]) -> Action:
         case "super_sleuth":
             return SuperSleuth(seat=seat, card=card)
     return PrivateTip(seat=seat, card=card, target=left)
+
+
+def _burn(state: GameState, seat: int) -> Action | None:
+    """A suggestion only the fugitive can disprove (so an Action card burns)."""
+    for card in state.seats[seat].actions:
+        effect = ACTIONS[card].effect
+        if effect not in ("suggest_any", "suggest_present"):
+            continue
+        dests = DESTINATIONS if effect == "suggest_any" else (state.seats[seat].marker,)
+        for dest in dests:
+            for s in SUSPECTS:
+                for v in VEHICLES:
+                    refuter, _ = first_refuter(state, seat, (s, v, dest))
+                    if refuter is None or refuter != state.fugitive:
+                        continue
+                    if effect == "suggest_present":
+                        return SuggestPresent(seat=seat, suspect=s, vehicle=v)
+                    return SuggestAny(seat=seat, destination=dest, suspect=s, vehicle=v)
+    return None
 
 
 def _choice(state: GameState, seat: int, todo: list[str]) -> SuggestAny | None:
