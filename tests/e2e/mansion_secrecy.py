@@ -67,6 +67,11 @@ def reveals_a_game(msg: Message) -> bool:
     return "is over**" in msg.content
 
 
+def revealed(msg: Message, line: str) -> bool:
+    """A line of the reveal of a finished game (public once that game is over)."""
+    return reveals_a_game(msg) and line.startswith(("• ", "🔓", "🏁"))
+
+
 def public_card_line(where: str, line: str) -> bool:
     return bool(PUBLIC_LINE.search(line)) or any(where == f"field:{f}" for f in PUBLIC_FIELDS)
 
@@ -146,7 +151,7 @@ def assert_mansion_secrecy(world: World, final: GameState, moment: Cut, *, since
                 if not cards:
                     continue
                 checked += 1
-                if reveals_a_game(shown) and (line.startswith(("• ", "🔓", "🏁"))):
+                if revealed(shown, line):
                     continue
                 assert public_card_line(where, line), f"card named in the channel: {line!r}"
     may_know, may_read = knowable(final), tip_parties(world, final)
@@ -165,7 +170,7 @@ def assert_mansion_secrecy(world: World, final: GameState, moment: Cut, *, since
                         assert ask not in line or ask in may_read[seat] or BURNED in line, (
                             f"{user.name} read a tip not theirs: {line!r}")
                     cards = named(line)
-                    if not cards or public_card_line(where, line):
+                    if not cards or public_card_line(where, line) or revealed(shown, line):
                         continue
                     checked += 1
                     leaked = cards - may_know[seat]
