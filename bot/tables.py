@@ -630,10 +630,10 @@ class TableService:
             )
             return
         seats = list(table.seats)
-        seats[seat] = ref.model_copy(update={"ai_level": module.idle_level})
+        seats[seat] = ref.model_copy(update={"ai_level": module.gone_level})
         after = table.model_copy(update={"seats": seats, "version": table.version + 1})
         state = self.state_of(table)
-        text = (f"🤖 {ref.name} {why}: an AI detective ({module.idle_level}) plays their seat "
+        text = (f"🤖 {ref.name} {why}: an AI detective ({module.gone_level}) plays their seat "
                 "from now on.")
         plan = self._plan(after, None, state)
         await self.storage.commit(Change(
