@@ -62,6 +62,8 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     max_players = 5
     ai_levels = ("easy", "normal", "expert")
     idle_level = IDLE
+    gone_level = "normal"
+    """A member who left the server is replaced for good: by a real AI, not idle moves."""
     settings = MansionSettings
     started_text = (
         "🃏 The game starts: your cards and anything you must answer come by DM (or "
