@@ -103,6 +103,14 @@ def prompt_dm(world: World, user: User, prompt_id: int) -> Message:
     raise AssertionError(f"no DM to {user.name} for prompt {prompt_id}")
 
 
+def _has_living(world: World) -> bool:
+    try:
+        living(world)
+    except AssertionError:
+        return False
+    return True
+
+
 def _has_prompt_dm(world: World, user: User, prompt_id: int) -> bool:
     try:
         prompt_dm(world, user, prompt_id)
@@ -128,6 +136,7 @@ class Driver:
         if how == "slash":
             opened = await self.dc.slash(user, self.world.channel, "mansion", "turn")
         else:
+            await wait_until(lambda: _has_living(self.world), 5, "the table message")
             table = living(self.world)
             opened = await self.dc.click(user, table, find(table, "turn"))
         assert opened.ephemeral and opened.message is not None, opened.text
@@ -152,7 +161,7 @@ class Driver:
         msg = self.panels.get(user.id)
         if msg is not None:
             msg = self.fresh(msg)
-            if any(f":{prompt_id}" in c for c in msg.custom_ids):
+            if any(c.split(":")[3] == str(prompt_id) for c in msg.custom_ids):
                 return msg
         return await self.open_panel(user, how)
 

@@ -85,9 +85,9 @@ def first_refuter(state: GameState, seat: int, named: tuple[str, str, str]
 
 
 def next_move(state: GameState, goals: tuple[str, ...] = STANDARD, *,
-              accuse_when_done: bool = True) -> Action:
-    """The scripted move of the first seat the game waits on."""
-    seat = legal.waiting_on(state)[0]
+              accuse_when_done: bool = True, seat: int | None = None) -> Action:
+    """The scripted move of `seat` (default: the first seat the game waits on)."""
+    seat = legal.waiting_on(state)[0] if seat is None else seat
     prompt = state.prompt_for(seat)
     assert prompt is not None
     done = covered(state.log)
