@@ -8,6 +8,8 @@ card being in the solution and the likeliest solutions.
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from bot.mansion.render.embeds import COLOUR_SECRET, FIELD
@@ -16,8 +18,11 @@ from bot.mansion.settings import MansionSettings
 from bot.messages import Outgoing
 from bot.models import Table
 from engine.mansion.cards import BY_KIND, CLUES
+from engine.mansion.deduction import Inconsistent
 from engine.mansion.notes import Mark, Notes, notes
 from engine.mansion.views import PlayerView
+
+log = logging.getLogger(__name__)
 
 SYMBOL: dict[Mark, str] = {"held": "X", "not_held": "-", "unknown": "."}
 TOP = 5
@@ -67,8 +72,18 @@ ASSIST_NOTE = {
 
 def notes_message(table: Table, view: PlayerView) -> Outgoing:
     """`/mansion notes` and the Notes button (ephemeral)."""
+    if view.phase == "choosing_solution":
+        return Outgoing(content="📓 Nothing to note yet: the cards are dealt once the fugitive "
+                                "has chosen the solution.")
     assist = MansionSettings.model_validate(table.options).assist
-    return Outgoing.of(embeds=[notes_embed(notes(view, assist), view)])
+    try:
+        grid = notes(view, assist)
+    except Inconsistent:
+        # The exact solver found no deal agreeing with the record: never expected for a real
+        # seat. Show the pen-and-paper level rather than nothing, and say so.
+        log.warning("notes: no consistent deal for seat %s; showing bookkeeping", view.seat)
+        grid = notes(view, "bookkeeping")
+    return Outgoing.of(embeds=[notes_embed(grid, view)])
 
 
 def _head(name: str, me: bool) -> str:

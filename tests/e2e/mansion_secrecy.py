@@ -19,6 +19,7 @@ from engine.mansion import EVENT_ADAPTER, GameState
 from engine.mansion.cards import ACTIONS
 from engine.mansion.events import ActionDrawn, HandDealt
 from engine.mansion.records import Accused, AllSnooped, Sleuthed, Snooped, Suggested, Tipped
+from engine.mansion.state import RoundResult
 from tests.e2e.conftest import World
 from tests.e2e.drive import Cut, _shown_before, query, table_row
 from tests.e2e.mansion_drive import named, user_at
@@ -76,10 +77,21 @@ def public_card_line(where: str, line: str) -> bool:
     return bool(PUBLIC_LINE.search(line)) or any(where == f"field:{f}" for f in PUBLIC_FIELDS)
 
 
+def games_of(state: GameState) -> list[RoundResult]:
+    """Every game of the table so far, the one in play included."""
+    games = list(state.rounds)
+    if state.phase != "over" and state.solution is not None:
+        games.append(RoundResult(round=state.round, dealer=state.dealer,
+                                 fugitive=state.fugitive, solution=state.solution,
+                                 hands=[list(s.clues) for s in state.seats], winner=None,
+                                 how="unsolved", log=list(state.log)))
+    return games
+
+
 def knowable(final: GameState) -> dict[int, set[str]]:
     """Per seat, every card it may see named privately, over every game of the table."""
     seen: dict[int, set[str]] = {i: set() for i in range(final.players)}
-    for game in final.rounds:
+    for game in games_of(final):
         for seat, hand in enumerate(game.hands):
             seen[seat] |= set(hand)
         if game.fugitive is not None and game.solution is not None:

@@ -22,7 +22,7 @@ from tests.standin import User
 NO_TABLE = "There is no Clue: Mystery Beyond the Mansion table in this channel"
 
 
-def command(world: World, user: User, name: str, **options: object):  # noqa: ANN201
+def command(world: World, user: User, name: str, **options: object):
     return lambda: world.dc.slash(user, world.channel, "mansion", name, **options)
 
 
