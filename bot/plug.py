@@ -62,6 +62,8 @@ class GameModule(Protocol[S, A, E, O]):
     gone_level: str
     """The AI level that plays the seat of a member who left the server, from then on."""
     settings: type[O]
+    help: str
+    """How to play it with the bot, in a few lines for `/help`."""
 
     def start(self, seats: Sequence[SeatRef], settings: O, seed: int) -> tuple[S, list[E]]:
         """Deal; the engine may shuffle the seats (see `seat_ids`)."""
