@@ -25,8 +25,10 @@ a class's total splits evenly between its cards).
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from math import comb, lcm
 
 from engine.mansion.facts import (
@@ -91,8 +93,15 @@ def solve_facts(f: Facts) -> Deduction:
 
 def sample_deals(view: PlayerView, count: int, rng: random.Random) -> list[Deal]:
     """`count` deals drawn uniformly (independently) from those consistent with `view`."""
+    return solve_and_sample(view, count, rng)[1]
+
+
+def solve_and_sample(
+    view: PlayerView, count: int, rng: random.Random
+) -> tuple[Deduction, list[Deal]]:
+    """`solve(view)` and `count` uniform consistent deals, from one shared computation."""
     solver = _Solver(facts(view))
-    return [solver.sample(rng) for _ in range(count)]
+    return solver.deduction(), [solver.sample(rng) for _ in range(count)]
 
 
 @dataclass(frozen=True)
@@ -226,6 +235,7 @@ class _Solver:
                 self.group_classes[groups[key]].append(i)
             self.tail = _Tail(tuple(caps[s] for s in free), list(patterns))
         self.end_memo: dict[State, list[_End]] = {}
+        self.weights: dict[tuple[int, State], list[int]] = {}
         self.total = self._inside(0, self.sizes)
         if self.total == 0:
             raise Inconsistent("no deal agrees with the facts")
@@ -477,11 +487,22 @@ class _Solver:
         state = self.sizes
         for depth, level in enumerate(self.levels):
             moves = level.moves[state]
-            weights = [ways * self._inside(depth + 1, nxt) for _, nxt, ways in moves]
-            taken, state, _ = moves[_weighted(weights, rng)]
+            key = (depth, state)
+            weights = self.weights.get(key)
+            if weights is None:
+                weights = list(
+                    accumulate(ways * self._inside(depth + 1, nxt) for _, nxt, ways in moves)
+                )
+                self.weights[key] = weights
+            taken, state, _ = moves[bisect_right(weights, rng.randrange(weights[-1]))]
             hands[level.seat] |= _take(left, taken, rng)
         ends = self._ends(state)
-        end = ends[_weighted([e.ways * e.tail for e in ends], rng)]
+        key = (len(self.levels), state)
+        weights = self.weights.get(key)
+        if weights is None:
+            weights = list(accumulate(e.ways * e.tail for e in ends))
+            self.weights[key] = weights
+        end = ends[bisect_right(weights, rng.randrange(weights[-1]))]
         chosen: list[int] = []
         if self.tail is not None:
             for g in end.solution:
