@@ -748,9 +748,9 @@ def _hands(level: _Level, state: State) -> list[tuple[tuple[int, ...], int]]:
     avail = [[0] * (m + 1) for _ in rules]
     for r, (classes, _, _) in enumerate(rules):
         for i in classes:
-            j = position.get(i)
-            if j is not None:
-                in_rules[j].append(r)
+            at = position.get(i)
+            if at is not None:
+                in_rules[at].append(r)
         row = avail[r]
         for j in range(m - 1, -1, -1):
             row[j] = row[j + 1] + (state[allowed[j]] if r in in_rules[j] else 0)
