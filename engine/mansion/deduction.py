@@ -25,8 +25,10 @@ a class's total splits evenly between its cards).
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from math import comb, lcm
 
 from engine.mansion.facts import (
@@ -91,8 +93,15 @@ def solve_facts(f: Facts) -> Deduction:
 
 def sample_deals(view: PlayerView, count: int, rng: random.Random) -> list[Deal]:
     """`count` deals drawn uniformly (independently) from those consistent with `view`."""
+    return solve_and_sample(view, count, rng)[1]
+
+
+def solve_and_sample(
+    view: PlayerView, count: int, rng: random.Random
+) -> tuple[Deduction, list[Deal]]:
+    """`solve(view)` and `count` uniform consistent deals, from one shared computation."""
     solver = _Solver(facts(view))
-    return [solver.sample(rng) for _ in range(count)]
+    return solver.deduction(), [solver.sample(rng) for _ in range(count)]
 
 
 @dataclass(frozen=True)
@@ -132,26 +141,42 @@ class _Level:
     seat: int
     cap: int
     allowed: list[int]
-    """Classes it may take from, in class order."""
+    """Classes (of this level) it may take from."""
     rules: list[ClassRule]
+    coarsen: list[int]
+    """This level's class → the next level's (or the end's) class."""
+    order: list[int] = field(default_factory=list)
+    """`allowed`, the classes in the most rules first (they prune soonest)."""
+    pool_hands: list[tuple[int, ...]] | None = None
+    """The first level only: every hand it may take from the whole pool."""
     memo: dict[State, int] = field(default_factory=dict)
     moves: dict[State, list[tuple[State, State, int]]] = field(default_factory=dict)
     """State → [(taken per class, next state, ways)] for the valid hands."""
 
 
-@dataclass
-class _End:
-    """One way to finish from a state: the solution's groups (or classes), the ways to pick
-    its cards, and the count of the free seats' pattern pools it leaves (tail mode)."""
-
-    solution: tuple[int, ...]
-    ways: int
-    pools: tuple[int, ...] = ()
-    tail: int = 1
+def _level(
+    seat: int, cap: int, allowed: list[int], rules: list[ClassRule], coarsen: list[int]
+) -> _Level:
+    weight = {i: sum(i in classes for classes, _, _ in rules) for i in allowed}
+    order = sorted(allowed, key=lambda i: (-weight[i], i))
+    return _Level(seat=seat, cap=cap, allowed=allowed, rules=rules, coarsen=coarsen, order=order)
 
 
 class _Solver:
-    """Everything one solve needs: the classes, the levels, the memo."""
+    """Everything one solve needs: the classes, the levels, the memo.
+
+    Order of the deal: the solution first (one card of each kind), then the seats with count
+    rules ("ruled") one by one, the most constrained first, then the seats without ("free")
+    all at once. Without free seats, the last ruled seat takes what is left.
+
+    Classes: the full classes group the unknown cards that every seat (and the solution,
+    by kind) treats alike. Each level counts cards by coarser classes, merging cards that
+    the remaining seats treat alike (`coarsen`), so equivalent states share their memo. A
+    forward pass carries, per state, the number of ways to reach it and, per full class,
+    the number of its cards still undealt summed over those ways; the seats' marginals
+    follow exactly (summing over the subsets a seat may take, a card of a level class with
+    `s` cards left is taken in C(s-1, x-1) of the C(s, x) ways and left in C(s-1, x)).
+    """
 
     def __init__(self, f: Facts) -> None:
         self.f = f
@@ -173,76 +198,142 @@ class _Solver:
         if any(c < 0 for c in caps):
             raise Inconsistent("a seat holds more cards than its hand size")
         takers = [s for s in range(n) if caps[s] > 0]
-        # Seats with count rules take their cards first, the most constrained first; seats
-        # without ("free") are filled last, all at once, counting cards only by which free
-        # seats may hold them. Without free seats the last ruled seat takes what is left.
         ruled = sorted((s for s in takers if rules[s]), key=lambda s: (-len(rules[s]), s))
         free = [s for s in takers if not rules[s]]
         last = ruled.pop() if ruled and not free else None
         self.with_solution = f.solution is None
-        signatures: dict[tuple[object, ...], list[int]] = {}
-        for card in _bits(deal_pool):
-            sig: list[object] = [_kind(card) if self.with_solution else 0]
-            for s in [*ruled, *([last] if last is not None else [])]:
-                sig.append(bool(none[s] >> card & 1))
-                sig.append(tuple(i for i, (m, _, _) in enumerate(rules[s]) if m >> card & 1))
-            for s in free:
-                sig.append(bool(none[s] >> card & 1))
-            signatures.setdefault(tuple(sig), []).append(card)
-        self.classes: list[list[int]] = list(signatures.values())
+        self.free = free
+        self.caps = caps
+
+        cards = _bits(deal_pool)
+        # How each seat with rules treats each card: may it hold it, which rules name it.
+        seat_sigs = {
+            (seat, card): (
+                bool(none[seat] >> card & 1),
+                tuple(i for i, (m, _, _) in enumerate(rules[seat]) if m >> card & 1),
+            )
+            for seat in [*ruled, *([last] if last is not None else [])]
+            for card in cards
+        }
+
+        def free_sig(card: int) -> tuple[int, ...]:
+            return tuple(x for x, s in enumerate(free) if not none[s] >> card & 1)
+
+        later = [[*ruled[i:], *([last] if last is not None else [])] for i in range(len(ruled) + 1)]
+
+        def sig_at(i: int, card: int) -> tuple[object, ...]:
+            """How a card is treated from level i on (i = len(ruled): the end), kind aside."""
+            return (tuple(seat_sigs[(s, card)] for s in later[i]), free_sig(card))
+
+        full: dict[tuple[object, ...], list[int]] = {}
+        for card in cards:
+            key = (_kind(card) if self.with_solution else 0, sig_at(0, card))
+            full.setdefault(key, []).append(card)
+        self.classes: list[list[int]] = list(full.values())
         self.sizes: State = tuple(len(c) for c in self.classes)
         self.class_kind = [_kind(c[0]) for c in self.classes]
-
-        def level_for(seat: int) -> _Level:
-            allowed = [i for i, cs in enumerate(self.classes) if not none[seat] >> cs[0] & 1]
+        # Level classes: index per full class at each level (0..len(ruled), the last: end).
+        self.level_of: list[list[int]] = []
+        level_keys: list[dict[tuple[object, ...], int]] = []
+        for i in range(len(ruled) + 1):
+            keys: dict[tuple[object, ...], int] = {}
+            self.level_of.append(
+                [keys.setdefault(sig_at(i, c[0]), len(keys)) for c in self.classes]
+            )
+            level_keys.append(keys)
+        self.levels: list[_Level] = []
+        for i, seat in enumerate(ruled):
+            count = len(level_keys[i])
+            rep = [0] * count
+            for c, lc in enumerate(self.level_of[i]):
+                rep[lc] = self.classes[c][0]
+            coarsen = [0] * count
+            for c, lc in enumerate(self.level_of[i]):
+                coarsen[lc] = self.level_of[i + 1][c]
+            allowed = [lc for lc in range(count) if not none[seat] >> rep[lc] & 1]
             level_rules = [
-                (tuple(i for i in allowed if mask >> self.classes[i][0] & 1), low, high)
+                (tuple(lc for lc in allowed if mask >> rep[lc] & 1), low, high)
                 for mask, low, high in rules[seat]
             ]
-            return _Level(seat=seat, cap=caps[seat], allowed=allowed, rules=level_rules)
-
-        self.levels = [level_for(s) for s in ruled]
-        self.last = level_for(last) if last is not None else None
-        # Tail mode: classes grouped by (kind, pattern of free seats allowed to hold them).
-        self.free = free
+            self.levels.append(_level(seat, caps[seat], allowed, level_rules, coarsen))
+        end_count = len(level_keys[-1])
+        end_rep = [0] * end_count
+        for c, lc in enumerate(self.level_of[-1]):
+            end_rep[lc] = self.classes[c][0]
+        self.last: _Level | None = None
+        if last is not None:
+            allowed = [lc for lc in range(end_count) if not none[last] >> end_rep[lc] & 1]
+            last_rules = [
+                (tuple(lc for lc in allowed if mask >> end_rep[lc] & 1), low, high)
+                for mask, low, high in rules[last]
+            ]
+            self.last = _level(last, caps[last], allowed, last_rules, [])
         self.tail: _Tail | None = None
         if free:
-            patterns: dict[tuple[int, ...], int] = {}
-            groups: dict[tuple[int, int], int] = {}
-            self.group_of: list[int] = []
-            self.group_kind: list[int] = []
-            self.group_pattern: list[int] = []
-            self.group_classes: list[list[int]] = []
-            for i, members in enumerate(self.classes):
-                pattern = tuple(x for x, s in enumerate(free) if not none[s] >> members[0] & 1)
-                p = patterns.setdefault(pattern, len(patterns))
-                key = (self.class_kind[i] if self.with_solution else 0, p)
-                if key not in groups:
-                    groups[key] = len(groups)
-                    self.group_kind.append(key[0])
-                    self.group_pattern.append(p)
-                    self.group_classes.append([])
-                self.group_of.append(groups[key])
-                self.group_classes[groups[key]].append(i)
-            self.tail = _Tail(tuple(caps[s] for s in free), list(patterns))
-        self.end_memo: dict[State, list[_End]] = {}
-        self.total = self._inside(0, self.sizes)
+            # End classes are exactly the free seats' patterns.
+            self.tail = _Tail(tuple(caps[s] for s in free), [free_sig(r) for r in end_rep])
+        # The solution first: every class triple (one class per kind), or none when known.
+        self.starts: list[tuple[tuple[int, ...], State]] = []
+        if self.with_solution:
+            by_kind: list[list[int]] = [[], [], []]
+            for c, kind in enumerate(self.class_kind):
+                by_kind[kind].append(c)
+            for a in by_kind[0]:
+                for b in by_kind[1]:
+                    for c in by_kind[2]:
+                        self.starts.append(((a, b, c), self._start((a, b, c))))
+        else:
+            self.starts.append(((), self._start(())))
+        self.weights: dict[tuple[int, State], list[int]] = {}
+        self.start_counts = [self._inside(0, start) for _, start in self.starts]
+        self.total = sum(
+            self._ways(solution) * count
+            for (solution, _), count in zip(self.starts, self.start_counts, strict=True)
+        )
         if self.total == 0:
             raise Inconsistent("no deal agrees with the facts")
+
+    def _start(self, solution: tuple[int, ...]) -> State:
+        out = [0] * (max(self.level_of[0], default=-1) + 1)
+        for c, size in enumerate(self.sizes):
+            out[self.level_of[0][c]] += size - (c in solution)
+        return tuple(out)
+
+    def _ways(self, solution: tuple[int, ...]) -> int:
+        ways = 1
+        for c in solution:
+            ways *= self.sizes[c]
+        return ways
 
     # --- counting -----------------------------------------------------------------------
 
     def _inside(self, depth: int, state: State) -> int:
         if depth == len(self.levels):
-            return sum(end.ways * end.tail for end in self._ends(state))
+            return self._end(state)
         level = self.levels[depth]
         got = level.memo.get(state)
         if got is not None:
             return got
         moves = []
         total = 0
-        for taken, ways in _hands(level, state):
-            nxt = tuple(a - b for a, b in zip(state, taken, strict=True))
+        width = (max(level.coarsen, default=-1) + 1) if level.coarsen else 0
+        coarsen = level.coarsen
+        if depth == 0:
+            # Every start is the whole pool less the solution: filter the whole pool's hands.
+            if level.pool_hands is None:
+                level.pool_hands = [t for t, _ in _hands(level, self._start(()))]
+            hands = [
+                (taken, _ways(state, taken))
+                for taken in level.pool_hands
+                if all(t <= left for t, left in zip(taken, state, strict=True))
+            ]
+        else:
+            hands = _hands(level, state)
+        for taken, ways in hands:
+            nxt_list = [0] * width
+            for lc, left in enumerate(state):
+                nxt_list[coarsen[lc]] += left - taken[lc]
+            nxt = tuple(nxt_list)
             inner = self._inside(depth + 1, nxt)
             if inner:
                 moves.append((taken, nxt, ways))
@@ -251,222 +342,102 @@ class _Solver:
         level.moves[state] = moves
         return total
 
-    def _ends(self, state: State) -> list[_End]:
-        got = self.end_memo.get(state)
-        if got is None:
-            got = self._tail_ends(state) if self.tail is not None else self._last_ends(state)
-            self.end_memo[state] = got
-        return got
-
-    def _tail_ends(self, state: State) -> list[_End]:
-        """Tail mode: each choice of the solution's groups, and the free seats' count."""
-        tail = self.tail
-        assert tail is not None
-        sizes = [0] * len(self.group_classes)
-        for i, left in enumerate(state):
-            sizes[self.group_of[i]] += left
-        base = [0] * len(tail.patterns)
-        for g, size in enumerate(sizes):
-            base[self.group_pattern[g]] += size
-        out = []
-        if not self.with_solution:
-            pools = tuple(base)
-            count = tail.count(pools)
-            if count:
-                out.append(_End((), 1, pools, count))
-            return out
-        by_kind: list[list[int]] = [[], [], []]
-        for g, size in enumerate(sizes):
-            if size:
-                by_kind[self.group_kind[g]].append(g)
-        for a in by_kind[0]:
-            for b in by_kind[1]:
-                for c in by_kind[2]:
-                    pools_list = list(base)
-                    for g in (a, b, c):
-                        pools_list[self.group_pattern[g]] -= 1
-                    pools = tuple(pools_list)
-                    count = tail.count(pools)
-                    if count:
-                        out.append(_End((a, b, c), sizes[a] * sizes[b] * sizes[c], pools, count))
-        return out
-
-    def _last_ends(self, state: State) -> list[_End]:
-        """The solution's classes (one per kind, or none when known) that leave the last
-        ruled seat (if any) a valid hand, with the ways to pick the solution's cards."""
-        out: list[_End] = []
-        if not self.with_solution:
-            if self._last_ok(state, ()):
-                out.append(_End((), 1))
-            return out
-        by_kind: list[list[int]] = [[], [], []]
-        for i, left in enumerate(state):
-            if left:
-                by_kind[self.class_kind[i]].append(i)
-        last = self.last
-        if last is not None:
-            # Classes the last seat may not take must go to the solution.
-            allowed = set(last.allowed)
-            banned = [i for i, left in enumerate(state) if left and i not in allowed]
-            for i in banned:
-                if state[i] > 1:
-                    return out
-                by_kind[self.class_kind[i]] = [j for j in by_kind[self.class_kind[i]] if j == i]
-        for a in by_kind[0]:
-            for b in by_kind[1]:
-                for c in by_kind[2]:
-                    if self._last_ok(state, (a, b, c)):
-                        out.append(_End((a, b, c), state[a] * state[b] * state[c]))
-        return out
-
-    def _last_ok(self, state: State, solution: tuple[int, ...]) -> bool:
-        rest = list(state)
-        for i in solution:
-            rest[i] -= 1
+    def _end(self, state: State) -> int:
+        """Deals of what is left to the free seats (or the last ruled seat)."""
+        if self.tail is not None:
+            return self.tail.count(state)
         last = self.last
         if last is None:
-            return not any(rest)
-        if sum(rest) != last.cap:
-            return False
+            return 0 if any(state) else 1
+        if sum(state) != last.cap:
+            return 0
         allowed = set(last.allowed)
-        if any(left and i not in allowed for i, left in enumerate(rest)):
-            return False
-        return _obeys(rest, last.rules)
+        if any(left and lc not in allowed for lc, left in enumerate(state)):
+            return 0
+        return 1 if _obeys(state, last.rules) else 0
 
     # --- marginals ----------------------------------------------------------------------
 
     def deduction(self) -> Deduction:
         n = self.players
         k = len(self.classes)
-        # Per class and column: deals x cards of the class there (free seats: x SCALE^2).
+        # Per full class and column: deals x cards of the class there (free seats: x SCALE).
         acc = [[0] * (n + 1) for _ in range(k)]
         scaled = [[0] * (n + 1) for _ in range(k)]
-        triple_acc: dict[tuple[int, int, int], int] = {}
-        frontier: dict[State, int] = {self.sizes: 1}
+        frontier: dict[State, tuple[int, list[int]]] = {}
+        for (solution, start), count in zip(self.starts, self.start_counts, strict=True):
+            if not count:
+                continue
+            ways = self._ways(solution)
+            left = [ways * (size - (c in solution)) for c, size in enumerate(self.sizes)]
+            _add(frontier, start, ways, left)
+            for c in solution:
+                acc[c][n] += ways * count
         for depth, level in enumerate(self.levels):
-            nxt_frontier: dict[State, int] = {}
-            for state, outside in frontier.items():
+            nxt_frontier: dict[State, tuple[int, list[int]]] = {}
+            level_of = self.level_of[depth]
+            for state, (reach, left) in frontier.items():
                 for taken, nxt, ways in level.moves[state]:
-                    weight = outside * ways
-                    nxt_frontier[nxt] = nxt_frontier.get(nxt, 0) + weight
-                    inner = weight * self._inside(depth + 1, nxt)
-                    for i, t in enumerate(taken):
-                        if t:
-                            acc[i][level.seat] += inner * t
+                    inner = self._inside(depth + 1, nxt)
+                    keep = [0] * len(state)
+                    take = [0] * len(state)
+                    for lc, size in enumerate(state):
+                        if size:
+                            x = taken[lc]
+                            rest = ways // comb(size, x)
+                            keep[lc] = rest * comb(size - 1, x)
+                            take[lc] = rest * comb(size - 1, x - 1) if x else 0
+                    new_left = [0] * k
+                    for c, count in enumerate(left):
+                        if count:
+                            lc = level_of[c]
+                            new_left[c] = count * keep[lc]
+                            if take[lc]:
+                                acc[c][level.seat] += count * take[lc] * inner
+                    _add(nxt_frontier, nxt, reach * ways, new_left)
             frontier = nxt_frontier
-        for state, outside in frontier.items():
+        end_of = self.level_of[-1]
+        for state, (_, left) in frontier.items():
+            if not self._end(state):
+                continue
             if self.tail is not None:
-                self._tail_marginals(state, outside, scaled, triple_acc)
-            else:
-                self._last_marginals(state, outside, acc, triple_acc)
+                shares = self.tail.shares(state)
+                for c, count in enumerate(left):
+                    if count:
+                        p = end_of[c]
+                        unit = SCALE // state[p]
+                        for x in self.tail.patterns[p]:
+                            scaled[c][self.free[x]] += count * shares[p][x] * unit
+            elif self.last is not None:
+                for c, count in enumerate(left):
+                    acc[c][self.last.seat] += count
         total = self.total
         holders: dict[str, tuple[int, ...]] = {}
         for column, mask in enumerate([*self.held, self.solution_mask]):
             certain = tuple(total if c == column else 0 for c in range(n + 1))
             for card in _bits(mask):
                 holders[CARD_IDS[card]] = certain
-        for (a, b, c), count in triple_acc.items():
-            for i in (a, b, c):
-                acc[i][n] += count
-        for i, members in enumerate(self.classes):
+        for c, members in enumerate(self.classes):
             size = len(members)
             row = tuple(
-                _exact(acc[i][col], size) + _exact(scaled[i][col], size * SCALE * SCALE)
+                _exact(acc[c][col], size) + _exact(scaled[c][col], size * SCALE)
                 for col in range(n + 1)
             )
             for card in members:
                 holders[CARD_IDS[card]] = row
         triples: dict[TripleIds, int] = {}
         if self.with_solution:
-            for (a, b, c), count in triple_acc.items():
-                share = _exact(count, len(self.classes[a]) * len(self.classes[b]))
-                share = _exact(share, len(self.classes[c]))
+            for ((a, b, c), _), count in zip(self.starts, self.start_counts, strict=True):
+                if not count:
+                    continue
                 for x in self.classes[a]:
                     for y in self.classes[b]:
                         for z in self.classes[c]:
-                            triples[(CARD_IDS[x], CARD_IDS[y], CARD_IDS[z])] = share
+                            triples[(CARD_IDS[x], CARD_IDS[y], CARD_IDS[z])] = count
         else:
             assert self.f.solution is not None
             triples[self.f.solution.cards()] = total
         return Deduction(seat=self.f.seat, players=n, total=total, triples=triples, holders=holders)
-
-    def _last_marginals(
-        self,
-        state: State,
-        outside: int,
-        acc: list[list[int]],
-        triple_acc: dict[tuple[int, int, int], int],
-    ) -> None:
-        last_seat = self.last.seat if self.last is not None else None
-        for end in self._ends(state):
-            weight = outside * end.ways
-            if end.solution:
-                a, b, c = end.solution
-                triple_acc[(a, b, c)] = triple_acc.get((a, b, c), 0) + weight
-            if last_seat is not None:
-                for i, left in enumerate(state):
-                    there = left - end.solution.count(i)
-                    if there:
-                        acc[i][last_seat] += weight * there
-
-    def _tail_marginals(
-        self,
-        state: State,
-        outside: int,
-        scaled: list[list[int]],
-        triple_acc: dict[tuple[int, int, int], int],
-    ) -> None:
-        """The solution's class triples, and the free seats' shares of each class: within a
-        pool the tail deals every card alike, and within a group the solution does."""
-        tail = self.tail
-        assert tail is not None
-        free = self.free
-        per_pattern: list[list[int]] = [[0] * len(free) for _ in tail.patterns]
-        per_group: list[list[int]] = [[0] * len(free) for _ in self.group_classes]
-        group_size = [0] * len(self.group_classes)
-        for i, left in enumerate(state):
-            group_size[self.group_of[i]] += left
-        for end in self._ends(state):
-            shares = tail.shares(end.pools)
-            q: list[list[int]] = []
-            for p, pattern in enumerate(tail.patterns):
-                pool = end.pools[p]
-                row = [0] * len(free)
-                if pool:
-                    for x in pattern:
-                        row[x] = end.ways * shares[p][x] * (SCALE // pool)
-                        per_pattern[p][x] += row[x]
-                q.append(row)
-            for g in end.solution:
-                row = q[self.group_pattern[g]]
-                for x in range(len(free)):
-                    per_group[g][x] += row[x]
-            if end.solution:
-                weight = outside * end.tail
-                a, b, c = end.solution
-                for ca in self.group_classes[a]:
-                    ra = state[ca]
-                    if not ra:
-                        continue
-                    for cb in self.group_classes[b]:
-                        rb = state[cb]
-                        if not rb:
-                            continue
-                        wab = weight * ra * rb
-                        for cc in self.group_classes[c]:
-                            rc = state[cc]
-                            if rc:
-                                key = (ca, cb, cc)
-                                triple_acc[key] = triple_acc.get(key, 0) + wab * rc
-        for i, left in enumerate(state):
-            if not left:
-                continue
-            g = self.group_of[i]
-            p = self.group_pattern[g]
-            unit = SCALE // group_size[g]
-            for x in tail.patterns[p]:
-                share = SCALE * per_pattern[p][x] - per_group[g][x] * unit
-                scaled[i][free[x]] += outside * left * share
 
     # --- sampling -----------------------------------------------------------------------
 
@@ -474,36 +445,45 @@ class _Solver:
         """One consistent deal, uniformly at random."""
         hands = list(self.held)
         left = [list(members) for members in self.classes]
-        state = self.sizes
+        weights = self.weights.get((-1, ()))
+        if weights is None:
+            weights = list(
+                accumulate(
+                    self._ways(sol) * count
+                    for (sol, _), count in zip(self.starts, self.start_counts, strict=True)
+                )
+            )
+            self.weights[(-1, ())] = weights
+        solution, state = self.starts[bisect_right(weights, rng.randrange(weights[-1]))]
+        chosen = [left[c].pop(rng.randrange(len(left[c]))) for c in solution]
         for depth, level in enumerate(self.levels):
             moves = level.moves[state]
-            weights = [ways * self._inside(depth + 1, nxt) for _, nxt, ways in moves]
-            taken, state, _ = moves[_weighted(weights, rng)]
-            hands[level.seat] |= _take(left, taken, rng)
-        ends = self._ends(state)
-        end = ends[_weighted([e.ways * e.tail for e in ends], rng)]
-        chosen: list[int] = []
+            key = (depth, state)
+            weights = self.weights.get(key)
+            if weights is None:
+                weights = list(
+                    accumulate(ways * self._inside(depth + 1, nxt) for _, nxt, ways in moves)
+                )
+                self.weights[key] = weights
+            taken, state, _ = moves[bisect_right(weights, rng.randrange(weights[-1]))]
+            pools = self._pools(depth, left)
+            for lc, count in enumerate(taken):
+                for card in _draw(pools[lc], count, rng):
+                    hands[level.seat] |= 1 << card
+                    left[self.class_of[card]].remove(card)
+        pools = self._pools(len(self.levels), left)
         if self.tail is not None:
-            for g in end.solution:
-                pool = [(i, j) for i in self.group_classes[g] for j in range(len(left[i]))]
-                i, j = pool[rng.randrange(len(pool))]
-                chosen.append(left[i].pop(j))
-            pools: list[list[int]] = [[] for _ in self.tail.patterns]
-            for i, members in enumerate(left):
-                pools[self.group_pattern[self.group_of[i]]].extend(members)
-            for p, counts in enumerate(self.tail.sample(end.pools, rng)):
+            for p, counts in enumerate(self.tail.sample(state, rng)):
                 cards = pools[p]
                 rng.shuffle(cards)
                 for x, count in enumerate(counts):
                     for card in cards[:count]:
                         hands[self.free[x]] |= 1 << card
                     cards = cards[count:]
-        else:
-            chosen = [left[i].pop(rng.randrange(len(left[i]))) for i in end.solution]
-            if self.last is not None:
-                for members in left:
-                    for card in members:
-                        hands[self.last.seat] |= 1 << card
+        elif self.last is not None:
+            for members in left:
+                for card in members:
+                    hands[self.last.seat] |= 1 << card
         if self.with_solution:
             chosen.sort()
             triple = (CARD_IDS[chosen[0]], CARD_IDS[chosen[1]], CARD_IDS[chosen[2]])
@@ -511,6 +491,47 @@ class _Solver:
             assert self.f.solution is not None
             triple = self.f.solution.cards()
         return Deal(hands=tuple(hands), solution=triple)
+
+    @property
+    def class_of(self) -> dict[int, int]:
+        got: dict[int, int] | None = getattr(self, "_class_of", None)
+        if got is None:
+            got = {card: c for c, members in enumerate(self.classes) for card in members}
+            self._class_of = got
+        return got
+
+    def _pools(self, depth: int, left: list[list[int]]) -> list[list[int]]:
+        """The undealt cards by class of level `depth`."""
+        level_of = self.level_of[depth]
+        pools: list[list[int]] = [[] for _ in range(max(level_of, default=-1) + 1)]
+        for c, members in enumerate(left):
+            pools[level_of[c]].extend(members)
+        return pools
+
+
+def _ways(state: State, taken: tuple[int, ...]) -> int:
+    ways = 1
+    for left, t in zip(state, taken, strict=True):
+        if t:
+            ways *= comb(left, t)
+    return ways
+
+
+def _draw(pool: list[int], count: int, rng: random.Random) -> list[int]:
+    return rng.sample(pool, count) if count else []
+
+
+def _add(
+    frontier: dict[State, tuple[int, list[int]]], state: State, reach: int, left: list[int]
+) -> None:
+    got = frontier.get(state)
+    if got is None:
+        frontier[state] = (reach, left)
+    else:
+        total = got[1]
+        for c, count in enumerate(left):
+            total[c] += count
+        frontier[state] = (got[0] + reach, total)
 
 
 class _Tail:
@@ -634,14 +655,6 @@ def _weighted(weights: list[int], rng: random.Random) -> int:
     raise AssertionError("unreachable")
 
 
-def _take(left: list[list[int]], taken: tuple[int, ...], rng: random.Random) -> int:
-    mask = 0
-    for i, t in enumerate(taken):
-        for _ in range(t):
-            mask |= 1 << left[i].pop(rng.randrange(len(left[i])))
-    return mask
-
-
 def _exact(numerator: int, denominator: int) -> int:
     quotient, remainder = divmod(numerator, denominator)
     assert remainder == 0, "class symmetry broken"
@@ -713,28 +726,88 @@ def _obeys(taken: list[int] | tuple[int, ...], rules: list[ClassRule]) -> bool:
     return True
 
 
-def _hands(level: _Level, state: State) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Every hand `level`'s seat may take from `state`: (taken per class, ways)."""
-    allowed = [i for i in level.allowed if state[i]]
-    room = [0] * (len(allowed) + 1)
-    for j in range(len(allowed) - 1, -1, -1):
-        room[j] = room[j + 1] + state[allowed[j]]
-    if room[0] < level.cap:
-        return
-    taken = [0] * len(state)
-    rules = level.rules
+def _hands(level: _Level, state: State) -> list[tuple[tuple[int, ...], int]]:
+    """Every hand `level`'s seat may take from `state`: (taken per class, ways).
 
-    def rec(j: int, need: int, ways: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    Classes are tried in order; a count rule prunes as soon as it is exceeded, or can no
+    longer be reached with the classes still to come."""
+    allowed = [i for i in level.order if state[i]]
+    m = len(allowed)
+    room = [0] * (m + 1)
+    for j in range(m - 1, -1, -1):
+        room[j] = room[j + 1] + state[allowed[j]]
+    out: list[tuple[tuple[int, ...], int]] = []
+    if room[0] < level.cap:
+        return out
+    rules = level.rules
+    lows = [low for _, low, _ in rules]
+    highs = [high for _, _, high in rules]
+    position = {i: j for j, i in enumerate(allowed)}
+    in_rules: list[list[int]] = [[] for _ in range(m)]
+    # avail[r][j]: cards of rule r's classes at positions j and after.
+    avail = [[0] * (m + 1) for _ in rules]
+    for r, (classes, _, _) in enumerate(rules):
+        for i in classes:
+            at = position.get(i)
+            if at is not None:
+                in_rules[at].append(r)
+        row = avail[r]
+        for j in range(m - 1, -1, -1):
+            row[j] = row[j + 1] + (state[allowed[j]] if r in in_rules[j] else 0)
+        if row[0] < lows[r]:
+            return out
+    got = [0] * len(rules)
+    taken = [0] * len(state)
+    rule_ids = range(len(rules))
+
+    def rec(j: int, need: int, ways: int) -> None:
         if need == 0:
-            if _obeys(taken, rules):
-                yield tuple(taken), ways
+            for r in rule_ids:
+                if got[r] < lows[r]:
+                    return
+            out.append((tuple(taken), ways))
             return
         i = allowed[j]
         have = state[i]
-        low = max(0, need - room[j + 1])
-        for t in range(low, min(have, need) + 1):
-            taken[i] = t
-            yield from rec(j + 1, need - t, ways * comb(have, t))
+        mine = in_rules[j]
+        after = room[j + 1]
+        top = need if need < have else have
+        for t in range(need - after if need > after else 0, top + 1):
+            bad = False
+            for r in mine:
+                if got[r] + t > highs[r]:
+                    bad = True
+            if bad:
+                break
+            for r in mine:
+                got[r] += t
+            left = need - t
+            for r in rule_ids:
+                more = avail[r][j + 1]
+                if got[r] + (more if more < left else left) < lows[r]:
+                    break
+            else:
+                taken[i] = t
+                rec(j + 1, left, ways * comb(have, t))
+            for r in mine:
+                got[r] -= t
         taken[i] = 0
 
-    yield from rec(0, level.cap, 1)
+    def free_rec(j: int, need: int, ways: int) -> None:
+        if need == 0:
+            out.append((tuple(taken), ways))
+            return
+        i = allowed[j]
+        have = state[i]
+        after = room[j + 1]
+        top = need if need < have else have
+        for t in range(need - after if need > after else 0, top + 1):
+            taken[i] = t
+            free_rec(j + 1, need - t, ways * comb(have, t))
+        taken[i] = 0
+
+    if rules:
+        rec(0, level.cap, 1)
+    else:
+        free_rec(0, level.cap, 1)
+    return out

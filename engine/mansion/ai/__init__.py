@@ -14,7 +14,7 @@ import random
 from typing import Literal
 
 from engine.mansion.actions import Action
-from engine.mansion.ai import answers, easy
+from engine.mansion.ai import answers, easy, expert, normal
 from engine.mansion.state import GameState
 from engine.mansion.views import PlayerView
 
@@ -41,8 +41,16 @@ def choose_action(view: PlayerView, level: Level, rng: random.Random) -> Action:
         case "answer_tip":
             return answers.answer_tip(view, prompt, rng)
         case "play":
+            if level == "expert":
+                return expert.play(view, rng)
+            if level == "normal":
+                return normal.play(view, rng)
             return easy.play(view, rng)
         case "accuse_or_end":
+            if level == "expert":
+                return expert.accuse_or_end(view, rng)
+            if level == "normal":
+                return normal.accuse_or_end(view, rng)
             return easy.accuse_or_end(view, rng)
 
 
