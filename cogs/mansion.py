@@ -10,17 +10,13 @@ import discord
 from discord import app_commands
 
 from bot.client import DeductionBot
-from bot.errors import UserError
 from bot.interactions import Answer, place_of, reply_for, run
 from bot.mansion import actions
-from bot.mansion.components import FAMILIES, after, open_panel
+from bot.mansion.components import FAMILIES, after, member_view, turn_panel
 from bot.mansion.game import GAME
 from bot.mansion.notes import notes_message
 from bot.models import Table
 from cogs.table import TableCog
-from engine.mansion import player_view
-from engine.mansion.cards import Kind
-from engine.mansion.views import PlayerView
 
 Text = app_commands.Range[str, 1, actions.MAX_INPUT]
 Choices = list[app_commands.Choice[str]]
@@ -39,12 +35,6 @@ class MansionCog(
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*FAMILIES)
-
-    async def my_view(self, table: Table, user_id: int) -> PlayerView:
-        if table.state is None:
-            raise UserError("The game has not started yet.")
-        seat = self.tables.seat(table, user_id)
-        return player_view(self.tables.state_of(table), seat)
 
     # the lobby ----------------------------------------------------------------------------
 
@@ -74,10 +64,7 @@ class MansionCog(
                                                    "what they need (only you see this)")
     async def turn(self, interaction: discord.Interaction) -> None:
         async def work(table: Table) -> Answer:
-            if table.status != "playing":
-                raise UserError("This game is over." if table.status == "over"
-                                else "The game has not started yet.")
-            return open_panel(table.id, await self.my_view(table, interaction.user.id))
+            return turn_panel(self.tables, table, interaction.user.id)
 
         await self.on_table(interaction, work)
 
@@ -102,7 +89,7 @@ class MansionCog(
     @app_commands.command(name="notes", description="Your notes grid (only you see this)")
     async def notes(self, interaction: discord.Interaction) -> None:
         async def work(table: Table) -> Answer:
-            return notes_message(table, await self.my_view(table, interaction.user.id))
+            return notes_message(table, member_view(self.tables, table, interaction.user.id))
 
         await self.on_table(interaction, work, finished=True)
 
@@ -113,7 +100,7 @@ class MansionCog(
     @accuse.autocomplete("destination")
     async def _cards(self, interaction: discord.Interaction, current: str) -> Choices:
         """Autocomplete cannot defer: no reads at all, every card of the kind being typed."""
-        kind: Kind = actions.focused_kind(interaction.data)
+        kind = actions.focused_kind(interaction.data)
         return [app_commands.Choice(name=n, value=v)
                 for n, v in actions.card_choices(kind, current)]
 

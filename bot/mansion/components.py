@@ -31,6 +31,8 @@ from bot.mansion.render.labels import (
 )
 from bot.mansion.render.lines import prompt_text, seat_note, voice, waiting_text
 from bot.messages import Outgoing
+from bot.models import Table
+from bot.tables import TableService
 from engine.mansion import GameState, player_view
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
 from engine.mansion.legal import opponents, playable_cards
@@ -361,6 +363,21 @@ class TableMenu(Family, template=r"mbm:(?P<verb>turn|notes):(?P<table>\d+)(?::-)
             return
         table, view = await self.seat_view(interaction)
         await answer(interaction, open_panel(table.id, view))
+
+
+def member_view(tables: TableService, table: Table, user_id: int) -> PlayerView:
+    """The member's seat's view of a table in play (refused for strangers and lobbies)."""
+    if table.state is None:
+        raise UserError("The game has not started yet.")
+    return player_view(tables.state_of(table), tables.seat(table, user_id))
+
+
+def turn_panel(tables: TableService, table: Table, user_id: int) -> Outgoing:
+    """`/mansion turn`: the member's panel at a game in play."""
+    if table.status != "playing":
+        raise UserError("This game is over." if table.status == "over"
+                        else "The game has not started yet.")
+    return open_panel(table.id, member_view(tables, table, user_id))
 
 
 def open_panel(table_id: int, view: PlayerView) -> Outgoing:

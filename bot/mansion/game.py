@@ -65,6 +65,14 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     gone_level = "normal"
     """A member who left the server is replaced for good: by a real AI, not idle moves."""
     settings = MansionSettings
+    help = (
+        "🕵️ **Clue: Mystery Beyond the Mansion** (3–5 players) — `/mansion new` (variant "
+        "standard or one-against-all, series 1–3 wins) opens a table; others `join`, the host "
+        "can `add-ai`, then `start`. Your cards and prompts (show a card, pick a face-down "
+        "card, answer a tip) arrive by DM, or `/mansion hand`. On your turn press **My turn** "
+        "or `/mansion turn`: your Action cards, then what each needs; `/mansion accuse` "
+        "names the solution. `/mansion notes` keeps your grid, `/mansion rules`, `log`."
+    )
     started_text = (
         "🃏 The game starts: your cards and anything you must answer come by DM (or "
         "`/mansion hand`). On your turn press **My turn** or use `/mansion turn`."
