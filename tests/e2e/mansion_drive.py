@@ -30,7 +30,9 @@ from tests.e2e.conftest import World
 from tests.e2e.drive import query, table_row, wait_until
 from tests.standin import InteractionResult, Message, User
 
-Via = Literal["panel", "slash", "dm", "hand"]
+Via = Literal["panel", "slash", "dm", "hand", "dmturn"]
+"""How a member acts: the My turn button on the table message, `/mansion turn` or
+`/mansion accuse`, a DM's buttons, `/mansion hand`, or the My turn button of a DM."""
 
 
 def mstate(world: World) -> GameState:
@@ -131,10 +133,16 @@ class Driver:
     def fresh(self, msg: Message) -> Message:
         return self.dc.message(msg.id)
 
-    async def open_panel(self, user: User, how: Literal["button", "slash"] = "button"
+    async def open_panel(self, user: User, how: Literal["button", "slash", "dm"] = "button"
                          ) -> Message:
         if how == "slash":
             opened = await self.dc.slash(user, self.world.channel, "mansion", "turn")
+        elif how == "dm":
+            await wait_until(lambda: any(c.startswith("mbm:turn:") for m in self.dc.dms(user)
+                                         for c in m.custom_ids), 5, "a DM with My turn")
+            dm = next(m for m in reversed(self.dc.dms(user))
+                      if any(c.startswith("mbm:turn:") for c in m.custom_ids))
+            opened = await self.dc.click(user, dm, find(dm, "turn"))
         else:
             await wait_until(lambda: _has_living(self.world), 5, "the table message")
             table = living(self.world)
@@ -155,8 +163,8 @@ class Driver:
         result = await self.dc.select(user, msg, find(self.fresh(msg), verb), [value])
         return result
 
-    async def panel_for(self, user: User, prompt_id: int, how: Literal["button", "slash"]
-                        ) -> Message:
+    async def panel_for(self, user: User, prompt_id: int,
+                        how: Literal["button", "slash", "dm"]) -> Message:
         """The member's open panel if it shows this prompt, else a newly opened one."""
         msg = self.panels.get(user.id)
         if msg is not None:
@@ -184,7 +192,8 @@ class Driver:
         if prompt.kind in ("show", "pick", "answer_tip", "choose_solution"):
             msg = await self.panel_for(user, pid, "button")
             return await self.answer(user, msg, state, action)
-        msg = await self.panel_for(user, pid, "slash" if via == "slash" else "button")
+        how = {"slash": "slash", "dmturn": "dm"}.get(via, "button")
+        msg = await self.panel_for(user, pid, how)  # type: ignore[arg-type]
         return await self.turn(user, msg, action)
 
     async def answer_message(self, user: User, pid: int, via: Via) -> Message:

@@ -3,6 +3,7 @@ of action, by the turn panel, DM buttons, `/mansion hand` and slash commands."""
 
 from __future__ import annotations
 
+from bot.mansion.render.labels import card_name
 from engine.mansion import Accuse, Action, GameState, PickCard
 from engine.mansion.cards import ACTIONS
 from engine.mansion.records import Suggested, Tipped
@@ -12,10 +13,12 @@ from tests.e2e.mansion_drive import (
     Via,
     ever_custom_ids,
     ever_text,
+    mstate,
     named,
     open_mansion,
     play_script,
     seat_of,
+    slash,
     user_at,
 )
 from tests.e2e.mansion_plan import STANDARD, covered, find_seed
@@ -34,6 +37,8 @@ def mixed_ways(state: GameState, action: Action, i: int) -> Via:
         return "dm"
     if isinstance(action, PickCard):
         return ("dm", "hand", "panel")[i % 3]  # type: ignore[return-value]
+    if prompt.kind == "play":
+        return ("panel", "slash", "dmturn")[i % 3]  # type: ignore[return-value]
     return "slash" if i % 2 else "panel"
 
 
@@ -47,10 +52,26 @@ async def test_a_standard_game_uses_every_action(world: World) -> None:
     seed = find_seed(4)
     async with world.running():
         await open_mansion(world, users, seed=seed)
+        state = mstate(world)
+        me = user_at(world, state, state.turn)
+        assert me is not None
+        choices = await dc.autocomplete(me, world.channel, "mansion", "accuse",
+                                        focused="vehicle", vehicle="air")
+        assert [c["value"] for c in choices] == ["balloon", "airliner"]
+        notes = await slash(world, me, "notes")
+        mine = state.seats[state.turn].clues
+        assert notes.ephemeral and "Your notes" in notes.text
+        grid = "\n".join(f["value"] for e in notes.embeds for f in e["fields"])
+        for card in mine:  # an X in the member's own column (columns in seat order)
+            row = next(line for line in grid.splitlines() if line.startswith(card_name(card)))
+            marks = row[len(card_name(card)):].split()
+            assert marks[state.turn] == "X" and marks.count("X") == 1, row
         final, moment = await play_script(world, Driver(world), mixed_ways)
         await dc.settle()
 
     log = final.rounds[-1].log
+    # turns were also played from a DM's My turn button (a panel only that member sees)
+    assert any(m.is_dm and m.ephemeral for u in users for m in dc.ephemerals(u))
     assert set(STANDARD) <= covered(log)
     assert final.master is not None and final.ended_by == "won"
     text = channel(world)
