@@ -98,3 +98,26 @@ async def test_play_refusals_and_stale_buttons(world: World) -> None:
         await applied(world, state, result)
         await dc.settle()
         await refused(world, lambda: dc.click(member, hand, stale_id), "out of date")
+
+
+async def test_a_click_is_refused_outside_its_tables_channel_and_server(world: World) -> None:
+    dc = world.dc
+    users = world.users[:3]
+    elsewhere = dc.add_channel(world.guild.id, "elsewhere")
+    other = dc.add_guild("Other Guild")
+    async with world.running():
+        await open_mansion(world, users, seed=find_seed(3))
+        await dc.settle()
+        state = mstate(world)
+        user = user_at(world, state, state.turn)
+        assert user is not None
+        dc.join_guild(user, other.id)
+        table = living(world)
+        panel = await Driver(world).open_panel(user)
+        for channel, refusal in ((elsewhere, "plays in"), (other.channel_id, "another server")):
+            for source, verb in ((table, "turn"), (panel, "card"), (panel, "acopen")):
+                # a message elsewhere carrying this table's buttons (forged or copied)
+                copy = dc._new_message(channel, {"content": "copy",
+                                                 "components": source.components}, [])
+                await refused(world, lambda c=copy, v=verb: dc.click(user, c, find(c, v)),
+                              refusal)
