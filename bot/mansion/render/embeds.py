@@ -57,14 +57,15 @@ def status_line(view: PublicView, v: Voice) -> str:
                 return f"🏆 {v.who(view.master)} is the Master Detective!"
             return f"🏆 {v.who(view.master)} wins! {view.end_reason}"
         return f"🏁 The table is over. {view.end_reason}".strip()
-    waits = [waiting_text(p, v) for p in view.waiting]
     if view.phase == "choosing_solution":
-        head = f"🦹 {v.who(view.fugitive or 0)}, the fugitive, is choosing the solution."
-    else:
-        head = f"▶️ **Turn {view.turn_number}**: {v.who(view.turn)} to play."
-    if waits and not (len(view.waiting) == 1 and view.waiting[0].kind == "play"):
-        head += "\n⏳ Waiting for " + "; ".join(waits) + "."
-    return head
+        return f"🦹 {v.who(view.fugitive or 0)}, the fugitive, is choosing the solution."
+    head = f"▶️ **Turn {view.turn_number}**"
+    if all(p.seat == view.turn for p in view.waiting):
+        doing = ("; ".join(waiting_text(p, v) for p in view.waiting)
+                 or f"{v.who(view.turn)} to play")
+        return f"{head}: {doing}."
+    waits = "; ".join(waiting_text(p, v) for p in view.waiting)
+    return f"{head}: {v.whose(view.turn)} turn.\n⏳ Waiting for {waits}."
 
 
 def seat_line(view: PublicView, seat: int, v: Voice) -> str:
