@@ -8,6 +8,7 @@ change that was kept, not even when the process dies right after the commit.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -97,18 +98,22 @@ async def run_update(
     done: str,
     *,
     keep: bool = False,
+    vanish: bool = False,
 ) -> None:
     """A component whose message becomes the result of its action (a picker's last step, a
-    DM prompt). A refusal is answered apart and, unless `keep`, takes the controls away:
-    after a double click the picker must go on showing the first click's success, not the
-    second click's refusal."""
+    DM prompt), or with `vanish` goes away (the news in the channel is the answer: no
+    leftovers). A refusal is answered apart and, unless `keep`, takes the controls away:
+    after a double click the picker must not show the second click's refusal as its
+    result."""
     await interaction.response.defer()
     reply = reply_for(interaction, Outgoing(content=done, components=[]))
+    reply.vanish = vanish
     try:
         await work(reply)
     except (UserError, RuleError) as exc:
-        if not keep:
-            await interaction.edit_original_response(view=None)
+        if not keep and not vanish:
+            with contextlib.suppress(discord.NotFound):
+                await interaction.edit_original_response(view=None)
         await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
     except Exception:
         log.exception("interaction %s failed", _describe(interaction))

@@ -55,6 +55,14 @@ class Table(BaseModel):
     """The living table message (the newest one carrying the table's status and buttons)."""
     paused: str | None = None
     """Why the table is paused (the bot cannot post in its channel), or None."""
+    place: str = ""
+    """Where it plays, as members read it in a DM ("Server › #channel")."""
+    feed: list[str] = []
+    """The news the living message shows: what happened since it was posted (quiet changes
+    edit it in place, adding to the feed)."""
+    deadline: float | None = None
+    """When the turn timer answers for the member the game waits on (unix time)."""
+    updated_at: float = 0.0
 
     def seat_of(self, user_id: int) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.user_id == user_id), None)
@@ -79,7 +87,7 @@ class Letter(BaseModel):
     """
 
     to: str
-    op: Literal["send", "edit", "reply"]
+    op: Literal["send", "edit", "reply", "unsay"]
     body: Outgoing
     target: int | Literal["living"] | None = None
     """The message an edit changes; `living` is the table's living message when sent."""
@@ -89,6 +97,9 @@ class Letter(BaseModel):
     """The interaction token of a reply."""
     once: str | None = None
     """A key said at most once per table (a notice); a second letter with it is dropped."""
+    slot: str | None = None
+    """A message kept up to date in place (a member's casebook DM): the first letter of a
+    slot is posted, the next ones edit it."""
     follows: int = 0
     """A reply follows this many letters stored just before it with the same change: it
     waits briefly for them, and says the news is on its way if they are still pending."""
@@ -102,8 +113,9 @@ class Letter(BaseModel):
         return cls(to=f"c:{channel_id}", op="edit", body=body, target=target)
 
     @classmethod
-    def dm(cls, user_id: int, body: Outgoing, *, once: str | None = None) -> Letter:
-        return cls(to=f"u:{user_id}", op="send", body=body, once=once)
+    def dm(cls, user_id: int, body: Outgoing, *, once: str | None = None,
+           slot: str | None = None) -> Letter:
+        return cls(to=f"u:{user_id}", op="send", body=body, once=once, slot=slot)
 
     @classmethod
     def reply(
@@ -112,6 +124,12 @@ class Letter(BaseModel):
         return cls(
             to=f"i:{interaction_id}", op="reply", body=body, token=token, follows=follows
         )
+
+    @classmethod
+    def unsay(cls, interaction_id: int, token: str, *, follows: int = 0) -> Letter:
+        """Delete the interaction's original response (a picker done with: no leftovers)."""
+        return cls(to=f"i:{interaction_id}", op="unsay", body=Outgoing(), token=token,
+                   follows=follows)
 
     def with_note(self, note: str) -> Letter:
         text = f"{self.body.text}\n-# {note}".strip()

@@ -163,8 +163,11 @@ class Sender:
                 letter = letter.with_note("The table's news is on its way.")
         nonce = f"{await self.storage.nonce_salt()}{posting.id}"
         living = None
-        if letter.target == LIVING and posting.table_id is not None:
-            living = await self.storage.living_message(posting.table_id)
+        if posting.table_id is not None:
+            if letter.target == LIVING:
+                living = await self.storage.living_message(posting.table_id)
+            elif letter.slot is not None:
+                living = await self.storage.slot_message(posting.table_id, letter.to, letter.slot)
         async with self._slots:
             outcome = await self.transport.deliver(letter, nonce, living)
         if outcome.verdict == "sent":

@@ -115,6 +115,12 @@ class GameModule(Protocol[S, A, E, O]):
         """What `seat` privately learns from these events, with any prompt it must answer."""
         ...
 
+    def slots(self, table: Table, state: S, events: Sequence[E], seat: int
+              ) -> Mapping[str, Outgoing]:
+        """DMs kept up to date in place (a casebook), by name: posted the first time, then
+        edited."""
+        ...
+
     # what commands show
 
     def hand(self, table: Table, state: S, seat: int) -> Outgoing:
@@ -149,6 +155,10 @@ class PydanticGame(Generic[S, A, E, O]):
 
     def load_events(self, raw: str) -> list[E]:
         return [self.events.validate_python(e) for e in json.loads(raw)]
+
+    def slots(self, table: Table, state: S, events: Sequence[E], seat: int
+              ) -> Mapping[str, Outgoing]:
+        return {}
 
 
 def settings_of(game: AnyGame, table: Table) -> TableSettings:

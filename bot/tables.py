@@ -22,9 +22,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot import news
 from bot.errors import UserError
 from bot.messages import Outgoing
-from bot.models import LIVING, Letter, Posting, SeatRef, Table, Timer, TimerSpec, player_id
+from bot.models import Letter, Posting, SeatRef, Table, Timer, TimerSpec, player_id
 from bot.plug import AnyGame, TableSettings, settings_of
 from bot.storage import Change, LogEntry, StaleVersion, Storage, TimerPlan
 from bot.transport import Outcome
@@ -51,11 +52,16 @@ class Reply:
     body: Outgoing
     stored: bool = False
     """Set once the change carrying this answer is stored: from then on it is owed."""
+    vanish: bool = False
+    """The answer is the news itself: the original response (a picker, "thinking…") is
+    deleted instead of edited, and leaves nothing behind."""
     then: Callable[[Any, list[Any]], Outgoing] | None = None
     """Renders the answer from the change's result (the new engine state and its events),
     for answers that depend on what happened: a panel that moves on to the next step."""
 
     def letter(self, follows: int) -> Letter:
+        if self.vanish:
+            return Letter.unsay(self.interaction_id, self.token, follows=follows)
         return Letter.reply(self.interaction_id, self.token, self.body, follows=follows)
 
     def settle(self, state: Any, events: list[Any]) -> None:
@@ -201,6 +207,7 @@ class TableService:
         host_name: str,
         given: Mapping[str, Any],
         reply: Reply | None = None,
+        place: str = "",
     ) -> Table:
         """A lobby here: the server's defaults, overridden by the options given to `new`."""
         if self.closing:
@@ -218,6 +225,7 @@ class TableService:
             host_id=host_id,
             options=settings.model_dump(mode="json"),
             seats=[SeatRef(name=host_name, user_id=host_id)],
+            place=place,
         )
 
         def letters(table: Table) -> list[Letter]:
@@ -422,15 +430,13 @@ class TableService:
 
     def _reminder(self, table: Table, timer: Timer) -> list[Letter]:
         ref = table.seats[timer.seat]
-        left = float(timer.extra.get("left", 0))
-        text = (
-            f"⏳ <@{ref.user_id}>, the table is waiting for you: about {left:g} "
-            "minute(s) left before an AI detective plays this turn for you."
-        )
+        when = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
+        text = (f"⏳ <@{ref.user_id}>, the table is waiting for you: an AI plays for you {when} "
+                "if you do not.")
         out = Outgoing(content=text, mentions=[ref.user_id] if ref.user_id else [])
         letters = [Letter.post(table.channel_id, out)]
         if ref.user_id is not None:
-            letters.append(Letter.dm(ref.user_id, out))
+            letters.append(Letter.dm(ref.user_id, news.headed(self.module(table), table, out)))
         return letters
 
     def _plan(
@@ -593,10 +599,9 @@ class TableService:
                 return
             resumed = table.model_copy(update={"paused": None, "version": table.version + 1})
             state = self.state_of(resumed) if resumed.state else None
-            await self.storage.commit(Change(
-                resumed, expected=table.version,
-                letters=self._table_letters(resumed, state, "▶️ The table carries on."),
-            ))
+            resumed, letters = news.living(self.module(resumed), resumed, state,
+                                           "▶️ The table carries on.", fresh=True)
+            await self.storage.commit(Change(resumed, expected=table.version, letters=letters))
             if state is not None and resumed.status == "playing":
                 await self._reconcile_timers(resumed)
         self.on_commit()
@@ -636,9 +641,9 @@ class TableService:
         text = (f"🤖 {ref.name} {why}: an AI detective ({module.gone_level}) plays their seat "
                 "from now on.")
         plan = self._plan(after, None, state)
+        after, letters = news.living(module, after, state, text, fresh=True)
         await self.storage.commit(Change(
-            after, expected=table.version,
-            letters=self._table_letters(after, state, text),
+            after, expected=table.version, letters=letters,
             timers=TimerPlan(seats_done=(seat,), clear=plan.clear, add=plan.add),
         ))
 
@@ -687,13 +692,22 @@ class TableService:
             "status": "over" if over else "playing",
             "version": table.version + 1,
         })
-        letters = [*notices, *self._letters(after, state, events, channel=channel)]
-        if reply is not None:
-            reply.settle(state, events)
-            letters.append(reply.letter(len(letters)))
         plan = self._plan(after, before, state, done=done)
         if done is not None and done.kind == "idle" and not over:
             plan = self._continue_idle(after, state, done, plan)
+        after = after.model_copy(update={"deadline": self._deadline(after, before, state, plan)})
+        waiting = [] if over else module.waiting_on(state)
+        earlier = set() if before is None else set(module.waiting_on(before))
+        newly = [s for s in waiting if s not in earlier]
+        after, owed = news.letters(
+            module, after, state, events, newly_waiting=newly,
+            alerts=await self._alerts(after, newly), fresh=before is None,
+            channel=channel, was_lobby=table.status == "lobby",
+        )
+        letters = [*notices, *owed]
+        if reply is not None:
+            reply.settle(state, events)
+            letters.append(reply.letter(len(letters)))
         change = Change(
             after,
             expected=table.version,
@@ -721,31 +735,32 @@ class TableService:
         return TimerPlan(delete=plan.delete, clear=plan.clear, seats_done=plan.seats_done,
                          add=(*plan.add, again))
 
-    def _letters(self, table: Table, state: Any, events: list[Any], *, channel: bool = True
-                 ) -> list[Letter]:
-        """DMs to the members playing in person, then the channel's news and table message."""
+    def _deadline(self, table: Table, before: Any | None, state: Any, plan: TimerPlan
+                  ) -> float | None:
+        """When the turn timer answers for the member waited on: set with a new waiting
+        situation, kept while it lasts."""
         module = self.module(table)
-        letters: list[Letter] = []
-        for seat, ref in enumerate(table.seats):
-            if ref.human is not None:
-                out = module.letter(table, state, events, seat)
-                if out is not None:
-                    letters.append(Letter.dm(ref.human, out))
-        if channel:
-            letters += self._table_letters(table, state, module.news(table, state, events))
-        return letters
+        if module.is_over(state):
+            return None
+        idle = [t.due for t in plan.add if t.kind == "idle"]
+        if idle:
+            return min(idle)
+        if before is not None and module.turn_key(before) == module.turn_key(state):
+            return table.deadline
+        return None
 
-    def _table_letters(self, table: Table, state: Any | None, news: str | None) -> list[Letter]:
-        """Keep one living table message: a new one at the bottom when the channel hears news
-        (the old one keeps its text but loses its status and buttons), else an edit."""
-        out = self.module(table).table_message(table, state)
-        if news is None:
-            return [Letter.edit(table.channel_id, LIVING, out)]
-        out = out.model_copy(update={"content": news})
-        return [
-            Letter.edit(table.channel_id, LIVING, Outgoing.retired()),
-            Letter.post(table.channel_id, out, living=True),
-        ]
+    async def _alerts(self, table: Table, seats: Sequence[int]) -> dict[int, news.Alert]:
+        """How each member newly waited on wants to hear it: their own choice, else the
+        server's default, else a ping."""
+        users = [u for s in seats if (u := table.seats[s].human) is not None]
+        if not users:
+            return {}
+        default = (await self.storage.guild_settings(table.guild_id)).get("alert", "ping")
+        chosen: dict[int, news.Alert] = {}
+        for user in users:
+            mode = (await self.storage.user_settings(user)).get("alert", default)
+            chosen[user] = mode if mode in news.ALERTS else "ping"
+        return chosen
 
     async def _change_lobby(self, table_id: int, change: Callable[[Table], Table],
                             place: Place | None, reply: Reply | None) -> Table:
@@ -755,7 +770,7 @@ class TableService:
 
     async def _store_lobby(self, table: Table, changed: Table, reply: Reply | None) -> Table:
         after = changed.model_copy(update={"version": table.version + 1})
-        letters = self._table_letters(after, None, None)
+        after, letters = news.living(self.module(after), after, None, None)
         if reply is not None:
             letters.append(reply.letter(len(letters)))
         try:

@@ -8,6 +8,7 @@ Discord; edits, and replies (edits of an interaction's original response), are i
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -68,7 +69,8 @@ class Transport:
         self._dm_channels: dict[int, int] = {}
 
     async def deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
-        """Send or edit; `living` is the table's living message id at this moment."""
+        """Send or edit; `living` is the message the letter's `target` (the table's living
+        message) or `slot` names at this moment."""
         try:
             return await self._deliver(letter, nonce, living)
         except discord.HTTPException as exc:
@@ -77,20 +79,26 @@ class Transport:
             return Outcome("retry", detail=f"network: {exc!r}")
 
     async def _deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
-        if letter.op == "reply":
+        if letter.op in ("reply", "unsay"):
             assert letter.token is not None
             route = Route(
-                "PATCH",
+                "PATCH" if letter.op == "reply" else "DELETE",
                 "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
                 webhook_id=self.client.application_id,
                 webhook_token=letter.token,
             )
+            if letter.op == "unsay":
+                with contextlib.suppress(discord.NotFound):  # deleting twice is deleting once
+                    await self.client.http.request(route)
+                return Outcome("sent")
             data = await self._request(route, letter.body)
             return Outcome("sent", _id(data))
         if letter.kind == "u":
             channel_id = await self._dm_channel(letter.address)
         else:
             channel_id = letter.address
+        if letter.slot is not None and living is not None:
+            letter = letter.model_copy(update={"op": "edit", "target": LIVING})
         if letter.op == "edit":
             target = living if letter.target == LIVING else letter.target
             if target is None:
@@ -105,7 +113,7 @@ class Transport:
                 data = await self._request(route, letter.body)
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_MESSAGE and letter.target == LIVING:
-                    # The living message was deleted by someone: post it again instead.
+                    # The living message (or slot) was deleted by someone: post it again.
                     return await self._post(channel_id, letter.body, nonce)
                 raise
             return Outcome("sent", _id(data))

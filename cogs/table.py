@@ -21,6 +21,13 @@ from bot.tables import TableService
 NEEDED = ("view_channel", "send_messages", "embed_links")
 
 
+def place_name(interaction: discord.Interaction) -> str:
+    """"Server › #channel", as a member reads it in a DM."""
+    guild = interaction.guild.name if interaction.guild else "a server"
+    channel = getattr(interaction.channel, "name", None)
+    return f"{guild} › #{channel}" if channel else guild
+
+
 class TableCog(commands.GroupCog):
     game: ClassVar[str]
     """The registry key of the game this group plays."""
@@ -82,7 +89,7 @@ class TableCog(commands.GroupCog):
             assert interaction.guild_id is not None and interaction.channel_id is not None
             await self.tables.open(
                 interaction.guild_id, interaction.channel_id, self.game, interaction.user.id,
-                interaction.user.display_name, given, reply=reply,
+                interaction.user.display_name, given, reply=reply, place=place_name(interaction),
             )
 
         await run(interaction, work, stored=reply)

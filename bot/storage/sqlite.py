@@ -116,6 +116,16 @@ MIGRATIONS: Sequence[str] = (
     ALTER TABLE timers ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX timers_by_table ON timers (table_id);
     ALTER TABLE tables ADD COLUMN paused TEXT;
+    ALTER TABLE tables ADD COLUMN place TEXT NOT NULL DEFAULT '';
+    ALTER TABLE tables ADD COLUMN feed TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE tables ADD COLUMN deadline REAL;
+    CREATE TABLE slots (
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        dest TEXT NOT NULL,
+        slot TEXT NOT NULL,
+        message_id INTEGER NOT NULL,
+        PRIMARY KEY (table_id, dest, slot)
+    );
     ALTER TABLE results ADD COLUMN ai_level TEXT;
     DROP INDEX undelivered;
     UPDATE actions SET delivered = 1;
@@ -246,8 +256,9 @@ class SqliteStorage:
             async with self._writing() as db:
                 cur = await db.execute(
                     "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options,"
-                    " seats, state, version, message_id, paused, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " seats, state, version, message_id, paused, place, feed, deadline,"
+                    " created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         table.guild_id,
                         table.channel_id,
@@ -260,6 +271,9 @@ class SqliteStorage:
                         table.version,
                         table.message_id,
                         table.paused,
+                        table.place,
+                        json.dumps(table.feed),
+                        table.deadline,
                         now,
                         now,
                     ),
@@ -279,7 +293,7 @@ class SqliteStorage:
             if change.expected is not None:
                 cur = await db.execute(
                     "UPDATE tables SET status = ?, host_id = ?, options = ?, seats = ?,"
-                    " state = ?, version = ?, paused = ?, updated_at = ?"
+                    " state = ?, version = ?, paused = ?, feed = ?, deadline = ?, updated_at = ?"
                     " WHERE id = ? AND version = ?",
                     (
                         new.status,
@@ -289,6 +303,8 @@ class SqliteStorage:
                         new.state,
                         new.version,
                         new.paused,
+                        json.dumps(new.feed),
+                        new.deadline,
                         now,
                         new.id,
                         change.expected,
@@ -380,15 +396,26 @@ class SqliteStorage:
         return None if row is None or row["at"] is None else float(row["at"])
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
-        """Marked after its own send; a living post also becomes the table's message."""
+        """Marked after its own send; a living post also becomes the table's message, and a
+        slot's letter the message its next letters edit."""
+        letter = posting.letter
         async with self._writing() as db:
             await db.execute(
                 "UPDATE outbox SET state = 'sent', message_id = ?, done_at = ? WHERE id = ?",
                 (message_id, time.time(), posting.id),
             )
-            if posting.letter.living and posting.table_id is not None:
+            if posting.table_id is None or message_id is None:
+                return
+            if letter.living:
                 await db.execute(
                     "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, posting.table_id)
+                )
+            if letter.slot is not None:
+                await db.execute(
+                    "INSERT INTO slots (table_id, dest, slot, message_id) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (table_id, dest, slot) DO UPDATE"
+                    " SET message_id = excluded.message_id",
+                    (posting.table_id, letter.to, letter.slot, message_id),
                 )
 
     async def posting_retry(self, posting: Posting, at: float) -> None:
@@ -406,6 +433,13 @@ class SqliteStorage:
     async def living_message(self, table_id: int) -> int | None:
         row = await self._row("SELECT message_id FROM tables WHERE id = ?", (table_id,))
         return None if row is None else row["message_id"]
+
+    async def slot_message(self, table_id: int, dest: str, slot: str) -> int | None:
+        row = await self._row(
+            "SELECT message_id FROM slots WHERE table_id = ? AND dest = ? AND slot = ?",
+            (table_id, dest, slot),
+        )
+        return None if row is None else int(row["message_id"])
 
     async def postings_pending(self, ids: Sequence[int]) -> int:
         if not ids:
@@ -631,6 +665,10 @@ def _table(row: aiosqlite.Row) -> Table:
         version=row["version"],
         message_id=row["message_id"],
         paused=row["paused"],
+        place=row["place"],
+        feed=json.loads(row["feed"]),
+        deadline=row["deadline"],
+        updated_at=row["updated_at"],
     )
 
 

@@ -220,8 +220,9 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
             if draft.witness is None or draft.subject is None:
                 raise UserError("Pick a witness and a subject first.")
             build = actions.ask(draft.witness, draft.subject, draft.side, draft.top_secret)
+            secret = " (Top Secret: in your DMs and in **My secrets**)."
             await self.act(interaction, build, "Asked: the answer is in the channel"
-                           + (" (Top Secret: in your DMs)." if draft.top_secret else "."))
+                           + (secret if draft.top_secret else "."), vanish=not draft.top_secret)
             return
         picked = values(interaction)
         change: dict[str, Any] = {
@@ -257,7 +258,7 @@ class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<
         letter = values(interaction)[0]
         await self.act(interaction, actions.consult(letter),
                        f"You consulted informant {letter}: the card is in your DMs and in "
-                       "**My secrets**.")
+                       "**My secrets**.", vanish=False)
 
 
 class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<table>\d+):"

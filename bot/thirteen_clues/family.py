@@ -96,8 +96,10 @@ class Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"13c:never"
             raise UserError(legal.not_your_turn_message(state, seat))
         return table, state, seat
 
-    async def act(self, interaction: discord.Interaction, build: actions.Build, done: str) -> None:
-        """A picker's last step: apply the action; the picker becomes its result."""
+    async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
+                  *, vanish: bool = True) -> None:
+        """A picker's last step: apply the action; the picker goes away (its news in the
+        channel is the answer), or becomes its result when that says more."""
 
         async def work(reply: Reply) -> None:
             await tables_of(interaction).act(
@@ -105,4 +107,4 @@ class Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"13c:never"
                 place=place_of(interaction), reply=reply,
             )
 
-        await run_update(interaction, work, f"✅ {done}")
+        await run_update(interaction, work, f"✅ {done}", vanish=vanish)

@@ -130,7 +130,21 @@ async def ask_by_picker(
         await dc.click(user, picker, cid(picker, "askt"))
     done = await dc.click(user, picker, cid(picker, "askgo"))
     await dc.settle()
+    assert_done(world, picker, done, kept="Asked" if top_secret else None)
     return done
+
+
+def assert_done(world: World, picker: Message, done: InteractionResult,
+                kept: str | None = None) -> None:
+    """A picker's last step went through: the picker is gone (the channel's news is the
+    answer, no ephemeral is left behind), or it shows `kept` when its answer says more."""
+    refusals = [m.text for m in done.followups]
+    assert not refusals, refusals
+    shown = world.dc.message(picker.id)
+    if kept is None:
+        assert shown.deleted, f"the picker is still there: {shown.text[:200]}"
+    else:
+        assert kept in shown.text and not shown.custom_ids, shown.text
 
 
 async def accuse_by_picker(world: World, user: User, cards: list[str]) -> InteractionResult:
@@ -143,6 +157,7 @@ async def accuse_by_picker(world: World, user: User, cards: list[str]) -> Intera
         await dc.select(user, picker, cid(picker, verb), [card])
     done = await dc.click(user, picker, cid(picker, "accgo"))
     await dc.settle()
+    assert_done(world, picker, done)
     return done
 
 
@@ -153,6 +168,7 @@ async def take_by_picker(world: World, user: User, source: int) -> InteractionRe
     assert picker is not None
     done = await dc.select(user, picker, cid(picker, "takego"), [str(source)])
     await dc.settle()
+    assert_done(world, picker, done)
     return done
 
 

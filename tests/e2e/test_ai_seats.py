@@ -35,8 +35,7 @@ async def _human_turn(world: World, state: GameState, seat: int, count: int) -> 
     if legal.must_take(state):
         source = max((i for i in range(len(state.seats)) if i != seat),
                      key=lambda i: state.seats[i].glasses)
-        done = await take_by_picker(world, ann, source)
-        assert "took" in done.text, done.text
+        await take_by_picker(world, ann, source)
         return
     if count % 3 == 2:
         done = await slash(world, ann, "informant", card="A")
@@ -46,8 +45,7 @@ async def _human_turn(world: World, state: GameState, seat: int, count: int) -> 
     witness = (seat + 1 + count) % len(state.seats)
     if witness == seat:
         witness = (witness + 1) % len(state.seats)
-    done = await ask_by_picker(world, ann, witness, suits[count % len(suits)])
-    assert "Asked" in done.text, done.text
+    await ask_by_picker(world, ann, witness, suits[count % len(suits)])
 
 
 async def _play_out(world: World) -> tuple[GameState, Cut]:

@@ -3,6 +3,8 @@ DMs, buttons, persistence and a restart, with no change to bot/ or cogs/."""
 
 from __future__ import annotations
 
+import json
+
 from bot.registry import GAMES
 from tests.e2e.conftest import World
 from tests.e2e.drive import table_row
@@ -31,7 +33,8 @@ async def test_a_second_game_plays_on_the_unchanged_shell(world: World) -> None:
         await dc.settle()
         numbers = {u.name: int(dc.last_dm(u).text.split(": ")[1]) for u in (ann, bea)}
         table = table_message(world)
-        first = ann if table.text.startswith("Ann") else bea
+        state = json.loads(table_row(world)["state"])
+        first = ann if state["seats"][state["turn"]]["id"] == f"u{ann.id}" else bea
         other = bea if first is ann else ann
         refused = await dc.click(other, table, label="Reveal")
         assert "not your turn" in refused.text and refused.ephemeral

@@ -95,8 +95,7 @@ async def test_two_player_game_to_a_correct_accusation(world: World) -> None:
         me, user = state.turn, user_at(world, state, state.turn)
         assert user is not None
         moment = cut(world)
-        done = await accuse_by_picker(world, user, list(state.seats[me].holder))
-        assert "Accusation made" in done.text
+        await accuse_by_picker(world, user, list(state.seats[me].holder))
         final = state_of(world)
         assert final.phase == "over" and final.winner == me
         assert len(final.questions) == 2 and len(final.accusations) == 2

@@ -1,0 +1,115 @@
+"""What a stored change owes the table's people, as letters: each member's DM (headed with the
+table it is about), the alert of a member the game now waits on (a ping, a DM, or nothing, as
+they chose), and the living table message.
+
+The channel stays quiet: the living message is edited in place, its feed growing, for news
+nobody needs to be notified of (a pass chosen, an AI's burst of turns); it is posted anew only
+when someone must be told (a member's turn begins with a ping), when the game begins or ends,
+or when the feed would grow too long.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from bot.messages import Outgoing
+from bot.models import LIVING, Letter, Table
+from bot.plug import AnyGame
+
+Alert = Literal["ping", "dm", "silent"]
+ALERTS: tuple[Alert, ...] = ("ping", "dm", "silent")
+FEED_LIMIT = 1800
+"""A living message whose news would grow past this is posted anew instead."""
+
+
+def link(table: Table) -> str:
+    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+
+
+def headed(game: AnyGame, table: Table, out: Outgoing) -> Outgoing:
+    """A DM names its table: a member at two tables never mixes them up."""
+    where = table.place or f"<#{table.channel_id}>"
+    head = f"-# {game.title} · {where} · [go to the table]({link(table)})"
+    body = out.content or ""
+    return out.model_copy(update={"content": f"{head}\n{body}"[:2000].rstrip()})
+
+
+def letters(
+    game: AnyGame,
+    table: Table,
+    state: Any,
+    events: Sequence[Any],
+    *,
+    newly_waiting: Sequence[int],
+    alerts: Mapping[int, Alert],
+    fresh: bool = False,
+    channel: bool = True,
+    was_lobby: bool = False,
+) -> tuple[Table, list[Letter]]:
+    """The letters of one stored change, and the table with its feed as they leave it."""
+    owed: list[Letter] = []
+    for seat, ref in enumerate(table.seats):
+        if ref.human is None:
+            continue
+        out = game.letter(table, state, events, seat)
+        if out is not None:
+            owed.append(Letter.dm(ref.human, headed(game, table, out)))
+        for slot, kept in game.slots(table, state, events, seat).items():
+            owed.append(Letter.dm(ref.human, headed(game, table, kept), slot=slot))
+    pinged: list[int] = []
+    for seat in newly_waiting:
+        user = table.seats[seat].human
+        mode = alerts.get(user, "ping") if user is not None else "silent"
+        if user is not None and mode == "ping":
+            pinged.append(user)
+        elif user is not None and mode == "dm":
+            owed.append(Letter.dm(user, headed(game, table, Outgoing(
+                content=f"🔔 The table is waiting for you: <#{table.channel_id}>."))))
+    if not channel:
+        return table, owed
+    news = game.news(table, state, events)
+    table, channel_letters = living(game, table, state, news, pinged=pinged,
+                                    fresh=fresh or game.is_over(state), was_lobby=was_lobby)
+    return table, owed + channel_letters
+
+
+def living(
+    game: AnyGame,
+    table: Table,
+    state: Any | None,
+    news: str | None,
+    *,
+    pinged: Sequence[int] = (),
+    fresh: bool = False,
+    was_lobby: bool = False,
+) -> tuple[Table, list[Letter]]:
+    """The living table message after this news: edited in place with the news added to its
+    feed, or posted anew (the old one keeps its news and loses its status and buttons)."""
+    out = game.table_message(table, state)
+    added = [news] if news else []
+    feed = [*table.feed, *added]
+    fresh = fresh or bool(pinged) or len("\n".join(feed)) > FEED_LIMIT
+    if fresh:
+        feed = added
+    lines = list(feed)
+    waited = [] if state is None or game.is_over(state) else [
+        u for s in game.waiting_on(state) if (u := table.seats[s].human) is not None]
+    if waited:  # a mention pings only in a new post, and only those just waited on
+        lines.append("🔔 " + ", ".join(f"<@{u}>" for u in waited) + ": your turn.")
+        if table.deadline is not None:
+            lines.append(f"⏰ An AI plays for them <t:{int(table.deadline)}:R>.")
+    body = out.model_copy(update={
+        "content": "\n".join(lines) if lines else out.content,
+        "mentions": list(pinged),
+    })
+    table = table.model_copy(update={"feed": feed})
+    if not fresh:
+        return table, [Letter.edit(table.channel_id, LIVING, body)]
+    retired = Outgoing.retired()
+    if was_lobby:
+        retired = Outgoing(content=f"🪑 **{game.title}**: this table has started below.")
+    return table, [
+        Letter.edit(table.channel_id, LIVING, retired),
+        Letter.post(table.channel_id, body, living=True),
+    ]
