@@ -15,12 +15,13 @@ detective. Figures only: nothing here asserts a target.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import statistics
 import time
 from collections.abc import Iterator
 
-from engine.mansion.ai import Level
+from engine.mansion.ai import Level, expert
 from engine.mansion.ai.selfplay import level_policy, play
 from engine.mansion.state import Options, Variant
 
@@ -30,18 +31,31 @@ MATCHES: dict[str, tuple[Level, Level]] = {
     "expert-normal": ("expert", "normal"),
 }
 MAX_ACTIONS = 4000
-Job = tuple[str, int, int, str]
+Job = tuple[str, int, int, str, str]
+
+
+def parse_params(text: str) -> expert.Params:
+    """`samples=128,rival_odds=0.4` → expert.Params with those fields replaced."""
+    if not text:
+        return expert.DEFAULT
+    fields: dict[str, float | int | str] = {}
+    for item in text.split(","):
+        key, value = item.split("=")
+        default = getattr(expert.DEFAULT, key.strip())
+        fields[key.strip()] = type(default)(value)
+    return dataclasses.replace(expert.DEFAULT, **fields)  # type: ignore[arg-type]
 
 
 def run_game(job: Job) -> tuple[int, str, bool, bool, int, int]:
     """(players, match, strong won, finished, table turns, strong's own turns)."""
-    match, players, game, variant = job
+    match, players, game, variant, params_text = job
+    params = parse_params(params_text)
     strong, weak = MATCHES[match]
     position = game % players
     fugitive = None
     if variant == "one_against_all":
         fugitive = (position + 1 + game // players % (players - 1)) % players
-    policies = [level_policy(strong if i == position else weak) for i in range(players)]
+    policies = [level_policy(strong if i == position else weak, params) for i in range(players)]
     options = Options(players=players, variant=variant, fugitive=fugitive)  # type: ignore[arg-type]
     result = play(policies, options, seed=game, max_actions=MAX_ACTIONS)
     state = result.state
@@ -62,7 +76,7 @@ def jobs(args: argparse.Namespace) -> Iterator[Job]:
     for players in args.players:
         for match in args.match:
             for game in range(args.games):
-                yield match, players, game, args.variant
+                yield match, players, game, args.variant, args.params
 
 
 def main() -> None:
@@ -72,6 +86,7 @@ def main() -> None:
     parser.add_argument("--match", nargs="+", default=list(MATCHES), choices=list(MATCHES))
     parser.add_argument("--variant", default="standard", choices=["standard", "one_against_all"])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--params", default="", help="expert overrides: samples=128,...")
     args = parser.parse_args()
     variant: Variant = args.variant
     started = time.perf_counter()
@@ -81,7 +96,10 @@ def main() -> None:
             run_game, jobs(args), chunksize=4
         ):
             results.setdefault((players, match), []).append((won, finished, turns, own))
-    print(f"{variant}, {args.games} games per player count and match-up")
+    print(
+        f"{variant}, {args.games} games per player count and match-up, expert params: "
+        f"{args.params or 'default'}"
+    )
     print(
         f"{'players':>7} {'match':>14} {'strong wins':>12} {'±95%':>6} {'random':>6} "
         f"{'table turns':>11} {'own turns to win':>16} {'unfinished':>10}"
