@@ -42,7 +42,8 @@ def parse_params(text: str) -> expert.Params:
     for item in text.split(","):
         key, value = item.split("=")
         default = getattr(expert.DEFAULT, key.strip())
-        fields[key.strip()] = type(default)(value)
+        kind = type(default)
+        fields[key.strip()] = value == "true" if kind is bool else kind(value)
     return dataclasses.replace(expert.DEFAULT, **fields)  # type: ignore[arg-type]
 
 
