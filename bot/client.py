@@ -69,7 +69,10 @@ class DeductionBot(commands.AutoShardedBot):
             minute_seconds=self.config.minute_seconds,
             on_commit=self._wake,
         )
-        self.sender = Sender(storage, Transport(self), self.tables.on_undeliverable)
+        self.sender = Sender(
+            storage, Transport(self), self.tables.on_undeliverable,
+            backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
+        )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)

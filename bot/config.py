@@ -25,6 +25,9 @@ class Config:
     member_events: bool = False
     """Ask for the privileged Server Members intent to notice seated members who leave the
     server (enable it in the developer portal first, or Discord refuses the connection)."""
+    retry_base: float = 0.5
+    """The outbox's first back-off after a passing fault, doubled at each try (tests shorten
+    it)."""
     lease_ttl: float = 30.0
     """Seconds the one-process lease lasts without renewal."""
     lease_wait: float = 90.0

@@ -22,8 +22,9 @@ from bot.transport import Outcome
 
 log = logging.getLogger(__name__)
 
-MAX_TRIES = 8
-"""A letter still failing after this many tries is given up, with a visible notice."""
+MAX_TRIES = 12
+"""A letter still failing after this many tries (some six minutes of back-off) is given up,
+with a visible notice."""
 BATCH = 500
 CONCURRENCY = 16
 REPLY_WAIT = 1.5

@@ -60,6 +60,8 @@ class GameModule(Protocol[S, A, E, O]):
     idle_level: str
     """The AI level that plays for a member who is idle or gone."""
     settings: type[O]
+    help: str
+    """How to play it with the bot, in a few lines for `/help`."""
 
     def start(self, seats: Sequence[SeatRef], settings: O, seed: int) -> tuple[S, list[E]]:
         """Deal; the engine may shuffle the seats (see `seat_ids`)."""

@@ -513,6 +513,16 @@ class TableService:
                 await self.channel_gone(letter.address, "its channel is gone")
             elif outcome.verdict == "forbidden":
                 await self.cannot_post(letter.address, _why_forbidden(outcome.detail))
+            else:  # Discord kept failing for minutes: the news is lost, the game is not
+                module = self.module(table)
+                text = (f"📪 I could not post in <#{table.channel_id}> for several minutes, so "
+                        f"some news of your {module.title} table is missing there; "
+                        f"`/{module.command} status` and `/{module.command} log` show it all.")
+                notices = [Letter.dm(u, Outgoing(content=text), once=f"lost:{u}")
+                           for u in table.humans()]
+                async with self._locks[table.id]:
+                    await self.storage.commit(Change(table, letters=notices))
+                self.on_commit()
 
     async def channel_gone(self, channel_id: int, why: str) -> None:
         table = await self.storage.open_table(channel_id)

@@ -74,7 +74,7 @@ class Transport:
         except discord.HTTPException as exc:
             return _judge(letter, exc)
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
-            return Outcome("retry", after=1.0, detail=f"network: {exc!r}")
+            return Outcome("retry", detail=f"network: {exc!r}")
 
     async def _deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
         if letter.op == "reply":
@@ -159,7 +159,7 @@ def _judge(letter: Letter, exc: discord.HTTPException) -> Outcome:
         retry_after = getattr(exc, "retry_after", None)
         return Outcome("retry", after=float(retry_after or 5.0), detail=detail)
     if status >= 500:
-        return Outcome("retry", after=2.0, detail=detail)
+        return Outcome("retry", detail=detail)
     if letter.op == "reply":
         if code in (UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN) or status in (
             401,

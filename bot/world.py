@@ -48,6 +48,11 @@ class World(commands.Cog):
         await self.check(after)
 
     @commands.Cog.listener()
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        """discord.py forgets an archived thread: unarchived, it comes back as a join."""
+        await self.check(thread)
+
+    @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         for table in await self.bot.storage.active_tables(after.guild.id):
             if table.paused is not None:

@@ -1,4 +1,5 @@
-"""`/help`, `/settings`, `/stats` and `/leaderboard`: the commands not about one table."""
+"""`/help`, `/settings`, `/stats` and `/leaderboard`: the commands not about one table. They
+ask the registry, so every game on the shell appears in them."""
 
 from __future__ import annotations
 
@@ -9,31 +10,30 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DeductionBot
-from bot.thirteen_clues.game import Edition
-
-HELP = """\
-**Deduction games on Discord**
-🔎 **13 Clues** (2–6 players) — `/13clues new` opens a table in this channel; others `join`, \
-the host can `add-ai`, then `start`. Your secrets arrive by DM (or `/13clues hand`). \
-On your turn use the **Ask / Informant / Accuse** buttons, or `/13clues ask`, `informant`, \
-`accuse`. `/13clues rules` explains the game, `/13clues log` lists every answer, \
-`/13clues casebook` keeps your notes.
-📊 `/stats` shows your record here, `/leaderboard` the server's best detectives.
-Only the host (or a member with Manage Server) can `/13clues end` a table."""
 
 
 class General(commands.Cog):
     def __init__(self, bot: DeductionBot) -> None:
         self.bot = bot
 
+    def title(self, game: str) -> str:
+        module = self.bot.games.get(game)
+        return module.title if module is not None else game
+
     @app_commands.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(HELP, ephemeral=True)
+        games = "\n".join(g.help for g in self.bot.games.values())
+        text = (
+            f"**Deduction games on Discord**\n{games}\n"
+            "📊 `/stats` shows your record here, `/leaderboard` the server's best detectives.\n"
+            "Only the host (or a member with Manage Server) can `end` a table."
+        )
+        await interaction.response.send_message(text[:2000], ephemeral=True)
 
     @app_commands.command(name="settings", description="This server's defaults for new tables")
     @app_commands.describe(
         edition="Default 13 Clues rules for new tables",
-        assist="Default casebook help for new tables",
+        assist="Default notes help for new tables",
         turn_minutes="Default minutes per turn before an AI plays it (0 = no limit)",
     )
     @app_commands.guild_only()
@@ -41,7 +41,7 @@ class General(commands.Cog):
     async def settings(
         self,
         interaction: discord.Interaction,
-        edition: Edition | None = None,
+        edition: Literal["2020", "2016"] | None = None,
         assist: Literal["off", "bookkeeping", "full"] | None = None,
         turn_minutes: app_commands.Range[int, 0, 1440] | None = None,
     ) -> None:
@@ -55,13 +55,15 @@ class General(commands.Cog):
         changes = {"edition": edition, "assist": assist, "turn_minutes": turn_minutes}
         current.update({k: v for k, v in changes.items() if v is not None})
         await self.bot.storage.set_guild_settings(interaction.guild_id, current)
-        shown = {"edition": "2020", "assist": "off", "turn_minutes": 0, **current}
+        lines = []
+        for game in self.bot.games.values():
+            shown = game.settings.merged(current, {}).model_dump()
+            parts = [f"{k.replace('_', ' ')} **{v}**" for k, v in shown.items()
+                     if k in current or k in ("edition", "assist", "turn_minutes")]
+            lines.append(f"**{game.title}**: " + ", ".join(parts))
         await interaction.followup.send(
-            "⚙️ Defaults for new tables here: "
-            f"rules **{shown['edition']}**, assist **{shown['assist']}**, turn timer "
-            f"**{shown['turn_minutes'] or 'off'}**"
-            + (f" ({shown['turn_minutes']} min)" if shown["turn_minutes"] else "")
-            + ". Options given to `new` still win."
+            "⚙️ Defaults for new tables here:\n" + "\n".join(lines)
+            + "\nOptions given to `new` still win."
         )
 
     @app_commands.command(name="stats", description="A player's record on this server")
@@ -77,8 +79,7 @@ class General(commands.Cog):
             await interaction.followup.send(f"{who.display_name} has no finished games here yet.")
             return
         lines = [
-            f"**{self.bot.tables.games[g].title if g in self.bot.tables.games else g}**: "
-            f"{won} won of {played} played"
+            f"**{self.title(g)}**: {won} won of {played} played"
             for g, (played, won) in sorted(record.items())
         ]
         await interaction.followup.send(f"📊 **{who.display_name}**\n" + "\n".join(lines))

@@ -54,6 +54,13 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     idle_level = "normal"
     settings = ThirteenCluesSettings
     started_text = "Cards dealt: check your DMs (or `/13clues hand`) and choose what to pass left."
+    help = (
+        "🔎 **13 Clues** (2–6 players) — `/13clues new` opens a table in this channel; others "
+        "`join`, the host can `add-ai`, then `start`. Your secrets arrive by DM (or "
+        "`/13clues hand`). On your turn use the **Ask / Informant / Accuse** buttons, or "
+        "`/13clues ask`, `informant`, `accuse`. `/13clues rules` explains the game, "
+        "`/13clues log` lists every answer, `/13clues casebook` keeps your notes."
+    )
 
     state_model: ClassVar[type[BaseModel]] = GameState
     actions = ACTION_ADAPTER

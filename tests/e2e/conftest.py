@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
@@ -17,6 +17,7 @@ import pytest
 
 from bot.client import DeductionBot
 from bot.config import Config
+from bot.plug import AnyGame
 from tests.standin import DiscordStandIn, Guild, User, running_standin
 
 LATENCIES: dict[str, list[float]] = {}
@@ -46,16 +47,18 @@ class World:
         return [e for e in self.dc.bot_errors
                 if not any(part in e for part in self.expected_errors)]
 
-    def make_bot(self, **overrides: object) -> DeductionBot:
+    def make_bot(self, games: Sequence[AnyGame] | None = None, **overrides: object
+                 ) -> DeductionBot:
         settings: dict[str, object] = {"token": "standin-token", "database_path": self.db,
-                                       "ai_delay": 0.05}
+                                       "ai_delay": 0.05, "retry_base": 0.05}
         config = Config(**{**settings, **overrides})  # type: ignore[arg-type]
-        return DeductionBot(config)
+        return DeductionBot(config, games)
 
-    def running(self, **overrides: object) -> AbstractAsyncContextManager[DeductionBot]:
-        """Start the bot (Config fields as overrides); again after exit restarts it on the
-        same database."""
-        self.bot = self.make_bot(**overrides)
+    def running(self, games: Sequence[AnyGame] | None = None, **overrides: object
+                ) -> AbstractAsyncContextManager[DeductionBot]:
+        """Start the bot (Config fields as overrides; `games` instead of the registry's);
+        again after exit restarts it on the same database."""
+        self.bot = self.make_bot(games, **overrides)
         return self.dc.run_bot(self.bot)  # type: ignore[return-value]
 
 
