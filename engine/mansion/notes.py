@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from engine.mansion.cards import CLUES
 from engine.mansion.deduction import Deduction, solve
 from engine.mansion.facts import ALL_CARDS, CARD_IDS, INDEX, KIND_MASKS, Facts, facts
+from engine.mansion.observations import DealtSeen
 from engine.mansion.records import Triple
 from engine.mansion.views import PlayerView
 
@@ -79,11 +80,22 @@ class Notes(BaseModel):
 
 
 def notes(view: PlayerView, assist: Assist) -> Notes:
-    """The notes grid for `view.seat` at the given assist level (module docstring)."""
+    """The notes grid for `view.seat` at the given assist level (module docstring).
+
+    Before the deal (One Against All, while the fugitive chooses) every cell is unknown."""
+    if not dealt(view):
+        n = len(view.seats)
+        return _from_sheet(view, assist, Sheet(held=[0] * (n + 1), none=[0] * (n + 1)))
     if assist == "full":
         return _full(view, solve(view))
     sheet = bookkeeping(view) if assist == "bookkeeping" else blank(view)
     return _from_sheet(view, assist, sheet)
+
+
+def dealt(view: PlayerView) -> bool:
+    """The Clue cards of this game have been dealt (not yet in One Against All while the
+    fugitive chooses the solution)."""
+    return any(isinstance(entry, DealtSeen) for entry in view.observations)
 
 
 def notes_from(view: PlayerView, deduction: Deduction) -> Notes:

@@ -24,10 +24,17 @@ LEVELS: tuple[Level, ...] = ("easy", "normal", "expert")
 __all__ = ["LEVELS", "Level", "choose_action", "rng_for"]
 
 
-def choose_action(view: PlayerView, level: Level, rng: random.Random) -> Action:
+def choose_action(
+    view: PlayerView,
+    level: Level,
+    rng: random.Random,
+    *,
+    params: expert.Params | None = None,
+) -> Action:
     """A legal action for whatever `view.seat` must answer now.
 
-    Raises ValueError when the game is not waiting on this seat."""
+    Raises ValueError when the game is not waiting on this seat. `params` tunes the expert
+    (benchmarks)."""
     prompt = view.prompt
     if prompt is None or view.phase == "over":
         raise ValueError(f"Seat {view.seat} has nothing to answer now.")
@@ -42,13 +49,13 @@ def choose_action(view: PlayerView, level: Level, rng: random.Random) -> Action:
             return answers.answer_tip(view, prompt, rng)
         case "play":
             if level == "expert":
-                return expert.play(view, rng)
+                return expert.play(view, rng, params or expert.DEFAULT)
             if level == "normal":
                 return normal.play(view, rng)
             return easy.play(view, rng)
         case "accuse_or_end":
             if level == "expert":
-                return expert.accuse_or_end(view, rng)
+                return expert.accuse_or_end(view, rng, params or expert.DEFAULT)
             if level == "normal":
                 return normal.accuse_or_end(view, rng)
             return easy.accuse_or_end(view, rng)

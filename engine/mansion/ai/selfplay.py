@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.mansion.actions import Action
-from engine.mansion.ai import Level, choose_action
+from engine.mansion.ai import Level, choose_action, expert
 from engine.mansion.legal import waiting_on
 from engine.mansion.rules import apply, new_game
 from engine.mansion.state import GameState, Options, PlayerRef
@@ -35,8 +35,8 @@ class Result:
         return self.state.turn_number
 
 
-def level_policy(level: Level) -> Policy:
-    return lambda view, rng: choose_action(view, level, rng)
+def level_policy(level: Level, params: expert.Params | None = None) -> Policy:
+    return lambda view, rng: choose_action(view, level, rng, params=params)
 
 
 def steps(
