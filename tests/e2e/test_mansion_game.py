@@ -89,6 +89,8 @@ async def test_a_standard_game_uses_every_action(world: World) -> None:
     shows = [c for c in ever_custom_ids(prompt) if ":show:" in c]
     assert sorted(c.split(":")[-1] for c in shows) == sorted(matching)
     assert "You showed" in prompt.text  # the answered prompt says what was shown
+    suggester = final.seats[choice.seat].name
+    assert f"🃏 **{refuter.name}** showed **{suggester}** a card." in text  # once chosen
     # a Private Tip's text and answer reach the two players only
     tip = next(r for r in log if isinstance(r, Tipped))
     for user in users:

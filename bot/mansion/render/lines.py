@@ -51,6 +51,7 @@ from engine.mansion.events import (
     TurnEnded,
     TurnStarted,
 )
+from engine.mansion.observations import SuggestionSeen
 from engine.mansion.views import PlayerView, PublicView
 
 VARIANT_NAME = {"standard": "standard game", "one_against_all": "One Against All"}
@@ -71,7 +72,19 @@ def channel_text(events: Sequence[Event], view: PublicView) -> str:
         text = _public(event, view, v, events[i + 1:])
         if text:
             lines.append(text)
+    if events and not lines:
+        lines = _resolved(view, v)
     return fit_lines(lines)
+
+
+def _resolved(view: PublicView, v: Voice) -> list[str]:
+    """A change with no public event is a refuter's private choice for a suggestion (the
+    table already heard that they would choose): say, from the public record, that the card
+    was shown."""
+    last = next((o for o in reversed(view.observations) if isinstance(o, SuggestionSeen)), None)
+    if last is None or last.pending or last.refuter is None:
+        return []
+    return [f"🃏 {v.who(last.refuter)} showed {v.who(last.seat)} a card."]
 
 
 def dm_text(events: Sequence[Event], view: PlayerView) -> str | None:
