@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from bot.components import view_of
 from bot.mansion import components
+from bot.mansion.family import PREFIX
 from bot.mansion.render.embeds import hand_embed, lobby_embed, table_embed
 from bot.mansion.render.labels import TITLE, Voice, action_name, card_name
 from bot.mansion.render.lines import channel_text, dm_text, voice
@@ -56,11 +57,11 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     key = "mansion"
     title = TITLE
     command = "mansion"
-    prefix = components.PREFIX
+    prefix = PREFIX
     extension = "cogs.mansion"
     min_players = 3
     max_players = 5
-    ai_levels = ("easy", "normal", "expert")
+    ai_levels: tuple[str, ...] = ("easy", "normal", "expert")
     idle_level = IDLE
     gone_level = "normal"
     """A member who left the server is replaced for good: by a real AI, not idle moves."""
