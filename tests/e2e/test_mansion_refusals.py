@@ -4,6 +4,7 @@ cards, the lobby's rules)."""
 
 from __future__ import annotations
 
+from bot.mansion.render.labels import card_name
 from tests.e2e.conftest import World
 from tests.e2e.mansion_drive import (
     Driver,
@@ -121,3 +122,20 @@ async def test_a_click_is_refused_outside_its_tables_channel_and_server(world: W
                                                  "components": source.components}, [])
                 await refused(world, lambda c=copy, v=verb: dc.click(user, c, find(c, v)),
                               refusal)
+
+
+async def test_the_host_ends_a_game_in_play_and_everything_is_revealed(world: World) -> None:
+    dc = world.dc
+    ann, bea, cid = world.users[:3]
+    async with world.running():
+        await open_mansion(world, [ann, bea, cid], seed=find_seed(3), series=2)
+        await refused(world, command(world, bea, "end"), "Only the host")
+        ended = await slash(world, ann, "end")
+        assert "closed" in ended.text
+        final = mstate(world)
+        assert final.phase == "over" and final.ended_by == "abandoned" and final.master is None
+        text = dc.last_message(world.channel).text
+        assert "Ann ended the game" in text and "nobody won" in text
+        for hand in final.rounds[-1].hands:  # the reveal names every hand
+            assert all(card_name(c) in text for c in hand)
+        await refused(world, command(world, ann, "turn"), NO_TABLE)
