@@ -1,76 +1,79 @@
-"""`python -m bot demo`: a complete game of AI detectives with no Discord and no token.
+"""`python -m bot demo`: a complete game of AI players with no Discord and no token.
 
-It prints what the channel would show and, per seat, what its DMs would say, from the
-same rendering code the bot uses.
+It asks the registry for the game and plays it through the game's own plug: the same
+start, AI moves, engine and rendering the bot uses. It prints what the channel would show
+and, per seat, what its DMs would say.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+from typing import Any
 
-from bot.thirteen_clues.render.embeds import table_embed
-from bot.thirteen_clues.render.lines import channel_text, dm_text
-from engine.thirteen_clues import (
-    Event,
-    GameState,
-    Options,
-    PlayerRef,
-    apply,
-    legal,
-    new_game,
-    player_view,
-    public_view,
-)
-from engine.thirteen_clues.ai import choose_action
-from engine.thirteen_clues.state import DEFAULT_EDITION, EDITIONS
+from bot.models import SeatRef, Table
+from bot.plug import AnyGame
+from bot.registry import GAMES
 
 NAMES = ("Holmes", "Poirot", "Marple", "Dupin", "Wolfe", "Vance")
-MAX_ACTIONS = 2000
+MAX_ACTIONS = 5000
 
 
 def main(argv: list[str]) -> int:
+    games = {g.key: g for g in GAMES}
     parser = argparse.ArgumentParser(prog="python -m bot demo", description=__doc__)
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 7))
+    parser.add_argument("--game", choices=sorted(games), default="13clues")
+    parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION)
-    parser.add_argument("--top-secret", action="store_true")
-    parser.add_argument("--level", choices=("easy", "normal", "expert"), default="expert")
+    levels = sorted({lv for g in GAMES for lv in g.ai_levels})
+    parser.add_argument("--level", choices=levels, default="expert")
     parser.add_argument("--quiet-dms", action="store_true", help="print only the channel")
+    parser.add_argument("--edition", default=None, help="13 Clues: 2020 or 2016")
+    parser.add_argument("--top-secret", action="store_true", default=None,
+                        help="13 Clues: the Top Secret variant")
+    parser.add_argument("--variant", default=None, help="Mansion: standard or one-against-all")
+    parser.add_argument("--series", type=int, default=None, help="Mansion: wins needed (1-3)")
     args = parser.parse_args(argv)
+    game = games[args.game]
+    if not game.min_players <= args.players <= game.max_players:
+        parser.error(f"{game.title} takes {game.min_players}–{game.max_players} players")
+    if args.level not in game.ai_levels:
+        parser.error(f"{game.title} AI levels: {', '.join(game.ai_levels)}")
+    given = {"edition": args.edition, "top_secret": args.top_secret, "variant": args.variant,
+             "series": args.series}
+    settings = game.settings.merged({}, given)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    options = Options(
-        players=args.players,
-        edition=args.edition,
-        top_secret=args.top_secret and args.players > 2,
-    )
-    players = [PlayerRef(id=f"ai:{n}", name=n) for n in NAMES[: args.players]]
-    print(f"13 Clues demo — {args.players} AI detectives ({args.level}), {args.edition} rules, "
+    seats = [SeatRef(name=n, ai_level=args.level) for n in NAMES[: args.players]]
+    table = Table(id=0, guild_id=0, channel_id=0, game=game.key, status="playing", host_id=0,
+                  options=settings.model_dump(mode="json"), seats=seats)
+    chosen = ", ".join(f"{k} {v}" for k, v in settings.model_dump().items()
+                       if k not in ("assist", "turn_minutes"))
+    print(f"{game.title} demo — {args.players} AI players ({args.level}), {chosen}, "
           f"seed {seed}\n")
-    state, events = new_game(players, options, seed)
+    state, events = game.start(seats, settings, seed)
     rng = random.Random(seed)
     for _ in range(MAX_ACTIONS):
-        _show(state, events, args.quiet_dms)
-        if state.phase == "over":
+        _show(game, table, state, events, args.quiet_dms)
+        if game.is_over(state):
             break
-        seat = legal.waiting_on(state)[0]
-        action = choose_action(player_view(state, seat), args.level, rng)
-        state, events = apply(state, action)
+        seat = game.waiting_on(state)[0]
+        state, events = game.apply(state, game.ai_action(state, seat, args.level, rng))
     else:
         print("The demo stopped after too many actions.")
         return 1
-    embed = table_embed(public_view(state))
-    print(f"\n== table: {embed.title} ==\n{embed.description or ''}")
+    final = game.table_message(table, state)
+    embed = final.embeds[0] if final.embeds else {}
+    print(f"\n== Game over — {embed.get('title', game.title)} ==\n{embed.get('description', '')}")
     return 0
 
 
-def _show(state: GameState, events: list[Event], quiet_dms: bool) -> None:
-    text = channel_text(events, public_view(state))
+def _show(game: AnyGame, table: Table, state: Any, events: list[Any], quiet_dms: bool) -> None:
+    text = game.news(table, state, events)
     if text:
         print("[#channel] " + text.replace("\n", "\n          "))
     if quiet_dms:
         return
-    for seat, s in enumerate(state.seats):
-        dm = dm_text(events, player_view(state, seat))
-        if dm:
-            print(f"   [DM to {s.name}] " + dm.replace("\n", "\n      "))
+    for seat, ref in enumerate(table.seats):
+        dm = game.letter(table, state, events, seat)
+        if dm is not None and dm.text:
+            print(f"   [DM to {ref.name}] " + dm.text.replace("\n", "\n      "))

@@ -60,7 +60,9 @@ class GameModule(Protocol[S, A, E, O]):
     max_players: int
     ai_levels: tuple[str, ...]
     idle_level: str
-    """The AI level that plays for a member who is idle or gone."""
+    """The level that answers for an idle member when the turn timer runs out."""
+    gone_level: str
+    """The AI level that plays the seat of a member who left the server, from then on."""
     settings: type[O]
     help: str
     """How to play it with the bot, in a few lines for `/help`."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
+from bot.mansion.game import GAME as MANSION
 from bot.plug import AnyGame
 from bot.thirteen_clues.game import GAME as THIRTEEN_CLUES
 
-GAMES: tuple[AnyGame, ...] = (THIRTEEN_CLUES,)
+GAMES: tuple[AnyGame, ...] = (THIRTEEN_CLUES, MANSION)

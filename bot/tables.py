@@ -57,11 +57,19 @@ class Reply:
     vanish: bool = False
     """The answer is the news itself: the original response (a picker, "thinking…") is
     deleted instead of edited, and leaves nothing behind."""
+    then: Callable[[Any, list[Any]], Outgoing] | None = None
+    """Renders the answer from the change's result (the new engine state and its events),
+    for answers that depend on what happened: a panel that moves on to the next step."""
 
     def letter(self, follows: int) -> Letter:
         if self.vanish:
             return Letter.unsay(self.interaction_id, self.token, follows=follows)
         return Letter.reply(self.interaction_id, self.token, self.body, follows=follows)
+
+    def settle(self, state: Any, events: list[Any]) -> None:
+        """Render the answer from the result, if it depends on it (before it is stored)."""
+        if self.then is not None:
+            self.body = self.then(state, events)
 
 
 @dataclass(frozen=True)
@@ -723,13 +731,13 @@ class TableService:
             )
             return
         seats = list(table.seats)
-        seats[seat] = ref.model_copy(update={"ai_level": module.idle_level})
+        seats[seat] = ref.model_copy(update={"ai_level": module.gone_level})
         humans = [s.human for s in seats if s.human is not None]
         host = table.host_id if table.host_id != user_id or not humans else humans[0]
         after = table.model_copy(update={"seats": seats, "host_id": host,
                                          "version": table.version + 1})
         state = self.state_of(table)
-        text = (f"🤖 {ref.name} {why}: an AI ({module.idle_level}) plays their seat "
+        text = (f"🤖 {ref.name} {why}: an AI ({module.gone_level}) plays their seat "
                 "from now on.")
         plan = self._plan(after, None, state)
         after, letters = news.living(module, after, state, text, fresh=True)
@@ -800,6 +808,7 @@ class TableService:
         )
         letters = [*notices, *owed]
         if reply is not None:
+            reply.settle(state, events)
             letters.append(reply.letter(len(letters)))
         change = Change(
             after,

@@ -23,3 +23,26 @@ def test_without_a_token_the_bot_explains_what_to_do(
     assert main([]) == 2
     err = capsys.readouterr().err
     assert "DISCORD_TOKEN" in err and "applications.commands" in err and "demo" in err
+
+
+@pytest.mark.parametrize(
+    ("players", "extra"),
+    [(3, ["--series", "2"]), (4, ["--variant", "one-against-all"]), (5, [])],
+    ids=["3-series", "4-one-against-all", "5-standard"],
+)
+def test_mansion_demo_plays_a_complete_game(
+    players: int, extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["demo", "--game", "mansion", "--players", str(players), "--seed", "5", *extra]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Game over" in out and "Clue: Mystery Beyond the Mansion" in out
+    assert "[#channel]" in out and "[DM to " in out
+
+
+def test_the_demo_refuses_a_player_count_the_game_does_not_take(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["demo", "--game", "mansion", "--players", "2"])
+    assert "3–5 players" in capsys.readouterr().err

@@ -52,6 +52,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     max_players = 6
     ai_levels = ("easy", "normal", "expert")
     idle_level = "normal"
+    gone_level = "normal"
     settings = ThirteenCluesSettings
     started_text = "Cards dealt: check your DMs (or `/13clues hand`) and choose what to pass left."
     help = (

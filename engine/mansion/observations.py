@@ -8,11 +8,13 @@ deduction solver works from it alone. Card ids appear in these fields only:
   seats entitled to them and None (or absent) for everyone else.
 
 Facts that constrain hands, by entry:
-- `suggestion`: every seat in `passed` holds none of `named`; `refuter` holds at least one
-  (two or more when `had_choice`); `refuter is None` means nobody asked holds any. In One
-  Against All the fugitive is asked last, so when it refutes every other detective passed.
+- `suggestion`: every seat in `passed` holds none of `named`; `refuter` holds exactly one
+  of them, or two or more when `had_choice` (one matching card is shown at once, a choice
+  is prompted, and the table sees the difference); `refuter is None` means nobody asked
+  holds any. In One Against All the fugitive is asked last, so when it refutes every other
+  detective passed.
 - `super_sleuth`: an answer with `showed` False means that seat holds no card with the
-  feature; `showed` True means at least one (two or more when `had_choice`).
+  feature; `showed` True means exactly one, or two or more when `had_choice`.
 - `snoop`, `all_snoop`, `private_tip`: the card(s) learned, for the looker / the two.
 - `accusation`: a wrong one says only that the named triple is not the solution, and that
   only to the accuser (who also sees the solution).

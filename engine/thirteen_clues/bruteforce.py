@@ -216,8 +216,11 @@ def brute_force(
     return ref
 
 
-def _add(table: dict[tuple[Triple, tuple[str, ...]], int], key: tuple[Triple, tuple[str, ...]],
-         value: int) -> None:
+def _add(
+    table: dict[tuple[Triple, tuple[str, ...]], int],
+    key: tuple[Triple, tuple[str, ...]],
+    value: int,
+) -> None:
     table[key] = table.get(key, 0) + value
 
 

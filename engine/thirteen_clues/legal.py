@@ -182,9 +182,7 @@ def check(state: GameState, action: Action) -> None:
         _check_take(state, action)
         return
     if must_take(state):
-        raise RuleError(
-            "The supply is empty: first take a magnifying glass from another player."
-        )
+        raise RuleError("The supply is empty: first take a magnifying glass from another player.")
     match action:
         case Ask():
             _check_ask(state, action)
@@ -214,8 +212,9 @@ def _check_take(state: GameState, action: TakeGlass) -> None:
     if not must_take(state):
         if not state.options.uses_glasses:
             raise RuleError("There are no magnifying glasses in a two-player game.")
-        raise RuleError("You only take a glass from a player when you hold none and the "
-                        "supply is empty.")
+        raise RuleError(
+            "You only take a glass from a player when you hold none and the supply is empty."
+        )
     if action.source == action.seat or not 0 <= action.source < state.players:
         raise RuleError("Take the glass from another player at this table.")
     if state.seats[action.source].glasses == 0:
@@ -237,9 +236,7 @@ def _check_ask(state: GameState, action: Ask) -> None:
         raise RuleError(f"The {subject_name(action.subject)} suit is not in play at this table.")
     if action.side not in sides(state):
         if state.players == 2:
-            raise RuleError(
-                "With two players, say which side: the card on their left or right."
-            )
+            raise RuleError("With two players, say which side: the card on their left or right.")
         raise RuleError("Sides are only named in a two-player game.")
     if action.top_secret and not can_use_top_secret(state, action.seat):
         if not state.options.top_secret:
@@ -278,12 +275,13 @@ def _check_accuse(state: GameState, action: Accuse) -> None:
                 f"{subject_name(suit.value)} suit is set aside with {state.players} players. "
                 "In the 2020 rules you may only accuse cards in play."
             )
-        where = "behind your own screen" if card in state.seats[action.seat].screen else (
-            f"on {_holder_owner(state, card)}'s card holder"
+        where = (
+            "behind your own screen"
+            if card in state.seats[action.seat].screen
+            else (f"on {_holder_owner(state, card)}'s card holder")
         )
         raise RuleError(
-            f"{card_name(card)} is {where}: in the 2020 rules you cannot accuse a card "
-            "you can see."
+            f"{card_name(card)} is {where}: in the 2020 rules you cannot accuse a card you can see."
         )
 
 
@@ -292,9 +290,7 @@ def _check_accuse(state: GameState, action: Accuse) -> None:
 
 def _own_seat(view: PlayerView, seat: int) -> None:
     if seat != view.seat:
-        raise ValueError(
-            f"The view of seat {view.seat} cannot tell what seat {seat} sees."
-        )
+        raise ValueError(f"The view of seat {view.seat} cannot tell what seat {seat} sees.")
 
 
 def _has_passed(game: Table, seat: int) -> bool:

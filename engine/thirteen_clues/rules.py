@@ -268,9 +268,7 @@ def _ask(state: GameState, action: Ask) -> list[Event]:
     return [*events, answered]
 
 
-def answer_for(
-    state: GameState, asker: int, witness: int, subject: str, side: str | None
-) -> int:
+def answer_for(state: GameState, asker: int, witness: int, subject: str, side: str | None) -> int:
     """The true count the witness gives: every holder but its own plus its screen (3–6
     players), or the asker's holder plus the named screen card (2 players)."""
     if state.players == 2:

@@ -60,6 +60,7 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
     min_players = max_players = 2
     ai_levels = ("easy",)
     idle_level = "easy"
+    gone_level = "easy"
     settings = TableSettings
     started_text = "Dealt: your number is in your DMs."
     help = "High Card: reveal your number, the higher wins."

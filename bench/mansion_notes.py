@@ -1,0 +1,81 @@
+"""Notes solve time for Clue: Mystery Beyond the Mansion (target: p99 ≤ 20 ms).
+
+    python -m bench.mansion_notes [--games 40] [--per-game 10]
+
+Positions come from real AI games (random tables of easy / normal / expert players, both
+variants), each seen by the seat that must act at a random decision. Each position is
+timed once, as the bot would call it (`notes(view, "full")`: facts, exact solve, the
+grid), and as the best of 3 runs, which filters out other processes on a busy machine.
+Also printed: the share of positions whose solution is certain, the median number of
+consistent deals, and the bookkeeping level's time. Figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from engine.mansion.ai.selfplay import ai_positions
+from engine.mansion.deduction import solve
+from engine.mansion.notes import notes
+from engine.mansion.views import PlayerView
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def views_for(players: int, games: int, per_game: int) -> list[PlayerView]:
+    out = []
+    for variant in ("standard", "one_against_all"):
+        for _, view in ai_positions(players, variant, games // 2, seed=7, per_game=per_game):
+            out.append(view)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="AI games per player count")
+    parser.add_argument("--per-game", type=int, default=10)
+    args = parser.parse_args()
+    header = ("players", "positions", "full med", "p99", "max", "best3 med", "p99", "max")
+    header += ("bookkeeping med", "p99", "certain", "deals med")
+    print(" | ".join(f"{h:>9}" for h in header))
+    for players in (3, 4, 5):
+        views = views_for(players, args.games, args.per_game)
+        once = [timed(lambda v=v: notes(v, "full")) for v in views]  # type: ignore[misc]
+        best = [min(timed(lambda v=v: notes(v, "full")) for _ in range(3)) for v in views]  # type: ignore[misc]
+        books = [timed(lambda v=v: notes(v, "bookkeeping")) for v in views]  # type: ignore[misc]
+        deductions = [solve(v) for v in views]
+        cells = (
+            str(players),
+            str(len(views)),
+            _ms(statistics.median(once)),
+            _ms(percentile(once, 0.99)),
+            _ms(max(once)),
+            _ms(statistics.median(best)),
+            _ms(percentile(best, 0.99)),
+            _ms(max(best)),
+            _ms(statistics.median(books)),
+            _ms(percentile(books, 0.99)),
+            f"{sum(d.certain() is not None for d in deductions) / len(views):.0%}",
+            f"{statistics.median(d.total for d in deductions):.1e}",
+        )
+        print(" | ".join(f"{c:>9}" for c in cells), flush=True)
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}ms"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,534 @@
+"""Mansion's buttons and selects: one DynamicItem family per kind of component, each owning
+its custom_id template, its builders and its callback, so a click is handled after any
+restart, from a DM as from the channel.
+
+- `TableMenu`: **My turn** and **Notes** on the living table message (and My turn in DMs).
+- `PanelButton`: the turn panel — your Action cards, then the choice each needs (an
+  opponent, a confirmation), Accuse, End turn, Back.
+- `SuggestPicker`, `AccusePicker`, `SolutionPicker`: selects whose draft lives in the id.
+- `PromptButton`: answers to prompts (show a card, pick a face-down card, answer a tip).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+
+from bot.components import TableButton, button, values, view_of
+from bot.errors import UserError
+from bot.interactions import answer
+from bot.mansion import actions
+from bot.mansion.family import BLUE, GREEN, GREY, NONE, PREFIX, RED, Family, Then, custom_id
+from bot.mansion.render.labels import (
+    EFFECT_EMOJI,
+    KIND_EMOJI,
+    Voice,
+    action_name,
+    card_name,
+    clip,
+    plain_name,
+)
+from bot.mansion.render.lines import prompt_text, seat_note, voice, waiting_text
+from bot.messages import Outgoing
+from bot.models import Table
+from bot.tables import TableService
+from engine.mansion import GameState, player_view
+from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
+from engine.mansion.legal import opponents, playable_cards
+from engine.mansion.views import PlayerView, PublicView
+
+Item = discord.ui.Item[Any]
+LABEL = 80
+"""Discord's limit on a button label."""
+
+
+# ---------------------------------------------------------------- drafts
+
+
+def encode(draft: list[str | None]) -> str:
+    return ".".join(c or NONE for c in draft)
+
+
+def decode(text: str, kinds: tuple[Kind, ...]) -> list[str | None]:
+    """A draft of card ids, one per kind; anything a picker never writes reads as unset."""
+    parts = text.split(".") if text else []
+    if len(parts) != len(kinds):
+        return [None] * len(kinds)
+    return [p if p in CLUES and CLUES[p].kind is k else None
+            for p, k in zip(parts, kinds, strict=True)]
+
+
+def card_select(cid: str, kind: Kind, placeholder: str, chosen: str | None,
+                cards: tuple[str, ...] | list[str] | None = None,
+                describe: dict[str, str] | None = None) -> discord.ui.Select[Any]:
+    options = [
+        discord.SelectOption(label=card_name(c), value=c, emoji=KIND_EMOJI[kind],
+                             default=c == chosen,
+                             description=(describe or {}).get(c))
+        for c in (cards if cards is not None else BY_KIND[kind])
+    ]
+    return discord.ui.Select(custom_id=cid, placeholder=placeholder, options=options)
+
+
+def chosen_value(interaction: discord.Interaction, allowed: list[str] | tuple[str, ...]) -> str:
+    """The one value picked in a select, refused unless the menu offered it."""
+    picked = values(interaction)
+    if len(picked) != 1 or picked[0] not in allowed:
+        raise UserError("That choice is not on the menu. Please pick again.")
+    return picked[0]
+
+
+# ---------------------------------------------------------------- the table message
+
+
+def lobby_view(table_id: int) -> discord.ui.View:
+    return view_of(*(TableButton(PREFIX, verb, table_id) for verb in ("join", "leave", "start")))
+
+
+def table_view(table_id: int, view: PublicView) -> discord.ui.View | None:
+    """The living message's buttons: My turn (it opens the panel for whoever must act),
+    My secrets and Notes for everyone."""
+    if view.phase == "over":
+        return None
+    return view_of(
+        button("My turn", custom_id("turn", table_id), BLUE, emoji="▶️"),
+        TableButton(PREFIX, "hand", table_id),
+        button("Notes", custom_id("notes", table_id), GREY, emoji="📓"),
+    )
+
+
+# ---------------------------------------------------------------- prompts and the panel
+
+
+def prompt_items(table_id: int, view: PlayerView, *, panel: bool = False) -> list[Item]:
+    """The buttons answering the seat's open prompt (for a DM, `/mansion hand` and the
+    panel). A turn's play prompt outside the panel offers My turn, which opens the panel."""
+    prompt = view.prompt
+    if prompt is None:
+        return []
+    pid = prompt.id
+    match prompt.kind:
+        case "play":
+            if not panel:
+                return [button("My turn", custom_id("turn", table_id), BLUE, emoji="▶️")]
+            items: list[Item] = [
+                button(clip(action_name(c), LABEL), custom_id("card", table_id, pid, c), BLUE,
+                       emoji=EFFECT_EMOJI[ACTIONS[c].effect])
+                for c in playable_cards(view, view.seat)
+            ]
+            items.append(button("Accuse", custom_id("acopen", table_id, pid), RED, emoji="⚖️"))
+            return items
+        case "accuse_or_end":
+            return [
+                button("Accuse", custom_id("acopen", table_id, pid), RED, emoji="⚖️"),
+                button("End turn", custom_id("end", table_id, pid), GREEN, emoji="⏹️"),
+            ]
+        case "show":
+            return [
+                button(card_name(o[0]), custom_id("show", table_id, pid, o[0]), BLUE,
+                       emoji=KIND_EMOJI[CLUES[o[0]].kind])
+                for o in prompt.options or []
+            ]
+        case "pick":
+            return [
+                button(f"Card {i + 1}", custom_id("pick", table_id, pid, str(i)), BLUE,
+                       emoji="🂠")
+                for i in range(prompt.count or 0)
+            ]
+        case "answer_tip":
+            return [
+                button(clip("Return " + (", ".join(card_name(c) for c in option) or "nothing"),
+                            LABEL),
+                       custom_id("tip", table_id, pid, str(i)), BLUE, emoji="🤫")
+                for i, option in enumerate(prompt.options or [])
+            ]
+        case "choose_solution":
+            return solution_items(table_id, pid, [None, None, None])
+
+
+def prompt_message(table_id: int, view: PlayerView, note: str = "") -> Outgoing:
+    """A prompt on its own: its text and its buttons (a DM's answer, a panel's step)."""
+    assert view.prompt is not None
+    text = prompt_text(view.prompt, view)
+    return Outgoing.of("\n".join(x for x in (note, text) if x),
+                       view=view_of(*prompt_items(table_id, view, panel=True)))
+
+
+def panel(table_id: int, view: PlayerView, note: str = "") -> Outgoing:
+    """The turn panel (ephemeral): what this seat must do now, with its buttons; or, when it
+    has nothing to do, where the game stands."""
+    if view.prompt is not None:
+        return prompt_message(table_id, view, note)
+    return Outgoing.of("\n".join(x for x in (note, idle_text(view)) if x))
+
+
+def idle_text(view: PlayerView) -> str:
+    """Where the game stands for a seat with nothing to answer."""
+    v = voice(view)
+    if view.phase == "over":
+        return "🏁 The game is over: the channel has the reveal."
+    waits = [waiting_text(p, v) for p in view.waiting]
+    waiting = f" Waiting for {'; '.join(waits)}." if waits else ""
+    if view.seats[view.seat].eliminated:
+        return f"You accused wrongly, so you take no more turns.{waiting}"
+    if view.turn == view.seat and view.phase == "playing":
+        return f"⏳ Your card is on the table.{waiting}"
+    return f"Nothing to do for you right now.{waiting}"
+
+
+def after(table_id: int, seat: int, done: str = "✅ Done.") -> Then:
+    """A member's answer once their action is stored: what it taught them (or `done`), then
+    what they must do next (the panel moves on), rendered from the new state."""
+
+    def render(state: GameState, events: list[Any]) -> Outgoing:
+        view = player_view(state, seat)
+        return panel(table_id, view, note=seat_note(events, view) or done)
+
+    return render
+
+
+def card_step(table_id: int, view: PlayerView, card: str) -> Outgoing:
+    """The choices one Action card needs, before it is played."""
+    assert view.prompt is not None
+    pid = view.prompt.id
+    info = ACTIONS[card]
+    v = voice(view, view.seat)
+    back = button("Back", custom_id("back", table_id, pid), GREY, emoji="↩️")
+    match info.effect:
+        case "suggest_any":
+            return suggest_any_picker(table_id, view, [None, None, None])
+        case "suggest_present":
+            return suggest_present_picker(table_id, view, [None, None, None])
+        case "snoop":
+            targets = [
+                button(f"Snoop {plain_name(view.seats[t].name)}"[:LABEL],
+                       custom_id("sn", table_id, pid, str(t)), BLUE, emoji="👀")
+                for t in opponents(view, view.seat)
+            ]
+            return Outgoing.of("👀 **Snoop**: whose hand do you look at? They lay it face down "
+                               "and you pick one card.", view=view_of(*targets, back))
+        case "all_snoop":
+            looks = _all_snoop_looks(view, card, v)
+            go = button(f"Play {info.name}", custom_id("as", table_id, pid, card), GREEN,
+                        emoji="🔄")
+            return Outgoing.of(f"🔄 **{info.name}**: everyone looks at one face-down card of "
+                               f"a neighbour's hand ({looks}).", view=view_of(go, back))
+        case "super_sleuth":
+            go = button("Play it", custom_id("ss", table_id, pid, card), GREEN, emoji="🔎")
+            return Outgoing.of(f"🔎 **{info.name}**: every opponent must show you one, if they "
+                               "hold any (the table sees who showed, not what).",
+                               view=view_of(go, back))
+        case "private_tip":
+            targets = [
+                button(f"Tip {plain_name(view.seats[t].name)}"[:LABEL],
+                       custom_id("pt", table_id, pid, f"{card}.{t}"), BLUE, emoji="🤫")
+                for t in opponents(view, view.seat)
+            ]
+            return Outgoing.of(f"🤫 **Private Tip: {info.ask}**: to whom? Only the two of you "
+                               "see the tip and the answer.", view=view_of(*targets, back))
+    raise UserError("That card cannot be played.")
+
+
+def _all_snoop_looks(view: PlayerView, card: str, v: Voice) -> str:
+    n = len(view.seats)
+    left = ACTIONS[card].direction == "left"
+    return ", ".join(
+        f"{v.plain(i, start=True)} → {v.whose((i - 1) % n if left else (i + 1) % n)}"
+        .replace("**", "")
+        for i in range(n)
+    )
+
+
+# ---------------------------------------------------------------- pickers
+
+SUGGEST_KINDS = (Kind.DESTINATION, Kind.SUSPECT, Kind.VEHICLE)
+PRESENT_KINDS = (Kind.SUSPECT, Kind.VEHICLE, Kind.DESTINATION)
+TRIPLE_KINDS = (Kind.SUSPECT, Kind.VEHICLE, Kind.DESTINATION)
+
+
+def where_described(view: PlayerView) -> dict[str, str]:
+    """Destination → who has its marker, as a select option's description."""
+    out = {d: "by the tray: you swap with the tray" for d in view.tray}
+    for i, s in enumerate(view.seats):
+        if s.marker:
+            out[s.marker] = ("you are here" if i == view.seat
+                             else f"{s.name[:40]}'s marker: you swap with them")
+    return out
+
+
+def suggest_any_picker(table_id: int, view: PlayerView, draft: list[str | None]) -> Outgoing:
+    assert view.prompt is not None
+    pid, code = view.prompt.id, encode(draft)
+    dest, suspect, vehicle = draft
+
+    def cid(verb: str) -> str:
+        return custom_id(verb, table_id, pid, code)
+
+    items: list[Item] = [
+        card_select(cid("sad"), Kind.DESTINATION, "From which destination? (you take its marker)",
+                    dest, describe=where_described(view)),
+        card_select(cid("sas"), Kind.SUSPECT, "The suspect…", suspect),
+        card_select(cid("sav"), Kind.VEHICLE, "The vehicle…", vehicle),
+        button("Suggest", cid("sago"), GREEN, emoji="💬", disabled=None in draft),
+        button("Back", custom_id("back", table_id, pid), GREY, emoji="↩️"),
+    ]
+    return Outgoing.of("💬 **Suggestion from ANY destination**: take any destination's marker "
+                       "(swapping with its holder or the tray), then suggest from there.",
+                       view=view_of(*items))
+
+
+def suggest_present_picker(table_id: int, view: PlayerView, draft: list[str | None]
+                           ) -> Outgoing:
+    assert view.prompt is not None
+    pid, code = view.prompt.id, encode(draft)
+    suspect, vehicle, dest = draft
+    here = view.seats[view.seat].marker
+
+    def cid(verb: str) -> str:
+        return custom_id(verb, table_id, pid, code)
+
+    elsewhere = [d for d in BY_KIND[Kind.DESTINATION] if d != here]
+    items: list[Item] = [
+        card_select(cid("sps"), Kind.SUSPECT, "The suspect…", suspect),
+        card_select(cid("spv"), Kind.VEHICLE, "The vehicle…", vehicle),
+        card_select(cid("spm"), Kind.DESTINATION, "…or move instead (no suggestion) to…", dest,
+                    cards=elsewhere, describe=where_described(view)),
+        button(clip(f"Suggest from {card_name(here)}", LABEL), cid("spgo"), GREEN, emoji="🏠",
+               disabled=suspect is None or vehicle is None),
+        button("Move", cid("spmgo"), BLUE, emoji="🚶", disabled=dest is None),
+        button("Back", custom_id("back", table_id, pid), GREY, emoji="↩️"),
+    ]
+    return Outgoing.of(f"🏠 **Suggestion from PRESENT destination**: suggest from "
+                       f"**{card_name(here)}**, or swap your marker for another and end your "
+                       "turn without a suggestion.", view=view_of(*items))
+
+
+def accuse_picker(table_id: int, pid: int, draft: list[str | None]) -> Outgoing:
+    code = encode(draft)
+
+    def cid(verb: str) -> str:
+        return custom_id(verb, table_id, pid, code)
+
+    suspect, vehicle, dest = draft
+    items: list[Item] = [
+        card_select(cid("acs"), Kind.SUSPECT, "The suspect…", suspect),
+        card_select(cid("acv"), Kind.VEHICLE, "The vehicle…", vehicle),
+        card_select(cid("acd"), Kind.DESTINATION, "The destination…", dest),
+        button("Accuse", cid("acgo"), RED, emoji="⚖️", disabled=None in draft),
+        button("Back", custom_id("back", table_id, pid), GREY, emoji="↩️"),
+    ]
+    return Outgoing.of("⚖️ **Accusation** (once per game): name the suspect, the vehicle and "
+                       "the destination. Right wins; wrong means no more turns.",
+                       view=view_of(*items))
+
+
+def solution_items(table_id: int, pid: int, draft: list[str | None]) -> list[Item]:
+    code = encode(draft)
+
+    def cid(verb: str) -> str:
+        return custom_id(verb, table_id, pid, code)
+
+    suspect, vehicle, dest = draft
+    return [
+        card_select(cid("sols"), Kind.SUSPECT, "The suspect…", suspect),
+        card_select(cid("solv"), Kind.VEHICLE, "The vehicle…", vehicle),
+        card_select(cid("sold"), Kind.DESTINATION, "The destination…", dest),
+        button("Choose this solution", cid("solgo"), GREEN, emoji="🦹", disabled=None in draft),
+    ]
+
+
+# ---------------------------------------------------------------- families
+
+
+async def show_or_edit(interaction: discord.Interaction, out: Outgoing) -> None:
+    """A step of the panel: the panel (ephemeral) changes in place; from a DM or a public
+    message, the step opens as a new message only this member sees."""
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        await interaction.response.edit_message(**out.reply_kwargs())
+    else:
+        await answer(interaction, out)
+
+
+class TableMenu(Family, template=r"mbm:(?P<verb>turn|notes):(?P<table>\d+)(?::-)?"):
+    """My turn opens the panel for the clicking member; Notes shows their notes grid."""
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        if self.click.verb == "notes":
+            from bot.mansion.notes import notes_message
+
+            table, view = await self.seat_view(interaction)
+            await answer(interaction, notes_message(table, view))
+            return
+        table, view = await self.seat_view(interaction)
+        await answer(interaction, open_panel(table.id, view))
+
+
+def member_view(tables: TableService, table: Table, user_id: int) -> PlayerView:
+    """The member's seat's view of a table in play (refused for strangers and lobbies)."""
+    if table.state is None:
+        raise UserError("The game has not started yet.")
+    return player_view(tables.state_of(table), tables.seat(table, user_id))
+
+
+def turn_panel(tables: TableService, table: Table, user_id: int) -> Outgoing:
+    """`/mansion turn`: the member's panel at a game in play."""
+    if table.status != "playing":
+        raise UserError("This game is over." if table.status == "over"
+                        else "The game has not started yet.")
+    return open_panel(table.id, member_view(tables, table, user_id))
+
+
+def open_panel(table_id: int, view: PlayerView) -> Outgoing:
+    """`/mansion turn` and My turn: the panel, or a clear word when there is nothing to do."""
+    if view.prompt is None and not (view.turn == view.seat and view.phase == "playing"):
+        v = voice(view)
+        waits = [waiting_text(p, v) for p in view.waiting]
+        why = f"waiting for {'; '.join(waits)}" if waits else "nothing to answer"
+        raise UserError(f"It is not your turn and nothing waits for you ({why}).")
+    return panel(table_id, view)
+
+
+class PanelButton(Family, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acopen):"
+                                   r"(?P<table>\d+):(?P<prompt>\d+)(?::(?P<draft>[a-z0-9_.]+))?"):
+    """The turn panel's steps: an Action card, its target or confirmation, Accuse, End turn,
+    Back."""
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        verb, draft = self.click.verb, self.click.draft
+        table, view = await self.current(interaction)
+        assert view.prompt is not None
+        pid = view.prompt.id
+        if verb == "back":
+            await show_or_edit(interaction, panel(table.id, view))
+        elif verb == "acopen":
+            await show_or_edit(interaction, accuse_picker(table.id, pid, [None] * 3))
+        elif verb == "card":
+            if draft not in playable_cards(view, view.seat):
+                raise UserError("You cannot play that card now.")
+            await show_or_edit(interaction, card_step(table.id, view, draft))
+        elif verb == "end":
+            await self.act(interaction, actions.end_turn(pid), "⏹️ Turn ended.")
+        elif verb == "sn":
+            await self.act(interaction, actions.snoop(pid, _int(draft)), "👀 Snoop played.")
+        elif verb == "pt":
+            card, _, target = draft.partition(".")
+            await self.act(interaction, actions.private_tip(pid, card, _int(target)),
+                           "🤫 Private Tip passed.")
+        elif verb == "as":
+            await self.act(interaction, actions.all_snoop(pid, draft), "🔄 All Snoop played.")
+        else:
+            await self.act(interaction, actions.super_sleuth(pid, draft),
+                           "🔎 Super Sleuth played.")
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError("That choice is not on the menu. Please pick again.") from None
+
+
+class SuggestPicker(Family, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm|spgo|spmgo):"
+                                     r"(?P<table>\d+):(?P<prompt>\d+):(?P<draft>[a-z_.]+)"):
+    """The two suggestion cards: destination (ANY) or move (PRESENT), suspect, vehicle."""
+
+    ANY: ClassVar[dict[str, int]] = {"sad": 0, "sas": 1, "sav": 2}
+    PRESENT: ClassVar[dict[str, int]] = {"sps": 0, "spv": 1, "spm": 2}
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        verb = self.click.verb
+        table, view = await self.current(interaction)
+        assert view.prompt is not None
+        pid = view.prompt.id
+        present = verb.startswith("sp")
+        kinds = PRESENT_KINDS if present else SUGGEST_KINDS
+        draft = decode(self.click.draft, kinds)
+        if verb == "sago":
+            dest, suspect, vehicle = draft
+            if dest is None or suspect is None or vehicle is None:
+                raise UserError("Pick a destination, a suspect and a vehicle first.")
+            await self.act(interaction, actions.suggest_any(pid, dest, suspect, vehicle),
+                           "💬 Suggestion made.")
+        elif verb == "spgo":
+            suspect, vehicle, _ = draft
+            if suspect is None or vehicle is None:
+                raise UserError("Pick a suspect and a vehicle first.")
+            await self.act(interaction, actions.suggest_present(pid, suspect, vehicle),
+                           "🏠 Suggestion made.")
+        elif verb == "spmgo":
+            if draft[2] is None:
+                raise UserError("Pick the destination to move to first.")
+            await self.act(interaction, actions.move(pid, draft[2]), "🚶 Moved.")
+        else:
+            slot = (self.PRESENT if present else self.ANY)[verb]
+            allowed = BY_KIND[kinds[slot]]
+            draft[slot] = chosen_value(interaction, allowed)
+            picker = suggest_present_picker if present else suggest_any_picker
+            await interaction.response.edit_message(
+                **picker(table.id, view, draft).reply_kwargs())
+
+
+class AccusePicker(Family, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\d+):"
+                                    r"(?P<prompt>\d+):(?P<draft>[a-z_.]+)"):
+    """Suspect, vehicle, destination, then Accuse (on your turn, before or after playing)."""
+
+    SLOTS: ClassVar[dict[str, int]] = {"acs": 0, "acv": 1, "acd": 2}
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        table, view = await self.current(interaction)
+        assert view.prompt is not None
+        pid = view.prompt.id
+        draft = decode(self.click.draft, TRIPLE_KINDS)
+        if self.click.verb == "acgo":
+            await self.act(interaction, actions.accuse(pid, *draft), "⚖️ Accusation made.")
+            return
+        slot = self.SLOTS[self.click.verb]
+        draft[slot] = chosen_value(interaction, BY_KIND[TRIPLE_KINDS[slot]])
+        await interaction.response.edit_message(
+            **accuse_picker(table.id, pid, draft).reply_kwargs())
+
+
+class SolutionPicker(Family, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<table>\d+):"
+                                      r"(?P<prompt>\d+):(?P<draft>[a-z_.]+)"):
+    """One Against All: the fugitive chooses the solution (by DM, `hand` or the panel)."""
+
+    SLOTS: ClassVar[dict[str, int]] = {"sols": 0, "solv": 1, "sold": 2}
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        table, view = await self.current(interaction)
+        assert view.prompt is not None
+        pid = view.prompt.id
+        draft = decode(self.click.draft, TRIPLE_KINDS)
+        if self.click.verb == "solgo":
+            await self.act(interaction, actions.choose_solution(pid, *draft),
+                           "🦹 Solution chosen.")
+            return
+        slot = self.SLOTS[self.click.verb]
+        draft[slot] = chosen_value(interaction, BY_KIND[TRIPLE_KINDS[slot]])
+        text = prompt_text(view.prompt, view)
+        await interaction.response.edit_message(
+            **Outgoing.of(text, view=view_of(*solution_items(table.id, pid, draft)))
+            .reply_kwargs())
+
+
+class PromptButton(Family, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"
+                                    r"(?P<prompt>\d+):(?P<draft>[a-z0-9_]+)"):
+    """Answers: the card to show, the face-down position to look at, the tip's answer."""
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        verb, draft = self.click.verb, self.click.draft
+        pid = self.click.prompt
+        assert pid is not None
+        if verb == "show":
+            await self.act(interaction, actions.show(pid, draft), "🃏 Card shown.")
+        elif verb == "pick":
+            await self.act(interaction, actions.pick(pid, _int(draft)), "👀 Card picked.")
+        else:
+            await self.act(interaction, actions.answer_tip(pid, _int(draft)), "🤫 Tip answered.")
+
+
+FAMILIES: tuple[type[Family], ...] = (
+    TableMenu, PanelButton, SuggestPicker, AccusePicker, SolutionPicker, PromptButton,
+)

@@ -1,0 +1,136 @@
+"""What every Mansion component family shares: the custom_id scheme, the parsed click, and
+a callback that answers whatever goes wrong.
+
+A custom_id is `mbm:<verb>:<table id>[:<prompt id or ->[:<draft>]]`. Buttons that answer a
+question carry the id of the prompt they answer (a prompt's "version"): a click on a prompt
+already answered, or from an earlier step of the game, is refused politely, while answers
+of other players meanwhile (an All Snoop, a Super Sleuth) never make a button stale.
+Multi-step pickers carry their draft in the id itself, so nothing lives in memory and every
+button works after a restart, from a DM as from the channel.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Self
+
+import discord
+
+from bot.errors import UserError
+from bot.interactions import place_of, refuse, run_update, tables_of
+from bot.messages import Outgoing
+from bot.models import Table
+from bot.tables import Reply
+from engine.mansion import Action, GameState, player_view
+from engine.mansion.views import PlayerView
+
+PREFIX = "mbm"
+NONE = "_"
+BLUE, GREY, RED, GREEN = (
+    discord.ButtonStyle.primary,
+    discord.ButtonStyle.secondary,
+    discord.ButtonStyle.danger,
+    discord.ButtonStyle.success,
+)
+
+Build = Callable[[GameState, int], Action]
+Then = Callable[[Any, list[Any]], Outgoing]
+
+
+def custom_id(verb: str, table_id: int, prompt: int | None = None, draft: str = "") -> str:
+    cid = f"{PREFIX}:{verb}:{table_id}:{'-' if prompt is None else prompt}"
+    return f"{cid}:{draft}" if draft else cid
+
+
+@dataclass(frozen=True)
+class Click:
+    """A parsed custom_id."""
+
+    verb: str
+    table_id: int
+    prompt: int | None
+    draft: str
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Click:
+        groups = match.groupdict()
+        prompt = groups.get("prompt") or "-"
+        return cls(
+            verb=match["verb"],
+            table_id=int(match["table"]),
+            prompt=None if prompt == "-" else int(prompt),
+            draft=groups.get("draft") or "",
+        )
+
+
+class Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"mbm:never"):
+    """Parse, then run the family's own `clicked`; anything raised is answered ephemerally
+    (never "This interaction failed")."""
+
+    def __init__(self, item: discord.ui.Item[Any], click: Click) -> None:
+        super().__init__(item)
+        self.click = click
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> Self:
+        return cls(item, Click.of(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.clicked(interaction)
+        except Exception as exc:
+            await refuse(interaction, exc)
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        raise UserError("This button belongs to an older version of the bot.")
+
+    async def table(self, interaction: discord.Interaction) -> Table:
+        return await tables_of(interaction).by_id(self.click.table_id, place_of(interaction))
+
+    async def seat_view(self, interaction: discord.Interaction) -> tuple[Table, PlayerView]:
+        """The table and the clicking member's view of it (refused for strangers and for a
+        game not in play)."""
+        table = await self.table(interaction)
+        if table.status != "playing":
+            raise UserError("This game is over." if table.status == "over"
+                            else "The game has not started yet.")
+        tables = tables_of(interaction)
+        seat = tables.seat(table, interaction.user.id)
+        state: GameState = tables.state_of(table)
+        return table, player_view(state, seat)
+
+    async def current(self, interaction: discord.Interaction) -> tuple[Table, PlayerView]:
+        """As `seat_view`, refused unless the prompt this button answers is still open."""
+        table, view = await self.seat_view(interaction)
+        check_prompt(view.prompt.id if view.prompt else None, self.click.prompt)
+        return table, view
+
+    async def act(self, interaction: discord.Interaction, build: Build, done: str) -> None:
+        """A picker's last step: apply the action; the message becomes its result, rendered
+        from the new state: what the member learned, then their next step."""
+        from bot.mansion.components import after
+
+        async def work(reply: Reply) -> None:
+            table = await self.table(interaction)
+            reply.then = after(table.id, tables_of(interaction).seat(table, interaction.user.id),
+                               done)
+            await tables_of(interaction).act(
+                self.click.table_id, interaction.user.id, build,
+                place=place_of(interaction), reply=reply,
+            )
+
+        await run_update(interaction, work, done)
+
+
+STALE_PROMPT = ("That button is out of date: it was already answered, or the game has moved "
+                "on. Use the newest message, `/mansion turn` or `/mansion hand`.")
+
+
+def check_prompt(open_id: int | None, wanted: int | None) -> None:
+    if wanted is None or open_id != wanted:
+        raise UserError(STALE_PROMPT)

@@ -1,0 +1,260 @@
+"""Clue: Mystery Beyond the Mansion plugged into the shell: engine calls, what is delivered,
+what commands show."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from bot.components import view_of
+from bot.mansion import components
+from bot.mansion.family import PREFIX
+from bot.mansion.render.embeds import hand_embed, lobby_embed, table_embed
+from bot.mansion.render.labels import TITLE, Voice, action_name, card_name
+from bot.mansion.render.lines import channel_text, dm_text, voice
+from bot.mansion.render.texts import log_text, rules_text
+from bot.mansion.settings import MansionSettings
+from bot.messages import Outgoing
+from bot.models import SeatRef, Table
+from bot.plug import PydanticGame
+from engine.mansion import (
+    ACTION_ADAPTER,
+    EVENT_ADAPTER,
+    Abandon,
+    Action,
+    AllSnoop,
+    Event,
+    GameState,
+    Move,
+    Options,
+    PlayerRef,
+    PrivateTip,
+    Snoop,
+    SuggestAny,
+    SuggestPresent,
+    SuperSleuth,
+    apply,
+    idle_action,
+    legal,
+    new_game,
+    player_view,
+    public_view,
+)
+from engine.mansion.ai import choose_action
+from engine.mansion.events import PromptOpened
+from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
+from engine.mansion.records import AllSnooped, Sleuthed, Suggested, Tipped, TurnBegan
+
+IDLE = "idle"
+"""The level that answers for an idle member: a random legal choice that never accuses
+(`engine.mansion.legal.idle_action`)."""
+
+
+class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
+    key = "mansion"
+    title = TITLE
+    command = "mansion"
+    prefix = PREFIX
+    extension = "cogs.mansion"
+    min_players = 3
+    max_players = 5
+    ai_levels: tuple[str, ...] = ("easy", "normal", "expert")
+    idle_level = IDLE
+    gone_level = "normal"
+    """A member who left the server is replaced for good: by a real AI, not idle moves."""
+    settings = MansionSettings
+    help = (
+        "🕵️ **Clue: Mystery Beyond the Mansion** (3–5 players) — `/mansion new` (variant "
+        "standard or one-against-all, series 1–3 wins) opens a table; others `join`, the host "
+        "can `add-ai`, then `start`. Your cards and prompts (show a card, pick a face-down "
+        "card, answer a tip) arrive by DM, or `/mansion hand`. On your turn press **My turn** "
+        "or `/mansion turn`: your Action cards, then what each needs; `/mansion accuse` "
+        "names the solution. `/mansion notes` keeps your grid, `/mansion rules`, `log`."
+    )
+    started_text = (
+        "🃏 The game starts: your cards and anything you must answer come by DM (or "
+        "`/mansion hand`). On your turn press **My turn** or use `/mansion turn`."
+    )
+
+    state_model: ClassVar[type[BaseModel]] = GameState
+    actions = ACTION_ADAPTER
+    events = EVENT_ADAPTER
+
+    def start(self, seats: Sequence[SeatRef], settings: MansionSettings, seed: int
+              ) -> tuple[GameState, list[Event]]:
+        options = Options(players=len(seats), variant=settings.engine_variant,
+                          series_wins=settings.series)
+        return new_game([PlayerRef(id=s.player_id, name=s.name) for s in seats], options, seed)
+
+    def seat_ids(self, state: GameState) -> list[str]:
+        return [s.id for s in state.seats]
+
+    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        return apply(state, action)
+
+    def abandon(self, state: GameState, reason: str) -> tuple[GameState, list[Event]]:
+        return apply(state, Abandon(reason=reason))
+
+    def waiting_on(self, state: GameState) -> list[int]:
+        return legal.waiting_on(state)
+
+    def turn_key(self, state: GameState) -> str:
+        """One waiting situation per stretch of a turn, so the turn timer runs once for the
+        turn player's whole turn (play, a Snoop's pick, accuse or end) unless others must
+        answer in between; while others answer (an All Snoop, a Super Sleuth) the key holds,
+        so one member answering does not restart the others' clocks."""
+        if state.phase == "over":
+            return "over"
+        base = f"g{state.round}t{state.turn_number}"
+        own = state.phase == "playing" and all(
+            p.seat == state.turn
+            and (p.kind in ("play", "accuse_or_end")
+                 or (isinstance(p, PickPrompt) and p.reason == "snoop"))
+            for p in state.prompts
+        )
+        if own:
+            return f"{base}:a{1 if _others_answered(state) else 0}"
+        return f"{base}:w"
+
+    def is_over(self, state: GameState) -> bool:
+        return legal.is_over(state)
+
+    def winners(self, state: GameState) -> set[int]:
+        return legal.winners(state)
+
+    def ai_action(self, state: GameState, seat: int, level: str, rng: random.Random) -> Action:
+        if level == IDLE:
+            action = _idle_choice(state, seat)
+            assert action is not None, "the game waits on a seat with nothing legal to do"
+            return action
+        return choose_action(player_view(state, seat), level, rng)  # type: ignore[arg-type]
+
+    def idle_notice(self, table: Table, state: GameState, seat: int) -> str:
+        """Says exactly what the timer does (the idle choice is drawn from the state, so the
+        notice and the move agree), never what is secret: no card shown, no tip text."""
+        v = voice(public_view(state))
+        prompt = state.prompt_for(seat)
+        action = _idle_choice(state, seat)
+        name = v.who(seat)
+        if prompt is None or action is None:
+            return f"⏰ {name} took too long."
+        match prompt.kind:
+            case "play":
+                what = (f"for them, {_played(action, v)}; then their turn is played out for "
+                        "them (an idle turn never accuses).")
+            case "accuse_or_end":
+                what = "their turn is ended for them (no accusation)."
+            case "show":
+                assert isinstance(prompt, ShowPrompt)
+                what = (f"one of the cards they could show is picked at random and shown to "
+                        f"{v.who(prompt.to)}.")
+            case "pick":
+                assert isinstance(prompt, PickPrompt)
+                what = (f"one of {v.whose(prompt.target)} face-down cards is picked for them at "
+                        "random.")
+            case "answer_tip":
+                assert isinstance(prompt, TipPrompt)
+                what = (f"{v.whose(prompt.to)} Private Tip is answered for them with a random "
+                        "allowed answer (only the two of them see it).")
+            case "choose_solution":
+                what = "a random solution is chosen for them (it stays secret)."
+        return f"⏰ {name} took too long: {what}"
+
+    # what is delivered ------------------------------------------------------------------
+
+    def table_message(self, table: Table, state: GameState | None) -> Outgoing:
+        if state is None:
+            if table.status == "over":
+                return Outgoing(content="This table was closed before the game started.")
+            names = [s.name for s in table.seats]
+            host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+            return Outgoing.of(
+                f"🕵️ **{TITLE}**: {host} opened a table here. Press **Join** to play.",
+                embeds=[lobby_embed(host, names, table.options)],
+                view=components.lobby_view(table.id),
+            )
+        view = public_view(state)
+        # No content: an edit keeps the news the message was posted with (a change with no
+        # public news, like a refuter's private choice, only updates the status embed).
+        return Outgoing.of(embeds=[table_embed(view)], view=components.table_view(table.id, view))
+
+    def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
+        return channel_text(events, public_view(state)) or None
+
+    def letter(self, table: Table, state: GameState, events: Sequence[Event], seat: int
+               ) -> Outgoing | None:
+        view = player_view(state, seat)
+        text = dm_text(events, view)
+        if text is None:
+            return None
+        opened = {e.prompt.id for e in events
+                  if isinstance(e, PromptOpened) and e.audience.includes(seat)}
+        items = (components.prompt_items(table.id, view)
+                 if view.prompt is not None and view.prompt.id in opened else [])
+        return Outgoing.of(text, view=view_of(*items) if items else None)
+
+    # what commands show -----------------------------------------------------------------
+
+    def hand(self, table: Table, state: GameState, seat: int) -> Outgoing:
+        view = player_view(state, seat)
+        items = components.prompt_items(table.id, view)
+        return Outgoing.of(embeds=[hand_embed(view)], view=view_of(*items) if items else None)
+
+    def log(self, table: Table, state: GameState) -> str:
+        return log_text(public_view(state))
+
+    def rules(self, table: Table | None) -> str:
+        if table is None:
+            return rules_text()
+        settings = MansionSettings.model_validate(table.options)
+        return rules_text(settings.variant, settings.series)
+
+
+def _idle_choice(state: GameState, seat: int) -> Action | None:
+    """The idle move, drawn from the state alone (seed, step, seat): the same every time it
+    is asked, so `idle_notice` can say what `ai_action` will do."""
+    rng = random.Random(f"{state.seed}:{state.step}:idle:{seat}")
+    return idle_action(player_view(state, seat), seat, rng)
+
+
+def _others_answered(state: GameState) -> bool:
+    """This turn's card made another seat answer (a refuter's choice, an All Snoop, a Super
+    Sleuth choice, a Private Tip): the turn player's clock starts again after it."""
+    for record in reversed(state.log):
+        if isinstance(record, TurnBegan):
+            return False
+        if isinstance(record, Suggested) and record.had_choice:
+            return True
+        if isinstance(record, AllSnooped | Tipped):
+            return True
+        if isinstance(record, Sleuthed) and any(a.had_choice for a in record.answers):
+            return True
+    return False
+
+
+def _played(action: Action, v: Voice) -> str:
+    """A card play as the table may hear it (a Private Tip's text stays secret)."""
+    who = v.who(action.seat) if hasattr(action, "seat") else "?"
+    match action:
+        case SuggestAny():
+            return (f"{who} plays **{action_name('suggest_any')}** from "
+                    f"**{card_name(action.destination)}**")
+        case SuggestPresent():
+            return f"{who} plays **{action_name('suggest_present')}**"
+        case Move():
+            return (f"{who} plays **{action_name('suggest_present')}** to move to "
+                    f"**{card_name(action.destination)}**")
+        case Snoop():
+            return f"{who} plays **Snoop** on {v.who(action.target)}"
+        case AllSnoop() | SuperSleuth():
+            return f"{who} plays **{action_name(action.card)}**"
+        case PrivateTip():
+            return f"{who} passes a **Private Tip** to {v.who(action.target)}"
+    return f"{who} plays a card"
+
+
+
+GAME = Mansion()

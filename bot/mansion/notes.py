@@ -1,0 +1,91 @@
+"""`/mansion notes`: a seat's grid of the 21 Clue cards by player and solution.
+
+The grid is the engine's (`engine.mansion.notes.notes(view, assist)`), computed from one
+seat's PlayerView only at the table's assist level; this module only draws it: one code
+block per kind, a column per seat and ★ for the solution, and at `full` the chance of each
+card being in the solution and the likeliest solutions.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.mansion.render.embeds import COLOUR_SECRET, FIELD
+from bot.mansion.render.labels import KIND_PLURAL, TITLE, card_name, clip, triple_text
+from bot.mansion.settings import MansionSettings
+from bot.messages import Outgoing
+from bot.models import Table
+from engine.mansion.cards import BY_KIND, CLUES
+from engine.mansion.deduction import Inconsistent
+from engine.mansion.notes import Mark, Notes, notes
+from engine.mansion.views import PlayerView
+
+log = logging.getLogger(__name__)
+
+SYMBOL: dict[Mark, str] = {"held": "X", "not_held": "-", "unknown": "."}
+TOP = 5
+"""Likeliest solutions listed at `full`."""
+
+
+def notes_embed(grid: Notes, view: PlayerView) -> discord.Embed:
+    """The grid, one code block per kind: a column per seat and ★ for the solution."""
+    embed = discord.Embed(title=f"📓 Your notes — {TITLE}", colour=COLOUR_SECRET)
+    heads = [_head(s.name, i == view.seat) for i, s in enumerate(view.seats)] + [" ★ "]
+    width = max(len(card_name(c)) for c in CLUES)
+    odds = grid.assist == "full"
+    for kind, cards in BY_KIND.items():
+        head = f"{KIND_PLURAL[kind]:<{width}} {''.join(heads)}" + ("   %" if odds else "")
+        rows = [head.rstrip()]
+        for card in cards:
+            row = grid.row(card)
+            cells = "".join(f" {SYMBOL[m]}  " for m in [*row.marks, row.solution]).rstrip()
+            tail = ""
+            if odds and row.solution_probability is not None:
+                tail = f" {row.solution_probability:>4.0%}"
+            rows.append(f"{card_name(card):<{width}} {cells:<{4 * len(heads) - 2}}{tail}")
+        embed.add_field(name=KIND_PLURAL[kind],
+                        value=clip("```\n" + "\n".join(rows) + "\n```", FIELD), inline=False)
+    if grid.solved is not None:
+        embed.add_field(name="🔓 Solved", value=triple_text(grid.solved), inline=False)
+    elif odds and grid.solutions:
+        lines = [f"{o.probability:>4.0%} {triple_text(o.solution)}" for o in grid.solutions[:TOP]]
+        embed.add_field(name=f"🎯 {grid.possible} possible solutions; the likeliest",
+                        value=clip("\n".join(lines), FIELD), inline=False)
+    legend = "X holds it · - does not · . unknown · ★ the solution"
+    if odds:
+        legend += " · % the chance it is in the solution"
+    embed.description = f"Assist **{grid.assist}**: {ASSIST_NOTE[grid.assist]}\n{legend}."
+    columns = ", ".join(f"{_head(s.name, i == view.seat).strip()} = {s.name}"
+                        for i, s in enumerate(view.seats))
+    embed.set_footer(text=clip("Only you see this. " + columns, 2048))
+    return embed
+
+
+ASSIST_NOTE = {
+    "off": "your hand and the cards you saw; the rest is yours to work out.",
+    "bookkeeping": "also crosses out what every answer rules out directly.",
+    "full": "every deduction from what you observed, with the odds.",
+}
+
+
+def notes_message(table: Table, view: PlayerView) -> Outgoing:
+    """`/mansion notes` and the Notes button (ephemeral)."""
+    if view.phase == "choosing_solution":
+        return Outgoing(content="📓 Nothing to note yet: the cards are dealt once the fugitive "
+                                "has chosen the solution.")
+    assist = MansionSettings.model_validate(table.options).assist
+    try:
+        grid = notes(view, assist)
+    except Inconsistent:
+        # The exact solver found no deal agreeing with the record: never expected for a real
+        # seat. Show the pen-and-paper level rather than nothing, and say so.
+        log.warning("notes: no consistent deal for seat %s; showing bookkeeping", view.seat)
+        grid = notes(view, "bookkeeping")
+    return Outgoing.of(embeds=[notes_embed(grid, view)])
+
+
+def _head(name: str, me: bool) -> str:
+    short = "You" if me else (name.replace(" ", "")[:3] or "?")
+    return f"{short:<3} "

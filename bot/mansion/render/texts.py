@@ -1,0 +1,145 @@
+"""Longer texts, one message each (≤ 2000 characters): the public log and the rules."""
+
+from __future__ import annotations
+
+from bot.mansion.render.labels import MESSAGE_LIMIT, Voice, action_name, card_name, clip
+from bot.mansion.render.lines import voice
+from engine.mansion.observations import (
+    AccusationSeen,
+    AllSnoopSeen,
+    Observation,
+    ReshuffleSeen,
+    SleuthSeen,
+    SnoopSeen,
+    SolutionChosenSeen,
+    SuggestionSeen,
+    SwapSeen,
+    TipSeen,
+    TurnSeen,
+)
+from engine.mansion.views import PublicView
+
+HOW = {"solved": "solved by", "escaped": "the fugitive escaped:", "unsolved": "nobody solved it",
+       "abandoned": "ended early"}
+
+
+def log_text(view: PublicView) -> str:
+    """`/mansion log`: every public fact of this game, turn by turn (the latest kept when
+    long), after one line per finished game of the series. Public facts only."""
+    v = voice(view)
+    head = [f"📜 **Case log** — game {view.round}, turn {view.turn_number}"]
+    for r in view.rounds:
+        who = f" {v.plain(r.winner)}" if r.winner is not None and r.how != "unsolved" else ""
+        head.append(f"🏁 Game {r.round}: {HOW[r.how]}{who}")
+    turn = 0
+    lines: list[str] = []
+    for entry in view.observations:
+        if isinstance(entry, TurnSeen):
+            turn = entry.turn_number
+            continue
+        text = _entry(entry, v)
+        if text:
+            lines.append(f"`T{turn:>2}` {text}" if turn else text)
+    if not lines:
+        lines = ["Nothing has happened yet."]
+    fixed = "\n".join(head)
+    budget = MESSAGE_LIMIT - len(fixed) - 1
+    kept: list[str] = []
+    used = 0
+    reserve = 40
+    for line in reversed(lines):
+        if used + len(line) + 1 + reserve > budget:
+            break
+        kept.insert(0, line)
+        used += len(line) + 1
+    if len(kept) < len(lines):
+        kept.insert(0, f"… {len(lines) - len(kept)} earlier entries omitted")
+    return clip("\n".join([fixed, *kept]), MESSAGE_LIMIT)
+
+
+def _entry(entry: Observation, v: Voice) -> str | None:
+    match entry:
+        case SwapSeen():
+            other = "the tray" if entry.other is None else v.plain(entry.other)
+            verb = "moved" if entry.card == "suggest_present" else "swapped"
+            return (f"{v.plain(entry.seat)} {verb} with {other}: took {card_name(entry.took)}, "
+                    f"gave {card_name(entry.gave)}")
+        case SuggestionSeen():
+            named = " · ".join(card_name(c) for c in entry.named.cards())
+            parts = [f"{v.plain(entry.seat)} 💬 {named}"]
+            if entry.passed:
+                parts.append("passed: " + ", ".join(v.plain(s) for s in entry.passed))
+            if entry.refuter is None:
+                parts.append("nobody disproved")
+            else:
+                doing = "is choosing a card" if entry.pending else "showed a card"
+                parts.append(f"{v.plain(entry.refuter)} {doing}")
+            if entry.burned:
+                parts.append(f"🔥 burned {action_name(entry.burned)}")
+            return " — ".join(parts)
+        case SnoopSeen():
+            return f"{v.plain(entry.seat)} 👀 snooped {v.plain(entry.target)}"
+        case AllSnoopSeen():
+            return f"{v.plain(entry.seat)} 🔄 {action_name(f'all_snoop_{entry.direction}')}"
+        case SleuthSeen():
+            answers = []
+            for a in entry.answers:
+                what = ("choosing" if a.showed is None else "showed" if a.showed else "none")
+                answers.append(f"{v.plain(a.seat)} {what}")
+            return (f"{v.plain(entry.seat)} 🔎 {action_name(entry.card)} — "
+                    + ", ".join(answers))
+        case TipSeen():
+            state = "answered" if entry.answered else "waiting"
+            return f"{v.plain(entry.seat)} 🤫 Private Tip to {v.plain(entry.target)} ({state})"
+        case AccusationSeen():
+            if entry.correct and entry.named is not None:
+                named = " · ".join(card_name(c) for c in entry.named.cards())
+                return f"{v.plain(entry.seat)} ⚖️ {named} — right"
+            return f"{v.plain(entry.seat)} ⚖️ accused — wrong"
+        case ReshuffleSeen():
+            return f"♻️ discard reshuffled into a draw pile of {entry.size}"
+        case SolutionChosenSeen():
+            return f"🦹 {v.plain(entry.seat)} chose the solution"
+        case _:
+            return None
+
+
+def rules_text(variant: str = "standard", series: int = 1) -> str:
+    """A summary of the rules of this table (one message)."""
+    lines = [
+        "🕵️ **Clue: Mystery Beyond the Mansion** (3–5 players)",
+        "Mr. Boddy was murdered; the culprit fled in a vehicle to a destination. Be the first "
+        "to name the hidden **suspect**, **vehicle** and **destination**.",
+        "**Setup**: one card of each kind is hidden; the other 18 Clue cards are dealt. Each "
+        "player gets one Action card and a destination marker (where they are); the other "
+        "markers lie by the tray. Markers are public.",
+        "**Your turn** (`/mansion turn` or **My turn**): draw an Action card, play one of your "
+        "two, then accuse or end your turn.",
+        "• 💬 **Suggestion from ANY destination**: take any marker (swapping with its holder or "
+        "the tray), then suggest a suspect and vehicle from there.",
+        "• 🏠 **Suggestion from PRESENT destination**: suggest from where you are — or swap your "
+        "marker for another instead, without a suggestion.",
+        "• A suggestion is disproved by the first player on your left (clockwise) holding one "
+        "of the three: they show you one card, their choice, in secret.",
+        "• 👀 **Snoop**: look at one face-down card of an opponent. 🔄 **All Snoop**: everyone "
+        "looks at one card of a neighbour's hand.",
+        "• 🔎 **Super Sleuth**: every opponent shows you one card with the feature, if any.",
+        "• 🤫 **Private Tip**: an opponent secretly returns one card (or all) of the kind asked.",
+        "**Accusation** (once per game, `/mansion accuse`): right wins; wrong means no more "
+        "turns, but you still answer. If everyone accuses wrongly, nobody wins.",
+    ]
+    if variant in ("one-against-all", "one_against_all"):
+        lines.append(
+            "**One Against All**: a fugitive (drawn at random) chooses the solution and plays "
+            "no Action cards. Detectives disprove first; when the fugitive disproves, the top "
+            "Action card burns. The fugitive escapes when a detective must draw from an empty "
+            "pile, or when every detective has accused wrongly."
+        )
+    else:
+        lines.append("**Empty draw pile**: the discard pile is shuffled into a new one.")
+    if series > 1:
+        lines.append(f"**Series**: the dealer passes left each game; the first to win {series} "
+                     "games is the **Master Detective**.")
+    lines.append("Prompts for you (show a card, pick a card, answer a tip) come by DM with "
+                 "buttons; `/mansion hand` shows them too.")
+    return clip("\n".join(lines), MESSAGE_LIMIT)

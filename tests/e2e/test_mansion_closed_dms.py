@@ -1,0 +1,61 @@
+"""A member whose DMs are closed plays a whole Mansion game through `/mansion hand` and
+`/mansion turn` (ephemeral): the channel says once that DMs failed, never with a secret."""
+
+from __future__ import annotations
+
+import json
+
+from engine.mansion import Action, GameState
+from tests.e2e.conftest import World
+from tests.e2e.drive import query
+from tests.e2e.mansion_drive import (
+    Driver,
+    Via,
+    ever_custom_ids,
+    ever_text,
+    mstate,
+    named,
+    open_mansion,
+    play_script,
+    seat_of,
+    slash,
+    user_at,
+)
+from tests.e2e.mansion_plan import find_seed
+from tests.e2e.mansion_secrecy import assert_mansion_secrecy
+
+
+async def test_a_member_with_closed_dms_plays_through_hand(world: World) -> None:
+    dc = world.dc
+    ann, bea, cid = world.users[:3]
+    dc.close_dms(bea)
+    async with world.running():
+        await open_mansion(world, [ann, bea, cid], seed=find_seed(3))
+        notices = [m for m in dc.channel_messages(world.channel) if "could not DM" in m.text]
+        assert notices and bea.mention in notices[-1].text
+        assert "/mansion hand" in notices[-1].text and ann.mention not in notices[-1].text
+        state = mstate(world)
+        me = seat_of(state, bea)
+        hand = await slash(world, bea, "hand")
+        assert hand.ephemeral and set(state.seats[me].clues) <= named(hand.text)
+
+        def ways(state: GameState, action: Action, i: int) -> Via:
+            user = user_at(world, state, action.seat)  # type: ignore[union-attr]
+            prompt = state.prompt_for(action.seat)  # type: ignore[union-attr]
+            assert prompt is not None
+            if user == bea:
+                return "hand" if prompt.kind not in ("play", "accuse_or_end") else "slash"
+            return "dm" if prompt.kind in ("show", "pick", "answer_tip") else "panel"
+
+        final, moment = await play_script(world, Driver(world), ways)
+        answered = [m for m in dc.ephemerals(bea) if "Your secrets" in ever_text(m) and any(
+            f":{verb}:" in c for c in ever_custom_ids(m) for verb in ("pick", "show", "tip"))]
+        answers = query(world, "SELECT action FROM actions WHERE actor = ?", (f"u{bea.id}",))
+        kinds = {json.loads(r["action"])["type"] for r in answers}
+        assert not dc.dms(bea)
+        notices = [m for m in dc.channel_messages(world.channel) if "could not DM" in m.text]
+        assert len(notices) == 1 and not named(notices[0].text)
+    assert final.phase == "over"
+    assert answered, "Bea answered through /mansion hand"
+    assert kinds & {"pick_card", "show_card", "answer_tip"} and kinds & {"end_turn", "accuse"}
+    assert assert_mansion_secrecy(world, final, moment) > 10
