@@ -1,0 +1,61 @@
+"""Guards for the whole suite: a test that leaves tasks behind, or hangs where pytest-timeout
+does not look (the event loop's own teardown), must fail the run, not stall it for hours."""
+
+from __future__ import annotations
+
+import asyncio
+import faulthandler
+import os
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+HARD_LIMIT = float(os.environ.get("TEST_HARD_LIMIT", "420"))
+"""Seconds a test may take, teardown included, before the worker is stopped with a dump of
+every thread (pytest-timeout's own limit, 300 s, does not cover the loop's teardown)."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    def stop() -> None:
+        capture = item.config.pluginmanager.getplugin("capturemanager")
+        if capture is not None:
+            capture.suspend_global_capture()  # let the dump reach the real stderr
+        sys.stderr.write(f"\n{item.nodeid} ran past {HARD_LIMIT:.0f} s; every thread:\n")
+        faulthandler.dump_traceback(file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(3)
+
+    watchdog = threading.Timer(HARD_LIMIT, stop)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        yield
+    finally:
+        watchdog.cancel()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("asyncio") is not None:
+            item.add_marker(pytest.mark.usefixtures("_no_task_left_behind"))
+
+
+@pytest.fixture
+async def _no_task_left_behind() -> AsyncIterator[None]:
+    """Cancel what a test left running, again and again if a task swallows a cancel (Python
+    3.11's `wait_for`, inside discord.py's reconnect loop, can): the loop's own teardown
+    cancels once and then waits forever."""
+    before = asyncio.all_tasks()
+    yield
+    current = asyncio.current_task()
+    for _ in range(100):
+        left = [t for t in asyncio.all_tasks() - before if t is not current and not t.done()]
+        if not left:
+            return
+        for task in left:
+            task.cancel()
+        await asyncio.wait(left, timeout=0.05)
+    pytest.fail(f"tasks that cannot be cancelled: {left}")
