@@ -1,5 +1,5 @@
-"""`/help`, `/settings`, `/stats` and `/leaderboard`: the commands not about one table. They
-ask the registry, so every game on the shell appears in them."""
+"""`/help`, `/settings`, `/notify`, `/stats` and `/leaderboard`: the commands not about one
+table. They ask the registry, so every game on the shell appears in them."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class General(commands.Cog):
         text = (
             f"**Deduction games on Discord**\n{games}\n"
             "📊 `/stats` shows your record here, `/leaderboard` the server's best detectives.\n"
+            "🔔 `/notify` chooses how you hear it is your turn: ping, dm or silent.\n"
             "Only the host (or a member with Manage Server) can `end` a table."
         )
         await interaction.response.send_message(text[:2000], ephemeral=True)
