@@ -15,9 +15,8 @@ from bot.interactions import place_of, reply_for, run
 from bot.messages import Outgoing
 from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import show_casebook
-from bot.thirteen_clues.components import FAMILIES
+from bot.thirteen_clues.components import FAMILIES, consult_reply, pass_reply
 from bot.thirteen_clues.game import GAME, Edition
-from bot.thirteen_clues.render.lines import consulted_answer, pass_answer
 from cogs.table import TableCog
 
 Text = app_commands.Range[str, 1, actions.MAX_INPUT]
@@ -81,8 +80,7 @@ class ThirteenCluesCog(
                     weapon: Text) -> None:
         done = "Your choice is made; nothing is shown until everyone has chosen."
         await self.act(interaction, actions.pass_named(person, location, weapon), done,
-                       then=lambda state, events: Outgoing(
-                           content=pass_answer(state, events, done)))
+                       then=pass_reply(done))
 
     @app_commands.command(name="ask", description="Question a witness")
     @app_commands.describe(
@@ -109,8 +107,7 @@ class ThirteenCluesCog(
     async def informant(self, interaction: discord.Interaction,
                         card: app_commands.Range[str, 1, 2]) -> None:
         done = "✅ Consulted (also in `/13clues hand`)."
-        await self.act(interaction, actions.consult(card), done,
-                       then=lambda _state, events: Outgoing(content=consulted_answer(events, done)))
+        await self.act(interaction, actions.consult(card), done, then=consult_reply(done))
 
     @app_commands.command(name="accuse",
                           description="Name the Person, Location and Weapon on your holder")

@@ -4,6 +4,7 @@ a DM."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -125,8 +126,7 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
                 "neighbour's card holder. Waiting for the others…")
 
         async def work(reply: Reply) -> None:
-            reply.then = lambda state, events: Outgoing(
-                content=pass_answer(state, events, text), components=[])
+            reply.then = pass_reply(text)
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, actions.pass_chosen(chosen),
                 place=place_of(interaction), reply=reply,
@@ -278,8 +278,7 @@ class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<
         letter = picked(interaction)
         done = f"✅ You consulted informant {letter} (also in **My secrets**)."
         await self.act(interaction, actions.consult(letter), done, vanish=False,
-                       then=lambda _state, events: Outgoing(
-                           content=consulted_answer(events, done), components=[]))
+                       then=consult_reply(done))
 
 
 class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<table>\d+):"
@@ -345,6 +344,18 @@ class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<vers
     async def clicked(self, interaction: discord.Interaction) -> None:
         source = int(picked(interaction, [str(i) for i in range(6)]))
         await self.act(interaction, actions.take(source), "You took a magnifying glass.")
+
+
+def pass_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
+    """The answer to a pass choice, from what happened: the cards, to whom, the screen."""
+    return lambda state, events: Outgoing(content=pass_answer(state, events, done),
+                                          components=[])
+
+
+def consult_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
+    """The answer to a consultation, from what happened: the card itself."""
+    return lambda _state, events: Outgoing(content=consulted_answer(events, done),
+                                           components=[])
 
 
 def glasses_text(n: int) -> str:
