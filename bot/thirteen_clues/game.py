@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel
 
@@ -35,6 +35,9 @@ from engine.thirteen_clues import (
 from engine.thirteen_clues.events import CardsDealt, PassChosen, QuestionAnswered
 from engine.thirteen_clues.state import DEFAULT_EDITION, Edition
 from engine.thirteen_clues.views import PlayerView, PublicView
+
+if TYPE_CHECKING:
+    import discord
 
 
 class ThirteenCluesSettings(TableSettings):
@@ -184,7 +187,8 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return rules_text(settings.edition, players, settings.top_secret)
 
 
-def _casebook_update(table: Table, view: PlayerView, events: Sequence[Event]) -> dict | None:
+def _casebook_update(table: Table, view: PlayerView, events: Sequence[Event]
+                     ) -> discord.Embed | None:
     """After an answer this seat learned, its casebook, if the answer changed it."""
     assist = ThirteenCluesSettings.model_validate(table.options).assist
     heard = [
