@@ -59,6 +59,10 @@ def letters(
             owed.append(Letter.dm(ref.human, headed(game, table, out)))
         for slot, kept in game.slots(table, state, events, seat).items():
             owed.append(Letter.dm(ref.human, headed(game, table, kept), slot=slot))
+        if not channel and game.is_over(state):  # the channel cannot show the end
+            bye = game.farewell(table, state, seat)
+            if bye is not None:
+                owed.append(Letter.dm(ref.human, headed(game, table, bye)))
     pinged: list[int] = []
     for seat in newly_waiting:
         user = table.seats[seat].human

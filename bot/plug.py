@@ -123,6 +123,10 @@ class GameModule(Protocol[S, A, E, O]):
         edited."""
         ...
 
+    def farewell(self, table: Table, state: S, seat: int) -> Outgoing | None:
+        """The end of the game by DM, when the table's channel can no longer show it."""
+        ...
+
     # what commands show
 
     def hand(self, table: Table, state: S, seat: int) -> Outgoing:
@@ -161,6 +165,9 @@ class PydanticGame(Generic[S, A, E, O]):
     def slots(self, table: Table, state: S, events: Sequence[E], seat: int
               ) -> Mapping[str, Outgoing]:
         return {}
+
+    def farewell(self, table: Table, state: S, seat: int) -> Outgoing | None:
+        return None
 
 
 def settings_of(game: AnyGame, table: Table) -> TableSettings:

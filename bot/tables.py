@@ -226,7 +226,7 @@ class TableService:
         if not self._may_host(table, user_id):
             minutes = round(self.lobby_idle / 60)
             raise UserError(f"Only the host can do that (or any seated member, once the lobby "
-                            f"has been quiet for {minutes} minutes).")
+                            f"has been quiet for {minutes} minute{'' if minutes == 1 else 's'}).")
 
     async def open(
         self,
@@ -332,7 +332,10 @@ class TableService:
                 raise UserError(f"AI level must be one of {', '.join(module.ai_levels)}.")
             free = module.max_players - len(table.seats)
             if count > free:
-                raise UserError(f"Only {free} seat(s) left at this table.")
+                raise UserError(
+                    "This table is full." if free == 0 else
+                    "Only 1 seat is left at this table." if free == 1 else
+                    f"Only {free} seats are left at this table.")
             taken = {s.name for s in table.seats}
             names = [f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken][:count]
             added = [SeatRef(name=name, ai_level=level) for name in names]
@@ -360,7 +363,8 @@ class TableService:
             seats = [by_id[i] for i in module.seat_ids(state)]
             table = table.model_copy(update={"status": "playing", "seats": seats})
             return await self._commit(
-                table, None, state, events, actor=player_id(user_id), action="start", reply=reply
+                table, None, state, events, actor=player_id(user_id), action="start", reply=reply,
+                was_lobby=True,
             )
 
     async def rematch(self, table_id: int, user_id: int, *, place: Place | None = None,
@@ -785,6 +789,7 @@ class TableService:
         done: Timer | None = None,
         notices: Sequence[Letter] = (),
         channel: bool = True,
+        was_lobby: bool = False,
     ) -> Applied:
         """Store the change with everything it owes, in one transaction."""
         module = self.module(table)
@@ -804,7 +809,7 @@ class TableService:
         after, owed = news.letters(
             module, after, state, events, newly_waiting=newly,
             alerts=await self._alerts(after, newly), fresh=before is None,
-            channel=channel, was_lobby=table.status == "lobby",
+            channel=channel, was_lobby=was_lobby or table.status == "lobby",
         )
         letters = [*notices, *owed]
         if reply is not None:

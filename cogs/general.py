@@ -1,5 +1,5 @@
-"""`/help`, `/settings`, `/stats` and `/leaderboard`: the commands not about one table. They
-ask the registry, so every game on the shell appears in them."""
+"""`/help`, `/settings`, `/notify`, `/stats` and `/leaderboard`: the commands not about one
+table. They ask the registry, so every game on the shell appears in them."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class General(commands.Cog):
         text = (
             f"**Deduction games on Discord**\n{games}\n"
             "📊 `/stats` shows your record here, `/leaderboard` the server's best detectives.\n"
+            "🔔 `/notify` chooses how you hear it is your turn: ping, dm or silent.\n"
             "Only the host (or a member with Manage Server) can `end` a table."
         )
         await interaction.response.send_message(text[:2000], ephemeral=True)
@@ -35,6 +36,7 @@ class General(commands.Cog):
         edition="Default 13 Clues rules for new tables",
         assist="Default notes help for new tables",
         turn_minutes="Default minutes per turn before an AI plays it (0 = no limit)",
+        alert="How members hear it is their turn, unless they chose with /notify",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -44,6 +46,7 @@ class General(commands.Cog):
         edition: Literal["2020", "2016"] | None = None,
         assist: Literal["off", "bookkeeping", "full"] | None = None,
         turn_minutes: app_commands.Range[int, 0, 1440] | None = None,
+        alert: Literal["ping", "dm", "silent"] | None = None,
     ) -> None:
         """Manage Server only; with no option it shows the current defaults."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -52,19 +55,52 @@ class General(commands.Cog):
             await interaction.followup.send("Only members with Manage Server can change this.")
             return
         current = await self.bot.storage.guild_settings(interaction.guild_id)
-        changes = {"edition": edition, "assist": assist, "turn_minutes": turn_minutes}
+        changes = {"edition": edition, "assist": assist, "turn_minutes": turn_minutes,
+                   "alert": alert}
         current.update({k: v for k, v in changes.items() if v is not None})
         await self.bot.storage.set_guild_settings(interaction.guild_id, current)
         lines = []
         for game in self.bot.games.values():
             shown = game.settings.merged(current, {}).model_dump()
-            parts = [f"{k.replace('_', ' ')} **{v}**" for k, v in shown.items()
+            parts = [_setting(k, v) for k, v in shown.items()
                      if k in current or k in ("edition", "assist", "turn_minutes")]
             lines.append(f"**{game.title}**: " + ", ".join(parts))
+        mode = current.get("alert", "ping")
+        lines.append(f"🔔 Turn alerts: **{mode}** ({ALERT_TEXT[mode]}); "
+                     "members choose their own with `/notify`.")
         await interaction.followup.send(
             "⚙️ Defaults for new tables here:\n" + "\n".join(lines)
             + "\nOptions given to `new` still win."
         )
+
+    @app_commands.command(name="notify", description="How you hear that it is your turn")
+    @app_commands.describe(
+        alert="ping: a mention in the channel · dm: a direct message · silent: nothing",
+    )
+    async def notify(
+        self, interaction: discord.Interaction,
+        alert: Literal["ping", "dm", "silent", "server default"] | None = None,
+    ) -> None:
+        """Your own choice, at every table on every server; with no option it shows it."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        mine = await self.bot.storage.user_settings(interaction.user.id)
+        if alert == "server default":
+            mine.pop("alert", None)
+        elif alert is not None:
+            mine["alert"] = alert
+        if alert is not None:
+            await self.bot.storage.set_user_settings(interaction.user.id, mine)
+        if "alert" in mine:
+            mode = mine["alert"]
+            text = f"🔔 Your turn alerts: **{mode}** ({ALERT_TEXT[mode]}), at every table."
+        else:
+            default = "ping"
+            if interaction.guild_id is not None:
+                guild = await self.bot.storage.guild_settings(interaction.guild_id)
+                default = guild.get("alert", "ping")
+            text = (f"🔔 Your turn alerts follow each server's default (here: **{default}**, "
+                    f"{ALERT_TEXT[default]}).")
+        await interaction.followup.send(text + " Change it with `/notify alert:`.")
 
     @app_commands.command(name="stats", description="A player's record on this server")
     @app_commands.guild_only()
@@ -94,13 +130,37 @@ class General(commands.Cog):
             await interaction.followup.send("No finished games on this server yet.")
             return
         lines = [
-            f"{rank}. <@{user}> — {won} win(s) in {played} game(s)"
-            for rank, (user, won, played) in enumerate(rows, 1)
+            f"{rank}. {_who(who)} — {_count(won, 'win')} in {_count(played, 'game')}"
+            + (f" ({round(100 * won / played)}%)" if played else "")
+            for rank, (who, won, played) in enumerate(rows, 1)
         ]
         await interaction.followup.send(
             "🏆 **Leaderboard**\n" + "\n".join(lines),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+
+ALERT_TEXT = {
+    "ping": "a mention in the table's channel",
+    "dm": "a direct message",
+    "silent": "no alert",
+}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _who(who: int | str) -> str:
+    if isinstance(who, str) and who.startswith("ai:"):
+        return f"🤖 AI detective ({who.removeprefix('ai:')})"
+    return f"<@{who}>"
+
+
+def _setting(key: str, value: object) -> str:
+    if key == "turn_minutes":
+        return "turn timer **off**" if not value else f"turn timer **{value} min**"
+    return f"{key.replace('_', ' ')} **{value}**"
 
 
 async def setup(bot: DeductionBot) -> None:

@@ -4,7 +4,7 @@ commands. Each builds its action with the same builder as its button."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -12,9 +12,10 @@ from discord import app_commands
 from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.interactions import place_of, reply_for, run
+from bot.messages import Outgoing
 from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import show_casebook
-from bot.thirteen_clues.components import FAMILIES
+from bot.thirteen_clues.components import FAMILIES, consult_reply, pass_reply
 from bot.thirteen_clues.game import GAME, Edition
 from cogs.table import TableCog
 
@@ -35,9 +36,10 @@ class ThirteenCluesCog(
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*FAMILIES)
 
-    async def act(self, interaction: discord.Interaction, build: actions.Build, done: str
-                  ) -> None:
+    async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
+                  then: Callable[[Any, list[Any]], Outgoing] | None = None) -> None:
         reply = reply_for(interaction, done)
+        reply.then = then
 
         async def work() -> None:
             table = await self.here(interaction)()
@@ -76,8 +78,9 @@ class ThirteenCluesCog(
                            weapon="The Weapon to pass")
     async def pass_(self, interaction: discord.Interaction, person: Text, location: Text,
                     weapon: Text) -> None:
-        await self.act(interaction, actions.pass_named(person, location, weapon),
-                       "Your choice is made; nothing is shown until everyone has chosen.")
+        done = "Your choice is made; nothing is shown until everyone has chosen."
+        await self.act(interaction, actions.pass_named(person, location, weapon), done,
+                       then=pass_reply(done))
 
     @app_commands.command(name="ask", description="Question a witness")
     @app_commands.describe(
@@ -103,8 +106,8 @@ class ThirteenCluesCog(
     @app_commands.describe(card="The informant's letter")
     async def informant(self, interaction: discord.Interaction,
                         card: app_commands.Range[str, 1, 2]) -> None:
-        await self.act(interaction, actions.consult(card),
-                       "Done: the card is in your DMs and in `/13clues hand`.")
+        done = "✅ Consulted (also in `/13clues hand`)."
+        await self.act(interaction, actions.consult(card), done, then=consult_reply(done))
 
     @app_commands.command(name="accuse",
                           description="Name the Person, Location and Weapon on your holder")

@@ -607,15 +607,19 @@ class SqliteStorage:
         )
         return {r["game"]: (r["played"], r["won"] or 0) for r in rows}
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[int, int, int]]:
-        """(user id, wins, games played), most wins first."""
+    async def leaderboard(self, guild_id: int, limit: int = 10
+                          ) -> list[tuple[int | str, int, int]]:
+        """(user id, or "ai:<level>" for the AI detectives of a level, wins, games played):
+        most wins first, then the best win rate, then the most games. An AI level is listed
+        only once it has won."""
         rows = await self._rows(
-            "SELECT user_id, SUM(won) AS won, COUNT(*) AS played FROM results"
-            " WHERE guild_id = ? AND ai_level IS NULL"
-            " GROUP BY user_id ORDER BY won DESC, played ASC, user_id LIMIT ?",
+            "SELECT COALESCE('ai:' || ai_level, user_id) AS who, SUM(won) AS won,"
+            " COUNT(*) AS played FROM results WHERE guild_id = ?"
+            " GROUP BY who HAVING ai_level IS NULL OR SUM(won) > 0"
+            " ORDER BY won DESC, CAST(won AS REAL) / played DESC, played DESC, who LIMIT ?",
             (guild_id, limit),
         )
-        return [(r["user_id"], r["won"] or 0, r["played"]) for r in rows]
+        return [(r["who"], r["won"] or 0, r["played"]) for r in rows]
 
 
 # --- the writer's thread: connecting, migrating, one unit of work ---------------------------

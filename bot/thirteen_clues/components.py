@@ -4,6 +4,7 @@ a DM."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -12,6 +13,7 @@ import discord
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
 from bot.interactions import place_of, run_update, tables_of
+from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import Reply
 from bot.thirteen_clues import actions
@@ -28,6 +30,7 @@ from bot.thirteen_clues.family import (
     picked,
 )
 from bot.thirteen_clues.render.labels import card_label, subject_label
+from bot.thirteen_clues.render.lines import consulted_answer, pass_answer
 from engine.thirteen_clues import GameState, legal, player_view
 from engine.thirteen_clues.cards import CARDS, Category, subject_kind
 from engine.thirteen_clues.views import PlayerView, PublicView
@@ -123,6 +126,7 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
                 "neighbour's card holder. Waiting for the others…")
 
         async def work(reply: Reply) -> None:
+            reply.then = pass_reply(text)
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, actions.pass_chosen(chosen),
                 place=place_of(interaction), reply=reply,
@@ -272,9 +276,9 @@ class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         letter = picked(interaction)
-        await self.act(interaction, actions.consult(letter),
-                       f"You consulted informant {letter}: the card is in your DMs and in "
-                       "**My secrets**.", vanish=False)
+        done = f"✅ You consulted informant {letter} (also in **My secrets**)."
+        await self.act(interaction, actions.consult(letter), done, vanish=False,
+                       then=consult_reply(done))
 
 
 class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<table>\d+):"
@@ -332,7 +336,7 @@ class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<vers
             placeholder="Take a magnifying glass from…",
             options=[
                 discord.SelectOption(label=view.seats[i].name[:100], value=str(i),
-                                     description=f"holds {view.seats[i].glasses} glass(es)")
+                                     description=glasses_text(view.seats[i].glasses))
                 for i in sources
             ],
         ))
@@ -340,6 +344,22 @@ class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<vers
     async def clicked(self, interaction: discord.Interaction) -> None:
         source = int(picked(interaction, [str(i) for i in range(6)]))
         await self.act(interaction, actions.take(source), "You took a magnifying glass.")
+
+
+def pass_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
+    """The answer to a pass choice, from what happened: the cards, to whom, the screen."""
+    return lambda state, events: Outgoing(content=pass_answer(state, events, done),
+                                          components=[])
+
+
+def consult_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
+    """The answer to a consultation, from what happened: the card itself."""
+    return lambda _state, events: Outgoing(content=consulted_answer(events, done),
+                                           components=[])
+
+
+def glasses_text(n: int) -> str:
+    return f"holds {n} glass" if n == 1 else f"holds {n} glasses"
 
 
 FAMILIES: tuple[type[Family], ...] = (

@@ -8,7 +8,7 @@ clicks where the moment matters, and multi-step pickers carry their draft in the
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -17,6 +17,7 @@ import discord
 from bot.components import values
 from bot.errors import UserError
 from bot.interactions import place_of, refuse, run_update, tables_of
+from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import STALE, Reply
 from bot.thirteen_clues import actions
@@ -111,11 +112,14 @@ class Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"13c:never"
         return table, state, seat
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
-                  *, vanish: bool = True) -> None:
+                  *, vanish: bool = True,
+                  then: Callable[[Any, list[Any]], Outgoing] | None = None) -> None:
         """A picker's last step: apply the action; the picker goes away (its news in the
-        channel is the answer), or becomes its result when that says more."""
+        channel is the answer), or becomes its result when that says more (`then` renders
+        it from what happened)."""
 
         async def work(reply: Reply) -> None:
+            reply.then = then
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, build, version=self.click.version,
                 place=place_of(interaction), reply=reply,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel
 
@@ -32,9 +32,12 @@ from engine.thirteen_clues import (
     public_view,
     reveal,
 )
-from engine.thirteen_clues.events import CardsDealt, GameOver, QuestionAnswered
+from engine.thirteen_clues.events import CardsDealt, PassChosen, QuestionAnswered
 from engine.thirteen_clues.state import DEFAULT_EDITION, Edition
 from engine.thirteen_clues.views import PlayerView, PublicView
+
+if TYPE_CHECKING:
+    import discord
 
 
 class ThirteenCluesSettings(TableSettings):
@@ -121,9 +124,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
                 view=components.lobby_view(table),
             )
         view = public_view(state)
-        embeds = [table_embed(view)]
-        if state.phase == "over":
-            embeds.append(reveal_embed(reveal(state), view))
+        # the end is one message: the reveal alone, no table status beside it
+        embeds = [reveal_embed(reveal(state), view) if state.phase == "over"
+                  else table_embed(view)]
         return Outgoing.of(
             _headline(view), embeds=embeds,
             view=components.table_view(table.id, table.version, view),
@@ -135,19 +138,33 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     def letter(
         self, table: Table, state: GameState, events: Sequence[Event], seat: int
     ) -> Outgoing | None:
+        if state.phase == "over":
+            return None  # the reveal in the channel says it all; nothing private is left
         view = player_view(state, seat)
-        text = dm_text(events, view)
-        over = next((e for e in events if isinstance(e, GameOver)), None)
-        casebook = _casebook_update(table, view, events)
-        if text is None and over is None and casebook is None:
+        # the pass choice is confirmed by the answer to the choice itself, not again by DM
+        text = dm_text([e for e in events if not isinstance(e, PassChosen)], view)
+        if text is None:
             return None
-        embeds = [casebook] if casebook else []
-        if over is not None:
-            embeds.append(reveal_embed(over, public_view(state)))
         dealt = any(isinstance(e, CardsDealt) and e.seat == seat for e in events)
         return Outgoing.of(
-            text, embeds=embeds, view=components.pass_view(table.id, view) if dealt else None
+            text, view=components.pass_view(table.id, view) if dealt else None
         )
+
+    def slots(
+        self, table: Table, state: GameState, events: Sequence[Event], seat: int
+    ) -> dict[str, Outgoing]:
+        """The casebook at full assist: one living DM per player, edited after each answer
+        that changes it."""
+        if state.phase != "turns":
+            return {}
+        casebook = _casebook_update(table, player_view(state, seat), events)
+        return {"casebook": Outgoing.of(embeds=[casebook])} if casebook else {}
+
+    def farewell(self, table: Table, state: GameState, seat: int) -> Outgoing | None:
+        """The reveal by DM, for a table whose channel can no longer show it."""
+        if state.phase != "over":
+            return None
+        return Outgoing.of(embeds=[reveal_embed(reveal(state), public_view(state))])
 
     # what commands show -----------------------------------------------------------------
 
@@ -170,7 +187,8 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return rules_text(settings.edition, players, settings.top_secret)
 
 
-def _casebook_update(table: Table, view: PlayerView, events: Sequence[Event]) -> dict | None:
+def _casebook_update(table: Table, view: PlayerView, events: Sequence[Event]
+                     ) -> discord.Embed | None:
     """After an answer this seat learned, its casebook, if the answer changed it."""
     assist = ThirteenCluesSettings.model_validate(table.options).assist
     heard = [

@@ -39,7 +39,7 @@ async def _human_turn(world: World, state: GameState, seat: int, count: int) -> 
         return
     if count % 3 == 2:
         done = await slash(world, ann, "informant", card="A")
-        assert "Done" in done.text, done.text
+        assert "Informant **A** is" in done.text, done.text  # the card, not "see your DMs"
         return
     suits = [s.value for s in suits_in_play(len(state.seats))]
     witness = (seat + 1 + count) % len(state.seats)

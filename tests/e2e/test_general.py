@@ -55,7 +55,7 @@ async def test_finished_games_count_in_stats_and_leaderboard(world: World) -> No
         assert "0 won of 1 played" in other.text
         board = await dc.slash(players[0], world.channel, "leaderboard")
         lines = board.text.splitlines()
-        assert f"<@{winner.id}> — 1 win(s) in 1 game(s)" in lines[1]
+        assert f"<@{winner.id}> — 1 win in 1 game (100%)" in lines[1]
 
 
 async def test_after_the_game_hand_status_and_log_show_the_finished_game(world: World) -> None:

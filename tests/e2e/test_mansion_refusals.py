@@ -40,7 +40,7 @@ async def test_lobby_refusals(world: World) -> None:
         await refused(world, command(world, ann, "turn"), "not started")
         await refused(world, command(world, cid, "notes"), "not started")
         await refused(world, command(world, ann, "add-ai", count=4, level="easy"),
-                      "Only 3 seat(s) left")
+                      "Only 3 seats are left")
         rules = await slash(world, cid, "rules")
         assert rules.ephemeral and "Series" in rules.text
 

@@ -90,12 +90,15 @@ async def test_top_secret_question_reaches_only_asker_and_witness(world: World) 
         assert f"**{answer_for(now, me, witness_seat, 'male', None)}**" in news(world)
 
         host = players[0]
+        dms_at_end = len(dc.dms(third))
         await slash(world, host, "end")
         final = state_of(world)
         assert final.phase == "over"
-        # at the end everyone, the third player included, is told the secret question
-        reveal = dc.last_dm(third).text
+        # at the end everyone, the third player included, is told the secret question: by
+        # the one reveal in the channel (no reveal DMs any more)
+        reveal = dc.last_message(world.channel).text
         assert "Top Secret" in reveal and subject_name(subject) in reveal
         assert f"**{expected}**" in reveal
+        assert len(dc.dms(third)) == dms_at_end
 
     assert assert_secrecy(world, final, moment) > 20

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,6 +145,26 @@ class Message:
     webhook_id: int | None = None
     nonce: str | int | None = None
     history: list[JSON] = field(default_factory=list)
+    allowed_mentions: JSON | None = None
+    """The allowed_mentions the message was created with (None: Discord's default)."""
+
+    @property
+    def pings(self) -> list[int]:
+        """Users notified by this message's creation, as Discord decides: a user mention in
+        the content as first sent, unless allowed_mentions leaves it out. Edits and ephemeral
+        messages notify nobody."""
+        if self.ephemeral:
+            return []
+        first = self.history[0].get("content") if self.history else self.content
+        mentioned = [int(m) for m in re.findall(r"<@!?(\d+)>", first or "")]
+        allowed = self.allowed_mentions
+        if allowed is None:
+            return list(dict.fromkeys(mentioned))
+        if "users" in (allowed.get("parse") or []):
+            permitted = set(mentioned)
+        else:
+            permitted = {int(u) for u in allowed.get("users") or []}
+        return [u for u in dict.fromkeys(mentioned) if u in permitted]
 
     @property
     def ephemeral(self) -> bool:

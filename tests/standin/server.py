@@ -1572,6 +1572,7 @@ class DiscordStandIn:
             flags=int(payload.get("flags") or 0),
             created_at=time.time(),
             dm_recipient_id=ch.recipient_id if ch.is_dm else None,
+            allowed_mentions=copy.deepcopy(payload.get("allowed_mentions")),
             **kw,
         )
         if msg.ephemeral and msg.visible_to is None:

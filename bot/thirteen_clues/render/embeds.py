@@ -71,8 +71,7 @@ def table_embed(view: PublicView) -> discord.Embed:
             _field(embed, "Turn", str(view.turn_number))
         if view.options.uses_glasses:
             _field(embed, "Supply", glasses_icons(view.supply))
-        letters = " ".join(view.letters) if view.letters else "none (6 players)"
-        _field(embed, "Secret Informant", letters)
+        _field(embed, "Secret Informant", _letters_value(view, v))
     if view.options.top_secret and view.phase != "over":
         holders = [i for i, s in enumerate(view.seats) if not s.top_secret_used]
         left = f"{len(holders)} left" + (f": {v.names_list(holders)}" if holders else "")
@@ -147,6 +146,9 @@ def lobby_embed(
     secret = "on (3–6 players): one secret question each" if top_secret else "off"
     _field(embed, "🤫 Top Secret", secret, inline=True)
     _field(embed, "🧮 Assist", _ASSIST_BLURB.get(assist, assist), inline=True)
+    minutes = options.get("turn_minutes") or 0
+    _field(embed, "⏰ Turn timer", f"{minutes} min, then an AI plays the turn"
+           if minutes else "none: play at your own pace", inline=True)
     seated = [f"{i}. **{plain_name(p)}**" for i, p in enumerate(players, 1)]
     _field(
         embed,
@@ -198,7 +200,7 @@ def hand_embed(view: PlayerView) -> discord.Embed:
             hint = pass_hint(view.dealt)
             if hint:
                 _field(embed, "Tip", hint)
-        embed.set_footer(text="Choose with /13clues pass (person, location, weapon)")
+            embed.set_footer(text="Choose with /13clues pass (person, location, weapon)")
         return _fit(embed)
 
     _field(embed, "Behind your screen", _screen_value(view.screen, two))
@@ -281,6 +283,17 @@ def _holders_value(view: PlayerView, v: Voice, left: int) -> str:
     return fit_lines(lines, _FIELD_VALUE)
 
 
+def _letters_value(view: PublicView, v: Voice) -> str:
+    """The informant letters in play, each consulted one marked with who looked at it."""
+    if not view.letters:
+        return "none (6 players)"
+    parts = []
+    for letter in view.letters:
+        seen_by = list(dict.fromkeys(c.seat for c in view.consultations if c.letter == letter))
+        parts.append(f"**{letter}** 👁️ {v.names_list(seen_by)}" if seen_by else letter)
+    return clip(" · ".join(parts), _FIELD_VALUE)
+
+
 def _informant_value(view: PlayerView) -> str:
     seen = [
         f"**{letter}**: {card_label(view.peeks[letter])}"
@@ -355,7 +368,8 @@ def reveal_embed(event: GameOver, view: PublicView) -> discord.Embed:
             for a, w, s, side, n in event.secret_questions
         ]
         _field(embed, "🤫 Top Secret questions", fit_lines(lines, _FIELD_VALUE))
-    embed.set_footer(text="/13clues log lists every question · /13clues new starts another game")
+    embed.set_footer(
+        text="/13clues log lists every question · Rematch plays again with the same seats")
     return _fit(embed)
 
 

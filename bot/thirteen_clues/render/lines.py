@@ -21,7 +21,7 @@ from bot.thirteen_clues.render.labels import (
     range_label,
     subject_phrase,
 )
-from engine.thirteen_clues import Event
+from engine.thirteen_clues import Event, GameState, player_view
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.events import (
     AccusationMade,
@@ -69,12 +69,17 @@ def channel_text(events: Iterable[Event], view: PublicView) -> str:
             # The engine emits the glass before the action it paid for; say the action first.
             pending_glass.append(text)
             continue
-        if isinstance(event, TurnStarted | GlassTaken | GameOver):
+        if isinstance(event, GameOver):
+            # The reveal beside this news names everything; after a win, where the spent
+            # glass went no longer matters, and the accusation already named the winner.
+            if event.winner is None:
+                lines += [*pending_glass, text]
+            pending_glass = []
+            continue
+        if isinstance(event, TurnStarted | GlassTaken):
             lines += pending_glass
             pending_glass = []
         lines.append(text)
-        if isinstance(event, GameOver):
-            lines += _mystery_lines(event, voice)
     lines += pending_glass
     return fit_lines(lines, MESSAGE_LIMIT)
 
@@ -316,3 +321,21 @@ def _case_file(
             lines.append(f"• {v.who(seat)}: {cards_label(holders[seat])}")
     lines.append("`/13clues hand` shows this again at any time.")
     return fit_lines(lines, MESSAGE_LIMIT)
+
+
+def consulted_answer(events: Iterable[Event], done: str) -> str:
+    """The answer to a member who consulted an informant: the card itself (their own
+    ephemeral answer, which works with closed DMs too), after `done`."""
+    seen = [f"🕵️ Informant **{e.letter}** is {card_label(e.card)}."
+            for e in events if isinstance(e, InformantCard)]
+    return "\n".join([done, *seen]) if seen else done
+
+
+def pass_answer(state: GameState, events: Iterable[Event], done: str) -> str:
+    """The answer to a member's pass choice, said once (their DM does not repeat it): the
+    cards passed, to whom, and what stays behind their screen."""
+    for event in events:
+        if isinstance(event, PassChosen) and event.cards:
+            view = player_view(state, event.seat)
+            return _line(event, view, Voice.of(view, view.seat)) or done
+    return done
