@@ -87,7 +87,7 @@ class DeductionBot(commands.AutoShardedBot):
         self.storage = storage
         self._lease = Lease(storage, ttl=self.config.lease_ttl, wait=self.config.lease_wait)
         await self._lease.acquire(str(self.config.database_path))
-        warming: asyncio.Future[None] | None = None
+        warming: asyncio.Future[int] | None = None
         if self.config.ai_workers > 0:
             # spawn: a fork would copy the SQLite and event-loop threads' state
             self._thinker = ProcessPoolExecutor(
@@ -111,7 +111,7 @@ class DeductionBot(commands.AutoShardedBot):
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)
         self.add_dynamic_items(TableButton)
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         if self.config.sync_commands:
             await self._sync()
         await self.tables.resume()

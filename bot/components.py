@@ -71,7 +71,7 @@ class TableButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> TableButton:
@@ -103,7 +103,7 @@ def routed(
     custom_id, kind = str(data.get("custom_id", "")), data.get("component_type")
     if not any(
         getattr(family, "__discord_ui_compiled_template__", None) is not None
-        and family.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+        and family.__discord_ui_compiled_template__.fullmatch(custom_id)
         for family in families
     ):
         return False

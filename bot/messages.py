@@ -4,7 +4,7 @@ change that caused it and sent later exactly as it was rendered then."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import discord
 from pydantic import BaseModel
@@ -46,7 +46,8 @@ class Outgoing(BaseModel):
         """From discord.py's builders, which the rendering code uses for their checks."""
         return cls(
             content=content,
-            embeds=[e.to_dict() for e in embeds],
+            # discord.py types the dict as its EmbedData TypedDict; stored here as plain JSON
+            embeds=[cast(dict[str, Any], e.to_dict()) for e in embeds],
             components=view.to_components() if view is not None else [],
             mentions=list(mentions),
             pictures=list(pictures),

@@ -64,6 +64,8 @@ class GameModule(Protocol[S, A, E, O]):
     gone_level: str
     """The AI level that plays the seat of a member who left the server, from then on."""
     settings: type[O]
+    started_text: str
+    """The reply to `start`: where the new game's first secrets are."""
     help: str
     """How to play it with the bot, in a few lines for `/help`."""
 
@@ -148,6 +150,7 @@ class PydanticGame(Generic[S, A, E, O]):
     events: ClassVar[TypeAdapter[Any]]
 
     def load(self, raw: str) -> S:
+        # a ClassVar cannot name S; each game sets state_model to its S
         return self.state_model.model_validate_json(raw)  # type: ignore[return-value]
 
     def dump(self, state: S) -> str:
@@ -171,4 +174,5 @@ class PydanticGame(Generic[S, A, E, O]):
 
 
 def settings_of(game: AnyGame, table: Table) -> TableSettings:
-    return game.settings.model_validate(table.options)
+    settings: TableSettings = game.settings.model_validate(table.options)
+    return settings

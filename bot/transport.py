@@ -14,7 +14,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import aiohttp
 import discord
@@ -38,6 +38,10 @@ INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM = 50035
 THREAD_ARCHIVED = 50083
 CANNOT_DM_RELATIONSHIP = 50278
+
+ORIGINAL = cast(int, "@original")
+"""An interaction's own response as a webhook message id: discord.py types the id as int, and
+its message route takes this name as well."""
 
 Verdict = Literal[
     "sent",  # delivered (message_id is the message, if one was created or edited)
@@ -89,9 +93,9 @@ class Transport:
                                            client=self.client)
             if letter.op == "unsay":
                 with contextlib.suppress(discord.NotFound):  # deleting twice is deleting once
-                    await hook.delete_message("@original")
+                    await hook.delete_message(ORIGINAL)
                 return Outcome("sent")
-            edited = await hook.edit_message("@original", **letter.body.reply_kwargs())
+            edited = await hook.edit_message(ORIGINAL, **letter.body.reply_kwargs())
             return Outcome("sent", edited.id)
         if letter.op == "reply":
             assert letter.token is not None

@@ -43,7 +43,7 @@ from engine.mansion import (
     player_view,
     public_view,
 )
-from engine.mansion.ai import choose_action
+from engine.mansion.ai import LEVELS, Level, choose_action
 from engine.mansion.events import PromptOpened
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 from engine.mansion.records import AllSnooped, Sleuthed, Suggested, Tipped, TurnBegan
@@ -130,7 +130,8 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
             action = _idle_choice(state, seat)
             assert action is not None, "the game waits on a seat with nothing legal to do"
             return action
-        return choose_action(player_view(state, seat), level, rng)  # type: ignore[arg-type]
+        known: dict[str, Level] = {name: name for name in LEVELS}  # unknown: fails, not easy
+        return choose_action(player_view(state, seat), known[level], rng)
 
     def idle_notice(self, table: Table, state: GameState, seat: int) -> str:
         """Says exactly what the timer does (the idle choice is drawn from the state, so the

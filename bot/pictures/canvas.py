@@ -31,7 +31,8 @@ def text_mask(
     Why: FreeType rendering (bold above all: a stroked outline) is the costliest step of a
     picture, and the same words come back in every picture (titles, names, captions)."""
     face = font(size)
-    x0, y0, x1, y1 = face.getbbox(text, anchor=anchor, stroke_width=stroke)
+    # whole pixels from FreeType; Pillow's stubs say float
+    x0, y0, x1, y1 = (int(v) for v in face.getbbox(text, anchor=anchor, stroke_width=stroke))
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
     ImageDraw.Draw(mask).text(
         (-x0, -y0), text, font=face, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
@@ -78,7 +79,8 @@ class Canvas:
         )
 
     def glyph(self, name: str, box: Box, fill: RGB, hole: RGB) -> None:
-        GLYPHS[name](self.draw, tuple(self.px(v) for v in box), fill, hole)  # type: ignore[arg-type]
+        x0, y0, x1, y1 = box
+        GLYPHS[name](self.draw, (self.px(x0), self.px(y0), self.px(x1), self.px(y1)), fill, hole)
 
     def text(
         self,

@@ -137,14 +137,14 @@ def back_tile(size: Size, scale: int, label: str = "") -> Image.Image:
         width=max(1, round(0.022 * W)),
     )
     if label:
-        text, size = fit(label, round(0.3 * W), round(1.5 * r), round(0.14 * W))
+        text, text_size = fit(label, round(0.3 * W), round(1.5 * r), round(0.14 * W))
         draw.text(
             (cx, cy),
             text,
-            font=font(size),
+            font=font(text_size),
             fill=THEME.back_ink,
             anchor="mm",
-            stroke_width=max(1, round(size / 22)),
+            stroke_width=max(1, round(text_size / 22)),
             stroke_fill=THEME.back_ink,
         )
     else:

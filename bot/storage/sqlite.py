@@ -432,7 +432,11 @@ class SqliteStorage:
         letter, table_id = posting.letter, posting.table_id
         placed = table_id is not None and message_id is not None
         living = table_id if placed and letter.living else None
-        slot = (table_id, letter.to, letter.slot) if placed and letter.slot is not None else None
+        slot = (
+            (table_id, letter.to, letter.slot)
+            if table_id is not None and message_id is not None and letter.slot is not None
+            else None
+        )
         waiter = asyncio.get_running_loop().create_future()
         self._mark_waiters[posting.id] = waiter
         self._marks.put(_Mark(posting.id, living, message_id, time.time(), slot))

@@ -14,10 +14,10 @@ from engine.thirteen_clues import (
     Ask,
     ChoosePass,
     Consult,
-    GameState,
     TakeGlass,
     legal,
 )
+from engine.thirteen_clues import GameState as GameState  # re-exported: the cog types by it
 from engine.thirteen_clues.cards import CARDS, Category, find_card, subject_kind
 
 Build = Callable[[GameState, int], Action]
@@ -88,6 +88,7 @@ def ask(
 
     def build(state: GameState, seat: int) -> Action:
         target = witness(state) if callable(witness) else witness
+        # side: the command's Literal or the picker's left/right; pydantic checks it too
         return Ask(seat=seat, witness=target, subject=subject(about), side=side,  # type: ignore[arg-type]
                    top_secret=top_secret)
 

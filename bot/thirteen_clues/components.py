@@ -106,7 +106,7 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
     """The DM select (also in `hand`): the Person, Location and Weapon to pass left."""
 
     @staticmethod
-    def view(table_id: int, view: PlayerView) -> discord.ui.View:
+    def build_view(table_id: int, view: PlayerView) -> discord.ui.View:
         options = [
             discord.SelectOption(
                 label=CARDS[c].name, value=c, description=CARDS[c].category.value.capitalize(),
@@ -135,7 +135,7 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
         await run_update(interaction, work, text, keep=True)
 
 
-pass_view = PassSelect.view
+pass_view = PassSelect.build_view
 
 
 # pickers (ephemeral, opened from the turn buttons) ------------------------------------------
@@ -290,7 +290,7 @@ class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<tab
                ) -> discord.ui.View:
         accusable = legal.accusation_choices(state, seat)
         code = ".".join(c or NONE for c in draft)
-        selects = [
+        selects: list[discord.ui.Select[Any]] = [
             discord.ui.Select(
                 custom_id=custom_id(verb, table.id, table.version, code),
                 placeholder=f"The {category.value}…",

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
+import discord
 from pydantic import BaseModel
 
 from bot.messages import Outgoing
@@ -13,6 +14,7 @@ from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
 from bot.thirteen_clues import components
 from bot.thirteen_clues.casebook import casebook_update
+from bot.thirteen_clues.family import PREFIX
 from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
 from bot.thirteen_clues.render.lines import channel_text, dm_text
 from bot.thirteen_clues.render.texts import question_log_text, rules_text
@@ -33,11 +35,9 @@ from engine.thirteen_clues import (
     reveal,
 )
 from engine.thirteen_clues.events import CardsDealt, PassChosen, QuestionAnswered
-from engine.thirteen_clues.state import DEFAULT_EDITION, Edition
+from engine.thirteen_clues.state import DEFAULT_EDITION
+from engine.thirteen_clues.state import Edition as Edition  # re-exported for the cog
 from engine.thirteen_clues.views import PlayerView, PublicView
-
-if TYPE_CHECKING:
-    import discord
 
 
 class ThirteenCluesSettings(TableSettings):
@@ -49,11 +49,11 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     key = "13clues"
     title = "13 Clues"
     command = "13clues"
-    prefix = components.PREFIX
+    prefix = PREFIX
     extension = "cogs.thirteen_clues"
     min_players = 2
     max_players = 6
-    ai_levels = ("easy", "normal", "expert")
+    ai_levels: tuple[str, ...] = ("easy", "normal", "expert")
     idle_level = "normal"
     gone_level = "normal"
     settings = ThirteenCluesSettings
@@ -102,9 +102,10 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return {state.winner} if state.winner is not None else set()
 
     def ai_action(self, state: GameState, seat: int, level: str, rng: random.Random) -> Action:
-        from engine.thirteen_clues.ai import choose_action
+        from engine.thirteen_clues.ai import LEVELS, Level, choose_action
 
-        return choose_action(player_view(state, seat), level, rng)
+        known: dict[str, Level] = {name: name for name in LEVELS}  # unknown: fails, not expert
+        return choose_action(player_view(state, seat), known[level], rng)
 
     def idle_notice(self, table: Table, state: GameState, seat: int) -> str:
         name = state.seats[seat].name
@@ -187,8 +188,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return rules_text(settings.edition, players, settings.top_secret)
 
 
-def _casebook_update(table: Table, view: PlayerView, events: Sequence[Event]
-                     ) -> discord.Embed | None:
+def _casebook_update(
+    table: Table, view: PlayerView, events: Sequence[Event]
+) -> discord.Embed | None:
     """After an answer this seat learned, its casebook, if the answer changed it."""
     assist = ThirteenCluesSettings.model_validate(table.options).assist
     heard = [

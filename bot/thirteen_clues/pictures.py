@@ -470,7 +470,8 @@ def casebook_scene(view: PlayerView, deduction: Deduction) -> CasebookScene:
             )
         rows.append(CaseRow(suit.value, (cells[0], cells[1], cells[2])))
     top = tuple(
-        (round(deduction.triple_probability(t), 3), tuple(CARDS[c].name for c in t))
+        (round(deduction.triple_probability(t), 3), (CARDS[t[0]].name, CARDS[t[1]].name,
+                                                     CARDS[t[2]].name))
         for t in deduction.candidates()[:4]
     )
     name = seat_name(view, view.seat)
@@ -480,7 +481,7 @@ def casebook_scene(view: PlayerView, deduction: Deduction) -> CasebookScene:
         subtitle=_table_line(view) + " · full assist: exact odds for your holder",
         rows=tuple(rows),
         mysteries=len(deduction.triples),
-        top=top,  # type: ignore[arg-type]
+        top=top,
         description=description,
     )
 
@@ -568,7 +569,9 @@ def render_casebook(scene: CasebookScene, scale: int | None = None) -> Image.Ima
     return canvas.finish()
 
 
-def _draw_cell(canvas: Canvas, cell: CaseCell, colour: RGB, box: tuple[float, ...]) -> None:
+def _draw_cell(
+    canvas: Canvas, cell: CaseCell, colour: RGB, box: tuple[float, float, float, float]
+) -> None:
     x0, y0, x1, y1 = box
     mid = (y0 + y1) / 2
     if cell.status == "ruled_out":

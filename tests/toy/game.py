@@ -12,7 +12,7 @@ from pydantic import BaseModel, TypeAdapter
 from bot.components import TableButton, button, view_of
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
-from bot.plug import PydanticGame, TableSettings
+from bot.plug import AnyGame, PydanticGame, TableSettings
 from engine.audience import Audience
 from engine.errors import RuleError
 
@@ -58,7 +58,7 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
     key = title = command = prefix = "toy"
     extension = "tests.toy.cog"
     min_players = max_players = 2
-    ai_levels = ("easy",)
+    ai_levels: tuple[str, ...] = ("easy",)
     idle_level = "easy"
     gone_level = "easy"
     settings = TableSettings
@@ -134,3 +134,5 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
 
 
 GAME = HighCard()
+PLUGGED: AnyGame = GAME
+"""mypy (strict, in the test command) proves the toy fills the typed plug."""

@@ -11,7 +11,7 @@ from bot.thirteen_clues.render.labels import (
     range_label,
     subject_label,
 )
-from engine.thirteen_clues.state import GLASSES_IN_BOX, LETTERS, Question
+from engine.thirteen_clues.state import GLASSES_IN_BOX, LETTERS, Edition, Question
 from engine.thirteen_clues.views import PublicView
 
 
@@ -88,7 +88,7 @@ _REMOVED = {
 }
 
 
-def rules_text(edition: str, players: int | None = None, top_secret: bool = False) -> str:
+def rules_text(edition: Edition, players: int | None = None, top_secret: bool = False) -> str:
     """A one-message summary of this table's rules: edition, two-player differences when
     `players` is 2, the Top Secret variant when on."""
     first = edition == "2016"

@@ -13,7 +13,7 @@ from engine.mansion.actions import Action
 from engine.mansion.ai import Level, choose_action, expert
 from engine.mansion.legal import waiting_on
 from engine.mansion.rules import apply, new_game
-from engine.mansion.state import GameState, Options, PlayerRef
+from engine.mansion.state import GameState, Options, PlayerRef, Variant
 from engine.mansion.views import PlayerView, player_view
 
 Policy = Callable[[PlayerView, random.Random], Action]
@@ -81,12 +81,12 @@ def mixed_levels(rng: random.Random, players: int) -> list[Level]:
 
 
 def ai_positions(
-    players: int, variant: str, games: int, seed: int, per_game: int = 8
+    players: int, variant: Variant, games: int, seed: int, per_game: int = 8
 ) -> Iterator[tuple[GameState, PlayerView]]:
     """Positions from real AI games: `games` games at random tables of levels, each seen at
     `per_game` decisions drawn at random (a seat's view when it must act, any prompt)."""
     rng = random.Random(f"positions:{players}:{variant}:{seed}")
-    options = Options(players=players, variant=variant)  # type: ignore[arg-type]
+    options = Options(players=players, variant=variant)
     for game in range(games):
         policies = [level_policy(level) for level in mixed_levels(rng, players)]
         decisions = [
