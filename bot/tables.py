@@ -741,7 +741,7 @@ class TableService:
         after = table.model_copy(update={"seats": seats, "host_id": host,
                                          "version": table.version + 1})
         state = self.state_of(table)
-        text = (f"🤖 {ref.name} {why}: an AI detective ({module.gone_level}) plays their seat "
+        text = (f"🤖 {ref.name} {why}: an AI ({module.gone_level}) plays their seat "
                 "from now on.")
         plan = self._plan(after, None, state)
         after, letters = news.living(module, after, state, text, fresh=True)
