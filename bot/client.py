@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.components import NOT_ROUTED, TableButton, routed
 from bot.config import Config
+from bot.drawings import Drawings
 from bot.interactions import UNCHANGED, answer
 from bot.lease import Lease
 from bot.outbox import Sender
@@ -75,6 +76,8 @@ class DeductionBot(commands.AutoShardedBot):
 
             games = GAMES
         self.games: Mapping[str, AnyGame] = {g.key: g for g in games}
+        self.drawings = Drawings.of(self.games.values())
+        """The pictures letters and answers carry, drawn when sent (off the event loop)."""
         self._shutdown: asyncio.Task[None] | None = None
         self._lease: Lease | None = None
         self._thinker: ProcessPoolExecutor | None = None
@@ -104,7 +107,7 @@ class DeductionBot(commands.AutoShardedBot):
             thinker=self._thinker,
         )
         self.sender = Sender(
-            storage, Transport(self), self.tables.on_undeliverable,
+            storage, Transport(self, self.drawings), self.tables.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)

@@ -8,14 +8,15 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from bot.messages import Outgoing
+from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
-from bot.thirteen_clues import components
-from bot.thirteen_clues.casebook import casebook_update
+from bot.thirteen_clues import components, pictures
+from bot.thirteen_clues.casebook import casebook_update, deducible
 from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
 from bot.thirteen_clues.render.lines import channel_text, dm_text
 from bot.thirteen_clues.render.texts import question_log_text, rules_text
+from bot.thirteen_clues.shown import casebook_picture, reveal_picture, view_picture
 from engine.thirteen_clues import (
     ACTION_ADAPTER,
     EVENT_ADAPTER,
@@ -32,7 +33,13 @@ from engine.thirteen_clues import (
     public_view,
     reveal,
 )
-from engine.thirteen_clues.events import CardsDealt, GameOver, QuestionAnswered
+from engine.thirteen_clues.events import (
+    CardsDealt,
+    CaseFile,
+    GameOver,
+    InformantCard,
+    QuestionAnswered,
+)
 from engine.thirteen_clues.state import DEFAULT_EDITION, Edition
 from engine.thirteen_clues.views import PlayerView, PublicView
 
@@ -64,6 +71,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     )
 
     state_model: ClassVar[type[BaseModel]] = GameState
+    drawers = pictures.DRAWERS
     actions = ACTION_ADAPTER
     events = EVENT_ADAPTER
 
@@ -122,11 +130,14 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             )
         view = public_view(state)
         embeds = [table_embed(view)]
+        shown: list[Picture] = []
         if state.phase == "over":
-            embeds.append(reveal_embed(reveal(state), view))
+            over = reveal(state)
+            embeds.append(reveal_embed(over, view))
+            shown.append(reveal_picture(over, view, embed=1))
         return Outgoing.of(
             _headline(view), embeds=embeds,
-            view=components.table_view(table.id, table.version, view),
+            view=components.table_view(table.id, table.version, view), pictures=shown,
         )
 
     def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
@@ -142,11 +153,17 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         if text is None and over is None and casebook is None:
             return None
         embeds = [casebook] if casebook else []
+        shown: list[Picture] = []
+        if casebook and _full(table) and deducible(view):
+            shown.append(casebook_picture(view, embed=0))
         if over is not None:
             embeds.append(reveal_embed(over, public_view(state)))
         dealt = any(isinstance(e, CardsDealt) and e.seat == seat for e in events)
+        if _sees_more(events, seat):
+            shown.append(view_picture(view))
         return Outgoing.of(
-            text, embeds=embeds, view=components.pass_view(table.id, view) if dealt else None
+            text, embeds=embeds, view=components.pass_view(table.id, view) if dealt else None,
+            pictures=shown,
         )
 
     # what commands show -----------------------------------------------------------------
@@ -157,6 +174,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return Outgoing.of(
             embeds=[hand_embed(view)],
             view=components.pass_view(table.id, view) if choosing else None,
+            pictures=[view_picture(view, embed=0)],
         )
 
     def log(self, table: Table, state: GameState) -> str:
@@ -168,6 +186,18 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         settings = ThirteenCluesSettings.model_validate(table.options)
         players = len(table.seats) if table.status == "playing" else None
         return rules_text(settings.edition, players, settings.top_secret)
+
+
+def _sees_more(events: Sequence[Event], seat: int) -> bool:
+    """Whether these events show the seat new cards (its deal, the holders and its screen
+    when play begins, an informant card): the DMs that carry its view as a picture."""
+    return any(
+        isinstance(e, CardsDealt | CaseFile | InformantCard) and e.seat == seat for e in events
+    )
+
+
+def _full(table: Table) -> bool:
+    return ThirteenCluesSettings.model_validate(table.options).assist == "full"
 
 
 def _casebook_update(table: Table, view: PlayerView, events: Sequence[Event]) -> dict | None:

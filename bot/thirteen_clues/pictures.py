@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image
 
@@ -33,7 +34,7 @@ from engine.thirteen_clues.cards import (
     Suit,
     suits_in_play,
 )
-from engine.thirteen_clues.deduction import Deduction
+from engine.thirteen_clues.deduction import Deduction, solve
 from engine.thirteen_clues.events import GameOver
 from engine.thirteen_clues.views import PlayerView, PublicView
 
@@ -112,6 +113,47 @@ def casebook_picture(
         return make_picture(render_casebook(scene), filename, scene.description)
 
     return _cached(cache, filename, scene.to_json(), render)
+
+
+# ------------------------------------------------------------------------- drawers
+
+VIEW, REVEAL, CASEBOOK = "13c.view", "13c.reveal", "13c.casebook"
+"""The kinds of picture a letter may carry (see `DRAWERS`)."""
+
+
+def view_data(view: PlayerView, *, accusations: bool = False) -> dict[str, Any]:
+    """The stored input of a picture of the seat's view: the view, nothing else; without the
+    seat's own accusations unless asked (the casebook's deduction needs them: a wrong one
+    rules its three cards out together; the player picture does not draw them)."""
+    return view.model_dump(mode="json", exclude=None if accusations else {"my_accusations"})
+
+
+def reveal_data(over: GameOver, view: PublicView) -> dict[str, Any]:
+    return {"over": over.model_dump(mode="json"), "view": view.model_dump(mode="json")}
+
+
+def draw_view(data: dict[str, Any]) -> Picture:
+    return player_picture(PlayerView.model_validate({"my_accusations": [], **data}), cache=None)
+
+
+def draw_reveal(data: dict[str, Any]) -> Picture:
+    over = GameOver.model_validate(data["over"])
+    return reveal_picture(over, PublicView.model_validate(data["view"]), cache=None)
+
+
+def draw_casebook(data: dict[str, Any]) -> Picture:
+    """From the seat's view alone: the exact deduction is solved here, in the drawing thread
+    (so the stored input is the view, which never holds the seat's own holder)."""
+    view = PlayerView.model_validate(data)
+    return casebook_picture(view, solve(view), cache=None)
+
+
+DRAWERS: dict[str, Callable[[dict[str, Any]], Picture]] = {
+    VIEW: draw_view,
+    REVEAL: draw_reveal,
+    CASEBOOK: draw_casebook,
+}
+"""What the bot's picture registry draws for 13 Clues (it caches by the stored input)."""
 
 
 def _page_picture(

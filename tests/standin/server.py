@@ -154,10 +154,15 @@ class DiscordStandIn:
         self.nonce_window = nonce_window
         self.message_rate_limit = message_rate_limit
         self.upload_limit = upload_limit
+        self.uploads: dict[int, bytes] = {}
+        """The bytes of every attachment uploaded, by attachment id."""
         self.faults = FaultSet(self.now)
         self.deduplicated: list[Message] = []
         """One entry per create answered with an existing message (same enforced nonce)."""
         self.rate_limited: list[str] = []
+        self.busy_checks: list[Callable[[], str | None]] = []
+        """Work the bot reports under way between requests (a letter being drawn in a
+        thread): each check returns why the bot is busy, or None; `settle` waits for them."""
         """Requests answered 429 by message_rate_limit (faults are in faults.hits)."""
         self._nonces: dict[tuple[int, int, str], tuple[Message, float]] = {}
         self._rate_windows: dict[int, tuple[float, int]] = {}
@@ -1005,6 +1010,7 @@ class DiscordStandIn:
             elif rec.callback_type == 5 and not rec.completed:
                 reasons.append(f"interaction {rec.id} deferred and not followed up")
         reasons += [f"the client is expected to retry {r}" for r in self.faults.awaited_retries()]
+        reasons += [why for check in self.busy_checks if (why := check()) is not None]
         return reasons
 
     def _quiet(self, quiet: float) -> bool:
@@ -1089,6 +1095,10 @@ class DiscordStandIn:
         """Live DMs the bot sent to user, oldest first."""
         uid = _uid(user)
         return [m for m in self.messages if m.dm_recipient_id == uid and not m.deleted]
+
+    def attachment_bytes(self, attachment: JSON) -> bytes:
+        """What was uploaded for one of a message's attachments."""
+        return self.uploads[int(attachment["id"])]
 
     def ephemerals(self, user: User | int) -> list[Message]:
         """Live ephemeral messages shown to user, oldest first."""
@@ -1231,6 +1241,7 @@ class DiscordStandIn:
                         "field": key,
                         "filename": value.filename,
                         "size": len(data),
+                        "data": data,
                         "content_type": limits.content_type(data, value.filename,
                                                             value.content_type),
                         **limits.image_size(data),
@@ -1626,6 +1637,7 @@ class DiscordStandIn:
 
     def _attachment(self, f: JSON) -> JSON:
         aid = self._next_id()
+        self.uploads[aid] = f["data"]
         url = f"http://127.0.0.1:{self.port}/attachments/{aid}/{f['filename']}"
         out: JSON = {
             "id": str(aid),
