@@ -188,5 +188,6 @@ class DeductionBot(commands.AutoShardedBot):
         if self._lease is not None:
             await self._lease.release()
         await self.storage.close()
+        self.drawings.close()
         if self._thinker is not None:
             self._thinker.shutdown(wait=False, cancel_futures=True)

@@ -2,10 +2,11 @@
 function that draws it from its stored JSON), with a cache.
 
 A letter carries a `bot.messages.Picture`, a reference (kind and input JSON) rendered at
-commit time; the pixels are drawn only when the letter is sent, in a worker thread (20-70 ms
-of Pillow must not hold up the event loop). Drawing is a pure function of the stored JSON,
-and the cache answers the same input with the very same bytes: a retried send uploads
-exactly what the first try did, and a picture asked for again costs a look-up.
+commit time; the pixels are drawn only when the letter is sent, in the drawing thread (the
+tens of milliseconds of Pillow must not hold up the event loop). Drawing is a pure function
+of the stored JSON, and the cache answers the same input with the very same bytes: a
+retried send uploads exactly what the first try did, and a picture asked for again costs a
+look-up.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import io
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
@@ -42,6 +44,10 @@ class Drawings:
     def __init__(self, drawers: Mapping[str, Drawer], cache: PictureCache | None = None) -> None:
         self.drawers = dict(drawers)
         self.cache = cache if cache is not None else PictureCache(max_items=128)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
+        """One drawing thread: most of a drawing holds the GIL (the layout in Python, parts
+        of Pillow), so more threads would not draw faster and would take the event loop's
+        turns (a storm of `hand` commands then missed Discord's 3 s to defer)."""
 
     @classmethod
     def of(cls, games: Iterable[Any], cache: PictureCache | None = None) -> Drawings:
@@ -53,6 +59,10 @@ class Drawings:
                     raise ValueError(f"two games draw pictures of kind {kind!r}")
                 drawers[kind] = drawer
         return cls(drawers, cache)
+
+    def close(self) -> None:
+        """Stop the drawing thread (a drawing under way finishes; none is started after)."""
+        self._thread.shutdown(wait=False, cancel_futures=True)
 
     def picture(self, ref: PictureRef) -> Picture:
         """The picture `ref` names, from the cache or drawn now (blocking: call it in a
@@ -75,7 +85,8 @@ class Drawings:
         thread; each described by the reference's text, else by the picture's alt text. A
         picture that cannot be drawn is left out (logged): the text still says everything."""
         chosen = list(refs[:MAX_ATTACHMENTS])
-        drawn = await asyncio.to_thread(lambda: [self._try(r) for r in chosen])
+        loop = asyncio.get_running_loop()
+        drawn = await loop.run_in_executor(self._thread, lambda: [self._try(r) for r in chosen])
         return [(r, as_file(r, p)) for r, p in zip(chosen, drawn, strict=True) if p is not None]
 
     def _try(self, ref: PictureRef) -> Picture | None:

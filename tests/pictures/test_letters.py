@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -27,71 +25,16 @@ from PIL import Image
 from bot.drawings import MAX_ATTACHMENTS, Drawings, with_images
 from bot.messages import Outgoing
 from bot.messages import Picture as PictureRef
-from bot.models import SeatRef, Table
-from bot.news import letters
 from bot.pictures import TARGET_BYTES
 from bot.pictures.picture import DESCRIPTION_LIMIT
 from bot.thirteen_clues import pictures
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues.cards import CARDS
 from tests.pictures.golden import check_golden
+from tests.pictures.letters import play
 from tests.standin import limits
 
 EDITIONS = ("2020", "2016")
-NAMES = ("Ann", "Bob", "Catherine", "Dan", "Eve", "Fay")
-
-
-@dataclass
-class Sent:
-    """One message the bot would send: to whom (a seat, or None for the channel), while the
-    game was still on or not, and its body."""
-
-    seat: int | None
-    over: bool
-    body: Outgoing
-    creating: bool = True
-    """A new message (an edit may be empty: it keeps what it does not name)."""
-
-
-def table_for(players: int, **options: Any) -> Table:
-    seats = [SeatRef(name=NAMES[i], user_id=1000 + i) for i in range(players)]
-    return Table(id=1, guild_id=1, channel_id=2, game=GAME.key, status="playing", host_id=1000,
-                 options=options, seats=seats, place="Guild › #table")
-
-
-def play(
-    players: int, seed: int, *, edition: str = "2020", top_secret: bool = False,
-    assist: str = "full", max_steps: int = 80, hands: bool = True,
-) -> Iterator[Sent]:
-    """Every message of one seeded game between AI detectives, as the bot renders them: the
-    letters of each change (DMs, casebook slots, the channel) and, now and then, each
-    seat's `/13clues hand`."""
-    table = table_for(players, edition=edition, top_secret=top_secret, assist=assist)
-    settings = GAME.settings.model_validate(table.options)
-    state, events = GAME.start(table.seats, settings, seed)
-    order = GAME.seat_ids(state)
-    by_id = {s.player_id: s for s in table.seats}
-    table = table.model_copy(update={"seats": [by_id[i] for i in order]})
-    users = {s.user_id: i for i, s in enumerate(table.seats)}
-    rng = random.Random(seed)
-    for step in range(max_steps + 2):
-        over = GAME.is_over(state)
-        if over:
-            table = table.model_copy(update={"status": "over"})
-        table, owed = letters(GAME, table, state, events, newly_waiting=[], alerts={})
-        for letter in owed:
-            seat = users[letter.address] if letter.kind == "u" else None
-            yield Sent(seat, over, letter.body, letter.op == "send" and letter.slot is None)
-        if hands and step % 7 == 0:
-            for seat in range(players):
-                yield Sent(seat, over, GAME.hand(table, state, seat))
-        if over:
-            return
-        if step >= max_steps:
-            state, events = GAME.abandon(state, "The test ended the table.")
-            continue
-        seat = GAME.waiting_on(state)[0]
-        state, events = GAME.apply(state, GAME.ai_action(state, seat, "easy", rng))
 
 
 def strings(data: Any) -> Iterator[str]:
@@ -257,6 +200,7 @@ def test_golden_seeded_letter(name: str) -> None:
     UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/pictures -k golden (and look at them).
     A change of the engine's shuffle moves these too (the hand-laid goldens it does not)."""
     ref = seeded_letter_pictures()[name]
+    pictures.CACHE.clear()
     check_golden(f"thirteen_clues/{name}", Drawings.of([GAME], cache=None).draw(ref))
 
 
@@ -270,8 +214,10 @@ def test_the_same_input_draws_the_same_bytes_once() -> None:
     again = drawings.draw(PictureRef.model_validate_json(ref.model_dump_json()))  # as stored
     assert again == first
     assert (drawings.cache.stats.misses, drawings.cache.stats.hits) == (1, 1)
-    fresh = Drawings.of([GAME], cache=None)  # no cache: drawing alone is deterministic
+    pictures.CACHE.clear()  # and the drawers' scene cache: drawing alone is deterministic
+    fresh = Drawings.of([GAME], cache=None)
     assert fresh.draw(ref) == first
+    assert pictures.CACHE.stats.misses == 1
 
 
 def test_files_are_drawn_off_the_loop_and_a_broken_picture_is_left_out(
