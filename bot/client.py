@@ -111,6 +111,7 @@ class DeductionBot(commands.AutoShardedBot):
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)
+        self.drawings.warm()
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)
         self.add_dynamic_items(TableButton)

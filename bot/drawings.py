@@ -41,8 +41,16 @@ class UnknownPicture(LookupError):
 class Drawings:
     """Every game's drawers, by kind, and one cache for all of them."""
 
-    def __init__(self, drawers: Mapping[str, Drawer], cache: PictureCache | None = None) -> None:
+    def __init__(
+        self,
+        drawers: Mapping[str, Drawer],
+        cache: PictureCache | None = None,
+        warmers: Sequence[Callable[[], object]] = (),
+    ) -> None:
         self.drawers = dict(drawers)
+        self.warmers = list(warmers)
+        """Each draws a sample once (fonts, card tiles), so the first letter's picture is
+        not the slow one."""
         self.cache = cache if cache is not None else PictureCache(max_items=128)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
         """One drawing thread: most of a drawing holds the GIL (the layout in Python, parts
@@ -53,12 +61,28 @@ class Drawings:
     def of(cls, games: Iterable[Any], cache: PictureCache | None = None) -> Drawings:
         """The drawers the games declare (`drawers`, a mapping of kind to drawer)."""
         drawers: dict[str, Drawer] = {}
+        warmers = []
         for game in games:
+            warm = getattr(game, "warm_pictures", None)
+            if warm is not None:
+                warmers.append(warm)
             for kind, drawer in getattr(game, "drawers", {}).items():
                 if kind in drawers:
                     raise ValueError(f"two games draw pictures of kind {kind!r}")
                 drawers[kind] = drawer
-        return cls(drawers, cache)
+        return cls(drawers, cache, warmers)
+
+    def warm(self) -> asyncio.Future[None]:
+        """Draw the samples in the drawing thread, before any letter asks (not awaited: the
+        first letter's picture simply waits behind it)."""
+        def run() -> None:
+            for warm in self.warmers:
+                try:
+                    warm()
+                except Exception:
+                    log.exception("warming the pictures up failed")
+
+        return asyncio.get_running_loop().run_in_executor(self._thread, run)
 
     def close(self) -> None:
         """Stop the drawing thread (a drawing under way finishes; none is started after)."""

@@ -72,6 +72,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
 
     state_model: ClassVar[type[BaseModel]] = GameState
     drawers = pictures.DRAWERS
+    warm_pictures = staticmethod(pictures.warm_up)
     actions = ACTION_ADAPTER
     events = EVENT_ADAPTER
 

@@ -153,6 +153,16 @@ def draw_casebook(data: dict[str, Any]) -> Picture:
     return casebook_picture(view, solve(view))
 
 
+def warm_up() -> None:
+    """Draw a sample view once (fonts, card faces and backs): the first real one is then as
+    fast as the rest."""
+    from engine.thirteen_clues import Options, PlayerRef, new_game, player_view
+
+    seats = [PlayerRef(id=f"w{i}", name=f"Seat {i + 1}") for i in range(6)]
+    state, _ = new_game(seats, Options(players=6), 0)
+    player_picture(player_view(state, 0), cache=None)
+
+
 DRAWERS: dict[str, Callable[[dict[str, Any]], Picture]] = {
     VIEW: draw_view,
     REVEAL: draw_reveal,

@@ -255,3 +255,14 @@ def test_only_games_that_draw_declare_drawers() -> None:
 
     kinds = Drawings.of(GAMES).drawers
     assert set(kinds) == set(pictures.DRAWERS)
+
+
+def test_the_registry_warms_the_drawing_up_in_its_thread() -> None:
+    drawings = Drawings.of([GAME])
+    assert drawings.warmers == [GAME.warm_pictures]
+
+    async def warm() -> None:
+        await drawings.warm()
+
+    asyncio.run(warm())
+    drawings.close()
