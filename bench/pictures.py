@@ -23,10 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.drawings import Drawings
 from bot.pictures import Picture, PictureCache
+from bot.thirteen_clues.game import GAME
+from bot.thirteen_clues.pictures import CACHE as SCENES
 from bot.thirteen_clues.pictures import casebook_picture, player_picture, reveal_picture
 from engine.thirteen_clues import player_view, public_view, reveal
 from engine.thirteen_clues.deduction import solve
+from tests.pictures.letters import play
 from tests.pictures.positions import game_states
 
 KINDS = ("pass", "view", "casebook", "reveal")
@@ -95,6 +99,51 @@ def cache_figures(players: int) -> str:
     )
 
 
+def letter_figures(players: int, seed: int = 5) -> list[str]:
+    """One seeded game as the bot sends it (assist full): every picture its letters and the
+    seats' `hand` answers carry, drawn through the bot's registry (`bot.drawings`) as the
+    transport does. Per kind: pictures asked, rendered (a miss of both caches: the
+    registry's, keyed by the stored input, and the drawers' own, keyed by the scene), ms per
+    rendering (input parsed, casebook solved, rendered, encoded), KB. Then every picture
+    asked again, as a retried send would: all hits, the same bytes."""
+    scenes = SCENES
+    scenes.clear()
+    drawings = Drawings.of([GAME])
+    rows: dict[str, list[tuple[float, int, bool]]] = {}
+    refs = []
+    for sent in play(players, seed, max_steps=60):
+        for ref in sent.body.pictures:
+            refs.append(ref)
+            before = scenes.stats.misses
+            seconds, picture = timed(lambda r=ref: drawings.picture(r))
+            rendered = scenes.stats.misses > before
+            rows.setdefault(ref.kind, []).append((seconds, picture.size, rendered))
+    asked = len(refs)
+    input_hits, input_misses = drawings.cache.stats.hits, drawings.cache.stats.misses
+    rendered_all = scenes.stats.misses
+    first = [drawings.draw(r) for r in refs]
+    retry = [timed(lambda r=r: drawings.draw(r)) for r in refs]
+    assert [png for _, png in retry] == first
+    out = []
+    for kind, got in sorted(rows.items()):
+        misses = [t * 1000 for t, _, m in got if m]
+        hits = [t * 1000 for t, _, m in got if not m] or [0.0]
+        kb = [b / 1024 for _, b, m in got if m]
+        out.append(
+            f"  {players}p {kind:<13} asked {len(got):>3}, rendered {len(misses):>3}; "
+            f"{statistics.median(misses):6.1f} ms (p99 {percentile(misses, 0.99):6.1f}), "
+            f"cached {statistics.median(hits):5.2f} ms; "
+            f"{statistics.median(kb):5.1f} KB (max {max(kb):5.1f})"
+        )
+    out.append(
+        f"  {players}p cache: {asked} asked, {rendered_all} rendered (hit rate "
+        f"{1 - rendered_all / asked:.0%}: {input_hits} same input, "
+        f"{input_misses - rendered_all} same scene); asked again, as a retried send: "
+        f"{statistics.median(t for t, _ in retry) * 1000:.3f} ms, same bytes"
+    )
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
@@ -127,6 +176,10 @@ def main() -> None:
     print("cache: one game, every seat's view and casebook after every action:")
     for players in (2, 4, 6):
         print(cache_figures(players))
+    print()
+    print("letters: one game as the bot sends it (full assist), through bot.drawings:")
+    for players in (2, 3, 4, 5, 6):
+        print("\n".join(letter_figures(players)))
 
 
 if __name__ == "__main__":

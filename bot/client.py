@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.components import NOT_ROUTED, TableButton, routed
 from bot.config import Config
+from bot.drawings import Drawings
 from bot.interactions import UNCHANGED, answer
 from bot.lease import Lease
 from bot.outbox import Sender
@@ -75,6 +76,8 @@ class DeductionBot(commands.AutoShardedBot):
 
             games = GAMES
         self.games: Mapping[str, AnyGame] = {g.key: g for g in games}
+        self.drawings = Drawings.of(self.games.values())
+        """The pictures letters and answers carry, drawn when sent (off the event loop)."""
         self._shutdown: asyncio.Task[None] | None = None
         self._lease: Lease | None = None
         self._thinker: ProcessPoolExecutor | None = None
@@ -104,10 +107,11 @@ class DeductionBot(commands.AutoShardedBot):
             thinker=self._thinker,
         )
         self.sender = Sender(
-            storage, Transport(self), self.tables.on_undeliverable,
+            storage, Transport(self, self.drawings), self.tables.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)
+        self.drawings.warm()
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)
         self.add_dynamic_items(TableButton)
@@ -185,5 +189,6 @@ class DeductionBot(commands.AutoShardedBot):
         if self._lease is not None:
             await self._lease.release()
         await self.storage.close()
+        self.drawings.close()
         if self._thinker is not None:
             self._thinker.shutdown(wait=False, cancel_futures=True)

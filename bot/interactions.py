@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.drawings import Drawings, with_images
 from bot.errors import UserError
 from bot.messages import Outgoing
 from bot.tables import Place, Reply
@@ -57,8 +58,18 @@ def as_outgoing(answer: str | Outgoing) -> Outgoing:
 
 
 async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None:
-    """Answer ephemerally, whether or not the interaction was deferred."""
-    kwargs = as_outgoing(body).reply_kwargs()
+    """Answer ephemerally, whether or not the interaction was deferred; with the answer's
+    pictures when the bot draws them and the interaction was deferred (drawing takes tens of
+    milliseconds, in a worker thread)."""
+    out = as_outgoing(body)
+    kwargs = out.reply_kwargs()
+    kwargs.pop("attachments", None)  # a new message has nothing to take away
+    drawings: Drawings | None = getattr(interaction.client, "drawings", None)
+    if out.pictures and drawings is not None and interaction.response.is_done():
+        drawn = await drawings.files(out.pictures)
+        embeds = with_images(out.embeds, [r for r, _ in drawn])
+        kwargs["embeds"] = [discord.Embed.from_dict(e) for e in embeds]
+        kwargs["files"] = [f for _, f in drawn]
     try:
         if interaction.response.is_done():
             await interaction.followup.send(ephemeral=True, **kwargs)
@@ -107,7 +118,7 @@ async def run_update(
     after a double click the picker must not show the second click's refusal as its
     result."""
     await interaction.response.defer()
-    reply = reply_for(interaction, Outgoing(content=done, components=[]))
+    reply = reply_for(interaction, Outgoing(content=done, components=[], drop_pictures=True))
     reply.vanish = vanish
     try:
         await work(reply)

@@ -20,6 +20,9 @@ class Picture(BaseModel):
     """Its input as JSON (a view, a reveal): what the drawer needs, rendered at commit time."""
     filename: str
     description: str = ""
+    """The attachment's alt text; empty: the text the drawer gives the picture."""
+    embed: int | None = None
+    """The embed (index) that shows the picture; None: a plain attachment under the text."""
 
 
 class Outgoing(BaseModel):
@@ -32,6 +35,9 @@ class Outgoing(BaseModel):
     mentions: list[int] = []
     """Users this message may ping; nobody else is ever pinged (roles and everyone never)."""
     pictures: list[Picture] = []
+    drop_pictures: bool = False
+    """For an edit: take away the pictures the message had (its text now says something the
+    old pictures do not show); an edit otherwise keeps them unless it brings new ones."""
 
     @classmethod
     def of(
@@ -74,6 +80,8 @@ class Outgoing(BaseModel):
         }
         if self.content is not None:
             body["content"] = self.content
+        if self.drop_pictures:
+            body["attachments"] = []
         return body
 
     def reply_kwargs(self) -> dict[str, Any]:
@@ -87,6 +95,8 @@ class Outgoing(BaseModel):
         }
         if self.content is not None:
             kwargs["content"] = self.content
+        if self.drop_pictures:
+            kwargs["attachments"] = []
         return kwargs
 
 

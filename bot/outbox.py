@@ -92,6 +92,11 @@ class Sender:
     def kick(self) -> None:
         self._kicked.set()
 
+    @property
+    def working(self) -> int:
+        """Destinations whose letters are being delivered right now."""
+        return len(self._busy)
+
     async def flush(self, timeout: float) -> bool:
         """Deliver what is due now, for up to `timeout` seconds; True if nothing is left."""
         end = time.monotonic() + timeout

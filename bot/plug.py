@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -68,6 +68,10 @@ class GameModule(Protocol[S, A, E, O]):
     """The reply to `start`: where the new game's first secrets are."""
     help: str
     """How to play it with the bot, in a few lines for `/help`."""
+    @property
+    def drawers(self) -> Mapping[str, Callable[[dict[str, Any]], Any]]:
+        """The pictures its letters may carry, by kind: each draws a `bot.pictures.Picture`
+        from the JSON stored in the letter (pure; called in a worker thread when sent)."""
 
     def start(self, seats: Sequence[SeatRef], settings: O, seed: int) -> tuple[S, list[E]]:
         """Deal; the engine may shuffle the seats (see `seat_ids`)."""
@@ -146,6 +150,7 @@ class PydanticGame(Generic[S, A, E, O]):
     """Storage for a game whose state, actions and events are pydantic models."""
 
     state_model: ClassVar[type[BaseModel]]
+    drawers: ClassVar[Mapping[str, Callable[[dict[str, Any]], Any]]] = {}
     actions: ClassVar[TypeAdapter[Any]]
     events: ClassVar[TypeAdapter[Any]]
 

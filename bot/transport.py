@@ -9,17 +9,17 @@ Discord; edits, and replies (edits of an interaction's original response), are i
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 import aiohttp
 import discord
 from discord.http import Route
 
+from bot.drawings import with_images
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
 
@@ -63,13 +63,17 @@ class Outcome:
     detail: str = ""
 
 
-Drawer = Callable[[Picture], bytes]
+class Drawer(Protocol):
+    """Draws a letter's pictures as files (`bot.drawings.Drawings`)."""
+
+    async def files(self, refs: Sequence[Picture]) -> list[tuple[Picture, discord.File]]: ...
 
 
 class Transport:
     def __init__(self, client: discord.Client, draw: Drawer | None = None) -> None:
         self.client = client
         self.draw = draw
+        """Draws the pictures letters carry; None sends letters without them."""
         self._dm_channels: dict[int, int] = {}
 
     async def deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
@@ -151,10 +155,11 @@ class Transport:
         payload = {**body.payload(), **(extra or {})}
         if not body.pictures or self.draw is None:
             return await self.client.http.request(route, json=payload)
-        files = [
-            discord.File(io.BytesIO(self.draw(p)), p.filename, description=p.description)
-            for p in body.pictures
-        ]
+        drawn = await self.draw.files(body.pictures)
+        if not drawn:
+            return await self.client.http.request(route, json=payload)
+        files = [f for _, f in drawn]
+        payload["embeds"] = with_images(body.embeds, [r for r, _ in drawn])
         payload["attachments"] = [f.to_dict(i) for i, f in enumerate(files)]
         form: list[dict[str, Any]] = [{"name": "payload_json", "value": json.dumps(payload)}]
         form += [
@@ -166,7 +171,11 @@ class Transport:
             }
             for i, f in enumerate(files)
         ]
-        return await self.client.http.request(route, form=form, files=files)
+        try:
+            return await self.client.http.request(route, form=form, files=files)
+        finally:
+            for f in files:
+                f.close()
 
 
 def _id(data: Any) -> int | None:

@@ -17,6 +17,7 @@ from bot.models import Table
 from bot.plug import TableSettings
 from bot.thirteen_clues.family import Family, custom_id
 from bot.thirteen_clues.render.labels import SUIT_EMOJI
+from bot.thirteen_clues.shown import casebook_picture
 from engine.thirteen_clues import player_view
 from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
 from engine.thirteen_clues.deduction import Deduction, bookkeeping, solve
@@ -57,6 +58,7 @@ def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any]) -> O
     return Outgoing.of(
         embeds=[_embed(view, assist, marks, deduction)],
         view=_marking_view(table.id, marks, manual) if marking else None,
+        pictures=[casebook_picture(view, embed=0)] if deduction is not None else [],
     )
 
 

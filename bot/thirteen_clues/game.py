@@ -9,15 +9,16 @@ from typing import ClassVar
 import discord
 from pydantic import BaseModel
 
-from bot.messages import Outgoing
+from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
-from bot.thirteen_clues import components
-from bot.thirteen_clues.casebook import casebook_update
+from bot.thirteen_clues import components, pictures
+from bot.thirteen_clues.casebook import casebook_update, deducible
 from bot.thirteen_clues.family import PREFIX
 from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
 from bot.thirteen_clues.render.lines import channel_text, dm_text
 from bot.thirteen_clues.render.texts import question_log_text, rules_text
+from bot.thirteen_clues.shown import casebook_picture, reveal_picture, view_picture
 from engine.thirteen_clues import (
     ACTION_ADAPTER,
     EVENT_ADAPTER,
@@ -34,7 +35,13 @@ from engine.thirteen_clues import (
     public_view,
     reveal,
 )
-from engine.thirteen_clues.events import CardsDealt, PassChosen, QuestionAnswered
+from engine.thirteen_clues.events import (
+    CardsDealt,
+    CaseFile,
+    InformantCard,
+    PassChosen,
+    QuestionAnswered,
+)
 from engine.thirteen_clues.state import DEFAULT_EDITION
 from engine.thirteen_clues.state import Edition as Edition  # re-exported for the cog
 from engine.thirteen_clues.views import PlayerView, PublicView
@@ -67,6 +74,8 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     )
 
     state_model: ClassVar[type[BaseModel]] = GameState
+    drawers = pictures.DRAWERS
+    warm_pictures = staticmethod(pictures.warm_up)
     actions = ACTION_ADAPTER
     events = EVENT_ADAPTER
 
@@ -125,12 +134,16 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
                 view=components.lobby_view(table),
             )
         view = public_view(state)
-        # the end is one message: the reveal alone, no table status beside it
-        embeds = [reveal_embed(reveal(state), view) if state.phase == "over"
-                  else table_embed(view)]
+        # the end is one message: the reveal alone (and its picture), no table status beside it
+        embeds = [table_embed(view)]
+        shown: list[Picture] = []
+        if state.phase == "over":
+            over = reveal(state)
+            embeds = [reveal_embed(over, view)]
+            shown.append(reveal_picture(over, view, embed=0))
         return Outgoing.of(
             _headline(view), embeds=embeds,
-            view=components.table_view(table.id, table.version, view),
+            view=components.table_view(table.id, table.version, view), pictures=shown,
         )
 
     def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
@@ -147,8 +160,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         if text is None:
             return None
         dealt = any(isinstance(e, CardsDealt) and e.seat == seat for e in events)
+        shown = [view_picture(view)] if _sees_more(events, seat) else []
         return Outgoing.of(
-            text, view=components.pass_view(table.id, view) if dealt else None
+            text, view=components.pass_view(table.id, view) if dealt else None, pictures=shown,
         )
 
     def slots(
@@ -158,14 +172,20 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         that changes it."""
         if state.phase != "turns":
             return {}
-        casebook = _casebook_update(table, player_view(state, seat), events)
-        return {"casebook": Outgoing.of(embeds=[casebook])} if casebook else {}
+        view = player_view(state, seat)
+        casebook = _casebook_update(table, view, events)
+        if casebook is None:
+            return {}
+        shown = [casebook_picture(view, embed=0)] if _full(table) and deducible(view) else []
+        return {"casebook": Outgoing.of(embeds=[casebook], pictures=shown)}
 
     def farewell(self, table: Table, state: GameState, seat: int) -> Outgoing | None:
         """The reveal by DM, for a table whose channel can no longer show it."""
         if state.phase != "over":
             return None
-        return Outgoing.of(embeds=[reveal_embed(reveal(state), public_view(state))])
+        over, view = reveal(state), public_view(state)
+        return Outgoing.of(embeds=[reveal_embed(over, view)],
+                           pictures=[reveal_picture(over, view, embed=0)])
 
     # what commands show -----------------------------------------------------------------
 
@@ -175,6 +195,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return Outgoing.of(
             embeds=[hand_embed(view)],
             view=components.pass_view(table.id, view) if choosing else None,
+            pictures=[view_picture(view, embed=0)],
         )
 
     def log(self, table: Table, state: GameState) -> str:
@@ -186,6 +207,18 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         settings = ThirteenCluesSettings.model_validate(table.options)
         players = len(table.seats) if table.status == "playing" else None
         return rules_text(settings.edition, players, settings.top_secret)
+
+
+def _sees_more(events: Sequence[Event], seat: int) -> bool:
+    """Whether these events show the seat new cards (its deal, the holders and its screen
+    when play begins, an informant card): the DMs that carry its view as a picture."""
+    return any(
+        isinstance(e, CardsDealt | CaseFile | InformantCard) and e.seat == seat for e in events
+    )
+
+
+def _full(table: Table) -> bool:
+    return ThirteenCluesSettings.model_validate(table.options).assist == "full"
 
 
 def _casebook_update(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image
 
@@ -33,7 +34,7 @@ from engine.thirteen_clues.cards import (
     Suit,
     suits_in_play,
 )
-from engine.thirteen_clues.deduction import Deduction
+from engine.thirteen_clues.deduction import Deduction, solve
 from engine.thirteen_clues.events import GameOver
 from engine.thirteen_clues.views import PlayerView, PublicView
 
@@ -112,6 +113,62 @@ def casebook_picture(
         return make_picture(render_casebook(scene), filename, scene.description)
 
     return _cached(cache, filename, scene.to_json(), render)
+
+
+# ------------------------------------------------------------------------- drawers
+
+VIEW, REVEAL, CASEBOOK = "13c.view", "13c.reveal", "13c.casebook"
+"""The kinds of picture a letter may carry (see `DRAWERS`)."""
+
+
+def view_data(view: PlayerView, *, accusations: bool = False) -> dict[str, Any]:
+    """The stored input of a picture of the seat's view: the view, nothing else; without the
+    seat's own accusations unless asked (the casebook's deduction needs them: a wrong one
+    rules its three cards out together; the player picture does not draw them)."""
+    return view.model_dump(mode="json", exclude=None if accusations else {"my_accusations"})
+
+
+def reveal_data(over: GameOver, view: PublicView) -> dict[str, Any]:
+    return {"over": over.model_dump(mode="json"), "view": view.model_dump(mode="json")}
+
+
+# The drawers go through CACHE, keyed by the scene: two inputs that look the same (a view
+# that changed only in what the picture does not draw, such as the question log) share one
+# rendering, for the cost of building the scene (a millisecond or two).
+
+
+def draw_view(data: dict[str, Any]) -> Picture:
+    return player_picture(PlayerView.model_validate({"my_accusations": [], **data}))
+
+
+def draw_reveal(data: dict[str, Any]) -> Picture:
+    over = GameOver.model_validate(data["over"])
+    return reveal_picture(over, PublicView.model_validate(data["view"]))
+
+
+def draw_casebook(data: dict[str, Any]) -> Picture:
+    """From the seat's view alone: the exact deduction is solved here, in the drawing thread
+    (so the stored input is the view, which never holds the seat's own holder)."""
+    view = PlayerView.model_validate(data)
+    return casebook_picture(view, solve(view))
+
+
+def warm_up() -> None:
+    """Draw a sample view once (fonts, card faces and backs): the first real one is then as
+    fast as the rest."""
+    from engine.thirteen_clues import Options, PlayerRef, new_game, player_view
+
+    seats = [PlayerRef(id=f"w{i}", name=f"Seat {i + 1}") for i in range(6)]
+    state, _ = new_game(seats, Options(players=6), 0)
+    player_picture(player_view(state, 0), cache=None)
+
+
+DRAWERS: dict[str, Callable[[dict[str, Any]], Picture]] = {
+    VIEW: draw_view,
+    REVEAL: draw_reveal,
+    CASEBOOK: draw_casebook,
+}
+"""What the bot's picture registry draws for 13 Clues (it caches by the stored input)."""
 
 
 def _page_picture(

@@ -13,7 +13,9 @@ that ends the game:
   their dealt five, their screen, the holders they see, the informant cards they read, and
   the cards they named themselves in an accusation). The casebook grid and the accusation
   picker list candidate cards by design and are counted apart;
-- pictures attached to a letter carry no card of the recipient's own holder in their input;
+- pictures attached to a letter carry no card of the recipient's own holder in their input
+  (but for the cards they named themselves in a wrong accusation: the casebook's deduction
+  needs them);
 
 and every private item reaches its owner in the change that made it: their five dealt cards,
 each informant card they consult, each Top Secret answer they ask or give.
@@ -240,7 +242,8 @@ class Auditor:
                 self.audit.checked["end"] += 1
                 continue
             view = player_view(state, seat)
-            own = set(state.seats[seat].holder)
+            accused = {c for a in view.my_accusations for c in a.cards}
+            own = set(state.seats[seat].holder) - accused  # named by the seat itself
             pictures = {v for p in letter.body.pictures for v in _strings(p.data)}
             if pictures & own:
                 self.audit.leaks.append(f"picture to {user}: holds own card(s) {pictures & own}")
@@ -248,7 +251,6 @@ class Auditor:
                 self.audit.checked["candidates"] += 1
                 continue
             self.audit.checked["dm" if letter.kind == "u" else "reply"] += 1
-            accused = {c for a in view.my_accusations for c in a.cards}
             allowed = view.known() | set(view.dealt) | accused
             named = named_cards(text)
             if named - allowed:

@@ -5,6 +5,8 @@ Each check returns a list of (field path, message); an empty list means Discord 
 
 from __future__ import annotations
 
+import mimetypes
+import re
 from typing import Any
 
 from .records import COMPONENTS_V2, EPHEMERAL, JSON
@@ -225,6 +227,68 @@ def check_message(
 
 NONCE_MAX_LENGTH = 25
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+UPLOAD_LIMIT = 10 * 1024 * 1024
+"""Discord's default upload limit per file (servers without boosts, DMs, bots): 10 MiB."""
+MAX_FILES = 10
+"""Files (attachments) per message."""
+ATTACHMENT_DESCRIPTION = 1024
+FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
+
+
+def image_size(data: bytes) -> JSON:
+    """Width and height of a PNG (Discord reports them for images); {} for anything else."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return {"width": int.from_bytes(data[16:20], "big"),
+                "height": int.from_bytes(data[20:24], "big")}
+    return {}
+
+
+def content_type(data: bytes, filename: str, declared: str | None) -> str:
+    """What Discord reports: the declared type, else (discord.py declares none: the part is
+    application/octet-stream) the type the bytes or the file name say."""
+    if declared and declared != "application/octet-stream":
+        return declared
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "image/png"
+    guessed, _ = mimetypes.guess_type(filename)
+    return guessed or "application/octet-stream"
+
+
+def describe_files(body: Any, files: list[JSON]) -> None:
+    """Give each uploaded file its entry of the payload's `attachments` (matched by the id
+    that is the `files[n]` index): the description, and the filename it is given."""
+    data = body.get("data") if isinstance(body, dict) and "type" in body else body
+    entries = (data or {}).get("attachments") if isinstance(data, dict) else None
+    by_id = {str(a.get("id")): a for a in entries or [] if isinstance(a, dict)}
+    for f in files:
+        match = FILE_FIELD.match(str(f["field"]))
+        entry = by_id.get(match[1]) if match else None
+        f["index"] = int(match[1]) if match else None
+        f["entry"] = entry is not None
+        if entry is not None:
+            if entry.get("description") is not None:
+                f["description"] = str(entry["description"])
+            if entry.get("filename"):
+                f["filename"] = str(entry["filename"])
+
+
+def check_files(files: list[JSON]) -> list[Problem]:
+    """The upload's own limits: at most 10 files, each a `files[n]` field with a file name,
+    each description at most 1024 characters."""
+    problems: list[Problem] = []
+    if len(files) > MAX_FILES:
+        problems.append(("files", f"Must be {MAX_FILES} or fewer in length (got {len(files)})."))
+    for f in files:
+        where = f"files.{f.get('index', f['field'])}"
+        if f.get("index") is None:
+            problems.append((where, f"Unknown form field {f['field']!r} (expected files[n])."))
+        if not f.get("filename"):
+            problems.append((f"{where}.filename", "This field is required"))
+        _max(problems, f"attachments.{f.get('index')}.description", f.get("description"),
+             ATTACHMENT_DESCRIPTION)
+    return problems
 
 
 def check_nonce(payload: JSON) -> list[Problem]:

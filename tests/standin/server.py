@@ -140,20 +140,29 @@ class DiscordStandIn:
         capture_loggers: Iterable[str] = ("discord", "bot", "cogs", "engine"),
         nonce_window: float = 5 * 60.0,
         message_rate_limit: tuple[int, float] | None = None,
+        upload_limit: int = limits.UPLOAD_LIMIT,
     ) -> None:
         """nonce_window: how long (stand-in clock) an enforced nonce deduplicates creates;
         message_rate_limit: (messages, seconds) per channel, answered with 429 like Discord's
-        (5, 5.0) once exceeded; None (default) leaves message posting unlimited."""
+        (5, 5.0) once exceeded; None (default) leaves message posting unlimited;
+        upload_limit: bytes per uploaded file (Discord's default for a server without boosts,
+        10 MiB; a larger file is refused with 413, code 40005)."""
         self._ids = itertools.count(FIRST_ID)
         self.interaction_deadline = interaction_deadline
         self.followup_window = followup_window
         self.quiet = quiet
         self.nonce_window = nonce_window
         self.message_rate_limit = message_rate_limit
+        self.upload_limit = upload_limit
+        self.uploads: dict[int, bytes] = {}
+        """The bytes of every attachment uploaded, by attachment id."""
         self.faults = FaultSet(self.now)
         self.deduplicated: list[Message] = []
         """One entry per create answered with an existing message (same enforced nonce)."""
         self.rate_limited: list[str] = []
+        self.busy_checks: list[Callable[[], str | None]] = []
+        """Work the bot reports under way between requests (a letter being drawn in a
+        thread): each check returns why the bot is busy, or None; `settle` waits for them."""
         """Requests answered 429 by message_rate_limit (faults are in faults.hits)."""
         self._nonces: dict[tuple[int, int, str], tuple[Message, float]] = {}
         self._rate_windows: dict[int, tuple[float, int]] = {}
@@ -1001,6 +1010,7 @@ class DiscordStandIn:
             elif rec.callback_type == 5 and not rec.completed:
                 reasons.append(f"interaction {rec.id} deferred and not followed up")
         reasons += [f"the client is expected to retry {r}" for r in self.faults.awaited_retries()]
+        reasons += [why for check in self.busy_checks if (why := check()) is not None]
         return reasons
 
     def _quiet(self, quiet: float) -> bool:
@@ -1086,6 +1096,10 @@ class DiscordStandIn:
         uid = _uid(user)
         return [m for m in self.messages if m.dm_recipient_id == uid and not m.deleted]
 
+    def attachment_bytes(self, attachment: JSON) -> bytes:
+        """What was uploaded for one of a message's attachments."""
+        return self.uploads[int(attachment["id"])]
+
     def ephemerals(self, user: User | int) -> list[Message]:
         """Live ephemeral messages shown to user, oldest first."""
         uid = _uid(user)
@@ -1170,6 +1184,32 @@ class DiscordStandIn:
             body["errors"] = errors
         return self._json(body, status)
 
+    def _check_upload(self, req: _Request) -> web.Response | None:
+        """Discord's upload limits: a file larger than the upload limit is 413 (40005, the
+        whole request refused); too many files or a bad attachment entry is 400 (50035)."""
+        too_big = [f for f in req.files if f["size"] > self.upload_limit]
+        if too_big:
+            names = ", ".join(f"{f['filename']} ({f['size']} bytes)" for f in too_big)
+            return self._error(
+                req, 413, 40005, "Request entity too large",
+                detail=f" ({names} over {self.upload_limit} bytes)",
+            )
+        problems = limits.check_files(req.files)
+        return self._invalid(req, problems) if problems else None
+
+    def _check_embed_images(self, msg: Message) -> None:
+        """An embed image `attachment://name` must name one of the message's attachments:
+        Discord accepts the message and shows no picture, a bug only a test can see."""
+        names = {a["filename"] for a in msg.attachments}
+        for i, embed in enumerate(msg.embeds):
+            for key in ("image", "thumbnail"):
+                url = str((embed.get(key) or {}).get("url") or "")
+                if url.startswith("attachment://") and url[len("attachment://"):] not in names:
+                    self._violate(
+                        f"message {msg.id}: embeds.{i}.{key} names {url}, which is not "
+                        f"attached (attachments: {sorted(names)})"
+                    )
+
     def _invalid(
         self, req: _Request, problems: list[limits.Problem], rec: InteractionResult | None = None
     ) -> web.Response:
@@ -1197,7 +1237,16 @@ class DiscordStandIn:
                     body = json.loads(str(value))
                 elif isinstance(value, web.FileField):
                     data = value.file.read()
-                    files.append({"field": key, "filename": value.filename, "size": len(data)})
+                    files.append({
+                        "field": key,
+                        "filename": value.filename,
+                        "size": len(data),
+                        "data": data,
+                        "content_type": limits.content_type(data, value.filename,
+                                                            value.content_type),
+                        **limits.image_size(data),
+                    })
+            limits.describe_files(body, files)
         else:
             raw = await request.text()
             body = json.loads(raw) if raw else None
@@ -1297,6 +1346,10 @@ class DiscordStandIn:
             handler, params, needs_auth = found
             if needs_auth and not req.authorized:
                 return self._error(req, 401, 0, "401: Unauthorized")
+            if req.files:
+                refused = self._check_upload(req)
+                if refused is not None:
+                    return refused
             return await self._handle(request, req, handler, params, bot_route=needs_auth)
         except Exception as exc:
             if request.transport is None or request.transport.is_closing():
@@ -1577,6 +1630,7 @@ class DiscordStandIn:
         )
         if msg.ephemeral and msg.visible_to is None:
             raise ValueError("ephemeral message without a viewer")
+        self._check_embed_images(msg)
         self._store(msg)
         if not msg.ephemeral:
             self._announce("MESSAGE_CREATE", msg)
@@ -1584,14 +1638,19 @@ class DiscordStandIn:
 
     def _attachment(self, f: JSON) -> JSON:
         aid = self._next_id()
+        self.uploads[aid] = f["data"]
         url = f"http://127.0.0.1:{self.port}/attachments/{aid}/{f['filename']}"
-        return {
+        out: JSON = {
             "id": str(aid),
             "filename": f["filename"],
             "size": f["size"],
             "url": url,
             "proxy_url": url,
         }
+        for key in ("content_type", "description", "width", "height"):
+            if f.get(key) is not None:
+                out[key] = f[key]
+        return out
 
     def _announce(self, event: str, msg: Message) -> None:
         """MESSAGE_* events for the bot's cache, when its intents ask for them."""
@@ -1624,6 +1683,7 @@ class DiscordStandIn:
             keep_ids = {str(a.get("id")) for a in payload["attachments"] or []}
             msg.attachments = [a for a in msg.attachments if a["id"] in keep_ids]
         msg.attachments += [self._attachment(f) for f in files]
+        self._check_embed_images(msg)
         msg.edited_at = time.time()
         self._bump(msg)
         if not msg.ephemeral:
@@ -2030,7 +2090,7 @@ class DiscordStandIn:
             "channel": self._channel_payload(ch, for_user=user),
             "locale": "en-US",
             "entitlements": [],
-            "attachment_size_limit": 8 * 1024 * 1024,
+            "attachment_size_limit": self.upload_limit,
             "app_permissions": str(self.permissions(self.bot_user, ch.id)),
         }
         if ch.guild_id is not None:

@@ -1,0 +1,67 @@
+"""Pictures through the real client and the stand-in: the hand DMs (the deal, the case file
+when play begins), `/13clues hand`, the full-assist casebook and the channel's final reveal
+arrive as PNG attachments, each shown in its embed or under its text, with an alt text."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from tests.e2e.conftest import World
+from tests.e2e.drive import slash
+from tests.e2e.play import open_table, pass_by_dm
+from tests.standin import Message
+from tests.standin.limits import UPLOAD_LIMIT
+
+
+def png_of(world: World, msg: Message, prefix: str) -> tuple[dict, Image.Image]:
+    """The message's one PNG attachment whose name starts with `prefix`, decoded."""
+    [attachment] = [a for a in msg.attachments if a["filename"].startswith(prefix)]
+    assert attachment["content_type"] == "image/png"
+    assert 0 < attachment["size"] <= UPLOAD_LIMIT
+    assert 0 < len(attachment.get("description", "")) <= 1024
+    data = world.dc.attachment_bytes(attachment)
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    assert image.size == (attachment["width"], attachment["height"])
+    return attachment, image
+
+
+async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World) -> None:
+    dc = world.dc
+    ann, bea, cid = world.users[:3]
+    async with world.running():
+        await open_table(world, [ann, bea, cid], assist="full")
+        deal = await dc.wait_for_dm(ann, "Your five cards")
+        attachment, _ = png_of(world, deal, "13clues-seat")
+        assert "five cards" in attachment["description"]
+        assert "Your five cards" in deal.text  # the text stays, the picture comes with it
+
+        for user in (ann, bea, cid):
+            await pass_by_dm(world, user)
+        assert deal.attachments == [], "the prompt, once answered, drops its stale picture"
+        assert deal.history[0]["attachments"]
+        case_file = await dc.wait_for_dm(ann, "Your case file")
+        attachment, image = png_of(world, case_file, "13clues-seat")
+        assert "Your holder: 3 face-down cards" in attachment["description"]
+        assert image.width >= 400
+
+        hand = await slash(world, ann, "hand")
+        assert hand.ephemeral and hand.message is not None
+        attachment, _ = png_of(world, hand.message, "13clues-seat")
+        assert hand.message.embeds[0]["image"]["url"] == f"attachment://{attachment['filename']}"
+
+        book = await slash(world, ann, "casebook")
+        assert book.message is not None
+        attachment, _ = png_of(world, book.message, "13clues-casebook")
+        assert book.message.embeds[0]["image"]["url"] == f"attachment://{attachment['filename']}"
+
+        await slash(world, ann, "end")
+        await dc.settle()
+        final = dc.last_message(world.channel)
+        attachment, image = png_of(world, final, "13clues-reveal")
+        assert [a["filename"] for a in final.attachments] == ["13clues-reveal.png"]
+        assert final.embeds[1]["image"]["url"] == "attachment://13clues-reveal.png"
+        assert "13 Clues reveal" in attachment["description"]
+        assert "Everything is revealed" in final.text

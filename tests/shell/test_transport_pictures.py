@@ -1,0 +1,110 @@
+"""The transport sends a letter's pictures as Discord's multipart upload, drawn by the
+registry; a retried send uploads the very same bytes; a letter sent without a drawer, or
+whose picture cannot be drawn, goes out as its text alone."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import discord
+import pytest
+
+from bot.drawings import Drawings
+from bot.messages import Outgoing
+from bot.messages import Picture as PictureRef
+from bot.models import Letter
+from bot.thirteen_clues.game import GAME
+from bot.transport import Transport
+from tests.pictures.letters import play
+
+
+class FakeResponse:
+    status = 500
+    reason = "Internal Server Error"
+
+
+class FakeHTTP:
+    """Records what the transport asks discord.py's HTTP client; fails the first `fail`."""
+
+    def __init__(self, fail: int = 0) -> None:
+        self.calls: list[dict[str, Any]] = []
+        self.fail = fail
+
+    async def request(self, route: Any, **kwargs: Any) -> Any:
+        call: dict[str, Any] = {"route": f"{route.method} {route.path}"}
+        if "form" in kwargs:
+            form = list(kwargs["form"])
+            call["payload"] = json.loads(form[0]["value"])
+            call["files"] = [(f["name"], f["filename"], f["content_type"], f["value"].read())
+                             for f in form[1:]]
+        else:
+            call["payload"] = kwargs["json"]
+        self.calls.append(call)
+        if len(self.calls) <= self.fail:
+            raise discord.HTTPException(FakeResponse(), {"code": 0, "message": "boom"})
+        return {"id": "42"}
+
+    async def start_private_message(self, user_id: int) -> dict[str, Any]:
+        return {"id": str(user_id + 1)}
+
+
+class FakeClient:
+    application_id = 1
+
+    def __init__(self, fail: int = 0) -> None:
+        self.http = FakeHTTP(fail)
+
+
+def reveal_letter() -> Letter:
+    for sent in play(3, 5, hands=False, max_steps=10):
+        for ref in sent.body.pictures:
+            if ref.kind == "13c.reveal":
+                return Letter.post(2, sent.body)
+    raise AssertionError("no reveal")
+
+
+def test_a_retried_send_uploads_the_same_bytes() -> None:
+    letter = reveal_letter()
+    client = FakeClient(fail=1)
+    transport = Transport(client, Drawings.of([GAME]))  # type: ignore[arg-type]
+    first = asyncio.run(transport.deliver(letter, "n1", None))
+    second = asyncio.run(transport.deliver(letter, "n1", None))
+    assert (first.verdict, second.verdict) == ("retry", "sent")
+    one, two = client.http.calls
+    assert one["files"] == two["files"] and one["payload"] == two["payload"]
+    [(field, filename, content_type, png)] = one["files"]
+    assert (field, filename, content_type) == ("files[0]", "13clues-reveal.png", "image/png")
+    assert png.startswith(b"\x89PNG")
+    payload = one["payload"]
+    assert payload["attachments"][0]["filename"] == "13clues-reveal.png"
+    assert "13 Clues reveal" in payload["attachments"][0]["description"]
+    assert payload["embeds"][1]["image"] == {"url": "attachment://13clues-reveal.png"}
+    assert payload["nonce"] == "n1" and payload["enforce_nonce"] is True
+    assert "image" not in letter.body.embeds[1], "the stored letter is left as it was"
+
+
+@pytest.mark.parametrize("drawings", [None, "broken"])
+def test_without_its_pictures_a_letter_is_its_text(
+    drawings: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    body = Outgoing(content="your cards", embeds=[{"title": "case"}], pictures=[
+        PictureRef(kind="13c.view", data={"seat": "?"}, filename="v.png", embed=0)])
+    client = FakeClient()
+    draw = Drawings.of([GAME]) if drawings else None
+    transport = Transport(client, draw)  # type: ignore[arg-type]
+    outcome = asyncio.run(transport.deliver(Letter.dm(7, body), "n2", None))
+    assert outcome.verdict == "sent"
+    [call] = client.http.calls
+    assert "files" not in call and call["payload"]["embeds"] == [{"title": "case"}]
+    assert call["payload"]["content"] == "your cards"
+    if drawings:
+        assert "cannot draw a picture of kind 13c.view" in caplog.text
+
+
+def test_an_edit_that_drops_pictures_says_so() -> None:
+    body = Outgoing(content="You pass…", drop_pictures=True)
+    assert body.payload()["attachments"] == []
+    assert body.reply_kwargs()["attachments"] == []
+    assert "attachments" not in Outgoing(content="keep").payload()
