@@ -349,13 +349,13 @@ class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<vers
 def pass_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
     """The answer to a pass choice, from what happened: the cards, to whom, the screen."""
     return lambda state, events: Outgoing(content=pass_answer(state, events, done),
-                                          components=[])
+                                          components=[], drop_pictures=True)
 
 
 def consult_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
     """The answer to a consultation, from what happened: the card itself."""
     return lambda _state, events: Outgoing(content=consulted_answer(events, done),
-                                           components=[])
+                                           components=[], drop_pictures=True)
 
 
 def glasses_text(n: int) -> str:

@@ -80,9 +80,9 @@ def test_a_retried_send_uploads_the_same_bytes() -> None:
     payload = one["payload"]
     assert payload["attachments"][0]["filename"] == "13clues-reveal.png"
     assert "13 Clues reveal" in payload["attachments"][0]["description"]
-    assert payload["embeds"][1]["image"] == {"url": "attachment://13clues-reveal.png"}
+    assert payload["embeds"][0]["image"] == {"url": "attachment://13clues-reveal.png"}
     assert payload["nonce"] == "n1" and payload["enforce_nonce"] is True
-    assert "image" not in letter.body.embeds[1], "the stored letter is left as it was"
+    assert "image" not in letter.body.embeds[0], "the stored letter is left as it was"
 
 
 @pytest.mark.parametrize("drawings", [None, "broken"])
