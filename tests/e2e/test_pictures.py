@@ -62,6 +62,6 @@ async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World) -> Non
         final = dc.last_message(world.channel)
         attachment, image = png_of(world, final, "13clues-reveal")
         assert [a["filename"] for a in final.attachments] == ["13clues-reveal.png"]
-        assert final.embeds[0]["image"]["url"] == "attachment://13clues-reveal.png"  # one ending: the reveal alone
+        assert final.embeds[0]["image"]["url"] == "attachment://13clues-reveal.png"
         assert "13 Clues reveal" in attachment["description"]
         assert "Everything is revealed" in final.text
