@@ -3,51 +3,56 @@ tables through the table service, the rendering and the SQLite outbox, every sto
 checked for its recipient.
 
     python -m bench.secrecy_audit [--games 1000] [--mansion-games 1000] [--seed 0]
+                                  [--workers 2]
 
 See tests/shell/secrecy.py (13 Clues) and tests/shell/mansion_audit.py (Mansion) for what is
-checked. The two audits run side by side in two processes (one per core). Each prints games,
-letters checked, private items delivered, leaks (must be 0) and private items missing (must
-be 0); exits 1 otherwise. The SQLite files live in /dev/shm when there is one: the audit is
-about what is written, and a fsync per change on a slow disk would only make it wait.
+checked. The games are played in chunks (each its own SQLite file and seed) by `--workers`
+processes; the counts are added up per game. Each game's line gives games, letters checked,
+private items delivered, leaks (must be 0) and private items missing (must be 0); exits 1
+otherwise. The SQLite files live in /dev/shm when there is one: the audit is about what is
+written, and a fsync per change on a slow disk would only make it wait.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 FOLDER = "/dev/shm" if Path("/dev/shm").is_dir() else None
+CHUNK = {"13 Clues": 250, "Mansion": 100}
 
 
-def thirteen_clues(games: int, seed: int) -> tuple[bool, str]:
+def chunk(game: str, games: int, seed: int) -> Any:
+    """One chunk of games on its own file: the audit's counts."""
+    from tests.shell.mansion_audit import run_mansion_audit
     from tests.shell.secrecy import run_audit
 
-    started = time.monotonic()
+    run = run_audit if game == "13 Clues" else run_mansion_audit
     with tempfile.TemporaryDirectory(prefix="secrecy-audit-", dir=FOLDER) as folder:
-        audit = asyncio.run(run_audit(Path(folder) / "audit.sqlite3", games, seed))
-    lines = [f"13 Clues: {audit.report()} ({time.monotonic() - started:.0f}s)"]
-    lines += [f"  LEAK {leak}" for leak in audit.leaks[:10]]
-    lines += [f"  MISSING {item}" for item in audit.missing[:10]]
-    ok = not audit.leaks and not audit.missing and audit.finished == audit.games
-    return ok, "\n".join(lines)
+        return asyncio.run(run(Path(folder) / "audit.sqlite3", games, seed))
 
 
-def mansion(games: int, seed: int) -> tuple[bool, str]:
-    from tests.shell.mansion_audit import run_mansion_audit
-
-    started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="mansion-audit-", dir=FOLDER) as folder:
-        audit = asyncio.run(run_mansion_audit(Path(folder) / "audit.sqlite3", games, seed))
-    lines = [f"Mansion: {audit.report()} ({time.monotonic() - started:.0f}s)"]
-    lines += [f"  LEAK {leak}" for leak in audit.leaks[:10]]
-    lines += [f"  MISSING {item}" for item in audit.missing[:10]]
-    ok = not audit.leaks and not audit.missing and audit.finished == audit.games
-    return ok, "\n".join(lines)
+def merge(audits: list[Any]) -> Any:
+    """The counts of several audits of one game, added up."""
+    total = type(audits[0])()
+    for audit in audits:
+        for f in dataclasses.fields(total):
+            mine, theirs = getattr(total, f.name), getattr(audit, f.name)
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif isinstance(mine, list):
+                mine.extend(theirs)
+            else:
+                setattr(total, f.name, mine + theirs)
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,19 +61,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1000, help="13 Clues games")
     parser.add_argument("--mansion-games", type=int, default=1000, help="Mansion tables")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     started = time.monotonic()
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        jobs = []
-        if args.games:
-            jobs.append(pool.submit(thirteen_clues, args.games, args.seed))
-        if args.mansion_games:
-            jobs.append(pool.submit(mansion, args.mansion_games, args.seed))
-        results = [job.result() for job in jobs]
-    for _, text in results:
-        print(text)
-    print(f"({time.monotonic() - started:.0f}s)")
-    return 0 if all(ok for ok, _ in results) else 1
+    wanted = {"Mansion": args.mansion_games, "13 Clues": args.games}
+    results: dict[str, list[Any]] = {game: [] for game in wanted}
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        jobs = {}
+        for game, games in wanted.items():  # the longer Mansion chunks first
+            for k, first in enumerate(range(0, games, CHUNK[game])):
+                size = min(CHUNK[game], games - first)
+                jobs[pool.submit(chunk, game, size, args.seed * 1000 + k)] = game
+        for job in as_completed(jobs):
+            game = jobs[job]
+            results[game].append(job.result())
+            done = sum(a.games for a in results[game])
+            print(f"  {game}: {done}/{wanted[game]} ({time.monotonic() - started:.0f}s)",
+                  flush=True)
+    ok = True
+    for game in ("13 Clues", "Mansion"):
+        if not results[game]:
+            continue
+        audit = merge(results[game])
+        print(f"{game}: {audit.report()}")
+        for leak in audit.leaks[:10]:
+            print(f"  LEAK {leak}")
+        for item in audit.missing[:10]:
+            print(f"  MISSING {item}")
+        ok &= not audit.leaks and not audit.missing and audit.finished == audit.games
+    print(f"({time.monotonic() - started:.0f}s, {args.workers} processes)")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
