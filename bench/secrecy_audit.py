@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 FOLDER = "/dev/shm" if Path("/dev/shm").is_dir() else None
-CHUNK = {"13 Clues": 250, "Mansion": 100}
+CHUNK = {"13 Clues": 50, "Mansion": 20}
 
 
 def chunk(game: str, games: int, seed: int) -> Any:
@@ -62,22 +62,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mansion-games", type=int, default=1000, help="Mansion tables")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="start no chunk after this budget; report the games played")
     args = parser.parse_args(argv)
+    budget = None if args.minutes is None else time.monotonic() + args.minutes * 60
     started = time.monotonic()
     wanted = {"Mansion": args.mansion_games, "13 Clues": args.games}
     results: dict[str, list[Any]] = {game: [] for game in wanted}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        plan = {game: [(min(CHUNK[game], games - first), args.seed * 1000 + k)
+                       for k, first in enumerate(range(0, games, CHUNK[game]))]
+                for game, games in wanted.items()}
         jobs = {}
-        for game, games in wanted.items():  # the longer Mansion chunks first
-            for k, first in enumerate(range(0, games, CHUNK[game])):
-                size = min(CHUNK[game], games - first)
-                jobs[pool.submit(chunk, game, size, args.seed * 1000 + k)] = game
+        for i in range(max(len(p) for p in plan.values())):  # the games in turn
+            for game, chunks in plan.items():
+                if i < len(chunks):
+                    jobs[pool.submit(chunk, game, *chunks[i])] = game
         for job in as_completed(jobs):
+            if job.cancelled():
+                continue
             game = jobs[job]
             results[game].append(job.result())
             done = sum(a.games for a in results[game])
             print(f"  {game}: {done}/{wanted[game]} ({time.monotonic() - started:.0f}s)",
                   flush=True)
+            if budget is not None and time.monotonic() > budget:
+                cut = sum(1 for j in jobs if j.cancel())
+                if cut:
+                    print(f"  (budget of {args.minutes:g} min spent: {cut} chunks not started)",
+                          flush=True)
     ok = True
     for game in ("13 Clues", "Mansion"):
         if not results[game]:
@@ -89,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         for item in audit.missing[:10]:
             print(f"  MISSING {item}")
         ok &= not audit.leaks and not audit.missing and audit.finished == audit.games
+        if audit.games < wanted[game]:
+            print(f"  (only {audit.games} of {wanted[game]} {game} games within the budget)")
     print(f"({time.monotonic() - started:.0f}s, {args.workers} processes)")
     return 0 if ok else 1
 
