@@ -142,6 +142,8 @@ class Figures:
     kinds: dict[int, str] = field(default_factory=dict)
     """interaction id → what it was (for the report)."""
     unanswered: int = 0
+    timed_out: list[InteractionResult] = field(default_factory=list)
+    """Interactions not completed within ANSWER_TIMEOUT (acknowledged or not)."""
     driver_errors: list[str] = field(default_factory=list)
     games_started: int = 0
     games_finished: int = 0
@@ -184,6 +186,7 @@ class Driver:
             await asyncio.wait_for(rec.done.wait(), ANSWER_TIMEOUT)
         except TimeoutError:
             self.figures.unanswered += 1
+            self.figures.timed_out.append(rec)
         return rec
 
     async def slash(self, user: User, channel: int, name: str, group: str = "13clues",
@@ -457,6 +460,8 @@ class Run:
     by_game: dict[str, list[float]] = field(default_factory=dict)
     """The first-callback latencies of each game's interactions."""
     retries: int = 0
+    slow_followups: int = 0
+    """Acknowledged (a defer) in time, but the answer itself came after ANSWER_TIMEOUT."""
 
     def report(self) -> str:
         ms = [x * 1000 for x in self.latencies]
@@ -477,7 +482,8 @@ class Run:
             *(f"  {game}: {len(xs)} interactions; first callback median "
               f"{statistics.median(xs) * 1000:.1f} ms, p99 {pct(xs, 0.99) * 1000:.1f} ms, max "
               f"{max(xs) * 1000:.1f} ms" for game, xs in sorted(self.by_game.items()) if xs),
-            f"  past 3 s: {self.late}; unanswered: {self.unanswered}; Discord rule "
+            f"  past 3 s: {self.late}; never acknowledged: {self.unanswered}; deferred, "
+            f"answer later than {ANSWER_TIMEOUT:g} s: {self.slow_followups}; Discord rule "
             f"violations: {self.violations}; bot errors: {len(self.bot_errors)}; driver "
             f"errors: {len(self.errors)}; Mansion members who read again: {self.retries}",
         ]
@@ -590,7 +596,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             latencies=latencies, action_dm=by_action, change_dm=by_change, actions=actions,
             cpu=cpu, rss_base=rss_base, rss_peak=rss_peak,
             late=sum(1 for x in latencies if x > 3.0),
-            unanswered=figures.unanswered + sum(1 for r in recs if r.callback_type is None),
+            unanswered=sum(1 for r in recs if r.callback_type is None),
+            slow_followups=sum(1 for r in figures.timed_out if r.callback_type is not None),
             games_started=figures.games_started, games_finished=figures.games_finished,
             violations=len(dc.violations), errors=figures.driver_errors,
             bot_errors=proc.error_lines(),
