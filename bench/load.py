@@ -1,22 +1,28 @@
-"""Many 13 Clues tables at once: the bot in its own process, driven through the stand-in.
+"""Many tables at once, 13 Clues and Mansion: the bot in its own process, driven through the
+stand-in.
 
     python -m bench.load [--tables 10 50 200] [--seconds 40] [--ai-delay 1.5]
-                         [--profile DIR] [--no-side]
+                         [--games 13clues mansion] [--profile DIR] [--no-side]
 
 For each N a fresh bot process (the project's own entry point, `python -m bot`, via
 `tests.standin.botproc`) on a fresh SQLite file plays N tables spread over N/4 guilds, one
-channel each. Every table has 2–3 members driven from this process (lobby by commands and
-buttons, the pass by the DM select, turns by the Ask picker, the slash commands and the
-glass picker; lookers-on ask for `status`, `hand`, `casebook`, `log` now and then) and 1–3 AI
-seats; a finished game is followed by a new one at once. The stand-in and the driver share
-this process, so the bot's CPU (read from /proc/<pid>/stat) is its own. Loopback only, and
-every loop ends with `--seconds`.
+channel each, the games in turn (half 13 Clues, half Mansion by default). Every table has 2–3
+members driven from this process and 1–3 AI seats; a finished game is followed by a new one
+at once. 13 Clues members: lobby by commands and buttons, the pass by the DM select, turns by
+the Ask picker, the slash commands and the glass picker. Mansion members (3–5 seats, some
+One Against All): their turns through the My turn panel (action card, its selects, go, end
+turn), their answers (show a card, pick a face-down card, answer a tip, choose the solution)
+through `/mansion hand`, the move itself chosen by the engine's `normal` AI in this process.
+Lookers-on ask for `status`, `hand`, `casebook`/`notes`, `log` now and then. The stand-in and
+the driver share this process, so the bot's CPU (read from /proc/<pid>/stat) is its own.
+Loopback only, and every loop ends with `--seconds`.
 
 Printed for each N: interactions per second; INTERACTION_CREATE → the bot's first callback
-(median, p99, max; the stand-in's clock); a member's action → the last DM it caused (p99,
-matched through the stored outbox: the reply and the DMs of one change share its commit);
-any stored change → its last DM (p99); the bot's CPU per applied action; its resident memory
-per active table; and the interactions past Discord's 3 s or never answered.
+(median, p99, max; the stand-in's clock), overall and per game; a member's action → the last
+DM it caused (p99, matched through the stored outbox: the reply and the DMs of one change
+share its commit); any stored change → its last DM (p99); the bot's CPU per applied action;
+its resident memory per active table; and the interactions past Discord's 3 s or never
+answered.
 
 Then, side by side in this run (see `bench/side.py`): persisting one action against a raw
 upsert, a 6-player DM fan-out with 50 ms REST latency against one-by-one sends, and start-up
@@ -39,10 +45,15 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+from bot.mansion.game import GAME as MANSION
+from engine.mansion import GameState as MansionState
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
+from tests.e2e.mansion_drive import Driver as MansionDriver
+from tests.e2e.mansion_drive import find
 from tests.standin import DiscordStandIn, InteractionResult, Message, User, running_standin
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
@@ -84,7 +95,7 @@ class Watch:
         self.dc = dc
         self.events: dict[int, asyncio.Event] = {}
         self.living: dict[int, Message] = {}
-        """channel → the newest bot message carrying 13 Clues components."""
+        """channel → the newest bot message carrying 13 Clues or Mansion components."""
         self.pass_prompts: dict[int, Message] = {}
         """member → the newest DM carrying the pass select."""
         original = dc._bump
@@ -107,7 +118,7 @@ class Watch:
                 self.pass_prompts[msg.dm_recipient_id] = msg
             self.event(msg.dm_recipient_id).set()
             return
-        if any(c.startswith("13c:") for c in ids):
+        if any(c.startswith(("13c:", "mbm:")) for c in ids):
             current = self.living.get(msg.channel_id)
             if current is None or msg.id >= current.id:
                 self.living[msg.channel_id] = msg
@@ -131,9 +142,13 @@ class Figures:
     kinds: dict[int, str] = field(default_factory=dict)
     """interaction id → what it was (for the report)."""
     unanswered: int = 0
+    timed_out: list[InteractionResult] = field(default_factory=list)
+    """Interactions not completed within ANSWER_TIMEOUT (acknowledged or not)."""
     driver_errors: list[str] = field(default_factory=list)
     games_started: int = 0
     games_finished: int = 0
+    retries: int = 0
+    """Mansion members who found the message they would click moved on, and read again."""
 
 
 class Driver:
@@ -171,31 +186,36 @@ class Driver:
             await asyncio.wait_for(rec.done.wait(), ANSWER_TIMEOUT)
         except TimeoutError:
             self.figures.unanswered += 1
+            self.figures.timed_out.append(rec)
         return rec
 
-    async def slash(self, user: User, channel: int, name: str, **options: Any
-                    ) -> InteractionResult:
-        rec = await self.dc.slash(user, channel, "13clues", name, wait=False, **options)
-        return await self.answered(rec, f"/{name}")
+    async def slash(self, user: User, channel: int, name: str, group: str = "13clues",
+                    **options: Any) -> InteractionResult:
+        rec = await self.dc.slash(user, channel, group, name, wait=False, **options)
+        return await self.answered(rec, f"/{group} {name}")
 
     async def click(self, user: User, msg: Message, custom_id: str) -> InteractionResult:
         rec = await self.dc.click(user, msg, custom_id, wait=False)
-        return await self.answered(rec, f"click {custom_id.split(':')[1]}")
+        return await self.answered(rec, f"click {':'.join(custom_id.split(':')[:2])}")
 
     async def select(self, user: User, msg: Message, custom_id: str, values: list[str]
                      ) -> InteractionResult:
         rec = await self.dc.select(user, msg, custom_id, values, wait=False)
-        return await self.answered(rec, f"select {custom_id.split(':')[1]}")
+        return await self.answered(rec, f"select {':'.join(custom_id.split(':')[:2])}")
 
     # -- one table -------------------------------------------------------------------------
 
-    async def table(self, channel: int, humans: list[User], ai: int, level: str,
+    async def table(self, game: str, channel: int, humans: list[User], ai: int, level: str,
                     options: dict[str, Any], start_after: float) -> None:
         await asyncio.sleep(start_after)
-        looker = asyncio.create_task(self.lookers_on(channel, humans))
+        group = "mansion" if game == "mansion" else "13clues"
+        looker = asyncio.create_task(self.lookers_on(channel, humans, group))
         try:
             while time.monotonic() < self.deadline:
-                await self.one_game(channel, humans, ai, level, options)
+                if game == "mansion":
+                    await self.mansion_game(channel, humans, ai, level, options)
+                else:
+                    await self.one_game(channel, humans, ai, level, options)
         except Exception as exc:  # a driver bug must not hide the figures of the others
             self.figures.driver_errors.append(f"table {channel}: {exc!r}")
         finally:
@@ -300,7 +320,37 @@ class Driver:
             await self.click(user, picker, go)
         return True
 
-    async def lookers_on(self, channel: int, humans: list[User]) -> None:
+    # -- one Mansion table -----------------------------------------------------------------
+
+    async def mansion_game(self, channel: int, humans: list[User], ai: int, level: str,
+                           options: dict[str, Any]) -> None:
+        host, *others = humans
+        opened = await self.slash(host, channel, "new", "mansion", **options)
+        if "Table open" not in opened.text:
+            await asyncio.sleep(1.0)
+            return
+        for i, user in enumerate(others):
+            lobby = self.watch.living.get(channel)
+            if i % 2 == 0 and lobby is not None and any(":join:" in c for c in lobby.custom_ids):
+                await self.click(user, lobby, next(c for c in lobby.custom_ids if ":join:" in c))
+            else:
+                await self.slash(user, channel, "join", "mansion")
+        await self.slash(host, channel, "add-ai", "mansion", count=ai, level=level)
+        await self.slash(host, channel, "start", "mansion")
+        self.figures.games_started += 1
+        members = MansionMembers(self, channel)
+        while time.monotonic() < self.deadline:
+            row = self.row(channel)
+            if row is None or row["status"] != "playing" or row["state"] is None:
+                self.figures.games_finished += 1
+                return
+            state = MansionState.model_validate_json(row["state"])
+            acted = await members.act(state, humans)
+            if not acted:
+                await self.watch.wait([channel, *(u.id for u in humans)], 1.0)
+
+    async def lookers_on(self, channel: int, humans: list[User], group: str = "13clues"
+                         ) -> None:
         """Members look at the table now and then, whoever's turn it is."""
         while time.monotonic() < self.deadline:
             await asyncio.sleep(self.rng.uniform(3.0, 8.0))
@@ -309,14 +359,79 @@ class Driver:
             roll = self.rng.random()
             try:
                 if roll < 0.25 and living is not None:
-                    mine = [c for c in living.custom_ids if ":hand:" in c or ":book:" in c]
+                    mine = [c for c in living.custom_ids
+                            if ":hand:" in c or ":book:" in c or ":notes:" in c]
                     if mine:
                         await self.click(user, living, self.rng.choice(mine))
                         continue
-                name = self.rng.choice(["status", "hand", "casebook", "log"])
-                await self.slash(user, channel, name)
+                looks = ["status", "hand", "notes" if group == "mansion" else "casebook", "log"]
+                await self.slash(user, channel, self.rng.choice(looks), group)
             except Exception as exc:
                 self.figures.driver_errors.append(f"looker {channel}: {exc!r}")
+
+
+class MansionMembers(MansionDriver):
+    """The members of one Mansion table, through the e2e driver's panels and `/mansion hand`,
+    every interaction recorded by the load driver."""
+
+    def __init__(self, load: Driver, channel: int) -> None:
+        super().__init__(SimpleNamespace(dc=load.dc, channel=channel))  # type: ignore[arg-type]
+        self.load = load
+        self.channel = channel
+
+    async def open_panel(self, user: User, how: str = "button") -> Message:
+        table = self.load.watch.living.get(self.channel)
+        if table is None or not any(c.startswith("mbm:turn:") for c in table.custom_ids):
+            raise NotReady("no table message with My turn yet")
+        opened = await self.click(user, table, "turn")
+        if opened.message is None:
+            raise NotReady(f"no panel: {opened.text[:80]}")
+        self.panels[user.id] = opened.message
+        return opened.message
+
+    async def answer_message(self, user: User, pid: int, via: str) -> Message:
+        hand = await self.load.slash(user, self.channel, "hand", "mansion")
+        if hand.message is None:
+            raise NotReady(f"no hand: {hand.text[:80]}")
+        return hand.message
+
+    async def click(self, user: User, msg: Message, verb: str, draft: str | None = None
+                    ) -> InteractionResult:
+        return await self.load.click(user, msg, find(self.fresh(msg), verb, draft))
+
+    async def select(self, user: User, msg: Message, verb: str, value: str
+                     ) -> InteractionResult:
+        return await self.load.select(user, msg, find(self.fresh(msg), verb), [value])
+
+    async def act(self, state: MansionState, humans: list[User]) -> bool:
+        """One member's move (a turn's step or an answer to a prompt); False if the table
+        waits for no member."""
+        members = {f"u{u.id}": u for u in humans}
+        waiting = [s for s in MANSION.waiting_on(state) if state.seats[s].id in members]
+        if not waiting:
+            return False
+        await asyncio.sleep(self.load.rng.uniform(*self.load.think))
+        row = self.load.row(self.channel)
+        if row is None or row["status"] != "playing" or row["state"] is None:
+            return True
+        state = MansionState.model_validate_json(row["state"])
+        waiting = [s for s in MANSION.waiting_on(state) if state.seats[s].id in members]
+        if not waiting:
+            return True
+        seat = self.load.rng.choice(waiting)
+        action = MANSION.ai_action(state, seat, "normal", random.Random(self.load.rng.random()))
+        prompt = state.prompt_for(seat)
+        via = "hand" if prompt is not None and prompt.kind in (
+            "show", "pick", "answer_tip", "choose_solution") else "panel"
+        try:
+            await self.perform(state, action, via)  # type: ignore[arg-type]
+        except (NotReady, AssertionError):
+            self.load.figures.retries += 1  # a message moved on under the member: read again
+        return True
+
+
+class NotReady(Exception):
+    """The message a member would click is not there yet."""
 
 
 # --- one run --------------------------------------------------------------------------------
@@ -342,6 +457,11 @@ class Run:
     violations: int
     errors: list[str]
     bot_errors: list[str]
+    by_game: dict[str, list[float]] = field(default_factory=dict)
+    """The first-callback latencies of each game's interactions."""
+    retries: int = 0
+    slow_followups: int = 0
+    """Acknowledged (a defer) in time, but the answer itself came after ANSWER_TIMEOUT."""
 
     def report(self) -> str:
         ms = [x * 1000 for x in self.latencies]
@@ -359,9 +479,13 @@ class Run:
             f"applied action, {self.cpu / max(1, self.interactions) * 1000:.1f} ms per "
             f"interaction; RSS {self.rss_base / 2**20:.0f} → {self.rss_peak / 2**20:.0f} MiB: "
             f"{(self.rss_peak - self.rss_base) / self.tables / 1024:.0f} KiB per active table",
-            f"  past 3 s: {self.late}; unanswered: {self.unanswered}; Discord rule "
+            *(f"  {game}: {len(xs)} interactions; first callback median "
+              f"{statistics.median(xs) * 1000:.1f} ms, p99 {pct(xs, 0.99) * 1000:.1f} ms, max "
+              f"{max(xs) * 1000:.1f} ms" for game, xs in sorted(self.by_game.items()) if xs),
+            f"  past 3 s: {self.late}; never acknowledged: {self.unanswered}; deferred, "
+            f"answer later than {ANSWER_TIMEOUT:g} s: {self.slow_followups}; Discord rule "
             f"violations: {self.violations}; bot errors: {len(self.bot_errors)}; driver "
-            f"errors: {len(self.errors)}",
+            f"errors: {len(self.errors)}; Mansion members who read again: {self.retries}",
         ]
         lines += [f"    bot: {e[:200]}" for e in self.bot_errors[:5]]
         lines += [f"    driver: {e[:200]}" for e in self.errors[:5]]
@@ -397,8 +521,8 @@ def dm_delays(db: Path, dc: DiscordStandIn, dispatched: dict[int, float]
 
 
 async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path | None,
-              entry: str = "bot.__main__:main", think: tuple[float, float] = (1.0, 3.0)
-              ) -> Run:
+              entry: str = "bot.__main__:main", think: tuple[float, float] = (1.0, 3.0),
+              games: tuple[str, ...] = ("13clues", "mansion")) -> Run:
     workdir = Path(tempfile.mkdtemp(prefix=f"bench-load-{n}-"))
     db = workdir / "bot.sqlite3"
     rng = random.Random(seed)
@@ -410,12 +534,19 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             channel = guild.channel_id if t < len(guilds) else dc.add_channel(guild.id, f"t{t}")
             humans = [dc.add_user(f"m{t}-{h}", guild_id=guild.id)
                       for h in range(2 + (t % 3 == 0))]
-            ai = 1 + t % 3
             level = ("easy", "normal", "normal", "expert")[t % 4]
-            options = {"assist": ("off", "bookkeeping", "full", "off", "bookkeeping")[t % 5],
-                       "edition": "2016" if t % 7 == 0 else "2020",
-                       "top_secret": t % 6 == 1}
-            plans.append((channel, humans, ai, level, options))
+            assist = ("off", "bookkeeping", "full", "off", "bookkeeping")[t % 5]
+            game = games[t % len(games)]
+            if game == "mansion":  # 3–5 seats
+                ai = 1 + t % 3 if len(humans) == 2 else 1 + t % 2
+                options: dict[str, Any] = {
+                    "assist": assist,
+                    "variant": "one-against-all" if t % 5 == 3 else "standard"}
+            else:
+                ai = 1 + t % 3
+                options = {"assist": assist, "edition": "2016" if t % 7 == 0 else "2020",
+                           "top_secret": t % 6 == 1}
+            plans.append((game, channel, humans, ai, level, options))
         proc = await dc.start_bot_process(
             database_path=db, timeout=60.0, entry=entry,
             env={"AI_DELAY_SECONDS": str(ai_delay), "LEASE_WAIT_SECONDS": "5"},
@@ -465,10 +596,18 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             latencies=latencies, action_dm=by_action, change_dm=by_change, actions=actions,
             cpu=cpu, rss_base=rss_base, rss_peak=rss_peak,
             late=sum(1 for x in latencies if x > 3.0),
-            unanswered=figures.unanswered + sum(1 for r in recs if r.callback_type is None),
+            unanswered=sum(1 for r in recs if r.callback_type is None),
+            slow_followups=sum(1 for r in figures.timed_out if r.callback_type is not None),
             games_started=figures.games_started, games_finished=figures.games_finished,
             violations=len(dc.violations), errors=figures.driver_errors,
             bot_errors=proc.error_lines(),
+            by_game={
+                game: [r.latency for r in recs if r.latency is not None
+                       and (("mbm:" in figures.kinds[r.id] or "/mansion" in figures.kinds[r.id])
+                            == (game == "Mansion"))]
+                for game in ("13 Clues", "Mansion")
+            },
+            retries=figures.retries,
         )
 
 
@@ -523,16 +662,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, default=None,
                         help="sample the bot with py-spy into this folder (largest N)")
     parser.add_argument("--no-side", action="store_true", help="skip the side-by-side part")
+    parser.add_argument("--games", nargs="+", choices=["13clues", "mansion"],
+                        default=["13clues", "mansion"],
+                        help="the games of the tables, in turn (default: both, half each)")
     parser.add_argument("--entry", default="bot.__main__:main",
                         help="the bot's entry point (module:function), e.g. a probe around it")
     args = parser.parse_args(argv)
     print(f"bench.load: {os.cpu_count()} CPUs, {args.seconds:.0f}s per N, AI delay "
-          f"{args.ai_delay}s, members think {args.think[0]:g}–{args.think[1]:g}s\n")
+          f"{args.ai_delay}s, members think {args.think[0]:g}–{args.think[1]:g}s, tables: "
+          f"{' and '.join(args.games)} in turn\n")
     failed = False
     for n in args.tables:
         profile = args.profile if args.profile is not None and n == max(args.tables) else None
         result = asyncio.run(run(n, args.seconds, args.ai_delay, args.seed, profile, args.entry,
-                                 tuple(args.think)))
+                                 tuple(args.think), tuple(args.games)))
         print(result.report(), flush=True)
         if profile is not None:
             print(summarize_profile(profile / f"load-{n}.txt"))

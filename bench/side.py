@@ -30,6 +30,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot import news
 from bot.client import DeductionBot
 from bot.config import Config
 from bot.messages import Outgoing
@@ -72,7 +73,9 @@ async def realistic_change(folder: Path) -> tuple[SqliteStorage, Table, Change]:
     after_state, events = GAME.apply(state, action)
     after = stored.model_copy(update={"state": GAME.dump(after_state),
                                       "version": stored.version + 1})
-    letters = service._letters(after, after_state, events)
+    newly = [s for s in legal.waiting_on(after_state) if s not in legal.waiting_on(state)]
+    after, letters = news.letters(GAME, after, after_state, events, newly_waiting=newly,
+                                  alerts=await service._alerts(after, newly))
     letters.append(Reply(1, "token", Outgoing(content="✅ Asked.")).letter(len(letters)))
     plan = service._plan(after, state, after_state)
     change = Change(after, expected=stored.version,

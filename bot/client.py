@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot.components import NOT_ROUTED, TableButton, routed
 from bot.config import Config
 from bot.drawings import Drawings
-from bot.interactions import UNCHANGED, answer
+from bot.interactions import UNCHANGED, answer, expired
 from bot.lease import Lease
 from bot.outbox import Sender
 from bot.plug import AnyGame
@@ -157,6 +157,9 @@ class DeductionBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """The last line of defence: log, and never leave "This interaction failed"."""
+        if expired(getattr(error, "original", error)):
+            log.warning("command %s expired before it was answered", interaction.command)
+            return
         if isinstance(error, app_commands.CheckFailure):
             text = str(error) or "You cannot use this command here."
         else:

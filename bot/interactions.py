@@ -79,6 +79,28 @@ async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None
         log.info("interaction expired before the answer: %s", as_outgoing(body).text[:100])
 
 
+def expired(error: BaseException) -> bool:
+    """Discord's "Unknown interaction" (10062): the 3 s to acknowledge are over, so nothing
+    can answer it any more. An expected outcome (a busy or starved process), logged in one
+    line: formatting a traceback for each (Python 3.11 parses the source file for its
+    carets) made a bot already behind under load fall further behind (`bench.load`)."""
+    return isinstance(error, discord.NotFound) and error.code == 10062
+
+
+async def defer(interaction: discord.Interaction, **kwargs: Any) -> bool:
+    """Acknowledge; False if the interaction expired before (nothing was done: the member
+    saw "This interaction failed" and may try again)."""
+    try:
+        await interaction.response.defer(**kwargs)
+    except discord.NotFound as exc:
+        if not expired(exc):
+            raise
+        log.warning("interaction %s expired before it was acknowledged; nothing done",
+                    _describe(interaction))
+        return False
+    return True
+
+
 async def run(
     interaction: discord.Interaction,
     work: Callable[[], Awaitable[Answer]],
@@ -88,8 +110,10 @@ async def run(
     """Defer (ephemeral), do the work, answer. A refusal is answered and changes nothing; an
     unexpected error is logged and answered, unless the change was stored (then its stored
     answer says what happened)."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done() and not await defer(
+        interaction, ephemeral=True, thinking=True
+    ):
+        return
     try:
         result = await work()
     except (UserError, RuleError) as exc:
@@ -117,7 +141,8 @@ async def run_update(
     leftovers). A refusal is answered apart and, unless `keep`, takes the controls away:
     after a double click the picker must not show the second click's refusal as its
     result."""
-    await interaction.response.defer()
+    if not await defer(interaction):
+        return
     reply = reply_for(interaction, Outgoing(content=done, components=[], drop_pictures=True))
     reply.vanish = vanish
     try:
@@ -135,7 +160,9 @@ async def run_update(
 
 async def refuse(interaction: discord.Interaction, error: Exception) -> None:
     """Answer a refusal from anywhere (a component's parser, a check)."""
-    if isinstance(error, UserError | RuleError):
+    if expired(error):
+        log.warning("interaction %s expired before it was answered", _describe(interaction))
+    elif isinstance(error, UserError | RuleError):
         await answer(interaction, str(error))
     else:
         log.exception("interaction %s failed", _describe(interaction), exc_info=error)

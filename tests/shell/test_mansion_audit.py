@@ -1,0 +1,56 @@
+"""The secrecy audit of stored Mansion letters (see tests/shell/mansion_audit.py), sized for
+the suite; `python -m bench.secrecy_audit` runs 1,000 tables of each game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.shell.mansion_audit import run_mansion_audit
+
+GAMES = 4
+
+
+async def test_no_mansion_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
+    audit = await run_mansion_audit(tmp_path / "audit.sqlite3", GAMES, seed=1)
+    print(audit.report())
+    assert audit.games == GAMES and audit.finished == GAMES, audit.missing
+    assert audit.leaks == []
+    assert audit.missing == []
+    assert audit.checked["channel"] > 0 and audit.checked["dm"] > 0
+    assert audit.checked["reply"] > 0 and audit.lines > 0
+    assert audit.delivered["dealt"] > 0 and audit.delivered["shown"] > 0
+    assert audit.delivered["snooped"] > 0
+
+
+async def test_the_mansion_audit_sees_a_planted_leak(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous: a DM naming a card of another seat's hand, and a channel message naming
+    a card of a hand, are both reported."""
+    from bot.mansion.game import Mansion
+    from bot.messages import Outgoing
+    from engine.mansion.cards import CLUES
+
+    letter, news = Mansion.letter, Mansion.news
+
+    def leaky_letter(self, table, state, events, seat):  # type: ignore[no-untyped-def]
+        out = letter(self, table, state, events, seat)
+        if state.phase != "playing":
+            return out
+        other = state.seats[(seat + 1) % len(state.seats)].clues
+        if not other:
+            return out
+        return Outgoing(content=f"{out.content if out else ''}\npsst: {CLUES[other[0]].name}")
+
+    def leaky_news(self, table, state, events):  # type: ignore[no-untyped-def]
+        text = news(self, table, state, events)
+        if text is None or state.phase != "playing" or not state.seats[0].clues:
+            return text
+        return f"{text}\npsst: {CLUES[state.seats[0].clues[0]].name}"
+
+    monkeypatch.setattr(Mansion, "letter", leaky_letter)
+    monkeypatch.setattr(Mansion, "news", leaky_news)
+    audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 1, seed=3)
+    assert any(" shown " in leak for leak in audit.leaks), audit.leaks[:3]
+    assert any(leak.startswith("channel") for leak in audit.leaks), audit.leaks[:3]
