@@ -81,7 +81,7 @@ async def test_an_all_ai_game_finishes(world: World) -> None:
     final = mstate(world)
     assert final.phase == "over"
     text = "\n".join(m.text for m in dc.channel_messages(world.channel))
-    assert "Ann left the server: an AI detective (normal) plays their seat" in text
+    assert "Ann left the server: an AI (normal) plays their seat from now on." in text
     assert "wins!" in text or "nobody won" in text
     mine = query(world, "SELECT action FROM actions WHERE actor = ?", (f"u{ann.id}",))
     assert [r["action"] for r in mine] == ["start"]  # every move was an AI's
