@@ -19,6 +19,8 @@ async def test_server_defaults_apply_to_new_tables_and_only_managers_set_them(
     async with world.running():
         help_text = await dc.slash(ann, world.channel, "help")
         assert help_text.ephemeral and "/13clues new" in help_text.text
+        assert "Mystery Beyond the Mansion" in help_text.text and "/mansion new" in help_text.text
+        assert "/mansion hand" in help_text.text and "/mansion turn" in help_text.text
         with pytest.raises(StandInError, match="cannot see /settings"):
             await dc.slash(ann, world.channel, "settings", edition="2016")  # hidden from her
         done = await dc.slash(manager, world.channel, "settings", edition="2016",
