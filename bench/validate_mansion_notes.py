@@ -117,9 +117,15 @@ def main() -> None:
                 next_seed[cell] = seed + games
             if not batch:
                 break
-            for (source, players, variant, _), tally, found in pool.map(check, batch, chunksize=2):
+            results = pool.map(check, batch, chunksize=2)
+            for done, ((source, players, variant, _), tally, found) in enumerate(results, 1):
                 tallies[(source, players, variant)].update(tally)
                 problems += found
+                if done % 50 == 0:  # a running total, so a long run can be read early
+                    total: Counter[str] = sum(tallies.values(), Counter())
+                    print(f"... {done}/{len(batch)} games: compared {total['compared']}, "
+                          f"agree {total['agree']}, problems {len(problems)}, "
+                          f"{time.perf_counter() - start:.0f} s", flush=True)
     grand: Counter[str] = Counter()
     for cell in cells:
         grand.update(tallies[cell])
