@@ -13,7 +13,15 @@ from engine.mansion import ACTION_ADAPTER, apply
 from engine.mansion.actions import PLAY_TYPES, card_played
 from tests.e2e.conftest import World
 from tests.e2e.drive import query, wait_until
-from tests.e2e.mansion_drive import Driver, applied, mstate, named, open_mansion, user_at
+from tests.e2e.mansion_drive import (
+    SLACK,
+    Driver,
+    applied,
+    mstate,
+    named,
+    open_mansion,
+    user_at,
+)
 from tests.e2e.mansion_plan import find_seed, next_move
 
 MINUTE = 0.4
@@ -65,6 +73,7 @@ async def test_the_timer_answers_for_idle_members(world: World) -> None:
         await dc.settle()
         seat, action = idle_actions(world)[0]
         assert seat == show.seat and action.type == "show_card"  # type: ignore[attr-defined]
+        await wait_until(lambda: notices(world), SLACK, "the idle notice in the channel")
         said = notices(world)[0]
         assert f"**{refuter.name}** took too long" in said and "picked at random" in said
         assert not named(said)  # which card stays between the two
@@ -75,15 +84,21 @@ async def test_the_timer_answers_for_idle_members(world: World) -> None:
         await wait_until(lambda: mstate(world).turn_number >= turn + 2
                          or mstate(world).phase == "over", 150 * MINUTE, "two idle turns")
         await dc.settle()
-        said = notices(world)
         played = [(s, a) for s, a in idle_actions(world) if isinstance(a, PLAY_TYPES)]
-        assert played, said
+        assert played, notices(world)
+        expected = []
         for s, a in played:
             card = "Private Tip" if a.type == "private_tip" else action_name(  # type: ignore[attr-defined]
                 card_played(a))  # type: ignore[arg-type]
-            name = mstate(world).seats[s].name
-            assert any(f"**{name}** took too long: for them" in t and card in t
-                       for t in said), (card, said)
+            expected.append((mstate(world).seats[s].name, card))
+
+        def told() -> bool:
+            said = notices(world)
+            return all(any(f"**{name}** took too long: for them" in t and card in t
+                           for t in said) for name, card in expected)
+
+        await wait_until(told, SLACK, f"the notices {expected}")
+        said = notices(world)
         assert not any(a.type == "accuse" for _, a in idle_actions(world))  # type: ignore[attr-defined]
         # one notice per waiting situation: a turn played out in one go is told once
         assert len(said) < len(idle_actions(world))
