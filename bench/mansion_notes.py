@@ -5,7 +5,9 @@
 Positions come from real AI games (random tables of easy / normal / expert players, both
 variants), each seen by the seat that must act at a random decision. Each position is
 timed once, as the bot would call it (`notes(view, "full")`: facts, exact solve, the
-grid), and as the best of 3 runs, which filters out other processes on a busy machine.
+grid), and as the best of 3 runs, which filters out other processes on a busy machine;
+also the thread CPU time of the single run (`cpu`), which a machine shared with other
+work does not inflate.
 Also printed: the share of positions whose solution is certain, the median number of
 consistent deals, and the bookkeeping level's time. Figures only.
 """
@@ -34,6 +36,13 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
+def cpu_timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one call."""
+    cpu, wall = time.thread_time(), time.perf_counter()
+    fn()
+    return time.perf_counter() - wall, time.thread_time() - cpu
+
+
 def views_for(players: int, games: int, per_game: int) -> list[PlayerView]:
     out = []
     for variant in ("standard", "one_against_all"):
@@ -48,11 +57,13 @@ def main() -> None:
     parser.add_argument("--per-game", type=int, default=10)
     args = parser.parse_args()
     header = ("players", "positions", "full med", "p99", "max", "best3 med", "p99", "max")
-    header += ("bookkeeping med", "p99", "certain", "deals med")
+    header += ("cpu med", "p99", "bookkeeping med", "p99", "certain", "deals med")
     print(" | ".join(f"{h:>9}" for h in header))
     for players in (3, 4, 5):
         views = views_for(players, args.games, args.per_game)
-        once = [timed(lambda v=v: notes(v, "full")) for v in views]  # type: ignore[misc]
+        both = [cpu_timed(lambda v=v: notes(v, "full")) for v in views]  # type: ignore[misc]
+        once = [w for w, _ in both]
+        cpu = [c for _, c in both]
         best = [min(timed(lambda v=v: notes(v, "full")) for _ in range(3)) for v in views]  # type: ignore[misc]
         books = [timed(lambda v=v: notes(v, "bookkeeping")) for v in views]  # type: ignore[misc]
         deductions = [solve(v) for v in views]
@@ -65,6 +76,8 @@ def main() -> None:
             _ms(statistics.median(best)),
             _ms(percentile(best, 0.99)),
             _ms(max(best)),
+            _ms(statistics.median(cpu)),
+            _ms(percentile(cpu, 0.99)),
             _ms(statistics.median(books)),
             _ms(percentile(books, 0.99)),
             f"{sum(d.certain() is not None for d in deductions) / len(views):.0%}",

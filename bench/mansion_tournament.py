@@ -74,10 +74,33 @@ def run_game(job: Job) -> tuple[int, str, bool, bool, int, int]:
 
 
 def jobs(args: argparse.Namespace) -> Iterator[Job]:
-    for players in args.players:
-        for match in args.match:
-            for game in range(args.games):
+    """Game by game across player counts and match-ups, so a run cut short (see
+    `--progress`) has about as many games of each."""
+    for game in range(args.games):
+        for players in args.players:
+            for match in args.match:
                 yield match, players, game, args.variant, args.params
+
+
+Results = dict[tuple[int, str], list[tuple[bool, bool, int, int]]]
+
+
+def report(results: Results) -> None:
+    print(
+        f"{'players':>7} {'match':>14} {'games':>6} {'strong wins':>12} {'±95%':>6} "
+        f"{'random':>6} {'table turns':>11} {'own turns to win':>16} {'unfinished':>10}"
+    )
+    for (players, match), rows in sorted(results.items()):
+        wins = [r for r in rows if r[0]]
+        rate = len(wins) / len(rows)
+        margin = 1.96 * (rate * (1 - rate) / len(rows)) ** 0.5
+        own = statistics.mean(r[3] for r in wins) if wins else 0.0
+        print(
+            f"{players:>7} {match:>14} {len(rows):>6} {rate:>12.1%} {margin:>6.1%} "
+            f"{1 / players:>6.1%} {statistics.mean(r[2] for r in rows):>11.1f} {own:>16.1f} "
+            f"{sum(not r[1] for r in rows):>10}",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -88,33 +111,27 @@ def main() -> None:
     parser.add_argument("--variant", default="standard", choices=["standard", "one_against_all"])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--params", default="", help="expert overrides: samples=128,...")
+    parser.add_argument("--progress", type=int, default=0,
+                        help="print the table so far every N games (0: only at the end)")
     args = parser.parse_args()
     variant: Variant = args.variant
     started = time.perf_counter()
-    results: dict[tuple[int, str], list[tuple[bool, bool, int, int]]] = {}
-    with multiprocessing.Pool(args.workers) as pool:
-        for players, match, won, finished, turns, own in pool.imap_unordered(
-            run_game, jobs(args), chunksize=4
-        ):
-            results.setdefault((players, match), []).append((won, finished, turns, own))
+    results: Results = {}
     print(
         f"{variant}, {args.games} games per player count and match-up, expert params: "
-        f"{args.params or 'default'}"
+        f"{args.params or 'default'}",
+        flush=True,
     )
-    print(
-        f"{'players':>7} {'match':>14} {'strong wins':>12} {'±95%':>6} {'random':>6} "
-        f"{'table turns':>11} {'own turns to win':>16} {'unfinished':>10}"
-    )
-    for (players, match), rows in sorted(results.items()):
-        wins = [r for r in rows if r[0]]
-        rate = len(wins) / len(rows)
-        margin = 1.96 * (rate * (1 - rate) / len(rows)) ** 0.5
-        own = statistics.mean(r[3] for r in wins) if wins else 0.0
-        print(
-            f"{players:>7} {match:>14} {rate:>12.1%} {margin:>6.1%} {1 / players:>6.1%} "
-            f"{statistics.mean(r[2] for r in rows):>11.1f} {own:>16.1f} "
-            f"{sum(not r[1] for r in rows):>10}"
-        )
+    with multiprocessing.Pool(args.workers) as pool:
+        for done, (players, match, won, finished, turns, own) in enumerate(pool.imap_unordered(
+            run_game, jobs(args), chunksize=4
+        ), 1):
+            results.setdefault((players, match), []).append((won, finished, turns, own))
+            if args.progress and done % args.progress == 0:
+                print(f"--- after {done} games, {time.perf_counter() - started:.0f} s", flush=True)
+                report(results)
+    print("--- final")
+    report(results)
     print(f"elapsed {time.perf_counter() - started:.0f} s")
 
 

@@ -95,12 +95,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10_000, help="positions to compare")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="game seeds start here (runs with seeds far apart add up)")
     args = parser.parse_args()
     start = time.perf_counter()
     cells = [(s, p, v) for s in SOURCES for p in COUNTS for v in VARIANTS]
     per_cell = -(-args.positions // len(cells))
     tallies: dict[tuple[str, int, str], Counter[str]] = {c: Counter() for c in cells}
-    next_seed = {c: 0 for c in cells}
+    next_seed = {c: args.first_seed for c in cells}
     problems: list[str] = []
     with ProcessPoolExecutor(args.workers) as pool:
         while True:
@@ -117,9 +119,15 @@ def main() -> None:
                 next_seed[cell] = seed + games
             if not batch:
                 break
-            for (source, players, variant, _), tally, found in pool.map(check, batch, chunksize=2):
+            results = pool.map(check, batch, chunksize=2)
+            for done, ((source, players, variant, _), tally, found) in enumerate(results, 1):
                 tallies[(source, players, variant)].update(tally)
                 problems += found
+                if done % 50 == 0:  # a running total, so a long run can be read early
+                    total: Counter[str] = sum(tallies.values(), Counter())
+                    print(f"... {done}/{len(batch)} games: compared {total['compared']}, "
+                          f"agree {total['agree']}, problems {len(problems)}, "
+                          f"{time.perf_counter() - start:.0f} s", flush=True)
     grand: Counter[str] = Counter()
     for cell in cells:
         grand.update(tallies[cell])

@@ -118,6 +118,10 @@ class General(commands.Cog):
             f"**{self.title(g)}**: {won} won of {played} played"
             for g, (played, won) in sorted(record.items())
         ]
+        if len(record) > 1:  # every game counts towards the overall record
+            played = sum(p for p, _ in record.values())
+            won = sum(w for _, w in record.values())
+            lines.append(f"**Overall**: {won} won of {played} played")
         await interaction.followup.send(f"📊 **{who.display_name}**\n" + "\n".join(lines))
 
     @app_commands.command(name="leaderboard", description="This server's best detectives")

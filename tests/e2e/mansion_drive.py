@@ -30,6 +30,10 @@ from tests.e2e.conftest import World
 from tests.e2e.drive import query, table_row, wait_until
 from tests.standin import InteractionResult, Message, User
 
+SLACK = 60.0
+"""How long a wait may last before it fails: a guard against a hang, not a speed check
+(the waits return as soon as what they wait for is there; machines are busy)."""
+
 Via = Literal["panel", "slash", "dm", "hand", "dmturn"]
 """How a member acts: the My turn button on the table message, `/mansion turn` or
 `/mansion accuse`, a DM's buttons, `/mansion hand`, or the My turn button of a DM."""
@@ -139,12 +143,12 @@ class Driver:
             opened = await self.dc.slash(user, self.world.channel, "mansion", "turn")
         elif how == "dm":
             await wait_until(lambda: any(c.startswith("mbm:turn:") for m in self.dc.dms(user)
-                                         for c in m.custom_ids), 5, "a DM with My turn")
+                                         for c in m.custom_ids), SLACK, "a DM with My turn")
             dm = next(m for m in reversed(self.dc.dms(user))
                       if any(c.startswith("mbm:turn:") for c in m.custom_ids))
             opened = await self.dc.click(user, dm, find(dm, "turn"))
         else:
-            await wait_until(lambda: _has_living(self.world), 5, "the table message")
+            await wait_until(lambda: _has_living(self.world), SLACK, "the table message")
             table = living(self.world)
             opened = await self.dc.click(user, table, find(table, "turn"))
         assert opened.ephemeral and opened.message is not None, opened.text
@@ -198,7 +202,7 @@ class Driver:
 
     async def answer_message(self, user: User, pid: int, via: Via) -> Message:
         if via == "dm":
-            await wait_until(lambda: _has_prompt_dm(self.world, user, pid), 5,
+            await wait_until(lambda: _has_prompt_dm(self.world, user, pid), SLACK,
                              f"the DM for prompt {pid}")
             return prompt_dm(self.world, user, pid)
         hand = await self.dc.slash(user, self.world.channel, "mansion", "hand")
@@ -286,7 +290,7 @@ async def applied(world: World, before: GameState, result: InteractionResult) ->
     change is); fail with the bot's answer if it was refused."""
     try:
         await wait_until(lambda: mstate(world).step > before.step
-                         or any(r in result.text for r in REFUSALS), 5, "the action")
+                         or any(r in result.text for r in REFUSALS), SLACK, "the action")
     except AssertionError:
         raise AssertionError(f"not applied: {result.text}") from None
     assert not any(r in result.text for r in REFUSALS), result.text

@@ -6,6 +6,8 @@ import pytest
 
 from tests.e2e.conftest import World
 from tests.e2e.drive import state_of
+from tests.e2e.mansion_drive import mstate, open_mansion
+from tests.e2e.mansion_drive import slash as mansion_slash
 from tests.e2e.play import open_table, pass_by_dm, seat_user
 from tests.standin import StandInError
 
@@ -19,6 +21,8 @@ async def test_server_defaults_apply_to_new_tables_and_only_managers_set_them(
     async with world.running():
         help_text = await dc.slash(ann, world.channel, "help")
         assert help_text.ephemeral and "/13clues new" in help_text.text
+        assert "Mystery Beyond the Mansion" in help_text.text and "/mansion new" in help_text.text
+        assert "/mansion hand" in help_text.text and "/mansion turn" in help_text.text
         with pytest.raises(StandInError, match="cannot see /settings"):
             await dc.slash(ann, world.channel, "settings", edition="2016")  # hidden from her
         done = await dc.slash(manager, world.channel, "settings", edition="2016",
@@ -56,6 +60,27 @@ async def test_finished_games_count_in_stats_and_leaderboard(world: World) -> No
         board = await dc.slash(players[0], world.channel, "leaderboard")
         lines = board.text.splitlines()
         assert f"<@{winner.id}> — 1 win in 1 game (100%)" in lines[1]
+
+        # a Mansion game at the same table's channel counts too: per game and overall
+        third = world.users[2]
+        await dc.slash(players[0], world.channel, "13clues", "end")
+        await open_mansion(world, [winner, loser, third], seed=3)
+        mansion = mstate(world)
+        assert mansion.solution is not None
+        solver = next(u for u in (winner, loser, third)
+                      if f"u{u.id}" == mansion.seats[mansion.turn].id)
+        s, v, d = mansion.solution.cards()
+        await mansion_slash(world, solver, "accuse", suspect=s, vehicle=v, destination=d)
+        assert mstate(world).phase == "over"
+        stats = await dc.slash(winner, world.channel, "stats")
+        mansion_won = int(solver == winner)
+        assert "**13 Clues**: 1 won of 1 played" in stats.text, stats.text
+        assert (f"**Clue: Mystery Beyond the Mansion**: {mansion_won} won of 1 played"
+                in stats.text), stats.text
+        assert f"**Overall**: {1 + mansion_won} won of 2 played" in stats.text
+        board = await dc.slash(players[0], world.channel, "leaderboard")
+        assert f"<@{solver.id}> — {1 + (solver == winner)} win(s)" in board.text, board.text
+        assert f"<@{third.id}>" in board.text
 
 
 async def test_after_the_game_hand_status_and_log_show_the_finished_game(world: World) -> None:

@@ -11,6 +11,7 @@ from tests.e2e.drive import cut
 from tests.e2e.mansion_drive import (
     Driver,
     Via,
+    applied,
     ever_text,
     mstate,
     open_mansion,
@@ -74,7 +75,8 @@ async def test_one_against_all_ends_each_way(world: World) -> None:
         assert state.phase == "choosing_solution" and state.fugitive is not None
         fugitive = user_at(world, state, state.fugitive)
         assert fugitive is not None
-        await driver.perform(state, next_move(state, ESCAPE), "hand")
+        chosen = await driver.perform(state, next_move(state, ESCAPE), "hand")
+        await applied(world, state, chosen)
         refused = await dc.slash(fugitive, world.channel, "mansion", "turn")  # no turns
         assert refused.ephemeral and "not your turn" in refused.text, refused.text
         final, moment = await play_script(world, driver, answers_by("hand"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.mansion.render.labels import card_name
 from tests.e2e.conftest import World
 from tests.e2e.mansion_drive import (
+    SLACK,
     Driver,
     applied,
     find,
@@ -78,6 +79,7 @@ async def test_play_refusals_and_stale_buttons(world: World) -> None:
         action = next_move(state)
         result = await driver.perform(state, action, "panel")
         await applied(world, state, result)
+        await dc.settle(quiet=1.0, timeout=SLACK)  # the move's news is out before the refusal
         assert driver.panels[turn.id].id == first.id
         await refused(world, lambda: dc.click(turn, second, find(second, "card", card)),
                       "out of date")
@@ -97,7 +99,7 @@ async def test_play_refusals_and_stale_buttons(world: World) -> None:
         stale_id = hand.custom_ids[0]
         result = await driver.perform(state, next_move(state, seat=prompt.seat), "dm")
         await applied(world, state, result)
-        await dc.settle()
+        await dc.settle(quiet=1.0, timeout=SLACK)  # a busy machine delivers news late
         await refused(world, lambda: dc.click(member, hand, stale_id), "out of date")
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import hypothesis
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -382,25 +383,23 @@ SETTINGS = settings(
 )
 
 
-@settings(SETTINGS, max_examples=100)
-@given(
-    seed=st.integers(min_value=0, max_value=2**32 - 1),
-    players=st.sampled_from([3, 4, 5]),
-    variant=st.sampled_from(["standard", "one_against_all"]),
-    fixed=st.booleans(),
-)
+@pytest.mark.parametrize("variant", ["standard", "one_against_all"])
+@pytest.mark.parametrize("players", [3, 4, 5])
+@settings(SETTINGS, max_examples=15)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), fixed=st.booleans())
 def test_random_legal_games_keep_every_invariant(
     seed: int, players: int, variant: str, fixed: bool
 ) -> None:
+    """15 games at each size and variant (one test each, so the workers share them)."""
     game = play_random_game(_options(players, variant, 1, fixed, seed), seed)
     _note(game)
 
 
-@settings(SETTINGS, max_examples=30)
+@pytest.mark.parametrize("variant", ["standard", "one_against_all"])
+@settings(SETTINGS, max_examples=15)
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
     players=st.sampled_from([3, 4, 5]),
-    variant=st.sampled_from(["standard", "one_against_all"]),
     series_wins=st.sampled_from([2, 3]),
     fixed=st.booleans(),
 )
@@ -413,11 +412,9 @@ def test_random_series_keep_every_invariant(
     hypothesis.event(f"games in the table: {len(game.state.rounds)}")
 
 
-@settings(SETTINGS, max_examples=6)
-@given(
-    seed=st.integers(min_value=0, max_value=2**32 - 1),
-    variant=st.sampled_from(["standard", "one_against_all"]),
-)
+@pytest.mark.parametrize("variant", ["standard", "one_against_all"])
+@settings(SETTINGS, max_examples=3)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_long_games_reshuffle_or_run_the_fugitives_clock_out(seed: int, variant: str) -> None:
     """Nobody accuses: the standard pile is reshuffled (then the host ends the table); in One
     Against All the fugitive escapes when a detective must draw from the empty pile."""
