@@ -79,7 +79,8 @@ async def test_finished_games_count_in_stats_and_leaderboard(world: World) -> No
                 in stats.text), stats.text
         assert f"**Overall**: {1 + mansion_won} won of 2 played" in stats.text
         board = await dc.slash(players[0], world.channel, "leaderboard")
-        assert f"<@{solver.id}> — {1 + (solver == winner)} win(s)" in board.text, board.text
+        wins = 1 + (solver == winner)
+        assert f"<@{solver.id}> — {wins} win{'s' if wins > 1 else ''} in" in board.text, board.text
         assert f"<@{third.id}>" in board.text
 
 
