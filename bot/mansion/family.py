@@ -14,12 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any
 
 import discord
 
 from bot.errors import UserError
-from bot.interactions import place_of, refuse, run_update, tables_of
+from bot.family import GameFamily
+from bot.interactions import place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import Reply
@@ -65,32 +66,14 @@ class Click:
         )
 
 
-class Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"mbm:never"):
-    """Parse, then run the family's own `clicked`; anything raised is answered ephemerally
-    (never "This interaction failed")."""
+class Family(GameFamily, template=r"mbm:never"):
+    """Every Mansion component family: its click is a `Click`."""
 
-    def __init__(self, item: discord.ui.Item[Any], click: Click) -> None:
-        super().__init__(item)
-        self.click = click
+    click: Click
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-        match: re.Match[str], /,
-    ) -> Self:
-        return cls(item, Click.of(match))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await self.clicked(interaction)
-        except Exception as exc:
-            await refuse(interaction, exc)
-
-    async def clicked(self, interaction: discord.Interaction) -> None:
-        raise UserError("This button belongs to an older version of the bot.")
-
-    async def table(self, interaction: discord.Interaction) -> Table:
-        return await tables_of(interaction).by_id(self.click.table_id, place_of(interaction))
+    def parse(cls, match: re.Match[str]) -> Click:
+        return Click.of(match)
 
     async def seat_view(self, interaction: discord.Interaction) -> tuple[Table, PlayerView]:
         """The table and the clicking member's view of it (refused for strangers and for a

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any
 
 import discord
 
 from bot.components import values
 from bot.errors import UserError
-from bot.interactions import place_of, refuse, run_update, tables_of
+from bot.family import GameFamily
+from bot.interactions import place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import STALE, Reply
@@ -70,33 +71,14 @@ class Click:
         )
 
 
-class Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"13c:never"):
-    """What every 13 Clues component family shares: parse, then run its own `clicked`;
-    anything raised is answered (never "This interaction failed")."""
+class Family(GameFamily, template=r"13c:never"):
+    """Every 13 Clues component family: its click is a `Click`."""
 
-    def __init__(self, item: discord.ui.Item[Any], click: Click) -> None:
-        super().__init__(item)
-        self.click = click
+    click: Click
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-        match: re.Match[str], /,
-    ) -> Self:
-        return cls(item, Click.of(match))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await self.clicked(interaction)
-        except Exception as exc:
-            await refuse(interaction, exc)
-
-    async def clicked(self, interaction: discord.Interaction) -> None:
-        """Each family answers its own verbs; a verb no family knows is from an old build."""
-        raise UserError("This button belongs to an older version of the bot.")
-
-    async def table(self, interaction: discord.Interaction) -> Table:
-        return await tables_of(interaction).by_id(self.click.table_id, place_of(interaction))
+    def parse(cls, match: re.Match[str]) -> Click:
+        return Click.of(match)
 
     async def my_turn(self, interaction: discord.Interaction) -> tuple[Table, GameState, int]:
         """The table, its game and the clicking seat, refused unless it is that seat's turn
