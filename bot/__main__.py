@@ -16,8 +16,8 @@ To run it on your server:
   1. Create an application at https://discord.com/developers/applications
      and add a Bot to it (Bot → Reset Token → copy the token).
   2. Invite it with the scopes `bot` and `applications.commands` and the permissions
-     View Channels, Send Messages, Embed Links, Read Message History:
-     https://discord.com/oauth2/authorize?client_id=<APPLICATION_ID>&scope=bot+applications.commands&permissions=84992
+     View Channels, Send Messages, Embed Links, Attach Files, Read Message History:
+     https://discord.com/oauth2/authorize?client_id=<APPLICATION_ID>&scope=bot+applications.commands&permissions=117760
   3. Put the token in a file named .env next to README.md:
          DISCORD_TOKEN=your-token-here
      (see .env.example; DATABASE_PATH and DISCORD_GUILD_ID are optional)

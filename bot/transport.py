@@ -173,6 +173,11 @@ class Transport:
         ]
         try:
             return await self.client.http.request(route, form=form, files=files)
+        except discord.Forbidden as exc:
+            if exc.code != MISSING_PERMISSIONS:
+                raise
+            # no Attach Files here: the text says it all without its pictures
+            return await self.client.http.request(route, json=body.payload() | (extra or {}))
         finally:
             for f in files:
                 f.close()

@@ -65,3 +65,20 @@ async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World) -> Non
         assert final.embeds[0]["image"]["url"] == "attachment://13clues-reveal.png"
         assert "13 Clues reveal" in attachment["description"]
         assert "Everything is revealed" in final.text
+
+
+async def test_without_attach_files_the_channel_gets_the_text_alone(world: World) -> None:
+    """A channel where the bot may post but not attach files: the reveal goes without its
+    picture (the text says it all), and the table is neither paused nor stuck."""
+    dc = world.dc
+    ann, bea = world.users[:2]
+    async with world.running():
+        await open_table(world, [ann, bea])
+        dc.deny_attach(world.channel)
+        await slash(world, ann, "end")
+        await dc.settle()
+        final = dc.last_message(world.channel)
+        assert "Everything is revealed" in final.text
+        assert final.attachments == [] and "image" not in final.embeds[0]
+        status = await slash(world, bea, "status")
+        assert "paused" not in status.text

@@ -52,6 +52,7 @@ MANAGE_GUILD = 1 << 5
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 MANAGE_MESSAGES = 1 << 13
+ATTACH_FILES = 1 << 15
 MANAGE_THREADS = 1 << 34
 SEND_MESSAGES_IN_THREADS = 1 << 38
 EVERYONE_PERMISSIONS = (
@@ -60,7 +61,7 @@ EVERYONE_PERMISSIONS = (
     | VIEW_CHANNEL
     | SEND_MESSAGES
     | (1 << 14)
-    | (1 << 15)
+    | ATTACH_FILES
     | (1 << 16)
     | (1 << 18)
     | (1 << 20)
@@ -372,6 +373,12 @@ class DiscordStandIn:
             self._set_bot_denied(parent.id, parent.bot_denied | SEND_MESSAGES_IN_THREADS)
         else:
             self._set_bot_denied(channel_id, ch.bot_denied | SEND_MESSAGES)
+
+    def deny_attach(self, channel_id: int) -> None:
+        """The bot loses Attach Files in this channel: a message with files answers 403 /
+        50013, one without goes as before."""
+        ch = self.channels[channel_id]
+        self._set_bot_denied(channel_id, ch.bot_denied | ATTACH_FILES)
 
     def allow_send(self, channel_id: int) -> None:
         """Undo deny_send."""
@@ -1761,7 +1768,7 @@ class DiscordStandIn:
             perms = self.permissions(self.bot_user, ch.id)
             if not perms & VIEW_CHANNEL:
                 return self._error(req, 403, 50001, "Missing Access", violation=False)
-            if not perms & needed:
+            if not perms & needed or (req.files and not perms & ATTACH_FILES):
                 return self._error(req, 403, 50013, "Missing Permissions", violation=False)
         problems = limits.check_message(
             payload, creating=True, interaction=False, has_files=bool(req.files)
@@ -1821,6 +1828,8 @@ class DiscordStandIn:
             return self._error(req, 404, 10008, "Unknown Message")
         if msg.author_id != self.bot_user.id:
             return self._error(req, 403, 50005, "Cannot edit a message authored by another user")
+        if req.files and not ch.is_dm and not self.permissions(self.bot_user, ch.id) & ATTACH_FILES:
+            return self._error(req, 403, 50013, "Missing Permissions", violation=False)
         payload: JSON = req.body or {}
         problems = self._edit_problems(msg, payload, req.files)
         if problems:
