@@ -107,7 +107,7 @@ class DeductionBot(commands.AutoShardedBot):
             thinker=self._thinker,
         )
         self.sender = Sender(
-            storage, Transport(self, self.drawings), self.tables.on_undeliverable,
+            storage, Transport(self, self.drawings), self.tables.world.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)

@@ -27,10 +27,10 @@ from pydantic import ValidationError
 from bot import news
 from bot.errors import UserError
 from bot.messages import Outgoing
-from bot.models import Letter, Posting, SeatRef, Table, Timer, TimerSpec, player_id
+from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
 from bot.plug import AnyGame, TableSettings, settings_of
 from bot.storage import Change, Committed, LogEntry, StaleVersion, Storage, TimerPlan
-from bot.transport import Outcome
+from bot.world_changes import WorldChanges
 from engine.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -116,6 +116,8 @@ class TableService:
         """Where AI detectives think (a process pool: an expert's tens of milliseconds of
         pure Python would otherwise hold up every other table's interactions); None: here."""
         self.closing = False
+        self.world = WorldChanges(self)
+        """What happens to tables when their channel, server or members change."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._inflight = 0
@@ -299,7 +301,7 @@ class TableService:
             if table.status == "playing":
                 if table.seats[seat].human is None:
                     raise UserError("An AI already plays your seat.")
-                await self._without(table, user_id, "left the table", reply=reply)
+                await self.world.without(table, user_id, "left the table", reply=reply)
                 return await self.by_id(table_id)
             _require_lobby(table)
             if table.host_id == user_id:
@@ -604,155 +606,6 @@ class TableService:
                 Change(table, timers=TimerPlan(delete=stale, add=tuple(add)))
             )
 
-    # the world changes --------------------------------------------------------------------
-
-    async def on_undeliverable(self, posting: Posting, outcome: Outcome) -> None:
-        """What the outbox could not deliver for good: act on what it means."""
-        letter = posting.letter
-        if posting.table_id is None or outcome.verdict in ("expired", "missing", "invalid"):
-            return
-        table = await self.storage.table(posting.table_id)
-        if table is None:
-            return
-        if letter.kind == "u":
-            user = letter.address
-            if outcome.verdict == "closed_dms":
-                text = (f"📪 I could not DM <@{user}>: open your DMs to this server's members, "
-                        f"or use `/{self.module(table).command} hand` to see your secrets here.")
-            else:
-                text = (f"📪 A message to <@{user}> could not be delivered; "
-                        f"`/{self.module(table).command} hand` shows everything it said.")
-            notice = Letter(to=f"c:{table.channel_id}", op="send", once=f"dm:{user}",
-                            body=Outgoing(content=text, mentions=[user]))
-            async with self._locks[table.id]:
-                await self._store(Change(table, letters=[notice]))
-        elif letter.kind == "c" and table.status != "over":
-            if outcome.verdict == "deleted":
-                await self.channel_gone(letter.address, "its channel is gone")
-            elif outcome.verdict == "forbidden":
-                await self.cannot_post(letter.address, _why_forbidden(outcome.detail))
-            else:  # Discord kept failing for minutes: the news is lost, the game is not
-                module = self.module(table)
-                text = (f"📪 I could not post in <#{table.channel_id}> for several minutes, so "
-                        f"some news of your {module.title} table is missing there; "
-                        f"`/{module.command} status` and `/{module.command} log` show it all.")
-                notices = [Letter.dm(u, Outgoing(content=text), once=f"lost:{u}")
-                           for u in table.humans()]
-                async with self._locks[table.id]:
-                    await self._store(Change(table, letters=notices))
-
-    async def channel_gone(self, channel_id: int, why: str) -> None:
-        table = await self.storage.open_table(channel_id)
-        if table is not None:
-            await self._close(table, why)
-
-    async def guild_gone(self, guild_id: int) -> None:
-        for table in await self.storage.active_tables(guild_id):
-            await self._close(table, "the bot was removed from the server")
-
-    async def _close(self, table: Table, why: str) -> None:
-        """End a table whose channel is out of reach: its members hear it by DM."""
-        async with self._locks[table.id]:
-            table = await self.by_id(table.id)
-            if table.status == "over":
-                return
-            module = self.module(table)
-            notice = Outgoing(content=f"🚪 Your {module.title} table in <#{table.channel_id}> "
-                              f"was closed: {why}.")
-            letters = [Letter.dm(u, notice) for u in table.humans()]
-            if table.status == "lobby":
-                closed = table.model_copy(update={"status": "over", "version": table.version + 1})
-                await self._store(Change(closed, expected=table.version, letters=letters,
-                                                 timers=TimerPlan(clear="all")))
-            else:
-                before = self.state_of(table)
-                state, events = module.abandon(before, f"The table was closed: {why}.")
-                await self._commit(table, before, state, events, actor="bot", action="close",
-                                   notices=letters, channel=False)
-
-    async def cannot_post(self, channel_id: int, why: str) -> None:
-        """Pause the table here until the bot may post again; its timers stop."""
-        table = await self.storage.open_table(channel_id)
-        if table is None or table.paused is not None:
-            return
-        async with self._locks[table.id]:
-            table = await self.by_id(table.id)
-            if table.paused is not None or table.status == "over":
-                return
-            module = self.module(table)
-            text = (f"⏸️ Your {module.title} table in <#{channel_id}> is paused: {why}. It carries "
-                    "on by itself as soon as I can post there again; the host or a moderator can "
-                    f"also `/{module.command} end` it.")
-            paused = table.model_copy(update={"paused": why, "version": table.version + 1})
-            await self._store(Change(
-                paused, expected=table.version, timers=TimerPlan(clear="all"),
-                letters=[Letter.dm(u, Outgoing(content=text)) for u in table.humans()],
-            ))
-
-    async def can_post(self, channel_id: int) -> None:
-        """The bot may post in this channel again: a paused table carries on."""
-        table = await self.storage.open_table(channel_id)
-        if table is None or table.paused is None:
-            return
-        async with self._locks[table.id]:
-            table = await self.by_id(table.id)
-            if table.paused is None:
-                return
-            resumed = table.model_copy(update={"paused": None, "version": table.version + 1})
-            state = self.state_of(resumed) if resumed.state else None
-            resumed, letters = news.living(self.module(resumed), resumed, state,
-                                           "▶️ The table carries on.", fresh=True)
-            await self._store(Change(resumed, expected=table.version, letters=letters))
-            if state is not None and resumed.status == "playing":
-                await self._reconcile_timers(resumed)
-
-    async def member_left(self, guild_id: int, user_id: int) -> None:
-        """A member left the server: their lobby seat is freed, their game seat played by an
-        AI from now on, and the table is told."""
-        for table in await self.storage.active_tables(guild_id):
-            if table.seat_of(user_id) is None:
-                continue
-            async with self._locks[table.id]:
-                table = await self.by_id(table.id)
-                await self._without(table, user_id, "left the server")
-
-    async def _without(self, table: Table, user_id: int, why: str, *,
-                       reply: Reply | None = None) -> None:
-        seat = table.seat_of(user_id)
-        if seat is None or table.status == "over":
-            return
-        module, ref = self.module(table), table.seats[seat]
-        if table.status == "lobby":
-            seats = [s for i, s in enumerate(table.seats) if i != seat]
-            humans = [s.user_id for s in seats if s.human is not None]
-            if not humans:
-                closed = table.model_copy(update={"status": "over", "seats": seats})
-                await self._store_lobby(table, closed, None)
-                return
-            host = table.host_id if table.host_id != user_id else humans[0]
-            await self._store_lobby(
-                table, table.model_copy(update={"seats": seats, "host_id": host}), None
-            )
-            return
-        seats = list(table.seats)
-        seats[seat] = ref.model_copy(update={"ai_level": module.gone_level})
-        humans = [s.human for s in seats if s.human is not None]
-        host = table.host_id if table.host_id != user_id or not humans else humans[0]
-        after = table.model_copy(update={"seats": seats, "host_id": host,
-                                         "version": table.version + 1})
-        state = self.state_of(table)
-        text = (f"🤖 {ref.name} {why}: an AI ({module.gone_level}) plays their seat "
-                "from now on.")
-        plan = self._plan(after, None, state)
-        after, letters = news.living(module, after, state, text, fresh=True)
-        if reply is not None:
-            letters.append(reply.letter(len(letters)))
-        await self._store(Change(
-            after, expected=table.version, letters=letters,
-            timers=TimerPlan(seats_done=(seat,), clear=plan.clear, add=plan.add),
-        ))
-        _stored(reply)
-
     # internals ----------------------------------------------------------------------------
 
     async def _apply(
@@ -923,9 +776,3 @@ def _check_place(table: Table, place: Place) -> None:
         raise UserError("That button belongs to a table on another server.")
     if place.channel_id is not None and place.channel_id != table.channel_id:
         raise UserError(f"That table plays in <#{table.channel_id}>, not here.")
-
-
-def _why_forbidden(detail: str) -> str:
-    if "50083" in detail:
-        return "its thread is archived"
-    return "I am missing the permission to post there"
