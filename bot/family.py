@@ -17,6 +17,13 @@ from bot.interactions import place_of, refuse, tables_of
 from bot.models import Table
 
 
+def family_id(prefix: str, verb: str, table_id: int, stamp: int | None, draft: str) -> str:
+    """`<prefix>:<verb>:<table>:<stamp or ->[:<draft>]`: the stamp is what makes a click stale
+    (13 Clues: the table's version; Mansion: the prompt it answers)."""
+    cid = f"{prefix}:{verb}:{table_id}:{'-' if stamp is None else stamp}"
+    return f"{cid}:{draft}" if draft else cid
+
+
 class GameFamily(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"never:family"):
     def __init__(self, item: discord.ui.Item[Any], click: Any) -> None:
         super().__init__(item)

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
-from bot.family import GameFamily
+from bot.family import GameFamily, family_id
 from bot.interactions import place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -41,8 +41,7 @@ Then = Callable[[Any, list[Any]], Outgoing]
 
 
 def custom_id(verb: str, table_id: int, prompt: int | None = None, draft: str = "") -> str:
-    cid = f"{PREFIX}:{verb}:{table_id}:{'-' if prompt is None else prompt}"
-    return f"{cid}:{draft}" if draft else cid
+    return family_id(PREFIX, verb, table_id, prompt, draft)
 
 
 @dataclass(frozen=True)

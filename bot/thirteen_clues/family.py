@@ -16,7 +16,7 @@ import discord
 
 from bot.components import values
 from bot.errors import UserError
-from bot.family import GameFamily
+from bot.family import GameFamily, family_id
 from bot.interactions import place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -47,8 +47,7 @@ def picked(interaction: discord.Interaction, allowed: Collection[str] | None = N
 
 
 def custom_id(verb: str, table_id: int, version: int | None = None, draft: str = "") -> str:
-    cid = f"{PREFIX}:{verb}:{table_id}:{'-' if version is None else version}"
-    return f"{cid}:{draft}" if draft else cid
+    return family_id(PREFIX, verb, table_id, version, draft)
 
 
 @dataclass(frozen=True)
