@@ -36,6 +36,7 @@ import asyncio
 import contextlib
 import os
 import random
+import resource
 import signal
 import sqlite3
 import statistics
@@ -48,6 +49,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from bench import probe
 from bot.mansion.game import GAME as MANSION
 from engine.mansion import GameState as MansionState
 from engine.thirteen_clues import GameState, legal
@@ -68,6 +70,24 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU of a process, from /proc/<pid>/stat."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICK
+
+
+def helpers_cpu_seconds(pid: int) -> float:
+    """User + system CPU of the process's living children (its AI and drawing helpers)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / CLOCK_TICK
+    return total
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def rss_bytes(pid: int) -> int:
@@ -444,10 +464,18 @@ class Run:
     interactions: int
     rate: float
     latencies: list[float]
+    """INTERACTION_CREATE written → the callback read, both on the stand-in's clock (its own
+    delays in reading the callback included)."""
+    bot_side: list[float]
+    """INTERACTION_CREATE written → the callback sent by the bot (`bench.probe`)."""
     action_dm: list[float]
     change_dm: list[float]
     actions: int
     cpu: float
+    helpers_cpu: float
+    """CPU of the bot's helper processes (AI thinking, drawing pictures) in the same time."""
+    driver_cpu: float
+    """CPU of this process (the stand-in and the members it plays) in the same time."""
     rss_base: int
     rss_peak: int
     late: int
@@ -458,6 +486,8 @@ class Run:
     errors: list[str]
     bot_errors: list[str]
     by_game: dict[str, list[float]] = field(default_factory=dict)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
+    """The bot-side first-callback latencies of each kind of interaction (command, button)."""
     """The first-callback latencies of each game's interactions."""
     retries: int = 0
     slow_followups: int = 0
@@ -469,19 +499,32 @@ class Run:
             f"N={self.tables:<4} {self.interactions} interactions in {self.seconds:.0f}s: "
             f"{self.rate:.1f}/s; games started {self.games_started}, finished "
             f"{self.games_finished}; actions applied {self.actions}",
-            f"  INTERACTION_CREATE → first callback: median {statistics.median(ms):.1f} ms, "
-            f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms",
+            "  INTERACTION_CREATE → first callback, bot side (frame written → callback sent): "
+            + spread([x * 1000 for x in self.bot_side], "ms")
+            + f" (n={len(self.bot_side)})",
+            f"  the same, round trip read at the stand-in: median {statistics.median(ms):.1f} ms,"
+            f" p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms",
             f"  member's action → last DM it caused: p99 {pct(self.action_dm, 0.99) * 1000:.0f} ms"
             f" (median {pct(self.action_dm, 0.5) * 1000:.0f} ms, n={len(self.action_dm)}); any "
             f"change → last DM: p99 {pct(self.change_dm, 0.99) * 1000:.0f} ms "
             f"(n={len(self.change_dm)})",
             f"  bot CPU {self.cpu:.1f}s: {self.cpu / max(1, self.actions) * 1000:.1f} ms per "
             f"applied action, {self.cpu / max(1, self.interactions) * 1000:.1f} ms per "
-            f"interaction; RSS {self.rss_base / 2**20:.0f} → {self.rss_peak / 2**20:.0f} MiB: "
+            f"interaction; its helpers (AI, drawing) {self.helpers_cpu:.1f}s, "
+            f"{self.helpers_cpu / max(1, self.actions) * 1000:.1f} ms per action; the stand-in "
+            f"and driver {self.driver_cpu:.1f}s (cores busy on average: bot "
+            f"{self.cpu / self.seconds:.2f}, helpers {self.helpers_cpu / self.seconds:.2f}, "
+            f"stand-in {self.driver_cpu / self.seconds:.2f})",
+            f"  RSS {self.rss_base / 2**20:.0f} → {self.rss_peak / 2**20:.0f} MiB: "
             f"{(self.rss_peak - self.rss_base) / self.tables / 1024:.0f} KiB per active table",
-            *(f"  {game}: {len(xs)} interactions; first callback median "
+            *(f"  {game}: {len(xs)} interactions; first callback (bot side) median "
               f"{statistics.median(xs) * 1000:.1f} ms, p99 {pct(xs, 0.99) * 1000:.1f} ms, max "
               f"{max(xs) * 1000:.1f} ms" for game, xs in sorted(self.by_game.items()) if xs),
+            "  slowest kinds (bot side, p99): " + "; ".join(
+                f"{kind} {pct(xs, 0.99) * 1000:.0f} ms (median {statistics.median(xs) * 1000:.0f},"
+                f" n={len(xs)})"
+                for kind, xs in sorted(self.by_kind.items(), key=lambda kv: -pct(kv[1], 0.99))[:6]
+            ),
             f"  past 3 s: {self.late}; never acknowledged: {self.unanswered}; deferred, "
             f"answer later than {ANSWER_TIMEOUT:g} s: {self.slow_followups}; Discord rule "
             f"violations: {self.violations}; bot errors: {len(self.bot_errors)}; driver "
@@ -490,6 +533,22 @@ class Run:
         lines += [f"    bot: {e[:200]}" for e in self.bot_errors[:5]]
         lines += [f"    driver: {e[:200]}" for e in self.errors[:5]]
         return "\n".join(lines)
+
+
+def by_kind(kinds: dict[int, str], recs: list[InteractionResult], left: dict[int, float]
+            ) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for r in recs:
+        if r.id in left:
+            out.setdefault(kinds[r.id], []).append(left[r.id] - r.dispatched_at)
+    return out
+
+
+def spread(values: list[float], unit: str) -> str:
+    if not values:
+        return "none measured"
+    return (f"median {statistics.median(values):.1f} {unit}, p99 {pct(values, 0.99):.1f} {unit},"
+            f" max {max(values):.1f} {unit}")
 
 
 def dm_delays(db: Path, dc: DiscordStandIn, dispatched: dict[int, float]
@@ -521,7 +580,7 @@ def dm_delays(db: Path, dc: DiscordStandIn, dispatched: dict[int, float]
 
 
 async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path | None,
-              entry: str = "bot.__main__:main", think: tuple[float, float] = (1.0, 3.0),
+              entry: str = "bench.probe:main", think: tuple[float, float] = (1.0, 3.0),
               games: tuple[str, ...] = ("13clues", "mansion")) -> Run:
     workdir = Path(tempfile.mkdtemp(prefix=f"bench-load-{n}-"))
     db = workdir / "bot.sqlite3"
@@ -547,15 +606,19 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
                 options = {"assist": assist, "edition": "2016" if t % 7 == 0 else "2020",
                            "top_secret": t % 6 == 1}
             plans.append((game, channel, humans, ai, level, options))
+        callbacks = workdir / "callbacks.txt"
         proc = await dc.start_bot_process(
             database_path=db, timeout=60.0, entry=entry,
-            env={"AI_DELAY_SECONDS": str(ai_delay), "LEASE_WAIT_SECONDS": "5"},
+            env={"AI_DELAY_SECONDS": str(ai_delay), "LEASE_WAIT_SECONDS": "5",
+                 "BENCH_CALLBACKS": str(callbacks)},
         )
         spy: subprocess.Popen[bytes] | None = None
         try:
             await asyncio.sleep(1.0)
             rss_base = rss_bytes(proc.pid)
             cpu0 = cpu_seconds(proc.pid)
+            helpers0 = helpers_cpu_seconds(proc.pid)
+            own0 = own_cpu_seconds()
             begin = time.monotonic()
             ramp = min(5.0, seconds / 4)
             driver = Driver(dc, db, begin + seconds, seed, think)
@@ -576,6 +639,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             await asyncio.gather(*tasks, return_exceptions=True)
             elapsed = time.monotonic() - begin
             cpu = cpu_seconds(proc.pid) - cpu0
+            helpers_cpu = helpers_cpu_seconds(proc.pid) - helpers0
+            driver_cpu = own_cpu_seconds() - own0
             await asyncio.sleep(2.0)  # the last letters go out
         finally:
             if spy is not None:
@@ -585,6 +650,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         figures = driver.figures
         recs = figures.interactions
         latencies = [r.latency for r in recs if r.latency is not None]
+        left = probe.read(callbacks) if callbacks.exists() else {}
+        bot_side = [left[r.id] - r.dispatched_at for r in recs if r.id in left]
         con = sqlite3.connect(db)
         actions = con.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
         con.close()
@@ -593,7 +660,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         by_action, by_change = dm_delays(db, dc, dispatched)
         return Run(
             tables=n, seconds=elapsed, interactions=len(recs), rate=len(recs) / elapsed,
-            latencies=latencies, action_dm=by_action, change_dm=by_change, actions=actions,
+            latencies=latencies, bot_side=bot_side, action_dm=by_action, change_dm=by_change,
+            actions=actions, helpers_cpu=helpers_cpu, driver_cpu=driver_cpu,
             cpu=cpu, rss_base=rss_base, rss_peak=rss_peak,
             late=sum(1 for x in latencies if x > 3.0),
             unanswered=sum(1 for r in recs if r.callback_type is None),
@@ -601,8 +669,9 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             games_started=figures.games_started, games_finished=figures.games_finished,
             violations=len(dc.violations), errors=figures.driver_errors,
             bot_errors=proc.error_lines(),
+            by_kind=by_kind(figures.kinds, recs, left),
             by_game={
-                game: [r.latency for r in recs if r.latency is not None
+                game: [left[r.id] - r.dispatched_at for r in recs if r.id in left
                        and (("mbm:" in figures.kinds[r.id] or "/mansion" in figures.kinds[r.id])
                             == (game == "Mansion"))]
                 for game in ("13 Clues", "Mansion")
@@ -665,7 +734,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", choices=["13clues", "mansion"],
                         default=["13clues", "mansion"],
                         help="the games of the tables, in turn (default: both, half each)")
-    parser.add_argument("--entry", default="bot.__main__:main",
+    parser.add_argument("--entry", default="bench.probe:main",
                         help="the bot's entry point (module:function), e.g. a probe around it")
     args = parser.parse_args(argv)
     print(f"bench.load: {os.cpu_count()} CPUs, {args.seconds:.0f}s per N, AI delay "

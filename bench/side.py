@@ -127,49 +127,68 @@ async def persist(rounds: int, per_round: int) -> str:
 
 
 async def fanout(rounds: int) -> str:
-    """From the start change's commit to the sixth DM's arrival. `warm`: the bot has DMed
-    these members before (it knows their DM channels); cold: each DM first opens the channel
-    (POST /users/@me/channels, one discord.py bucket for every member)."""
-    times: dict[tuple[bool, bool], list[float]] = {}
+    """From the start change's commit to the sixth DM's arrival, the bot drawing as `python -m
+    bot` does (two helper processes). `warm`: the DM channels the bot opened as the members sat
+    down; cold: the bot restarted since, so each DM first opens its channel (POST
+    /users/@me/channels, one discord.py bucket for every member). `pictures`: the DMs carry each
+    member's card picture (drawn at send time: CPU the two cores share); without, their text
+    alone (a bot without Attach Files): the outbox's own parallelism."""
+    times: dict[tuple[bool, bool, bool], list[float]] = {}
     async with running_standin(quiet=0.05) as dc:
-        folder = Path(tempfile.mkdtemp(prefix="bench-fanout-"))
-        config = Config(token="standin-token", database_path=folder / "bot.sqlite3",
-                        ai_delay=3600.0, ai_workers=0)
-        bot = DeductionBot(config)
-        async with dc.run_bot(bot):
-            for n in range(rounds * 4):
-                one_by_one, warm = n % 2 == 1, n % 4 >= 2
-                guild = dc.add_guild(f"Fan-out {n}")
-                members = [dc.add_user(f"p{n}-{i}", guild_id=guild.id) for i in range(6)]
-                await dc.settle()
-                await dc.slash(members[0], guild, "13clues", "new")
-                for user in members[1:]:
-                    await dc.slash(user, guild, "13clues", "join")
-                if warm:
-                    for user in members:
-                        await bot.sender.transport._dm_channel(user.id)  # type: ignore[attr-defined]
-                await dc.settle()
-                bot.sender._slots = asyncio.Semaphore(1 if one_by_one else 16)
-                slow = dc.faults.delay(None, 0.05, times=None)
-                await dc.slash(members[0], guild, "13clues", "start", timeout=30.0)
-                await dc.settle(timeout=30.0)
-                slow.cancel()
-                assert all(dc.dms(u) for u in members)
-                last = max(m.created_at for u in members for m in dc.dms(u))
-                con = sqlite3.connect(config.database_path)
-                committed = con.execute("SELECT MAX(created_at) FROM outbox WHERE dest LIKE 'u:%'"
-                                        ).fetchone()[0]
-                con.close()
-                times.setdefault((warm, one_by_one), []).append(last - committed)
-            bot.sender._slots = asyncio.Semaphore(16)
+        for pictures in (True, False):
+            # a bot each: discord.py sends at most 120 gateway frames a minute, and each of
+            # the stand-in's settle barriers asks for one
+            for key, took in (await _fanout_rounds(dc, rounds, pictures)).items():
+                times.setdefault((pictures, *key), []).extend(took)
     parts = []
-    for warm in (True, False):
-        p = statistics.median(times[(warm, False)])
-        s = statistics.median(times[(warm, True)])
-        parts.append(f"{'DM channels known' if warm else 'first DMs ever'}: outbox "
-                     f"{p * 1000:.0f} ms vs one by one {s * 1000:.0f} ms, {s / p:.1f}× faster")
-    return ("start-of-game DM fan-out to 6, 50 ms on every REST request, commit → sixth DM: "
-            + "; ".join(parts) + " (target ≥ 5×)")
+    for pictures in (True, False):
+        for warm in (True, False):
+            p = statistics.median(times[(pictures, warm, False)])
+            s = statistics.median(times[(pictures, warm, True)])
+            parts.append(f"{'with their pictures' if pictures else 'text alone'}, "
+                         f"{'DM channels opened at the join' if warm else 'after a restart'}: "
+                         "outbox "
+                         f"{p * 1000:.0f} ms vs one by one {s * 1000:.0f} ms, {s / p:.1f}× faster")
+    return ("start-of-game DM fan-out to 6, 50 ms on every REST request, commit → sixth DM:\n"
+            + "\n".join(f"    {x}" for x in parts) + "\n    (target ≥ 5×)")
+
+
+async def _fanout_rounds(dc: Any, rounds: int, pictures: bool
+                         ) -> dict[tuple[bool, bool], list[float]]:
+    times: dict[tuple[bool, bool], list[float]] = {}
+    folder = Path(tempfile.mkdtemp(prefix="bench-fanout-"))
+    config = Config(token="standin-token", database_path=folder / "bot.sqlite3",
+                    ai_delay=3600.0, ai_workers=0, draw_workers=2)
+    bot = DeductionBot(config)
+    async with dc.run_bot(bot):
+        await asyncio.sleep(3.0)  # the drawing helpers start and warm up
+        if not pictures:
+            bot.transport.draw = None
+        for n in range(rounds * 4):
+            one_by_one, warm = n % 2 == 1, n % 4 >= 2
+            guild = dc.add_guild(f"Fan-out {pictures} {n}")
+            members = [dc.add_user(f"p{n}-{i}", guild_id=guild.id) for i in range(6)]
+            await dc.settle()
+            await dc.slash(members[0], guild, "13clues", "new")
+            for user in members[1:]:
+                await dc.slash(user, guild, "13clues", "join")
+            await dc.settle()
+            assert all(u.id in bot.transport._dm_channels for u in members)  # opened at join
+            if not warm:  # as after a restart since they sat down
+                bot.transport._dm_channels.clear()
+            bot.sender._slots = asyncio.Semaphore(1 if one_by_one else 16)
+            slow = dc.faults.delay(None, 0.05, times=None)
+            await dc.slash(members[0], guild, "13clues", "start", timeout=30.0)
+            await dc.settle(timeout=30.0)
+            slow.cancel()
+            assert all(dc.dms(u) for u in members)
+            last = max(m.created_at for u in members for m in dc.dms(u))
+            con = sqlite3.connect(config.database_path)
+            committed = con.execute("SELECT MAX(created_at) FROM outbox WHERE dest LIKE 'u:%'"
+                                    ).fetchone()[0]
+            con.close()
+            times.setdefault((warm, one_by_one), []).append(last - committed)
+    return times
 
 
 # --- 3. start-up with 10,000 stored games ---------------------------------------------------

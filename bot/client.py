@@ -6,10 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -29,6 +26,7 @@ from bot.storage import SqliteStorage, Storage
 from bot.tables import TableService
 from bot.timers import TimerDispatcher
 from bot.transport import Transport
+from bot.workers import helper_pool
 
 log = logging.getLogger(__name__)
 
@@ -38,26 +36,11 @@ SHUTDOWN_FLUSH = 3.0
 """Seconds it then gives the outbox."""
 
 
-def _think_apart() -> None:
-    """Run in each AI worker as it starts: import every game (half a second) before the first
-    move has to wait for it, and exit once the bot is gone (a SIGKILLed bot cannot tell its
-    workers, which would otherwise wait for work forever)."""
-    import bot.registry  # noqa: F401
-
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 class DeductionBot(commands.AutoShardedBot):
     storage: Storage
     tables: TableService
     sender: Sender
+    transport: Transport
     timers: TimerDispatcher
 
     def __init__(self, config: Config, games: Sequence[AnyGame] | None = None) -> None:
@@ -76,7 +59,7 @@ class DeductionBot(commands.AutoShardedBot):
 
             games = GAMES
         self.games: Mapping[str, AnyGame] = {g.key: g for g in games}
-        self.drawings = Drawings.of(self.games.values())
+        self.drawings = Drawings.of(self.games.values(), workers=self.config.draw_workers)
         """The pictures letters and answers carry, drawn when sent (off the event loop)."""
         self._shutdown: asyncio.Task[None] | None = None
         self._lease: Lease | None = None
@@ -92,11 +75,7 @@ class DeductionBot(commands.AutoShardedBot):
         await self._lease.acquire(str(self.config.database_path))
         warming: asyncio.Future[int] | None = None
         if self.config.ai_workers > 0:
-            # spawn: a fork would copy the SQLite and event-loop threads' state
-            self._thinker = ProcessPoolExecutor(
-                self.config.ai_workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_think_apart,
-            )
+            self._thinker = helper_pool(self.config.ai_workers)
             warming = asyncio.get_running_loop().run_in_executor(self._thinker, os.getpid)
         self.tables = TableService(
             storage,
@@ -106,8 +85,9 @@ class DeductionBot(commands.AutoShardedBot):
             on_commit=self._wake,
             thinker=self._thinker,
         )
+        self.transport = Transport(self, self.drawings)
         self.sender = Sender(
-            storage, Transport(self, self.drawings), self.tables.world.on_undeliverable,
+            storage, self.transport, self.tables.world.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)

@@ -36,6 +36,10 @@ class Config:
     """Processes the AI detectives think in, beside the bot's own (0: in the bot's process,
     which then stalls every table while an expert thinks). `python -m bot` reads AI_WORKERS,
     default 1; bots built in tests think in their own process unless they ask."""
+    draw_workers: int = 0
+    """Processes the pictures are drawn in (0: a thread of the bot's process, where half of
+    each drawing holds the GIL and delays the event loop). `python -m bot` reads
+    DRAW_WORKERS, default 2."""
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Config:
@@ -51,6 +55,7 @@ class Config:
             member_events=_flag(os.environ.get("MEMBER_EVENTS", "0")),
             lease_wait=float(os.environ.get("LEASE_WAIT_SECONDS", "90")),
             ai_workers=int(os.environ.get("AI_WORKERS", "1")),
+            draw_workers=int(os.environ.get("DRAW_WORKERS", "2")),
         )
 
 

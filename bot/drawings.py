@@ -2,11 +2,12 @@
 function that draws it from its stored JSON), with a cache.
 
 A letter carries a `bot.messages.Picture`, a reference (kind and input JSON) rendered at
-commit time; the pixels are drawn only when the letter is sent, in the drawing thread (the
-tens of milliseconds of Pillow must not hold up the event loop). Drawing is a pure function
-of the stored JSON, and the cache answers the same input with the very same bytes: a
-retried send uploads exactly what the first try did, and a picture asked for again costs a
-look-up.
+commit time; the pixels are drawn only when the letter is sent, apart from the event loop
+(tens of milliseconds of Pillow each): in helper processes in `python -m bot`
+(`DRAW_WORKERS`), else in a thread. Drawing is a pure function of the stored JSON, and the
+cache answers the same input with the very same bytes: a retried send uploads exactly what
+the first try did, and a picture asked for again costs a look-up on the event loop, never a
+wait behind other drawings.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import io
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
@@ -24,6 +26,7 @@ import discord
 from bot.messages import Picture as PictureRef
 from bot.pictures.cache import PictureCache
 from bot.pictures.picture import ATTACHMENT_LIMIT, DESCRIPTION_LIMIT, Picture
+from bot.workers import helper_pool
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +35,12 @@ Drawer = Callable[[dict[str, Any]], Picture]
 
 MAX_ATTACHMENTS = 10
 """Discord's limit of files per message."""
+DRAWING_NICENESS = 10
+"""The drawing processes run at a lower CPU priority than the bot: when the cores are busy,
+a member's click is acknowledged first and a picture waits (`bench.load`)."""
+
+Drawn = list[tuple[PictureRef, Picture]]
+"""The pictures of a letter, drawn, each beside the reference it was drawn from."""
 
 
 class UnknownPicture(LookupError):
@@ -39,26 +48,34 @@ class UnknownPicture(LookupError):
 
 
 class Drawings:
-    """Every game's drawers, by kind, and one cache for all of them."""
+    """Every game's drawers, by kind, and one cache for all of them.
+
+    `workers` > 0 draws in that many helper processes: a drawing holds the GIL for about
+    half its time (the layout in Python), and in the bot's process two drawing threads made
+    the event loop wait for its turns (p99 of the first callback at 200 tables 155 → 450 ms).
+    0 draws in one thread of this process (tests, and bots built without helpers)."""
 
     def __init__(
         self,
         drawers: Mapping[str, Drawer],
         cache: PictureCache | None = None,
         warmers: Sequence[Callable[[], object]] = (),
+        workers: int = 0,
     ) -> None:
         self.drawers = dict(drawers)
         self.warmers = list(warmers)
         """Each draws a sample once (fonts, card tiles), so the first letter's picture is
-        not the slow one."""
-        self.cache = cache if cache is not None else PictureCache(max_items=128)
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
-        """One drawing thread: most of a drawing holds the GIL (the layout in Python, parts
-        of Pillow), so more threads would not draw faster and would take the event loop's
-        turns (a storm of `hand` commands then missed Discord's 3 s to defer)."""
+        not the slow one: module-level functions, run in each helper as it starts."""
+        self.cache = cache if cache is not None else PictureCache(max_items=512)
+        self.workers = workers
+        self._executor = self._start()
+        self._drawing: dict[str, asyncio.Future[Picture | None]] = {}
+        """Pictures being drawn, by cache key: a second letter asking for one waits for it
+        (every seat's copy of the reveal is drawn once)."""
 
     @classmethod
-    def of(cls, games: Iterable[Any], cache: PictureCache | None = None) -> Drawings:
+    def of(cls, games: Iterable[Any], cache: PictureCache | None = None,
+           workers: int = 0) -> Drawings:
         """The drawers the games declare (`drawers`, a mapping of kind to drawer)."""
         drawers: dict[str, Drawer] = {}
         warmers = []
@@ -70,62 +87,113 @@ class Drawings:
                 if kind in drawers:
                     raise ValueError(f"two games draw pictures of kind {kind!r}")
                 drawers[kind] = drawer
-        return cls(drawers, cache, warmers)
+        return cls(drawers, cache, warmers, workers)
 
-    def warm(self) -> asyncio.Future[None]:
-        """Draw the samples in the drawing thread, before any letter asks (not awaited: the
-        first letter's picture simply waits behind it)."""
-        def run() -> None:
-            for warm in self.warmers:
-                try:
-                    warm()
-                except Exception:
-                    log.exception("warming the pictures up failed")
+    def _start(self) -> Executor:
+        if self.workers > 0:
+            return helper_pool(self.workers, niceness=DRAWING_NICENESS, warmers=self.warmers)
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
 
-        return asyncio.get_running_loop().run_in_executor(self._thread, run)
+    def warm(self) -> asyncio.Future[Any]:
+        """Start the helpers (or warm the thread up) before any letter asks; not awaited:
+        the first letter's picture simply waits behind it."""
+        loop = asyncio.get_running_loop()
+        if self.workers > 0:
+            return asyncio.gather(*(loop.run_in_executor(self._executor, _ready)
+                                    for _ in range(self.workers)), return_exceptions=True)
+        return loop.run_in_executor(self._executor, _warm, self.warmers)
 
     def close(self) -> None:
-        """Stop the drawing thread (a drawing under way finishes; none is started after)."""
-        self._thread.shutdown(wait=False, cancel_futures=True)
+        """Stop drawing (a drawing under way finishes; none is started after)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
 
     def picture(self, ref: PictureRef) -> Picture:
-        """The picture `ref` names, from the cache or drawn now (blocking: call it in a
-        thread). Same kind and input, same bytes."""
-        drawer = self.drawers.get(ref.kind)
-        if drawer is None:
-            raise UnknownPicture(f"no drawer for pictures of kind {ref.kind!r}")
-        scene = json.dumps(ref.data, sort_keys=True, separators=(",", ":"))
-        picture = self.cache.get_or_render(ref.kind, scene, lambda: drawer(ref.data))
-        if picture.size > ATTACHMENT_LIMIT:
-            raise ValueError(f"{ref.kind}: {picture.size} bytes is over Discord's upload limit")
-        return picture
+        """The picture `ref` names, from the cache or drawn now, in this thread (blocking).
+        Same kind and input, same bytes."""
+        drawer = self._drawer(ref)
+        return self.cache.get_or_render(ref.kind, _scene(ref), lambda: _checked(drawer, ref))
 
     def draw(self, ref: PictureRef) -> bytes:
         """The PNG bytes of `ref`."""
         return self.picture(ref).png
 
-    async def files(self, refs: Sequence[PictureRef]) -> list[tuple[PictureRef, discord.File]]:
-        """The attachments for these references (at most Discord's 10), drawn in a worker
-        thread; each described by the reference's text, else by the picture's alt text. A
-        picture that cannot be drawn is left out (logged): the text still says everything."""
+    async def pictures(self, refs: Sequence[PictureRef]) -> Drawn:
+        """These references' pictures (at most Discord's 10): the cached ones at once, the
+        others drawn apart, each in its own turn. A picture that cannot be drawn is left
+        out (logged): the text still says everything."""
         chosen = list(refs[:MAX_ATTACHMENTS])
-        loop = asyncio.get_running_loop()
-        drawn = await loop.run_in_executor(self._thread, lambda: [self._try(r) for r in chosen])
-        return [(r, as_file(r, p)) for r, p in zip(chosen, drawn, strict=True) if p is not None]
+        drawn = await asyncio.gather(*(self._picture(r) for r in chosen))
+        return [(r, p) for r, p in zip(chosen, drawn, strict=True) if p is not None]
 
-    def _try(self, ref: PictureRef) -> Picture | None:
+    async def files(self, refs: Sequence[PictureRef]) -> list[tuple[PictureRef, discord.File]]:
+        """The attachments for these references; each described by the reference's text,
+        else by the picture's alt text."""
+        return [(r, as_file(r, p)) for r, p in await self.pictures(refs)]
+
+    async def _picture(self, ref: PictureRef) -> Picture | None:
+        scene = _scene(ref)
+        found = self.cache.peek(ref.kind, scene)
+        if found is not None:
+            return found
+        key = self.cache.key(ref.kind, scene)
+        pending = self._drawing.get(key)
+        if pending is None:
+            pending = self._drawing[key] = asyncio.ensure_future(self._draw_apart(ref, scene))
+            pending.add_done_callback(lambda _: self._drawing.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _draw_apart(self, ref: PictureRef, scene: str) -> Picture | None:
         try:
-            return self.picture(ref)
+            drawer = self._drawer(ref)
+            loop = asyncio.get_running_loop()
+            try:
+                picture = await loop.run_in_executor(self._executor, _checked, drawer, ref)
+            except BrokenProcessPool:
+                # a helper died (killed, out of memory): a fresh pool, and one more try
+                log.warning("a drawing process died; starting fresh ones")
+                self.close()
+                self._executor = self._start()
+                picture = await loop.run_in_executor(self._executor, _checked, drawer, ref)
         except Exception:
             log.exception("cannot draw a picture of kind %s (%s)", ref.kind, ref.filename)
             return None
+        self.cache.put(ref.kind, scene, picture)
+        return picture
+
+    def _drawer(self, ref: PictureRef) -> Drawer:
+        drawer = self.drawers.get(ref.kind)
+        if drawer is None:
+            raise UnknownPicture(f"no drawer for pictures of kind {ref.kind!r}")
+        return drawer
+
+
+def _checked(drawer: Drawer, ref: PictureRef) -> Picture:
+    """Draw (in a helper process or thread); refuse what Discord would not take."""
+    picture = drawer(ref.data)
+    if picture.size > ATTACHMENT_LIMIT:
+        raise ValueError(f"{ref.kind}: {picture.size} bytes is over Discord's upload limit")
+    return picture
+
+
+def _warm(warmers: Sequence[Callable[[], object]]) -> None:
+    for warm in warmers:
+        try:
+            warm()
+        except Exception:
+            log.exception("warming the pictures up failed")
+
+
+def _ready() -> None:
+    """Nothing: submitting it makes a helper start (and warm itself up)."""
+
+
+def _scene(ref: PictureRef) -> str:
+    return json.dumps(ref.data, sort_keys=True, separators=(",", ":"))
 
 
 def as_file(ref: PictureRef, picture: Picture) -> discord.File:
     description = (ref.description or picture.description)[:DESCRIPTION_LIMIT] or None
     return discord.File(io.BytesIO(picture.png), ref.filename, description=description)
-
-
 def with_images(embeds: list[dict[str, Any]], refs: Sequence[PictureRef]) -> list[dict[str, Any]]:
     """The embeds with each picture shown in the embed it names (`attachment://` is only
     written when the file goes with it: a message sent without its pictures, such as an

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.components import Locate
-from bot.interactions import place_of, reply_for, run, tables_of
+from bot.interactions import bot_of, place_of, reply_for, run, tables_of
 
 __all__ = ["HANDLERS", "join", "leave", "place_of", "rematch", "remove_ai", "show_hand",
            "start", "tables_of"]
@@ -25,6 +25,7 @@ async def join(interaction: discord.Interaction, locate: Locate) -> None:
             table.id, interaction.user.id, interaction.user.display_name,
             place=place_of(interaction), reply=reply,
         )
+        bot_of(interaction).transport.open_dm_soon(interaction.user.id)
 
     await run(interaction, work, stored=reply)
 

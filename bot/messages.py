@@ -84,6 +84,16 @@ class Outgoing(BaseModel):
             body["attachments"] = []
         return body
 
+    def replaces(self, earlier: Outgoing) -> bool:
+        """Whether this edit leaves a message the same whether or not `earlier` was applied
+        just before it: its text is set (or `earlier` kept the text), and it settles the
+        pictures (brings or drops them, or `earlier` did neither)."""
+        text = self.content is not None or earlier.content is None
+        pictures = bool(self.pictures) or self.drop_pictures or not (
+            earlier.pictures or earlier.drop_pictures
+        )
+        return text and pictures
+
     def reply_kwargs(self) -> dict[str, Any]:
         """For discord.py's interaction methods (ephemeral answers, picker edits)."""
         kwargs: dict[str, Any] = {

@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Protocol
 
+from bot.drawings import Drawn
 from bot.models import LIVING, Letter, Posting
 from bot.storage import Storage
 from bot.transport import Outcome
@@ -34,7 +35,11 @@ Undeliverable = Callable[[Posting, Outcome], Awaitable[None]]
 
 
 class Deliverer(Protocol):
-    async def deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome: ...
+    async def prepare(self, letter: Letter) -> Drawn: ...
+
+    async def deliver(
+        self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
+    ) -> Outcome: ...
 
 
 class Sender:
@@ -68,6 +73,8 @@ class Sender:
         self._stopping = False
         self.sent = 0
         """Letters delivered by this process (the figures of benchmarks and tests)."""
+        self.skipped = 0
+        """Letters not sent because a later letter in hand replaced them whole."""
 
     # control ------------------------------------------------------------------------------
 
@@ -165,8 +172,11 @@ class Sender:
 
     async def _work(self, destination: str, postings: list[Posting]) -> None:
         try:
+            later = superseded(postings)
             for posting in postings:
-                if not await self._one(posting):
+                if posting.id in later:
+                    await self._skip(posting)
+                elif not await self._one(posting):
                     break  # the rest of this destination waits for it
         except Exception:
             log.exception("delivery to %s failed", destination)
@@ -183,6 +193,7 @@ class Sender:
             if not await self.delivered(siblings, REPLY_WAIT):
                 letter = letter.with_note("The table's news is on its way.")
         nonce = f"{await self.storage.nonce_salt()}{posting.id}"
+        drawn = await self.transport.prepare(letter)  # not in a slot: see `prepare`
         living = None
         if posting.table_id is not None:
             if letter.target == LIVING:
@@ -190,7 +201,7 @@ class Sender:
             elif letter.slot is not None:
                 living = await self.storage.slot_message(posting.table_id, letter.to, letter.slot)
         async with self._reply_slots if letter.op == "reply" else self._slots:
-            outcome = await self.transport.deliver(letter, nonce, living)
+            outcome = await self.transport.deliver(letter, nonce, living, drawn)
         if outcome.verdict == "sent":
             await self.storage.posting_sent(posting, outcome.message_id)
             self.sent += 1
@@ -209,6 +220,13 @@ class Sender:
         self._resolve([posting.id])
         return True
 
+    async def _skip(self, posting: Posting) -> None:
+        """A letter a later one in hand replaces whole: marked, not sent."""
+        await self.storage.posting_sent(posting, None)
+        self.skipped += 1
+        self._handled.add(posting.id)
+        self._resolve([posting.id])
+
     async def _give_up(self, posting: Posting, outcome: Outcome) -> None:
         if outcome.verdict == "invalid":
             log.error("Discord refused letter %s (%s): %s", posting.id, posting.letter.to,
@@ -221,6 +239,33 @@ class Sender:
             future = self._watch.get(i)
             if future is not None and not future.done():
                 future.set_result(None)
+
+
+def superseded(postings: list[Posting]) -> set[int]:
+    """The postings of one destination (in order) that a later one makes pointless: an edit
+    of the table's living message, or a slot's letter (a member's casebook DM), followed by
+    another of the same message that leaves it exactly as it would be without the first
+    (`Outgoing.replaces`). Sending them would only show a state already past. Only ever
+    under a backlog: when the sender keeps up, each letter is alone in hand. A new living
+    message ends the run (the edits before it belong to the message it retires)."""
+    later: set[int] = set()
+    last: dict[tuple[int | None, str], Posting] = {}
+    for posting in postings:
+        letter = posting.letter
+        if letter.living:
+            last.pop((posting.table_id, LIVING), None)
+        key: tuple[int | None, str]
+        if letter.op == "edit" and letter.target == LIVING:
+            key = (posting.table_id, LIVING)
+        elif letter.op == "send" and letter.slot is not None:
+            key = (posting.table_id, f"slot:{letter.slot}")
+        else:
+            continue
+        before = last.get(key)
+        if before is not None and letter.body.replaces(before.letter.body):
+            later.add(before.id)
+        last[key] = posting
+    return later
 
 
 async def sleep_until(event: asyncio.Event, timeout: float | None) -> None:

@@ -8,6 +8,7 @@ Discord; edits, and replies (edits of an interaction's original response), are i
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -19,7 +20,7 @@ import aiohttp
 import discord
 from discord.http import Route
 
-from bot.drawings import with_images
+from bot.drawings import Drawn, as_file, with_images
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
 
@@ -64,9 +65,9 @@ class Outcome:
 
 
 class Drawer(Protocol):
-    """Draws a letter's pictures as files (`bot.drawings.Drawings`)."""
+    """Draws a letter's pictures (`bot.drawings.Drawings`)."""
 
-    async def files(self, refs: Sequence[Picture]) -> list[tuple[Picture, discord.File]]: ...
+    async def pictures(self, refs: Sequence[Picture]) -> Drawn: ...
 
 
 class Transport:
@@ -75,19 +76,50 @@ class Transport:
         self.draw = draw
         """Draws the pictures letters carry; None sends letters without them."""
         self._dm_channels: dict[int, int] = {}
+        self._opening: dict[int, asyncio.Task[None]] = {}
 
-    async def deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
-        """Send or edit; `living` is the message the letter's `target` (the table's living
-        message) or `slot` names at this moment."""
+    def open_dm_soon(self, user_id: int) -> None:
+        """Open a member's DM channel now, in the background, because a seated member will
+        be DMed when the game starts: discord.py opens DM channels one at a time (one
+        rate-limit bucket for every member), which at the start of a 6-seat game held the
+        last hand back by five round trips (`bench.side`). Nothing is sent; a failure only
+        leaves the opening to the first DM."""
+        if user_id in self._dm_channels or user_id in self._opening:
+            return
+        task = asyncio.create_task(self._open(user_id), name=f"open-dm:{user_id}")
+        self._opening[user_id] = task
+        task.add_done_callback(lambda _: self._opening.pop(user_id, None))
+
+    async def _open(self, user_id: int) -> None:
         try:
-            return await self._deliver(letter, nonce, living)
+            await self._dm_channel(user_id)
+        except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as exc:
+            log.info("could not open the DM channel of %s ahead: %s", user_id, exc)
+
+    async def prepare(self, letter: Letter) -> Drawn:
+        """The letter's pictures, drawn before its turn to be sent (the sender does this
+        outside its sending slots: a letter waiting for its drawing must not hold up the
+        letters that have none)."""
+        if not letter.body.pictures or self.draw is None:
+            return []
+        return await self.draw.pictures(letter.body.pictures)
+
+    async def deliver(
+        self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
+    ) -> Outcome:
+        """Send or edit, with the pictures `prepare` drew; `living` is the message the
+        letter's `target` (the table's living message) or `slot` names at this moment."""
+        try:
+            return await self._deliver(letter, nonce, living, drawn)
         except discord.HTTPException as exc:
             return _judge(letter, exc)
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             return Outcome("retry", detail=f"network: {exc!r}")
 
-    async def _deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
-        if letter.op in ("reply", "unsay") and not (letter.body.pictures and self.draw):
+    async def _deliver(
+        self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
+    ) -> Outcome:
+        if letter.op in ("reply", "unsay") and not drawn:
             # discord.py's own way to edit an interaction's response (its webhook adapter):
             # through the bot's HTTP client every token would add a rate-limit bucket, and
             # past 256 buckets each new one makes it scan them all (seconds of CPU per
@@ -109,7 +141,7 @@ class Transport:
                 webhook_id=self.client.application_id,
                 webhook_token=letter.token,
             )
-            data = await self._request(route, letter.body)
+            data = await self._request(route, letter.body, drawn)
             return Outcome("sent", _id(data))
         if letter.kind == "u":
             channel_id = await self._dm_channel(letter.address)
@@ -128,18 +160,18 @@ class Transport:
                 message_id=target,
             )
             try:
-                data = await self._request(route, letter.body)
+                data = await self._request(route, letter.body, drawn)
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_MESSAGE and letter.target == LIVING:
                     # The living message (or slot) was deleted by someone: post it again.
-                    return await self._post(channel_id, letter.body, nonce)
+                    return await self._post(channel_id, letter.body, nonce, drawn)
                 raise
             return Outcome("sent", _id(data))
-        return await self._post(channel_id, letter.body, nonce)
+        return await self._post(channel_id, letter.body, nonce, drawn)
 
-    async def _post(self, channel_id: int, body: Outgoing, nonce: str) -> Outcome:
+    async def _post(self, channel_id: int, body: Outgoing, nonce: str, drawn: Drawn) -> Outcome:
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-        data = await self._request(route, body, {"nonce": nonce, "enforce_nonce": True})
+        data = await self._request(route, body, drawn, {"nonce": nonce, "enforce_nonce": True})
         return Outcome("sent", _id(data))
 
     async def _dm_channel(self, user_id: int) -> int:
@@ -150,15 +182,12 @@ class Transport:
         return channel_id
 
     async def _request(
-        self, route: Route, body: Outgoing, extra: dict[str, Any] | None = None
+        self, route: Route, body: Outgoing, drawn: Drawn, extra: dict[str, Any] | None = None
     ) -> Any:
         payload = {**body.payload(), **(extra or {})}
-        if not body.pictures or self.draw is None:
-            return await self.client.http.request(route, json=payload)
-        drawn = await self.draw.files(body.pictures)
         if not drawn:
             return await self.client.http.request(route, json=payload)
-        files = [f for _, f in drawn]
+        files = [as_file(r, p) for r, p in drawn]  # fresh files for each try
         payload["embeds"] = with_images(body.embeds, [r for r, _ in drawn])
         payload["attachments"] = [f.to_dict(i) for i, f in enumerate(files)]
         form: list[dict[str, Any]] = [{"name": "payload_json", "value": json.dumps(payload)}]

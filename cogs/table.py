@@ -94,6 +94,7 @@ class TableCog(commands.GroupCog):
                 interaction.guild_id, interaction.channel_id, self.game, interaction.user.id,
                 interaction.user.display_name, given, reply=reply, place=place_name(interaction),
             )
+            self.bot.transport.open_dm_soon(interaction.user.id)
 
         await run(interaction, work, stored=reply)
 

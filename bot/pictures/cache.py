@@ -48,6 +48,16 @@ class PictureCache:
         digest = hashlib.blake2b(scene_json.encode(), digest_size=16).hexdigest()
         return f"{kind}:{digest}"
 
+    def peek(self, kind: str, scene_json: str) -> Picture | None:
+        """The cached picture for this scene, or None (never renders)."""
+        key = self.key(kind, scene_json)
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                self.stats.hits += 1
+            return hit
+
     def get_or_render(self, kind: str, scene_json: str, render: Callable[[], Picture]) -> Picture:
         """The cached picture for this scene, rendering (outside the lock) on a miss."""
         key = self.key(kind, scene_json)
@@ -61,6 +71,10 @@ class PictureCache:
         picture = render()
         self._put(key, picture)
         return picture
+
+    def put(self, kind: str, scene_json: str, picture: Picture) -> None:
+        """Keep a picture rendered elsewhere (a helper process)."""
+        self._put(self.key(kind, scene_json), picture)
 
     def _put(self, key: str, picture: Picture) -> None:
         with self._lock:

@@ -5,14 +5,32 @@ arrive as PNG attachments, each shown in its embed or under its text, with an al
 from __future__ import annotations
 
 import io
+import os
+import sqlite3
 
+import pytest
 from PIL import Image
 
+from bot.drawings import Drawings
+from bot.models import Letter
+from bot.thirteen_clues.game import GAME
 from tests.e2e.conftest import World
 from tests.e2e.drive import slash
 from tests.e2e.play import open_table, pass_by_dm
 from tests.standin import Message
 from tests.standin.limits import UPLOAD_LIMIT
+
+
+def stored_letter(world: World, user_id: int, text: str) -> Letter:
+    """The outbox letter to this member whose text holds `text`."""
+    con = sqlite3.connect(world.db)
+    try:
+        rows = con.execute("SELECT letter FROM outbox WHERE dest = ?", (f"u:{user_id}",))
+        letters = [Letter.model_validate_json(r[0]) for r in rows]
+    finally:
+        con.close()
+    [letter] = [x for x in letters if text in x.body.text]
+    return letter
 
 
 def png_of(world: World, msg: Message, prefix: str) -> tuple[dict, Image.Image]:
@@ -28,15 +46,23 @@ def png_of(world: World, msg: Message, prefix: str) -> tuple[dict, Image.Image]:
     return attachment, image
 
 
-async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World) -> None:
+@pytest.mark.parametrize("workers", [0, 2], ids=["drawn-in-a-thread", "drawn-in-helpers"])
+async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World, workers: int) -> None:
+    """`workers`: drawn in helper processes (as `python -m bot` does) or in a thread."""
     dc = world.dc
     ann, bea, cid = world.users[:3]
-    async with world.running():
+    async with world.running(draw_workers=workers) as bot:
         await open_table(world, [ann, bea, cid], assist="full")
         deal = await dc.wait_for_dm(ann, "Your five cards")
         attachment, _ = png_of(world, deal, "13clues-seat")
         assert "five cards" in attachment["description"]
         assert "Your five cards" in deal.text  # the text stays, the picture comes with it
+        # the same bytes as drawn here, from the stored letter's reference
+        [ref] = stored_letter(world, ann.id, "Your five cards").body.pictures
+        assert dc.attachment_bytes(attachment) == Drawings.of([GAME]).draw(ref)
+        if workers:
+            helpers = bot.drawings._executor._processes  # type: ignore[attr-defined]
+            assert len(helpers) >= 1 and all(p.pid != os.getpid() for p in helpers.values())
 
         for user in (ann, bea, cid):
             await pass_by_dm(world, user)

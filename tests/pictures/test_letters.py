@@ -235,6 +235,36 @@ def test_files_are_drawn_off_the_loop_and_a_broken_picture_is_left_out(
     assert "cannot draw a picture of kind nope" in caplog.text
 
 
+def test_helpers_draw_the_same_bytes_once_each_and_a_dead_helper_is_replaced(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    view = seeded_letter_pictures()["letter-view-4p-seed7"]
+    reveal = seeded_letter_pictures()["letter-reveal-4p-seed7"]
+    here = Drawings.of([GAME], cache=None)
+    expected = {r.filename: here.draw(r) for r in (view, reveal)}
+
+    async def scenario() -> None:
+        drawings = Drawings.of([GAME], workers=1)
+        try:
+            await drawings.warm()
+            # four letters asking at once: each picture is drawn once, the rest wait for it
+            drawn = await asyncio.gather(*(drawings.pictures([view, reveal]) for _ in range(4)))
+            for pair in drawn:
+                assert {r.filename: p.png for r, p in pair} == expected
+            assert drawings.cache.stats.misses == 0 and len(drawings.cache) == 2
+            [helper] = drawings._executor._processes.values()  # type: ignore[attr-defined]
+            helper.kill()
+            helper.join()
+            drawings.cache.clear()
+            [(_, again)] = await drawings.pictures([view])
+            assert again.png == expected[view.filename]
+        finally:
+            drawings.close()
+
+    asyncio.run(scenario())
+    assert "a drawing process died" in caplog.text
+
+
 def test_with_images_names_only_the_files_that_go() -> None:
     embeds = [{"title": "a"}, {"title": "b"}]
     refs = [PictureRef(kind="k", data={}, filename="a.png", embed=1),

@@ -7,6 +7,7 @@ import asyncio
 import time
 from collections.abc import Callable, Collection
 
+from bot.drawings import Drawn
 from bot.messages import Outgoing
 from bot.models import Letter, Posting
 from bot.outbox import Sender
@@ -19,13 +20,20 @@ class Script:
     """A transport that answers each letter as a test says, after an optional delay."""
 
     def __init__(self, answer: Callable[[Letter, int], Outcome] | None = None,
-                 delay: Callable[[Letter], float] = lambda _: 0.0) -> None:
+                 delay: Callable[[Letter], float] = lambda _: 0.0,
+                 drawing: Callable[[Letter], float] = lambda _: 0.0) -> None:
         self.answer = answer or (lambda letter, n: Outcome("sent", 1))
         self.delay = delay
+        self.drawing = drawing
         self.calls: list[tuple[str, str | None, str]] = []
         self.tries: dict[str | None, int] = {}
 
-    async def deliver(self, letter: Letter, nonce: str, living: int | None) -> Outcome:
+    async def prepare(self, letter: Letter) -> Drawn:
+        await asyncio.sleep(self.drawing(letter))
+        return []
+
+    async def deliver(self, letter: Letter, nonce: str, living: int | None,
+                      drawn: Drawn) -> Outcome:
         text = letter.body.content
         self.tries[text] = self.tries.get(text, 0) + 1
         self.calls.append((letter.to, text, nonce))
@@ -167,3 +175,49 @@ async def test_the_sender_survives_a_failing_database(storage: SqliteStorage) ->
     assert await run_until_done(Sender(storage, script, lambda p, o: asyncio.sleep(0)), ids,
                                 timeout=8.0)
     assert failures == 2 and script.tries["after the outage"] == 1
+
+
+async def test_a_letter_waiting_for_its_pictures_holds_no_sending_slot(
+    storage: SqliteStorage,
+) -> None:
+    # one sending slot; the first letter's pictures take 0.8 s to draw: the text letters
+    # to other destinations go out meanwhile, not after it
+    script = Script(drawing=lambda letter: 0.8 if letter.body.content == "drawn" else 0.0)
+    ids = await owe(storage, dm("drawn", 7), dm("text", 8), post("news"))
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0), concurrency=1)
+    assert await run_until_done(sender, ids)
+    assert [text for _, text, _ in script.calls][-1] == "drawn"
+    assert sender.sent == 3
+
+
+def living_edit(text: str | None, **extra: object) -> Letter:
+    return Letter.edit(10, "living", Outgoing(content=text, **extra))  # type: ignore[arg-type]
+
+
+def casebook(text: str, user: int = 7) -> Letter:
+    return Letter.dm(user, Outgoing(content=text), slot="casebook")
+
+
+async def test_under_a_backlog_an_edit_replaced_whole_is_not_sent(storage: SqliteStorage) -> None:
+    from bot.messages import Picture
+
+    picture = Picture(kind="13c.view", data={}, filename="view.png")
+    ids = await owe(
+        storage,
+        living_edit("turn 1"), living_edit("turn 2"),  # 1 replaced by 2
+        living_edit(None),  # keeps the text: does not replace 2 (but the next replaces it)
+        Letter.edit(10, "living", Outgoing(content="with a picture", pictures=[picture])),
+        living_edit("text only"),  # keeps the picture: does not replace the one before
+        Letter.post(10, Outgoing(content="new table message"), living=True),
+        living_edit("of the new message"),  # another message: replaces nothing before
+        casebook("casebook 1"), casebook("casebook 2"), casebook("other seat", 8),
+    )
+    script = Script()
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0))
+    assert await run_until_done(sender, ids)
+    sent = [text for _, text, _ in script.calls]
+    assert sorted(sent, key=str) == sorted(
+        ["turn 2", "with a picture", "text only", "new table message",
+         "of the new message", "casebook 2", "other seat"], key=str)
+    assert sender.skipped == 3 and sender.sent == 7
+    assert await storage.postings_pending(ids) == 0

@@ -16,7 +16,7 @@ from bot.messages import Outgoing
 from bot.messages import Picture as PictureRef
 from bot.models import Letter
 from bot.thirteen_clues.game import GAME
-from bot.transport import Transport
+from bot.transport import Outcome, Transport
 from tests.pictures.letters import play
 
 
@@ -57,6 +57,14 @@ class FakeClient:
         self.http = FakeHTTP(fail)
 
 
+def send(transport: Transport, letter: Letter, nonce: str) -> Outcome:
+    """As the sender does it: the pictures drawn first, then the letter sent with them."""
+    async def both() -> Outcome:
+        return await transport.deliver(letter, nonce, None, await transport.prepare(letter))
+
+    return asyncio.run(both())
+
+
 def reveal_letter() -> Letter:
     for sent in play(3, 5, hands=False, max_steps=10):
         for ref in sent.body.pictures:
@@ -69,8 +77,8 @@ def test_a_retried_send_uploads_the_same_bytes() -> None:
     letter = reveal_letter()
     client = FakeClient(fail=1)
     transport = Transport(client, Drawings.of([GAME]))  # type: ignore[arg-type]
-    first = asyncio.run(transport.deliver(letter, "n1", None))
-    second = asyncio.run(transport.deliver(letter, "n1", None))
+    first = send(transport, letter, "n1")
+    second = send(transport, letter, "n1")
     assert (first.verdict, second.verdict) == ("retry", "sent")
     one, two = client.http.calls
     assert one["files"] == two["files"] and one["payload"] == two["payload"]
@@ -94,7 +102,7 @@ def test_without_its_pictures_a_letter_is_its_text(
     client = FakeClient()
     draw = Drawings.of([GAME]) if drawings else None
     transport = Transport(client, draw)  # type: ignore[arg-type]
-    outcome = asyncio.run(transport.deliver(Letter.dm(7, body), "n2", None))
+    outcome = send(transport, Letter.dm(7, body), "n2")
     assert outcome.verdict == "sent"
     [call] = client.http.calls
     assert "files" not in call and call["payload"]["embeds"] == [{"title": "case"}]
