@@ -6,8 +6,6 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 from bot.config import Config
 
@@ -42,18 +40,7 @@ def main(argv: list[str]) -> int:
     if config.token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    return event_loop_runner()(serve(config))
-
-
-def event_loop_runner() -> Callable[[Coroutine[Any, Any, int]], int]:
-    """uvloop where it is installed (Linux and macOS): its event loop does the same work for
-    a fraction of the CPU, which at 200 busy tables is what decides how fast every click
-    is acknowledged (`bench.load`); elsewhere asyncio's own."""
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.run
-    return uvloop.run
+    return asyncio.run(serve(config))
 
 
 async def serve(config: Config) -> int:
