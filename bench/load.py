@@ -703,8 +703,8 @@ def summarize_profile(path: Path, top: int = 25) -> str:
     samples = 0
     for line in path.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
-        if not stack:
-            continue
+        if not stack or not count.isdigit():
+            continue  # a frame whose name holds a line break (code compiled from a string)
         n = int(count)
         samples += n
         frames = stack.split(";")

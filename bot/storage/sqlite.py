@@ -36,6 +36,7 @@ from bot.storage.base import (
     StorageError,
     TimerPlan,
 )
+from bot.storage.cache import TableCache
 
 MIGRATIONS: Sequence[str] = (
     # 1: tables, action log with outbox, guild settings, timers, finished-game results
@@ -183,6 +184,10 @@ class SqliteStorage:
         """Table ids are handed out here (one process holds the database: the lease), so a
         new table's letters are rendered with its id before its one transaction."""
         self._salt: str | None = None
+        self._tables = TableCache()
+        self._open: dict[int, int] = {}
+        """Channel → its open table (at most one, the schema says): read at `open`, kept by
+        every write of a table's status, so a channel's table is found without a read."""
 
     # connections --------------------------------------------------------------------------
 
@@ -207,6 +212,8 @@ class SqliteStorage:
         await self.migrate()
         self._reader = await self._connect()
         self._last_table_id = await self._on_writer(_last_table_id)
+        self._open = {r["channel_id"]: r["id"] for r in await self._rows(
+            "SELECT id, channel_id FROM tables WHERE status != 'over'")}
         await self._write(
             "DELETE FROM outbox WHERE state != 'pending' AND done_at < ?",
             (time.time() - KEEP_DONE_LETTERS,),
@@ -306,6 +313,8 @@ class SqliteStorage:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StaleVersion("A table is already open in this channel.") from exc
             raise
+        self._tables.stored(created.model_copy(update={"updated_at": now}))
+        self._placed(created)
         return Committed(created, ids)
 
     async def commit(self, change: Change) -> Committed:
@@ -349,17 +358,50 @@ class SqliteStorage:
                 )
             return ids
 
-        return Committed(new, await self._transaction(work))
+        try:
+            ids = await self._transaction(work)
+        except BaseException:
+            self._tables.forget(new.id)
+            raise
+        self._placed(new)
+        known = self._tables.peek(new.id)
+        if known is None:  # its living message is in the row, not in `new`
+            self._tables.forget(new.id)
+        else:
+            self._tables.stored(new.model_copy(update={"message_id": known.message_id,
+                                                       "updated_at": now}))
+        return Committed(new, ids)
 
     async def table(self, table_id: int) -> Table | None:
+        cached = self._tables.get(table_id)
+        if cached is not None:
+            return cached
+        stamp = self._tables.stamp(table_id)
         row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
-        return table_from_row(row) if row else None
+        return self._read(row, stamp)
 
     async def open_table(self, channel_id: int) -> Table | None:
-        row = await self._row(
-            "SELECT * FROM tables WHERE channel_id = ? AND status != 'over'", (channel_id,)
-        )
-        return table_from_row(row) if row else None
+        table_id = self._open.get(channel_id)
+        return None if table_id is None else await self.table(table_id)
+
+    def _placed(self, table: Table) -> None:
+        """Keep `_open` true after a write of this table."""
+        if table.status != "over":
+            self._open[table.channel_id] = table.id
+        elif self._open.get(table.channel_id) == table.id:
+            del self._open[table.channel_id]
+
+    def _read(self, row: aiosqlite.Row | None, stamp: int) -> Table | None:
+        """A table row as read; the cached version instead if there is one (newer or the
+        same: every stored write reaches the cache), else cached from the row."""
+        if row is None:
+            return None
+        cached = self._tables.get(row["id"])
+        if cached is not None:
+            return cached
+        table = table_from_row(row)
+        self._tables.fill(table, stamp)
+        return table
 
     async def last_game(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recently finished game."""
@@ -447,8 +489,15 @@ class SqliteStorage:
     async def _store_marks(self) -> None:
         """Hand the writer one job per batch until no mark is left waiting."""
         while not self._marks.empty():
-            ids, error = await self._on_writer(_store_marks, self._marks)
-            for i in ids:
+            batch, error = await self._on_writer(_store_marks, self._marks)
+            for mark in batch:
+                if mark.living is None:
+                    continue
+                if error is None:
+                    self._tables.message_stored(mark.living, mark.message_id)
+                else:
+                    self._tables.forget(mark.living)
+            for i in (m.posting for m in batch):
                 waiter = self._mark_waiters.pop(i, None)
                 if waiter is None or waiter.done():
                     continue
@@ -470,6 +519,9 @@ class SqliteStorage:
         )
 
     async def living_message(self, table_id: int) -> int | None:
+        cached = self._tables.peek(table_id)
+        if cached is not None:
+            return cached.message_id
         row = await self._row("SELECT message_id FROM tables WHERE id = ?", (table_id,))
         return None if row is None else row["message_id"]
 
@@ -663,8 +715,8 @@ class _Mark:
 
 def _store_marks(
     con: sqlite3.Connection, marks: queue.SimpleQueue[_Mark]
-) -> tuple[list[int], str | None]:
-    """Every mark queued by now, in one transaction: (their postings, the error if any)."""
+) -> tuple[list[_Mark], str | None]:
+    """Every mark queued by now, in one transaction: (those marks, the error if any)."""
     batch: list[_Mark] = []
     while True:
         try:
@@ -690,8 +742,8 @@ def _store_marks(
     try:
         _transaction(con, work)
     except StorageError as exc:
-        return [m.posting for m in batch], str(exc)
-    return [m.posting for m in batch], None
+        return batch, str(exc)
+    return batch, None
 
 
 def _last_table_id(con: sqlite3.Connection) -> int:

@@ -272,3 +272,75 @@ async def test_marks_sent_together_are_stored_together(storage: SqliteStorage) -
     assert await storage.postings_pending(ids) == 0
     assert await storage.living_message(table.id) == 1000 + ids[-1]
     assert isinstance(postings[0], Posting)
+
+
+async def test_tables_are_read_from_memory_and_agree_with_the_file(
+    storage: SqliteStorage, tmp_path: Path
+) -> None:
+    """After a write, a table and a channel's open table are found without a read (the cache
+    and the open-table map), and what they show is what the file holds, the living message
+    stored by a mark included."""
+    from bot.storage.sqlite import table_from_row
+
+    table = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    after = table.model_copy(update={"version": 1, "status": "playing", "feed": ["news"]})
+    living = Letter.post(10, Outgoing(content="table"), living=True)
+    await storage.commit(Change(after, expected=0, letters=[living]))
+    [posting] = await storage.due_postings(time.time(), 10)
+    await storage.posting_sent(posting, 777)
+
+    real = storage._rows
+
+    async def no_reads(sql: str, args: tuple[object, ...] = ()) -> list[object]:
+        raise AssertionError(f"read from the file: {sql}")
+
+    storage._rows = no_reads  # type: ignore[assignment]
+    try:
+        cached = await storage.table(table.id)
+        by_channel = await storage.open_table(10)
+        assert await storage.living_message(table.id) == 777
+        assert await storage.open_table(11) is None
+    finally:
+        storage._rows = real  # type: ignore[method-assign]
+    con = sqlite3.connect(storage.path)
+    con.row_factory = sqlite3.Row
+    stored = table_from_row(con.execute("SELECT * FROM tables WHERE id = ?",
+                                        (table.id,)).fetchone())
+    con.close()
+    assert cached == by_channel == stored
+    assert stored.version == 1 and stored.feed == ["news"] and stored.message_id == 777
+
+    over = stored.model_copy(update={"version": 2, "status": "over"})
+    await storage.commit(Change(over, expected=1))
+    assert await storage.open_table(10) is None  # the channel is free again
+    again = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    found = await storage.open_table(10)
+    assert found is not None and found.id == again.id != table.id
+
+
+async def test_a_read_begun_before_a_write_never_caches_the_older_row(
+    storage: SqliteStorage,
+) -> None:
+    import asyncio
+
+    table = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    storage._tables.forget(table.id)  # as after a restart: only the file knows it
+    real = storage._rows
+    gate = asyncio.Event()
+
+    async def slow(sql: str, args: tuple[object, ...] = ()) -> list[object]:
+        rows = await real(sql, args)
+        await gate.wait()  # the row is read; the write below lands before it is returned
+        return rows  # type: ignore[return-value]
+
+    storage._rows = slow  # type: ignore[method-assign]
+    reading = asyncio.create_task(storage.table(table.id))
+    await asyncio.sleep(0.05)
+    storage._rows = real  # type: ignore[method-assign]
+    newer = table.model_copy(update={"version": 1})
+    await storage.commit(Change(newer, expected=0))
+    gate.set()
+    old = await reading
+    assert old is not None and old.version == 0  # it began before the write
+    latest = await storage.table(table.id)
+    assert latest is not None and latest.version == 1

@@ -1,0 +1,73 @@
+"""The latest stored version of the tables this process has read or written, so that a click
+finds its table without a round trip to SQLite's thread (`bench.load`: at 200 busy tables a
+read waited 35 ms at the median and 150 ms at p99 behind the others, and a picker's first
+answer waited for one).
+
+Why it stays true: one process holds the database (the lease), and every write to a table's
+row goes through the storage, which tells the cache once the write is stored. A read fills
+the cache only if no write to that table was told meanwhile: a read begun before a write may
+return the row as it was.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from bot.models import Table
+
+TABLES_KEPT = 2048
+"""Recently used tables kept (a few KB each, their state's JSON)."""
+
+
+class TableCache:
+    def __init__(self, size: int = TABLES_KEPT) -> None:
+        self.size = size
+        self._items: OrderedDict[int, Table] = OrderedDict()
+        self._writes: dict[int, int] = {}
+
+    def get(self, table_id: int) -> Table | None:
+        """A copy of the cached table (callers build new versions with `model_copy`; a copy
+        keeps an accidental change to one from reaching the cache)."""
+        table = self._items.get(table_id)
+        if table is None:
+            return None
+        self._items.move_to_end(table_id)
+        return table.model_copy()
+
+    def stamp(self, table_id: int) -> int:
+        """Take before a read; `fill` with it after."""
+        return self._writes.get(table_id, 0)
+
+    def fill(self, table: Table, stamp: int) -> None:
+        """A table as read, kept unless a write to it was stored since `stamp`."""
+        if self._writes.get(table.id, 0) == stamp and table.id not in self._items:
+            self._put(table.model_copy())
+
+    def stored(self, table: Table) -> None:
+        """The whole row as just written."""
+        self._bump(table.id)
+        self._put(table.model_copy())
+
+    def message_stored(self, table_id: int, message_id: int | None) -> None:
+        """The table's living message as just written."""
+        self._bump(table_id)
+        table = self._items.get(table_id)
+        if table is not None:
+            self._items[table_id] = table.model_copy(update={"message_id": message_id})
+
+    def forget(self, table_id: int) -> None:
+        """A write whose outcome is not known here (a failed transaction)."""
+        self._bump(table_id)
+        self._items.pop(table_id, None)
+
+    def peek(self, table_id: int) -> Table | None:
+        return self._items.get(table_id)
+
+    def _bump(self, table_id: int) -> None:
+        self._writes[table_id] = self._writes.get(table_id, 0) + 1
+
+    def _put(self, table: Table) -> None:
+        self._items[table.id] = table
+        self._items.move_to_end(table.id)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
