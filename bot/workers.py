@@ -9,6 +9,7 @@ state.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import threading
@@ -46,4 +47,7 @@ def _start_helper(niceness: int, warmers: tuple[Callable[[], object], ...]) -> N
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
     for warm in warmers:
-        warm()
+        try:
+            warm()
+        except Exception:  # a helper that cannot warm up still works, only slower at first
+            logging.getLogger(__name__).exception("warming a helper up failed")
