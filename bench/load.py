@@ -243,21 +243,29 @@ class Driver:
             with contextlib.suppress(asyncio.CancelledError):
                 await looker
 
-    async def one_game(self, channel: int, humans: list[User], ai: int, level: str,
-                       options: dict[str, Any]) -> None:
+    async def seat_everyone(self, channel: int, humans: list[User], ai: int, level: str,
+                            options: dict[str, Any], group: str) -> bool:
+        """The first member opens the table, the others join (by button or command), the AI
+        seats are added and the game started; False if the table could not be opened."""
         host, *others = humans
-        opened = await self.slash(host, channel, "new", **options)
+        opened = await self.slash(host, channel, "new", group, **options)
         if "Table open" not in opened.text:
             await asyncio.sleep(1.0)
-            return
+            return False
         for i, user in enumerate(others):
             lobby = self.watch.living.get(channel)
             if i % 2 == 0 and lobby is not None and any(":join:" in c for c in lobby.custom_ids):
                 await self.click(user, lobby, next(c for c in lobby.custom_ids if ":join:" in c))
             else:
-                await self.slash(user, channel, "join")
-        await self.slash(host, channel, "add-ai", count=ai, level=level)
-        await self.slash(host, channel, "start")
+                await self.slash(user, channel, "join", group)
+        await self.slash(host, channel, "add-ai", group, count=ai, level=level)
+        await self.slash(host, channel, "start", group)
+        return True
+
+    async def one_game(self, channel: int, humans: list[User], ai: int, level: str,
+                       options: dict[str, Any]) -> None:
+        if not await self.seat_everyone(channel, humans, ai, level, options, "13clues"):
+            return
         self.figures.games_started += 1
         while time.monotonic() < self.deadline:
             row = self.row(channel)
@@ -344,19 +352,8 @@ class Driver:
 
     async def mansion_game(self, channel: int, humans: list[User], ai: int, level: str,
                            options: dict[str, Any]) -> None:
-        host, *others = humans
-        opened = await self.slash(host, channel, "new", "mansion", **options)
-        if "Table open" not in opened.text:
-            await asyncio.sleep(1.0)
+        if not await self.seat_everyone(channel, humans, ai, level, options, "mansion"):
             return
-        for i, user in enumerate(others):
-            lobby = self.watch.living.get(channel)
-            if i % 2 == 0 and lobby is not None and any(":join:" in c for c in lobby.custom_ids):
-                await self.click(user, lobby, next(c for c in lobby.custom_ids if ":join:" in c))
-            else:
-                await self.slash(user, channel, "join", "mansion")
-        await self.slash(host, channel, "add-ai", "mansion", count=ai, level=level)
-        await self.slash(host, channel, "start", "mansion")
         self.figures.games_started += 1
         members = MansionMembers(self, channel)
         while time.monotonic() < self.deadline:

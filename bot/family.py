@@ -1,13 +1,14 @@
 """What every game's component families share: a click parsed from the custom_id, and a
 callback that answers whatever goes wrong (never "This interaction failed").
 
-A game's base family names its template prefix and its parser (`parse`); each family below
-it owns its verbs, its custom_id builder and its `clicked`.
+A game's base family names its template prefix; each family below it owns its verbs, its
+custom_id builder and its `clicked`.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Self
 
 import discord
@@ -24,8 +25,30 @@ def family_id(prefix: str, verb: str, table_id: int, stamp: int | None, draft: s
     return f"{cid}:{draft}" if draft else cid
 
 
+@dataclass(frozen=True)
+class Click:
+    """A parsed custom_id (`family_id`'s parts): the templates name them verb, table, stamp
+    and draft."""
+
+    verb: str
+    table_id: int
+    stamp: int | None
+    draft: str
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Click:
+        groups = match.groupdict()
+        stamp = groups.get("stamp") or "-"
+        return cls(
+            verb=match["verb"],
+            table_id=int(match["table"]),
+            stamp=None if stamp == "-" else int(stamp),
+            draft=groups.get("draft") or "",
+        )
+
+
 class GameFamily(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"never:family"):
-    def __init__(self, item: discord.ui.Item[Any], click: Any) -> None:
+    def __init__(self, item: discord.ui.Item[Any], click: Click) -> None:
         super().__init__(item)
         self.click = click
 
@@ -34,12 +57,7 @@ class GameFamily(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"never:
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
         match: re.Match[str], /,
     ) -> Self:
-        return cls(item, cls.parse(match))
-
-    @classmethod
-    def parse(cls, match: re.Match[str]) -> Any:
-        """The game's custom_id parser: a match of a family's template → its click."""
-        raise NotImplementedError
+        return cls(item, Click.of(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:

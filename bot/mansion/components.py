@@ -391,7 +391,7 @@ def open_panel(table_id: int, view: PlayerView) -> Outgoing:
 
 
 class PanelButton(Family, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acopen):"
-                                   r"(?P<table>\d+):(?P<prompt>\d+)(?::(?P<draft>[a-z0-9_.]+))?"):
+                                   r"(?P<table>\d+):(?P<stamp>\d+)(?::(?P<draft>[a-z0-9_.]+))?"):
     """The turn panel's steps: an Action card, its target or confirmation, Accuse, End turn,
     Back."""
 
@@ -431,7 +431,7 @@ def _int(text: str) -> int:
 
 
 class SuggestPicker(Family, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm|spgo|spmgo):"
-                                     r"(?P<table>\d+):(?P<prompt>\d+):(?P<draft>[a-z_.]+)"):
+                                     r"(?P<table>\d+):(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """The two suggestion cards: destination (ANY) or move (PRESENT), suspect, vehicle."""
 
     ANY: ClassVar[dict[str, int]] = {"sad": 0, "sas": 1, "sav": 2}
@@ -471,7 +471,7 @@ class SuggestPicker(Family, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm
 
 
 class AccusePicker(Family, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\d+):"
-                                    r"(?P<prompt>\d+):(?P<draft>[a-z_.]+)"):
+                                    r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """Suspect, vehicle, destination, then Accuse (on your turn, before or after playing)."""
 
     SLOTS: ClassVar[dict[str, int]] = {"acs": 0, "acv": 1, "acd": 2}
@@ -491,7 +491,7 @@ class AccusePicker(Family, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\
 
 
 class SolutionPicker(Family, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<table>\d+):"
-                                      r"(?P<prompt>\d+):(?P<draft>[a-z_.]+)"):
+                                      r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """One Against All: the fugitive chooses the solution (by DM, `hand` or the panel)."""
 
     SLOTS: ClassVar[dict[str, int]] = {"sols": 0, "solv": 1, "sold": 2}
@@ -514,12 +514,12 @@ class SolutionPicker(Family, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<t
 
 
 class PromptButton(Family, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"
-                                    r"(?P<prompt>\d+):(?P<draft>[a-z0-9_]+)"):
+                                    r"(?P<stamp>\d+):(?P<draft>[a-z0-9_]+)"):
     """Answers: the card to show, the face-down position to look at, the tip's answer."""
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         verb, draft = self.click.verb, self.click.draft
-        pid = self.click.prompt
+        pid = self.click.stamp
         assert pid is not None
         if verb == "show":
             await self.act(interaction, actions.show(pid, draft), "🃏 Card shown.")

@@ -11,9 +11,7 @@ button works after a restart, from a DM as from the channel.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -44,35 +42,9 @@ def custom_id(verb: str, table_id: int, prompt: int | None = None, draft: str = 
     return family_id(PREFIX, verb, table_id, prompt, draft)
 
 
-@dataclass(frozen=True)
-class Click:
-    """A parsed custom_id."""
-
-    verb: str
-    table_id: int
-    prompt: int | None
-    draft: str
-
-    @classmethod
-    def of(cls, match: re.Match[str]) -> Click:
-        groups = match.groupdict()
-        prompt = groups.get("prompt") or "-"
-        return cls(
-            verb=match["verb"],
-            table_id=int(match["table"]),
-            prompt=None if prompt == "-" else int(prompt),
-            draft=groups.get("draft") or "",
-        )
-
-
 class Family(GameFamily, template=r"mbm:never"):
-    """Every Mansion component family: its click is a `Click`."""
+    """Every Mansion component family."""
 
-    click: Click
-
-    @classmethod
-    def parse(cls, match: re.Match[str]) -> Click:
-        return Click.of(match)
 
     async def seat_view(self, interaction: discord.Interaction) -> tuple[Table, PlayerView]:
         """The table and the clicking member's view of it (refused for strangers and for a
@@ -89,7 +61,7 @@ class Family(GameFamily, template=r"mbm:never"):
     async def current(self, interaction: discord.Interaction) -> tuple[Table, PlayerView]:
         """As `seat_view`, refused unless the prompt this button answers is still open."""
         table, view = await self.seat_view(interaction)
-        check_prompt(view.prompt.id if view.prompt else None, self.click.prompt)
+        check_prompt(view.prompt.id if view.prompt else None, self.click.stamp)
         return table, view
 
     async def act(self, interaction: discord.Interaction, build: Build, done: str) -> None:

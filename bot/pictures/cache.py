@@ -50,27 +50,28 @@ class PictureCache:
 
     def peek(self, kind: str, scene_json: str) -> Picture | None:
         """The cached picture for this scene, or None (never renders)."""
-        key = self.key(kind, scene_json)
-        with self._lock:
-            hit = self._items.get(key)
-            if hit is not None:
-                self._items.move_to_end(key)
-                self.stats.hits += 1
-            return hit
+        return self._get(self.key(kind, scene_json), miss=False)
 
     def get_or_render(self, kind: str, scene_json: str, render: Callable[[], Picture]) -> Picture:
         """The cached picture for this scene, rendering (outside the lock) on a miss."""
         key = self.key(kind, scene_json)
+        hit = self._get(key, miss=True)
+        if hit is not None:
+            return hit
+        picture = render()
+        self._put(key, picture)
+        return picture
+
+    def _get(self, key: str, *, miss: bool) -> Picture | None:
+        """A hit, counted and made the most recent; a miss counted if `miss`."""
         with self._lock:
             hit = self._items.get(key)
             if hit is not None:
                 self._items.move_to_end(key)
                 self.stats.hits += 1
-                return hit
-            self.stats.misses += 1
-        picture = render()
-        self._put(key, picture)
-        return picture
+            elif miss:
+                self.stats.misses += 1
+            return hit
 
     def put(self, kind: str, scene_json: str, picture: Picture) -> None:
         """Keep a picture rendered elsewhere (a helper process)."""

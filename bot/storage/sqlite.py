@@ -378,7 +378,11 @@ class SqliteStorage:
             return cached
         stamp = self._tables.stamp(table_id)
         row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
-        return self._read(row, stamp)
+        if row is None:
+            return None
+        table = table_from_row(row)
+        self._tables.fill(table, stamp)
+        return table
 
     async def open_table(self, channel_id: int) -> Table | None:
         table_id = self._open.get(channel_id)
@@ -390,18 +394,6 @@ class SqliteStorage:
             self._open[table.channel_id] = table.id
         elif self._open.get(table.channel_id) == table.id:
             del self._open[table.channel_id]
-
-    def _read(self, row: aiosqlite.Row | None, stamp: int) -> Table | None:
-        """A table row as read; the cached version instead if there is one (newer or the
-        same: every stored write reaches the cache), else cached from the row."""
-        if row is None:
-            return None
-        cached = self._tables.get(row["id"])
-        if cached is not None:
-            return cached
-        table = table_from_row(row)
-        self._tables.fill(table, stamp)
-        return table
 
     async def last_game(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recently finished game."""

@@ -152,7 +152,7 @@ def with_marks(notes: dict[str, Any], category: str, chosen: list[str]) -> dict[
     return {**notes, "ruled_out": sorted({*kept, *(c for c in chosen if c in CARDS)})}
 
 
-class MarkSelect(Family, template=r"13c:(?P<verb>mark):(?P<table>\d+):(?P<version>-):"
+class MarkSelect(Family, template=r"13c:(?P<verb>mark):(?P<table>\d+):(?P<stamp>-):"
                                   r"(?P<draft>person|location|weapon)"):
     """The casebook's menus: a seat's marks, written under the table lock."""
 

@@ -39,7 +39,7 @@ from engine.thirteen_clues.views import PlayerView, PublicView
 
 
 class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book):(?P<table>\d+):"
-                                 r"(?P<version>-|\d+)"):
+                                 r"(?P<stamp>-|\d+)"):
     """Ask, Informant, Accuse, Take a glass (the current player's) and Casebook (anyone's)."""
 
     async def clicked(self, interaction: discord.Interaction) -> None:
@@ -186,7 +186,7 @@ class AskDraft:
 
 
 class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<table>\d+):"
-                                 r"(?P<version>\d+):(?P<draft>[^:]*)"):
+                                 r"(?P<stamp>\d+):(?P<draft>[^:]*)"):
     """Witness, subject, side (two players), Top Secret, then Ask."""
 
     @staticmethod
@@ -258,7 +258,7 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
         )
 
 
-class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<version>\d+)"):
+class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<stamp>\d+)"):
     @staticmethod
     def picker(table: Table, view: PlayerView) -> discord.ui.View:
         options = [
@@ -282,7 +282,7 @@ class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<
 
 
 class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<table>\d+):"
-                                    r"(?P<version>\d+):(?P<draft>[^:]*)"):
+                                    r"(?P<stamp>\d+):(?P<draft>[^:]*)"):
     VERBS: ClassVar[tuple[str, str, str]] = ("accp", "accl", "accw")
 
     @classmethod
@@ -328,7 +328,7 @@ class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<tab
         )
 
 
-class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<version>\d+)"):
+class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<stamp>\d+)"):
     @staticmethod
     def picker(table: Table, view: PlayerView, sources: list[int]) -> discord.ui.View:
         return view_of(discord.ui.Select(

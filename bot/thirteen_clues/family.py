@@ -7,9 +7,7 @@ clicks where the moment matters, and multi-step pickers carry their draft in the
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -50,40 +48,15 @@ def custom_id(verb: str, table_id: int, version: int | None = None, draft: str =
     return family_id(PREFIX, verb, table_id, version, draft)
 
 
-@dataclass(frozen=True)
-class Click:
-    """A parsed custom_id."""
-
-    verb: str
-    table_id: int
-    version: int | None
-    draft: str
-
-    @classmethod
-    def of(cls, match: re.Match[str]) -> Click:
-        version = match.groupdict().get("version") or "-"
-        return cls(
-            verb=match["verb"],
-            table_id=int(match["table"]),
-            version=None if version == "-" else int(version),
-            draft=match.groupdict().get("draft") or "",
-        )
-
-
 class Family(GameFamily, template=r"13c:never"):
-    """Every 13 Clues component family: its click is a `Click`."""
+    """Every 13 Clues component family."""
 
-    click: Click
-
-    @classmethod
-    def parse(cls, match: re.Match[str]) -> Click:
-        return Click.of(match)
 
     async def my_turn(self, interaction: discord.Interaction) -> tuple[Table, GameState, int]:
         """The table, its game and the clicking seat, refused unless it is that seat's turn
         on the version the button was made for."""
         table = await self.table(interaction)
-        if self.click.version is not None and self.click.version != table.version:
+        if self.click.stamp is not None and self.click.stamp != table.version:
             raise UserError(STALE)
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
@@ -102,7 +75,7 @@ class Family(GameFamily, template=r"13c:never"):
         async def work(reply: Reply) -> None:
             reply.then = then
             await tables_of(interaction).act(
-                self.click.table_id, interaction.user.id, build, version=self.click.version,
+                self.click.table_id, interaction.user.id, build, version=self.click.stamp,
                 place=place_of(interaction), reply=reply,
             )
 

@@ -2,9 +2,8 @@
 tables (standard and One Against All, single games and series) through the real table
 service, rendering and SQLite outbox, every stored letter checked for its recipient.
 
-As in tests/shell/secrecy.py (13 Clues), members' seats are played by the AI through
-`TableService.act` (with the reply a click gets) and AI seats through their stored timers
-(`TableService.on_timer`); every letter a change stored is read back from the outbox. The
+Played as tests/shell/audited.py says (as the 13 Clues audit, tests/shell/secrecy.py);
+every letter a change stored is read back from the outbox. The
 line rules are the e2e scan's (tests/e2e/mansion_secrecy.py). Checked, for every letter
 stored before the change that ends the table:
 
@@ -26,19 +25,12 @@ Private Tip (both players), the solution an accuser saw, the solution a fugitive
 
 from __future__ import annotations
 
-import itertools
-import random
-import sqlite3
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.mansion.game import GAME
-from bot.messages import Outgoing
 from bot.models import Letter
-from bot.storage import SqliteStorage
-from bot.tables import Reply, TableService
 from engine.mansion import GameState
 from engine.mansion.events import (
     AccusationMade,
@@ -61,155 +53,47 @@ from tests.e2e.mansion_secrecy import (
     public_card_line,
     revealed,
 )
+from tests.shell.audited import AuditedPlay, Tally, as_message
 from tests.standin import Message
-
-MAX_STEPS = 1500
-"""Moves per table before the audit calls it stuck (a failure, not a timeout)."""
 
 
 @dataclass
-class MansionAudit:
-    games: int = 0
-    finished: int = 0
-    letters: int = 0
-    checked: Counter[str] = field(default_factory=Counter)
-    """Letters checked, by kind: channel, dm, reply, pickers (skipped by design), end."""
+class MansionAudit(Tally):
     lines: int = 0
     """Card-naming lines checked."""
-    delivered: Counter[str] = field(default_factory=Counter)
-    """Private items found at their owner: dealt, shown, snooped, tip, accusation, chosen."""
-    leaks: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
 
     def report(self) -> str:
         return (
             f"games {self.games} (finished {self.finished}); letters checked {self.letters} "
-            f"({', '.join(f'{k} {v}' for k, v in sorted(self.checked.items()))}); card-naming "
-            f"lines {self.lines}; private items delivered "
-            f"({', '.join(f'{k} {v}' for k, v in sorted(self.delivered.items()))}); leaks "
-            f"{len(self.leaks)}; private items missing {len(self.missing)}"
+            f"({self.counts(self.checked)}); card-naming lines {self.lines}; private items "
+            f"delivered ({self.counts(self.delivered)}); leaks {len(self.leaks)}; private "
+            f"items missing {len(self.missing)}"
         )
 
 
-def as_message(body: Outgoing) -> Message:
-    return Message(id=0, channel_id=0, guild_id=None, author_id=0, content=body.content or "",
-                   embeds=body.embeds, components=body.components)
-
-
-class MansionAuditor:
+class MansionAuditor(AuditedPlay[MansionAudit]):
     """Plays and audits Mansion tables on one SQLite file."""
 
+    GAME = GAME
+    PLAYERS = (3, 4, 4, 5)
+    NUMBERS = 20_000
+    MAX_STEPS = 1500
+
     def __init__(self, path: Path, seed: int) -> None:
-        self.path = path
-        self.rng = random.Random(seed)
-        self.storage = SqliteStorage(path)
-        self.service = TableService(self.storage, {GAME.key: GAME}, ai_delay=0.0,
-                                    seed=lambda: self.rng.randrange(2**62))
-        self.audit = MansionAudit()
-        self._reader: sqlite3.Connection | None = None
-        self._interactions = itertools.count(1)
-        self._replies: dict[int, int] = {}
-        """interaction id → the member it answers."""
+        super().__init__(path, seed, MansionAudit())
         self._tips: dict[int, set[str]] = {}
         """seat → the Private Tip questions it may read (its Action cards, dealt or drawn)."""
 
-    async def __aenter__(self) -> MansionAuditor:
-        await self.storage.open()
-        self._reader = sqlite3.connect(self.path)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._reader is not None:
-            self._reader.close()
-        await self.storage.close()
-
-    def reply(self, user: int, text: str) -> Reply:
-        iid = next(self._interactions)
-        self._replies[iid] = user
-        return Reply(iid, f"token-{iid}", Outgoing(content=text))
-
-    def watermark(self) -> int:
-        assert self._reader is not None
-        return int(self._reader.execute("SELECT COALESCE(MAX(id), 0) FROM outbox").fetchone()[0])
-
-    def stored_since(self, mark: int) -> list[Letter]:
-        assert self._reader is not None
-        rows = self._reader.execute(
-            "SELECT letter FROM outbox WHERE id > ? ORDER BY id", (mark,)
-        ).fetchall()
-        return [Letter.model_validate_json(r[0]) for r in rows]
-
-    def _last_events(self, table_id: int) -> str:
-        assert self._reader is not None
-        row = self._reader.execute(
-            "SELECT events FROM actions WHERE table_id = ? ORDER BY version DESC LIMIT 1",
-            (table_id,),
-        ).fetchone()
-        return str(row[0])
-
-    # -- one table -------------------------------------------------------------------------
-
-    async def game(self, number: int) -> None:
+    def options(self) -> dict[str, Any]:
         rng = self.rng
-        players = rng.choice((3, 4, 4, 5))
-        members = rng.randint(1, players)
-        options = {
+        return {
             "variant": "one-against-all" if rng.random() < 0.3 else "standard",
             "series": 1 if rng.random() < 0.8 else 2,
             "assist": rng.choice(("off", "bookkeeping", "full")),
         }
-        guild, channel = 1 + number % 7, 20_000 + number
-        users = [200_000 + number * 10 + k for k in range(members)]
-        host = users[0]
+
+    def begin(self) -> None:
         self._tips = {}
-        table = await self.service.open(guild, channel, GAME.key, host, "M0", options,
-                                        reply=self.reply(host, "Table open."))
-        for k, user in enumerate(users[1:], start=1):
-            await self.service.join(table.id, user, f"M{k}", reply=self.reply(user, "Seated."))
-        ai = players - members
-        if ai:
-            level = rng.choice(("easy", "normal", "normal", "expert"))
-            await self.service.add_ai(table.id, host, ai, level)
-        self.audit.games += 1
-        mark = self.watermark()
-        applied = await self.service.start(table.id, host, reply=self.reply(host, "Started."))
-        self.check(applied.state, applied.events, mark)
-        for _ in range(MAX_STEPS):
-            stored = await self.storage.table(table.id)
-            assert stored is not None
-            if stored.status != "playing":
-                break
-            state = GAME.load(stored.state or "")
-            seat = rng.choice(GAME.waiting_on(state))
-            ref = stored.seats[seat]
-            mark = self.watermark()
-            if ref.human is not None:
-                member = ref.human
-                level = rng.choice(("easy", "normal"))
-
-                def build(st: GameState, s: int, level: str = level) -> Any:
-                    return GAME.ai_action(st, s, level, random.Random(rng.random()))
-
-                applied = await self.service.act(table.id, member, build,
-                                                 reply=self.reply(member, "✅ Done."))
-                self.check(applied.state, applied.events, mark)
-                continue
-            timer = next((t for t in await self.storage.timers(table.id)
-                          if t.kind == "ai" and t.seat == seat), None)
-            if timer is None:
-                self.audit.missing.append(f"table {table.id}: no AI timer for seat {seat}")
-                return
-            await self.service.on_timer(timer)
-            after = await self.storage.table(table.id)
-            assert after is not None and after.state is not None
-            if after.version == stored.version:
-                continue  # a stale timer, dropped: nothing was said
-            events = GAME.load_events(self._last_events(table.id))
-            self.check(GAME.load(after.state), events, mark)
-        else:
-            self.audit.missing.append(f"table {table.id}: still playing after {MAX_STEPS} moves")
-            return
-        self.audit.finished += 1
 
     # -- the checks ------------------------------------------------------------------------
 
@@ -242,7 +126,7 @@ class MansionAuditor:
                 self.audit.checked["channel"] += 1
                 self.channel(letter, msg)
                 continue
-            user = letter.address if letter.kind == "u" else self._replies.get(letter.address)
+            user = self.reader_of(letter)
             if user is None or f"u{user}" not in seats:
                 continue  # a lobby reply: no game yet
             seat = seats[f"u{user}"]

@@ -1,11 +1,8 @@
 """The secrecy audit of what the bot SENDS: AI-played 13 Clues games through the real table
-service, rendering and SQLite outbox, every stored letter checked for its recipient.
-
-Members' seats are played by the AI through `TableService.act` (as a click would, with the
-reply a click gets); AI seats move through their stored timers (`TableService.on_timer`),
-so every letter is rendered and stored by the production path and read back from the outbox
-exactly as the sender would deliver it. Checked, for every letter stored before the change
-that ends the game:
+service, rendering and SQLite outbox (played as tests/shell/audited.py says), every stored
+letter checked for its recipient: each is rendered and stored by the production path and
+read back from the outbox exactly as the sender would deliver it. Checked, for every letter
+stored before the change that ends the game:
 
 - to a channel: no card is named at all;
 - to a member (a DM, or the reply to their interaction): no card is named that the member
@@ -23,68 +20,46 @@ each informant card they consult, each Top Secret answer they ask or give.
 
 from __future__ import annotations
 
-import itertools
-import random
-import sqlite3
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.messages import Outgoing
-from bot.models import Letter
-from bot.storage import SqliteStorage
-from bot.tables import Reply, TableService
 from bot.thirteen_clues.game import GAME
-from engine.thirteen_clues import GameState, legal, player_view
+from engine.thirteen_clues import GameState, player_view
 from engine.thirteen_clues.events import CardsDealt, InformantCard, QuestionAnswered
 from tests.e2e.play import named_cards
-from tests.standin import Message
+from tests.shell.audited import AuditedPlay, Tally, as_message
 
-MAX_STEPS = 800
-"""Moves per game before the audit calls the game stuck (a failure, not a timeout)."""
 CANDIDATE_LISTS = ("accp", "accl", "accw", "accgo", "mark")
 
 
 @dataclass
-class Audit:
-    games: int = 0
-    finished: int = 0
-    letters: int = 0
-    checked: Counter[str] = field(default_factory=Counter)
-    """Letters checked, by kind: channel, dm, reply, candidates (skipped by design), end."""
-    delivered: Counter[str] = field(default_factory=Counter)
-    """Private items found at their owner: dealt, informant, top_secret."""
-    leaks: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-    """Private items that did not reach their owner."""
+class Audit(Tally):
     echoes: int = 0
     """Letters naming a member's own holder card only because they accused it themselves."""
 
     def report(self) -> str:
         return (
             f"games {self.games} (finished {self.finished}); letters checked {self.letters} "
-            f"({', '.join(f'{k} {v}' for k, v in sorted(self.checked.items()))}); private items "
-            f"delivered ({', '.join(f'{k} {v}' for k, v in sorted(self.delivered.items()))}); "
-            f"own accusations echoed {self.echoes}; leaks {len(self.leaks)}; private items "
-            f"missing {len(self.missing)}"
+            f"({self.counts(self.checked)}); private items delivered "
+            f"({self.counts(self.delivered)}); own accusations echoed {self.echoes}; leaks "
+            f"{len(self.leaks)}; private items missing {len(self.missing)}"
         )
 
 
 def letter_text(body: Outgoing) -> str:
     """Everything a recipient reads in a message: as the stand-in reads it, plus the
     descriptions of select options."""
-    msg = Message(id=0, channel_id=0, guild_id=None, author_id=0, content=body.content or "",
-                  embeds=body.embeds, components=body.components)
+    msg = as_message(body)
     extra = [str(o.get("description", "")) for comp in msg.iter_components()
              for o in comp.get("options", []) if o.get("description")]
     return "\n".join([msg.text, *extra])
 
 
 def lists_candidates(body: Outgoing) -> bool:
-    msg = Message(id=0, channel_id=0, guild_id=None, author_id=0, content=body.content or "",
-                  embeds=body.embeds, components=body.components)
+    msg = as_message(body)
     if any(c.split(":")[1] in CANDIDATE_LISTS for c in msg.custom_ids if ":" in c):
         return True
     return any("casebook" in str(e.get("title") or "").lower() for e in body.embeds)
@@ -101,118 +76,24 @@ def _strings(data: Any) -> Iterator[str]:
             yield from _strings(value)
 
 
-class Auditor:
-    """Plays and audits games on one SQLite file."""
+class Auditor(AuditedPlay[Audit]):
+    """Plays and audits 13 Clues games on one SQLite file."""
+
+    GAME = GAME
+    PLAYERS = (2, 3, 3, 4, 4, 5, 6)
+    NUMBERS = 10_000
+    MAX_STEPS = 800
 
     def __init__(self, path: Path, seed: int) -> None:
-        self.path = path
-        self.rng = random.Random(seed)
-        self.storage = SqliteStorage(path)
-        self.service = TableService(self.storage, {GAME.key: GAME}, ai_delay=0.0,
-                                    seed=lambda: self.rng.randrange(2**62))
-        self.audit = Audit()
-        self._reader: sqlite3.Connection | None = None
-        self._interactions = itertools.count(1)
-        self._replies: dict[int, int] = {}
-        """interaction id → the member it answers."""
+        super().__init__(path, seed, Audit())
 
-    async def __aenter__(self) -> Auditor:
-        await self.storage.open()
-        self._reader = sqlite3.connect(self.path)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._reader is not None:
-            self._reader.close()
-        await self.storage.close()
-
-    def reply(self, user: int, text: str) -> Reply:
-        iid = next(self._interactions)
-        self._replies[iid] = user
-        return Reply(iid, f"token-{iid}", Outgoing(content=text))
-
-    def watermark(self) -> int:
-        assert self._reader is not None
-        return int(self._reader.execute("SELECT COALESCE(MAX(id), 0) FROM outbox").fetchone()[0])
-
-    def stored_since(self, mark: int) -> list[Letter]:
-        assert self._reader is not None
-        rows = self._reader.execute(
-            "SELECT letter FROM outbox WHERE id > ? ORDER BY id", (mark,)
-        ).fetchall()
-        return [Letter.model_validate_json(r[0]) for r in rows]
-
-    # -- one game --------------------------------------------------------------------------
-
-    async def game(self, number: int) -> None:
+    def options(self) -> dict[str, Any]:
         rng = self.rng
-        players = rng.choice((2, 3, 3, 4, 4, 5, 6))
-        members = rng.randint(1, players)
-        options = {
+        return {
             "edition": rng.choice(("2020", "2016")),
             "top_secret": rng.random() < 0.5,
             "assist": rng.choice(("off", "bookkeeping", "full")),
         }
-        guild, channel = 1 + number % 7, 10_000 + number
-        users = [100_000 + number * 10 + k for k in range(members)]
-        host = users[0]
-        table = await self.service.open(guild, channel, GAME.key, host, "M0", options,
-                                        reply=self.reply(host, "Table open."))
-        for k, user in enumerate(users[1:], start=1):
-            await self.service.join(table.id, user, f"M{k}", reply=self.reply(user, "Seated."))
-        ai = players - members
-        if ai:
-            level = rng.choice(("easy", "normal", "normal", "expert"))
-            await self.service.add_ai(table.id, host, ai, level)
-        self.audit.games += 1
-        mark = self.watermark()
-        applied = await self.service.start(table.id, host, reply=self.reply(host, "Started."))
-        self.check(applied.state, applied.events, mark)
-        for _ in range(MAX_STEPS):
-            stored = await self.storage.table(table.id)
-            assert stored is not None
-            if stored.status != "playing":
-                break
-            state = GAME.load(stored.state or "")
-            seat = rng.choice(legal.waiting_on(state))
-            ref = stored.seats[seat]
-            mark = self.watermark()
-            if ref.human is not None:
-                member = ref.human
-                level = rng.choice(("easy", "normal"))
-
-                def build(st: GameState, s: int, level: str = level) -> Any:
-                    return GAME.ai_action(st, s, level, random.Random(rng.random()))
-
-                applied = await self.service.act(table.id, member, build,
-                                                 reply=self.reply(member, "✅ Done."))
-            else:
-                timer = next((t for t in await self.storage.timers(table.id)
-                              if t.kind == "ai" and t.seat == seat), None)
-                if timer is None:
-                    self.audit.missing.append(f"table {table.id}: no AI timer for seat {seat}")
-                    return
-                await self.service.on_timer(timer)
-                after = await self.storage.table(table.id)
-                assert after is not None and after.state is not None
-                if after.version == stored.version:
-                    continue  # a stale timer, dropped: nothing was said
-                events = GAME.load_events(self._last_events(table.id))
-                self.check(GAME.load(after.state), events, mark)
-                continue
-            self.check(applied.state, applied.events, mark)
-        else:
-            self.audit.missing.append(f"table {table.id}: still playing after {MAX_STEPS} moves")
-            return
-        self.audit.finished += 1
-
-    def _last_events(self, table_id: int) -> str:
-        assert self._reader is not None
-        row = self._reader.execute(
-            "SELECT events FROM actions WHERE table_id = ? ORDER BY version DESC LIMIT 1",
-            (table_id,),
-        ).fetchone()
-        return str(row[0])
 
     # -- the checks ------------------------------------------------------------------------
 
@@ -233,7 +114,7 @@ class Auditor:
                 if named_cards(text):
                     self.audit.leaks.append(f"channel {letter.address}: {text[:200]}")
                 continue
-            user = letter.address if letter.kind == "u" else self._replies.get(letter.address)
+            user = self.reader_of(letter)
             if user is None or f"u{user}" not in seats:
                 continue  # a lobby reply: no game yet
             seat = seats[f"u{user}"]

@@ -1,0 +1,190 @@
+"""What both secrecy audits share (tests/shell/secrecy.py for 13 Clues, mansion_audit.py for
+the Mansion): tables of one game played through the real table service and SQLite outbox,
+members' seats by the AI through `TableService.act` (with the reply a click gets), AI seats
+through their stored timers (`TableService.on_timer`), and every change's stored letters
+read back from the outbox and handed to the game's `check`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from bot.messages import Outgoing
+from bot.models import Letter
+from bot.plug import AnyGame
+from bot.storage import SqliteStorage
+from bot.tables import Reply, TableService
+from tests.standin import Message
+
+
+@dataclass
+class Tally:
+    """What every audit counts."""
+
+    games: int = 0
+    finished: int = 0
+    letters: int = 0
+    checked: Counter[str] = field(default_factory=Counter)
+    """Letters checked, by kind (channel, dm, reply, the lists skipped by design, end)."""
+    delivered: Counter[str] = field(default_factory=Counter)
+    """Private items found at their owner, by kind."""
+    leaks: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    """Private items that did not reach their owner, and tables that did not play out."""
+
+    @staticmethod
+    def counts(counter: Counter[str]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in sorted(counter.items()))
+
+
+T = TypeVar("T", bound=Tally)
+
+
+def as_message(body: Outgoing) -> Message:
+    """A stored body as the stand-in would show it (its text, custom_ids, components)."""
+    return Message(id=0, channel_id=0, guild_id=None, author_id=0, content=body.content or "",
+                   embeds=body.embeds, components=body.components)
+
+
+class AuditedPlay(Generic[T]):
+    """Plays tables of `GAME` on one SQLite file; a game's audit says what a table looks like
+    (`players`, `options`) and checks what each change stored (`check`)."""
+
+    GAME: ClassVar[AnyGame]
+    PLAYERS: ClassVar[tuple[int, ...]]
+    """Seat counts to draw from."""
+    NUMBERS: ClassVar[int]
+    """Channel ids start at this, member ids at ten times it (apart for each game)."""
+    MAX_STEPS: ClassVar[int]
+    """Moves per table before the audit calls it stuck (a failure, not a timeout)."""
+
+    def __init__(self, path: Path, seed: int, audit: T) -> None:
+        self.path = path
+        self.audit = audit
+        self.rng = random.Random(seed)
+        self.storage = SqliteStorage(path)
+        self.service = TableService(self.storage, {self.GAME.key: self.GAME}, ai_delay=0.0,
+                                    seed=lambda: self.rng.randrange(2**62))
+        self._reader: sqlite3.Connection | None = None
+        self._interactions = itertools.count(1)
+        self._replies: dict[int, int] = {}
+        """interaction id → the member it answers."""
+
+    async def __aenter__(self) -> Self:
+        await self.storage.open()
+        self._reader = sqlite3.connect(self.path)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._reader is not None:
+            self._reader.close()
+        await self.storage.close()
+
+    # -- what a game's audit says ----------------------------------------------------------
+
+    def options(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def begin(self) -> None:
+        """A new table starts (forget what the last one taught)."""
+
+    def check(self, state: Any, events: list[Any], mark: int) -> None:
+        """Every letter stored by the change that led to `state` (through `events`)."""
+        raise NotImplementedError
+
+    # -- reading the outbox ----------------------------------------------------------------
+
+    def reply(self, user: int, text: str) -> Reply:
+        iid = next(self._interactions)
+        self._replies[iid] = user
+        return Reply(iid, f"token-{iid}", Outgoing(content=text))
+
+    def reader_of(self, letter: Letter) -> int | None:
+        """The member a DM or an interaction's answer goes to (None: a channel)."""
+        return letter.address if letter.kind == "u" else self._replies.get(letter.address)
+
+    def watermark(self) -> int:
+        assert self._reader is not None
+        return int(self._reader.execute("SELECT COALESCE(MAX(id), 0) FROM outbox").fetchone()[0])
+
+    def stored_since(self, mark: int) -> list[Letter]:
+        assert self._reader is not None
+        rows = self._reader.execute(
+            "SELECT letter FROM outbox WHERE id > ? ORDER BY id", (mark,)
+        ).fetchall()
+        return [Letter.model_validate_json(r[0]) for r in rows]
+
+    def _last_events(self, table_id: int) -> str:
+        assert self._reader is not None
+        row = self._reader.execute(
+            "SELECT events FROM actions WHERE table_id = ? ORDER BY version DESC LIMIT 1",
+            (table_id,),
+        ).fetchone()
+        return str(row[0])
+
+    # -- one table -------------------------------------------------------------------------
+
+    async def game(self, number: int) -> None:
+        rng, game = self.rng, self.GAME
+        players = rng.choice(self.PLAYERS)
+        members = rng.randint(1, players)
+        options = self.options()
+        guild, channel = 1 + number % 7, self.NUMBERS + number
+        users = [self.NUMBERS * 10 + number * 10 + k for k in range(members)]
+        host = users[0]
+        self.begin()
+        table = await self.service.open(guild, channel, game.key, host, "M0", options,
+                                        reply=self.reply(host, "Table open."))
+        for k, user in enumerate(users[1:], start=1):
+            await self.service.join(table.id, user, f"M{k}", reply=self.reply(user, "Seated."))
+        ai = players - members
+        if ai:
+            level = rng.choice(("easy", "normal", "normal", "expert"))
+            await self.service.add_ai(table.id, host, ai, level)
+        self.audit.games += 1
+        mark = self.watermark()
+        applied = await self.service.start(table.id, host, reply=self.reply(host, "Started."))
+        self.check(applied.state, applied.events, mark)
+        for _ in range(self.MAX_STEPS):
+            stored = await self.storage.table(table.id)
+            assert stored is not None
+            if stored.status != "playing":
+                break
+            state = game.load(stored.state or "")
+            seat = rng.choice(game.waiting_on(state))
+            ref = stored.seats[seat]
+            mark = self.watermark()
+            if ref.human is not None:
+                member = ref.human
+                level = rng.choice(("easy", "normal"))
+
+                def build(st: Any, s: int, level: str = level) -> Any:
+                    return game.ai_action(st, s, level, random.Random(rng.random()))
+
+                applied = await self.service.act(table.id, member, build,
+                                                 reply=self.reply(member, "✅ Done."))
+                self.check(applied.state, applied.events, mark)
+                continue
+            timer = next((t for t in await self.storage.timers(table.id)
+                          if t.kind == "ai" and t.seat == seat), None)
+            if timer is None:
+                self.audit.missing.append(f"table {table.id}: no AI timer for seat {seat}")
+                return
+            await self.service.on_timer(timer)
+            after = await self.storage.table(table.id)
+            assert after is not None and after.state is not None
+            if after.version == stored.version:
+                continue  # a stale timer, dropped: nothing was said
+            events = game.load_events(self._last_events(table.id))
+            self.check(game.load(after.state), events, mark)
+        else:
+            self.audit.missing.append(
+                f"table {table.id}: still playing after {self.MAX_STEPS} moves")
+            return
+        self.audit.finished += 1
