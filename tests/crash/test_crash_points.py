@@ -409,7 +409,9 @@ async def check_told(run: Run, rec: InteractionResult, kind: Kind, applied: bool
     need be). Not applied: it never claims success."""
     assert kind.done is not None
     if applied:
-        await wait_for(lambda: kind.done in rec.text, 5,
+        # 15 s: after a restart the answer waits for the restarted bot and for the news of
+        # its change (REPLY_WAIT); on a busy 2-core CI machine 5 s was once not enough
+        await wait_for(lambda: kind.done in rec.text, 15,
                        f"the stored answer {kind.done!r} to reach the member")
     else:
         assert kind.done not in rec.text, rec.text
