@@ -39,8 +39,10 @@ class Crasher:
     effects: list[str] = field(default_factory=list)
     dead: bool = False
     killed_at: str = ""
-    buried: set[int] = field(default_factory=set)
-    """ids of database connections and HTTP sessions of bots already killed."""
+    buried: dict[int, object] = field(default_factory=dict)
+    """Database connections and HTTP sessions of bots already killed, by id. They are held
+    here so that none is collected: a live bot's object could otherwise be given a dead
+    one's id and be taken for dead."""
 
     def arm(self, after: int | None) -> None:
         self.after, self.counting, self.effects, self.killed_at = after, True, [], ""
@@ -56,6 +58,11 @@ class Crasher:
             self.dead, self.killed_at = True, what
             raise Killed(what)
         self.effects.append(what)
+
+    def bury(self, *owners: object) -> None:
+        for owner in owners:
+            if owner is not None:
+                self.buried[id(owner)] = owner
 
     def check(self, owner: object) -> None:
         if self.dead or id(owner) in self.buried:
@@ -111,12 +118,8 @@ async def bury(bot: DeductionBot, crasher: Crasher) -> None:
     connections drop, nothing is flushed and no lease is released."""
     crasher.dead = True
     storage = bot.storage
-    crasher.buried |= {id(c) for c in (storage._writer, storage._reader) if c is not None}
-    crasher.buried.add(id(storage))
-    crasher.buried.add(id(bot.http))
     session = getattr(bot.http, "_HTTPClient__session", None)
-    if session is not None:
-        crasher.buried.add(id(session))
+    crasher.bury(storage._writer, storage._reader, storage, bot.http, session)
     tasks = [t for t in (bot.sender._task, bot.timers._task, bot._lease._task if bot._lease
                          else None) if t is not None]
     tasks += [*bot.sender._busy.values(), *bot.timers._running.values()]
