@@ -19,7 +19,6 @@ import queue
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,6 +36,7 @@ from bot.storage.base import (
     TimerPlan,
 )
 from bot.storage.cache import TableCache
+from bot.storage.writer import WriterThread
 
 MIGRATIONS: Sequence[str] = (
     # 1: tables, action log with outbox, guild settings, timers, finished-game results
@@ -173,7 +173,7 @@ class SqliteStorage:
         self.path = Path(path)
         self._writer: sqlite3.Connection | None = None
         """Used on the writer thread only (`_on_writer`)."""
-        self._pool: ThreadPoolExecutor | None = None
+        self._thread: WriterThread | None = None
         self._reader: aiosqlite.Connection | None = None
         self._marks: queue.SimpleQueue[_Mark] = queue.SimpleQueue()
         """Outbox marks waiting for the writer, which stores all those queued in one
@@ -207,7 +207,7 @@ class SqliteStorage:
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self._thread = WriterThread("sqlite-writer")
         self._writer = await self._on_writer(_connect_writer, self.path)
         await self.migrate()
         self._reader = await self._connect()
@@ -222,19 +222,18 @@ class SqliteStorage:
     async def close(self) -> None:
         if self._reader is not None:
             await self._reader.close()
-        if self._writer is not None and self._pool is not None:
+        if self._writer is not None and self._thread is not None:
             await self._on_writer(lambda con: con.close())
-        if self._pool is not None:
-            self._pool.shutdown(wait=False)
-        self._reader = self._writer = self._pool = None
+        if self._thread is not None:
+            self._thread.close()
+        self._reader = self._writer = self._thread = None
 
     async def _on_writer(self, work: Callable[..., T], *args: Any) -> T:
         """Run `work(writer connection, *args)` on the writer's thread (the connection is
         None while it is being opened)."""
-        if self._pool is None:
+        if self._thread is None:
             raise RuntimeError("Storage is not open.")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, functools.partial(work, self._writer, *args))
+        return await self._thread.run(functools.partial(work, self._writer, *args))
 
     async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """One transaction, run whole on the writer's thread (never joined by another: the
@@ -319,15 +318,21 @@ class SqliteStorage:
 
     async def commit(self, change: Change) -> Committed:
         new, now = change.table, time.time()
+        before = self._tables.peek(new.id)
+        # the status is set only when it changes: setting it rewrites the two indexes that
+        # name it, two of the pages a transaction writes (`bench.side`)
+        keeps_status = (before is not None and before.version == change.expected
+                        and before.status == new.status)
+        status = () if keeps_status else (new.status,)
 
         def work(con: sqlite3.Connection) -> tuple[int, ...]:
             if change.expected is not None:
                 cur = con.execute(
-                    "UPDATE tables SET status = ?, host_id = ?, options = ?, seats = ?,"
-                    " state = ?, version = ?, paused = ?, feed = ?, deadline = ?, updated_at = ?"
-                    " WHERE id = ? AND version = ?",
+                    f"UPDATE tables SET {'' if keeps_status else 'status = ?, '}host_id = ?,"
+                    " options = ?, seats = ?, state = ?, version = ?, paused = ?, feed = ?,"
+                    " deadline = ?, updated_at = ? WHERE id = ? AND version = ?",
                     (
-                        new.status,
+                        *status,
                         new.host_id,
                         json.dumps(new.options),
                         _dump_seats(new.seats),

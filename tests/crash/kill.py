@@ -131,9 +131,8 @@ async def bury(bot: DeductionBot, crasher: Crasher) -> None:
     if storage._reader is not None:
         with contextlib.suppress(BaseException):
             await storage._reader.close()
-    pool, writer = storage._pool, storage._writer
-    if pool is not None and writer is not None:  # after what was handed over before the kill
-        pool.submit(writer.close)
-        pool.shutdown(wait=False)
+    thread, writer = storage._thread, storage._writer
+    if thread is not None and writer is not None:  # after what was handed over before the kill
+        thread.close(last=writer.close)
     await asyncio.sleep(0.05)  # the dead bot's other tasks meet their end
     crasher.dead = False
