@@ -17,6 +17,8 @@ TARGET_BYTES = 300_000
 """What we aim for, so that a picture loads at once on a phone."""
 DESCRIPTION_LIMIT = 1024
 """Discord's limit on an attachment's description (its alt text)."""
+PALETTE_SAMPLE = 4
+"""The palette is chosen from one pixel in this many each way."""
 MAX_SIDE = 2000
 """Longest side we draw: Discord scales anything larger down in chat anyway."""
 
@@ -48,14 +50,22 @@ def encode_png(image: Image.Image, *, colours: int = 256) -> bytes:
 
     Why a palette: the pictures are flat colours and anti-aliased edges, which 256 colours
     render without visible loss at about a third of the bytes; no dithering, so flat areas
-    stay flat and compress well. Why zlib's fastest level: a 6-seat view is drawn in 22 ms
+    stay flat and compress well. Why zlib's fastest level: a 6-seat view was drawn in 22 ms
     instead of 30 (level 6) for 38 KB instead of 29 (`bench.pictures`): still far below
     `TARGET_BYTES`, and drawing time is what a table waits for under load.
     """
     if colours:
-        image = image.quantize(
+        # the palette chosen from every fourth pixel each way (nearest: real colours, no
+        # blends), then each pixel mapped to its nearest entry: 7 ms instead of 13 for a
+        # 6-seat view, flat colours as exact as before (within one level)
+        sample = image
+        if min(image.size) >= 4 * PALETTE_SAMPLE:
+            size = (image.width // PALETTE_SAMPLE, image.height // PALETTE_SAMPLE)
+            sample = image.resize(size, Image.Resampling.NEAREST)
+        palette = sample.quantize(
             colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
         )
+        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from bot.pictures import Picture, PictureCache, encode_png
 from bot.pictures.canvas import Canvas
@@ -90,6 +90,30 @@ def test_png_encoding_is_a_small_valid_png() -> None:
         image.verify()
     assert len(png) < 60_000
     assert len(encode_png(canvas.finish(), colours=0)) > len(png)
+
+
+def test_the_palette_keeps_flat_colours_and_edges_close() -> None:
+    """The palette is chosen from a sample of the pixels: every flat colour (the theme, each
+    suit's band) must still come out within a level of itself, and the whole picture
+    within one level on average."""
+    canvas = Canvas(640, 200, THEME.background)
+    suits = [(233, 228, 216), (200, 40, 60), (40, 120, 200), (250, 200, 40), (90, 60, 140)]
+    for i, colour in enumerate(suits):
+        draw_face(canvas, "x", FaceSpec("Rope", "Upstairs", "SUIT", colour, "dagger"),
+                  (10 + i * 125, 10))
+    original = canvas.finish()
+    with Image.open(io.BytesIO(encode_png(original))) as decoded:
+        got = decoded.convert("RGB")
+    assert sum(ImageStat.Stat(ImageChops.difference(original, got)).mean) / 3 < 0.6
+    flat = {colour for n, colour in original.getcolors(1 << 20) or [] if n > 200}
+    assert THEME.background in flat and set(suits) <= flat
+    width = original.width
+    for y in range(0, original.height, 3):
+        for x in range(0, width, 3):
+            colour = original.getpixel((x, y))
+            if colour in flat:
+                shift = max(abs(a - b) for a, b in zip(colour, got.getpixel((x, y)), strict=True))
+                assert shift <= 1, (colour, got.getpixel((x, y)))
 
 
 def test_picture_clips_its_description_and_refuses_huge_images() -> None:
