@@ -131,18 +131,17 @@ class Drawings:
         return [(r, as_file(r, p)) for r, p in await self.pictures(refs)]
 
     async def _picture(self, ref: PictureRef) -> Picture | None:
-        scene = _scene(ref)
-        found = self.cache.peek(ref.kind, scene)
+        key = self.cache.key(ref.kind, _scene(ref))
+        found = self.cache.peek(key)
         if found is not None:
             return found
-        key = self.cache.key(ref.kind, scene)
         pending = self._drawing.get(key)
         if pending is None:
-            pending = self._drawing[key] = asyncio.ensure_future(self._draw_apart(ref, scene))
+            pending = self._drawing[key] = asyncio.ensure_future(self._draw_apart(ref, key))
             pending.add_done_callback(lambda _: self._drawing.pop(key, None))
         return await asyncio.shield(pending)
 
-    async def _draw_apart(self, ref: PictureRef, scene: str) -> Picture | None:
+    async def _draw_apart(self, ref: PictureRef, key: str) -> Picture | None:
         try:
             drawer = self._drawer(ref)
             loop = asyncio.get_running_loop()
@@ -157,7 +156,7 @@ class Drawings:
         except Exception:
             log.exception("cannot draw a picture of kind %s (%s)", ref.kind, ref.filename)
             return None
-        self.cache.put(ref.kind, scene, picture)
+        self.cache.put(key, picture)
         return picture
 
     def _drawer(self, ref: PictureRef) -> Drawer:

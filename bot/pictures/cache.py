@@ -48,9 +48,9 @@ class PictureCache:
         digest = hashlib.blake2b(scene_json.encode(), digest_size=16).hexdigest()
         return f"{kind}:{digest}"
 
-    def peek(self, kind: str, scene_json: str) -> Picture | None:
-        """The cached picture for this scene, or None (never renders)."""
-        return self._get(self.key(kind, scene_json), miss=False)
+    def peek(self, key: str) -> Picture | None:
+        """The cached picture under `key` (from `key()`), or None (never renders)."""
+        return self._get(key, miss=False)
 
     def get_or_render(self, kind: str, scene_json: str, render: Callable[[], Picture]) -> Picture:
         """The cached picture for this scene, rendering (outside the lock) on a miss."""
@@ -59,7 +59,7 @@ class PictureCache:
         if hit is not None:
             return hit
         picture = render()
-        self._put(key, picture)
+        self.put(key, picture)
         return picture
 
     def _get(self, key: str, *, miss: bool) -> Picture | None:
@@ -73,11 +73,8 @@ class PictureCache:
                 self.stats.misses += 1
             return hit
 
-    def put(self, kind: str, scene_json: str, picture: Picture) -> None:
-        """Keep a picture rendered elsewhere (a helper process)."""
-        self._put(self.key(kind, scene_json), picture)
-
-    def _put(self, key: str, picture: Picture) -> None:
+    def put(self, key: str, picture: Picture) -> None:
+        """Keep a picture under `key` (from `key()`), drawn here or in a helper process."""
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:

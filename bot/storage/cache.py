@@ -43,10 +43,10 @@ class TableCache:
         if self._writes.get(table.id, 0) == stamp and table.id not in self._items:
             self._put(table.model_copy())
 
-    def stored(self, table: Table) -> None:
-        """The whole row as just written."""
+    def stored(self, table: Table, **written: object) -> None:
+        """The whole row as just written: `table` with the fields the storage set itself."""
         self._bump(table.id)
-        self._put(table.model_copy())
+        self._put(table.model_copy(update=written))
 
     def message_stored(self, table_id: int, message_id: int | None) -> None:
         """The table's living message as just written."""

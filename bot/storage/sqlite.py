@@ -312,7 +312,7 @@ class SqliteStorage:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StaleVersion("A table is already open in this channel.") from exc
             raise
-        self._tables.stored(created.model_copy(update={"updated_at": now}))
+        self._tables.stored(created, updated_at=now)
         self._placed(created)
         return Committed(created, ids)
 
@@ -373,8 +373,7 @@ class SqliteStorage:
         if known is None:  # its living message is in the row, not in `new`
             self._tables.forget(new.id)
         else:
-            self._tables.stored(new.model_copy(update={"message_id": known.message_id,
-                                                       "updated_at": now}))
+            self._tables.stored(new, message_id=known.message_id, updated_at=now)
         return Committed(new, ids)
 
     async def table(self, table_id: int) -> Table | None:

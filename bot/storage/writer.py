@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_Job = tuple[Callable[[], Any], asyncio.Future[Any] | None, asyncio.AbstractEventLoop | None]
+_Job = tuple[Callable[[], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]
 
 
 class WriterThread:
@@ -34,11 +34,8 @@ class WriterThread:
         self._jobs.put((work, future, loop))
         return future
 
-    def close(self, last: Callable[[], object] | None = None) -> None:
-        """End the thread once the work handed over is done, `last` run after it (nobody
-        waits for it: what a killed process would leave undone)."""
-        if last is not None:
-            self._jobs.put((last, None, None))
+    def close(self) -> None:
+        """End the thread once the work handed over is done (nobody waits for it)."""
         self._jobs.put(None)
 
     def _run(self) -> None:
@@ -48,8 +45,6 @@ class WriterThread:
                 outcome: tuple[bool, Any] = (True, work())
             except BaseException as exc:  # handed to the waiting coroutine, raised there
                 outcome = (False, exc)
-            if future is None or loop is None:
-                continue
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
                 loop.call_soon_threadsafe(_settle, future, outcome)
 

@@ -133,6 +133,8 @@ async def bury(bot: DeductionBot, crasher: Crasher) -> None:
             await storage._reader.close()
     thread, writer = storage._thread, storage._writer
     if thread is not None and writer is not None:  # after what was handed over before the kill
-        thread.close(last=writer.close)
+        closing = thread.run(writer.close)
+        closing.add_done_callback(lambda f: f.cancelled() or f.exception())  # seen, not logged
+        thread.close()
     await asyncio.sleep(0.05)  # the dead bot's other tasks meet their end
     crasher.dead = False

@@ -52,4 +52,4 @@ async def test_a_cancelled_caller_leaves_its_work_done_and_the_next_served() -> 
     release.set()
     assert await thread.run(lambda: 1) == 1
     assert done.is_set()
-    thread.close(last=lambda: None)
+    thread.close()
