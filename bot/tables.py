@@ -171,8 +171,20 @@ class TableService:
         if table is None or (game is not None and table.game != game):
             title = self.games[game].title if game else "game"
             command = f"/{self.games[game].command} new" if game else "`new`"
+            if not finished and (last := await self.storage.last_game(channel_id)) is not None \
+                    and last.status == "over" and (game is None or last.game == game):
+                raise UserError(self._over_here(last))
             raise UserError(f"There is no {title} table in this channel. Open one with {command}.")
         return table
+
+    def _over_here(self, last: Table) -> str:
+        """Why a game command after the end finds nothing to act on, and what to do instead."""
+        module = self.games[last.game]
+        again = ("press 🔁 **Rematch** on its last table message to play again with the same "
+                 "seats, or ") if last.state is not None and module.is_over(
+                     module.load(last.state)) else ""
+        return (f"The {module.title} game in this channel is over: {again}open a new table with "
+                f"`/{module.command} new`. `/{module.command} status` and `log` still show it.")
 
     async def by_id(self, table_id: int, place: Place | None = None) -> Table:
         table = await self.storage.table(table_id)

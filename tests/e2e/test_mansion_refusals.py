@@ -22,6 +22,7 @@ from tests.e2e.test_refusals import refused
 from tests.standin import User
 
 NO_TABLE = "There is no Clue: Mystery Beyond the Mansion table in this channel"
+OVER = "The Clue: Mystery Beyond the Mansion game in this channel is over"
 
 
 def command(world: World, user: User, name: str, **options: object):
@@ -140,4 +141,8 @@ async def test_the_host_ends_a_game_in_play_and_everything_is_revealed(world: Wo
         assert "Ann ended the game" in text and "nobody won" in text
         for hand in final.rounds[-1].hands:  # the reveal names every hand
             assert all(card_name(c) in text for c in hand)
-        await refused(world, command(world, ann, "turn"), NO_TABLE)
+        # after the end, a game command says the game is over and what to do next
+        over = await refused(world, command(world, ann, "turn"), OVER)
+        assert "/mansion new" in over.text
+        await refused(world, command(world, bea, "accuse", suspect="plum", vehicle="train",
+                                     destination="alamo"), OVER)

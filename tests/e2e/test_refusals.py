@@ -41,6 +41,7 @@ async def refused(world: World, request: Request, *needles: str) -> InteractionR
 
 
 NO_TABLE = "There is no 13 Clues table in this channel"
+OVER = "The 13 Clues game in this channel is over"
 
 
 def slash_request(world: World, user: User, name: str, **options: object) -> Request:
@@ -171,13 +172,14 @@ async def test_refusals_in_play_change_nothing(world: World) -> None:
         assert table_row(world)["status"] == "over" and state_of(world).phase == "over"
         assert "ended the game" in dc.last_message(ch).text
 
-        # after the game: every command that acts finds no table (the moderator's end too);
-        # status, hand and log still show the finished game, its reveal included
+        # after the game: every command that acts says the game is over and points to Rematch
+        # (the moderator's end too); status, hand and log still show the finished game
         for user, name, options in (
             (ann, "ask", {"witness": bea, "about": "red"}), (ann, "end", {}), (mod, "end", {}),
             (bea, "join", {}),
         ):
-            await refused(world, cmd(user, name, **options), NO_TABLE)
+            over = await refused(world, cmd(user, name, **options), OVER)
+            assert "Rematch" in over.text and "/13clues new" in over.text
         finished = await slash(world, current, "status")
         assert finished.ephemeral and "ended the game" in finished.text
         assert all(c in CARDS for c in state.informants)
