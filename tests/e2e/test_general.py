@@ -108,4 +108,5 @@ async def test_after_the_game_hand_status_and_log_show_the_finished_game(world: 
         assert "Case log" in log.text
         refused = await dc.slash(loser, world.channel, "13clues", "ask", witness=winner,
                                  about="red")
-        assert "no 13 Clues table" in refused.text
+        assert "The 13 Clues game in this channel is over" in refused.text
+        assert "Rematch" in refused.text
