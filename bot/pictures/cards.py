@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from bot.pictures.canvas import Canvas
 from bot.pictures.colours import RGB, THEME, contrast, ink_on, mix
-from bot.pictures.fonts import fit, font
+from bot.pictures.fonts import fit, font, text_width
 from bot.pictures.glyphs import GLYPHS
 
 Size = tuple[int, int]
@@ -64,6 +64,24 @@ def face_colours(colour: RGB) -> tuple[RGB, RGB, RGB, RGB, RGB]:
     return colour, ink_on(colour), deep(colour, THEME.card, 1.6), tint, deep(colour, tint, 3.0)
 
 
+def title_lines(title: str, W: int) -> tuple[list[str], int]:
+    """A card title on one line if it fits at the smallest title size, else on two lines
+    split at the space that balances them ("Golden Gate / Bridge"), at the size both fit;
+    cut with an ellipsis only if even that fails."""
+    size, width, least = round(0.165 * W), round(0.88 * W), round(0.12 * W)
+    one, one_size = fit(title, size, width, least)
+    words = title.split()
+    if one == title or len(words) < 2:
+        return [one], one_size
+    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    first, second = min(splits, key=lambda p: max(text_width(p[0], least),
+                                                 text_width(p[1], least)))
+    longer = first if text_width(first, least) >= text_width(second, least) else second
+    _, two_size = fit(longer, round(0.14 * W), width, round(0.11 * W))
+    return [fit(first, two_size, width, two_size)[0], fit(second, two_size, width, two_size)[0]
+            ], two_size
+
+
 @lru_cache(maxsize=128)  # 30 cards x 2 sizes at ~280 KB: under 20 MB
 def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
     """The card face as an RGBA tile at `scale` times `size` (transparent corners)."""
@@ -94,19 +112,24 @@ def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=tint)
     g = 0.7 * r
     GLYPHS[spec.glyph](draw, (cx - g, cy - g, cx + g, cy + g), ink, tint)
-    title, title_size = fit(spec.title, round(0.165 * W), round(0.88 * W), round(0.12 * W))
+    lines, title_size = title_lines(spec.title, W)
     stroke = max(1, round(title_size / 26))
-    draw.text(
-        (W // 2, round(0.735 * H)),
-        title,
-        font=font(title_size),
-        fill=THEME.card_ink,
-        anchor="mm",
-        stroke_width=stroke,
-        stroke_fill=THEME.card_ink,
-    )
-    rule_y = round(0.82 * H)
-    draw.line((round(0.3 * W), rule_y, round(0.7 * W), rule_y), fill=tint, width=max(1, scale))
+    step = round(0.98 * title_size)
+    top = round((0.735 if len(lines) == 1 else 0.712) * H) - step * (len(lines) - 1) // 2
+    for k, line in enumerate(lines):
+        draw.text(
+            (W // 2, top + k * step),
+            line,
+            font=font(title_size),
+            fill=THEME.card_ink,
+            anchor="mm",
+            stroke_width=stroke,
+            stroke_fill=THEME.card_ink,
+        )
+    if len(lines) == 1:  # two lines of title take the rule's place
+        rule_y = round(0.82 * H)
+        draw.line((round(0.3 * W), rule_y, round(0.7 * W), rule_y), fill=tint,
+                  width=max(1, scale))
     caption, caption_size = fit(spec.caption, round(0.11 * W), round(0.86 * W))
     draw.text(
         (W // 2, round(0.89 * H)),
