@@ -18,9 +18,10 @@ from bot.mansion.faces import KIND_LABELS, action_slot, clue_slot, marker_slot
 from bot.pictures.cache import PictureCache
 from bot.pictures.cards import SMALL_CARD
 from bot.pictures.colours import THEME
+from bot.pictures.fonts import text_width
 from bot.pictures.names import alt_name, drawn_name, possessive
 from bot.pictures.page import PANEL_GAP, ROW_WIDTH, Page, pack_rows, render_page, same_width
-from bot.pictures.panels import Group, Panel
+from bot.pictures.panels import SUBTITLE, TITLE, Group, Panel
 from bot.pictures.picture import Picture, make_picture
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
 from engine.mansion.records import Accused
@@ -164,6 +165,17 @@ def _by_kind(cards: list[str]) -> list[Group]:
     return groups
 
 
+def _seat_panel(title: str, groups: list[Group], note: str, subtitle: str, *, winner: bool,
+                badge: str) -> Panel:
+    """A seat's panel of small cards, wide enough for its title, badge and note side by
+    side (the note sits at the right of the title line)."""
+    room = text_width(title, TITLE) + (text_width(badge, 12) + 40 if badge else 0)
+    room += text_width(note, SUBTITLE) + 24 if note else 0
+    return Panel(title, groups, subtitle=subtitle, note=note, card=SMALL_CARD,
+                 min_width=max(190, room), highlight=THEME.accent if winner else None,
+                 badge=badge)
+
+
 # ------------------------------------------------------------------------- a seat's hand
 
 
@@ -224,18 +236,17 @@ def markers_page(view: PublicView) -> tuple[Page, str]:
         turn = playing and i == view.turn
         notes = [w for w, on in (("fugitive", info.fugitive),
                                  ("accused wrongly", info.eliminated)) if on]
-        if view.options.series_wins > 1:
-            notes.append(f"{info.score} won")
         cards = f"{info.clue_count} Clue" + ("" if info.fugitive else
                                             f" · {info.action_count} Action")
+        won = f"{info.score} won" if view.options.series_wins > 1 else ""
         slots = [marker_slot(info.marker)] if info.marker else []
-        seats.append(Panel(_name(view, i), [Group(slots)], subtitle=cards,
-                           note=", ".join(notes), card=SMALL_CARD, min_width=190,
-                           highlight=THEME.accent if turn else None,
-                           badge="Turn" if turn else ""))
+        seats.append(_seat_panel(_name(view, i), [Group(slots)], " · ".join(notes),
+                                 " · ".join(x for x in (cards, won) if x), winner=turn,
+                                 badge="Turn" if turn else ""))
         where = CLUES[info.marker].name if info.marker else "no marker yet"
-        extra = f" ({', '.join(notes)})" if notes else ""
-        alt.append(f"{_alt(view, i)}{extra}{' (their turn)' if turn else ''}: {where}.")
+        tags = [*notes, *([won] if won else []), *(["their turn"] if turn else [])]
+        extra = f" ({', '.join(tags)})" if tags else ""
+        alt.append(f"{_alt(view, i)}{extra}: {where}.")
     seats = same_width(seats)
     top = (n + 1) // 2
     tray = Panel("By the tray", [Group([marker_slot(d) for d in view.tray])],
@@ -276,13 +287,12 @@ def reveal_page(view: PublicView) -> tuple[Page, str]:
         won = seat == winner
         notes = [w for w, on in (("fugitive", seat == last.fugitive),
                                  ("accused wrongly", seat in wrong)) if on]
-        if series:
-            notes.append(f"{view.seats[seat].score} won")
+        score = f"{view.seats[seat].score} won in the series" if series else ""
         badge = "" if not won else ("Escaped" if seat == last.fugitive else "Winner")
-        seats.append(Panel(_name(view, seat), _by_kind(hand) or [Group([])],
-                           note=", ".join(notes), card=SMALL_CARD,
-                           highlight=THEME.accent if won else None, badge=badge))
-        extra = f" ({', '.join(notes)})" if notes else ""
+        seats.append(_seat_panel(_name(view, seat), _by_kind(hand) or [Group([])],
+                                 " · ".join(notes), score, winner=won, badge=badge))
+        tags = [*notes, *([score] if score else [])]
+        extra = f" ({', '.join(tags)})" if tags else ""
         alt.append(f"{_alt(view, seat)}{extra}{' wins' if won else ''}: {_names(hand)}.")
     seats = same_width(seats)
     width = max(ROW_WIDTH, 2 * seats[0].size[0] + PANEL_GAP)

@@ -280,11 +280,13 @@ def test_two_games_cannot_claim_one_kind() -> None:
         Drawings.of([GAME, GAME])
 
 
-def test_only_games_that_draw_declare_drawers() -> None:
+def test_every_game_declares_its_drawers_and_no_kind_twice() -> None:
+    from bot.mansion import pictures as mansion_pictures
     from bot.registry import GAMES
 
     kinds = Drawings.of(GAMES).drawers
-    assert set(kinds) == set(pictures.DRAWERS)
+    assert set(kinds) == set(pictures.DRAWERS) | set(mansion_pictures.DRAWERS)
+    assert not set(pictures.DRAWERS) & set(mansion_pictures.DRAWERS)
 
 
 def test_the_registry_warms_the_drawing_up_in_its_thread() -> None:
