@@ -35,6 +35,8 @@ HAND, MARKERS, REVEAL, NOTES = "mbm.hand", "mbm.markers", "mbm.reveal", notes_pi
 """The kinds of picture a Mansion letter may carry (see `DRAWERS`)."""
 
 VARIANTS = {"standard": "standard game", "one_against_all": "One Against All"}
+HAND_WIDTH = 1140
+"""A hand's row: five Clue cards with the Action cards and the marker beside them."""
 
 
 # ------------------------------------------------------------------------- public API
@@ -190,16 +192,23 @@ def hand_page(view: PlayerView) -> tuple[Page, str]:
         panels.append(Panel("Your Clue cards", _by_kind(view.clues),
                             subtitle="Only you see these; show one to disprove"))
         alt.append(f"Your Clue cards: {_names(view.clues)}.")
+    play: list[Group] = []
     if not info.fugitive and view.actions:
-        panels.append(Panel("Your Action cards", [Group([action_slot(a) for a in view.actions])],
-                            subtitle="Play one on your turn", min_width=200))
+        play.append(Group([action_slot(a) for a in view.actions], "Action cards"))
         alt.append("Your Action cards: " + ", ".join(ACTIONS[a].name for a in view.actions) + ".")
     elif not info.fugitive:
         alt.append("No Action cards" + (": you accused wrongly." if info.eliminated else "."))
     if info.marker:
-        panels.append(Panel("You are at", [Group([marker_slot(info.marker)])],
-                            subtitle="Your destination marker", min_width=150))
+        play.append(Group([marker_slot(info.marker)], "You are at"))
         alt.append(f"You are at {CLUES[info.marker].name}.")
+    if play:
+        title = "Your Action cards" if len(play) == 2 else play[0].label
+        subtitle = "Play one on your turn" if len(play) == 2 else ""
+        if play[-1].label == "You are at":
+            subtitle = (subtitle + " · your marker" if subtitle else "Your destination marker")
+        if len(play) == 1:  # its title says what it is
+            play = [Group(play[0].slots)]
+        panels.append(Panel(title, play, subtitle=subtitle, min_width=150))
     if view.solution is not None and view.phase != "over":
         how = "you chose it" if info.fugitive else "you saw it when you accused"
         cards = list(view.solution.cards())
@@ -217,7 +226,7 @@ def hand_page(view: PlayerView) -> tuple[Page, str]:
                             subtitle="Dealt once the fugitive has chosen the solution",
                             min_width=360))
         alt.append("No Clue cards yet.")
-    page = Page(title=title, subtitle=table_line(view), rows=pack_rows(panels))
+    page = Page(title=title, subtitle=table_line(view), rows=pack_rows(panels, HAND_WIDTH))
     return page, " ".join(alt)
 
 
