@@ -11,19 +11,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bot.drawings import Drawings
-from bot.mansion import notes_picture, pictures
+from bot.mansion import pictures
 from bot.mansion.game import GAME
 from bot.mansion.notes import notes_message
 from bot.messages import Picture as PictureRef
-from engine.mansion import GameState, player_view, public_view
-from engine.mansion.views import knows_solution
+from engine.mansion import GameState, player_view
 from tests.pictures.golden import check_golden
 from tests.pictures.letters import play, table_for
+from tests.pictures.mansion_inputs import check_member_picture, check_public_picture
 from tests.pictures.test_letters import check_message
 
 VARIANTS = ("standard", "one-against-all")
@@ -47,31 +45,6 @@ def test_every_picture_a_mansion_letter_carries_fits_discord(players: int, varia
                 drawn[ref.filename] = 1
         check_message(sent.body, drawn, sent.creating)
     assert set(kinds) == {pictures.HAND, pictures.MARKERS, pictures.REVEAL}, kinds
-
-
-def check_member_picture(ref: PictureRef, state: GameState, seat: int) -> None:
-    """A picture in a letter to `seat` before the end: its own hand or notes, or public."""
-    data: dict[str, Any] = ref.data
-    if ref.kind == pictures.HAND:
-        own = state.seats[seat]
-        assert data["seat"] == seat, "a picture of another seat's hand"
-        assert data["clues"] == own.clues and data["actions"] == own.actions
-        assert data == pictures.view_data(player_view(state, seat))
-        if data.get("solution") is not None:
-            assert knows_solution(state, seat)
-    elif ref.kind == notes_picture.KIND:
-        assert data["notes"]["seat"] == seat
-    else:
-        check_public_picture(ref, state)
-
-
-def check_public_picture(ref: PictureRef, state: GameState) -> None:
-    """A picture the channel may carry before the end: the markers, from the public view."""
-    assert ref.kind == pictures.MARKERS, f"{ref.kind} before the end"
-    assert ref.data == pictures.view_data(public_view(state))
-    assert "clues" not in ref.data and "actions" not in ref.data
-    if ref.data.get("solution") is not None:
-        assert knows_solution(state, None)
 
 
 @pytest.mark.parametrize(("players", "variant", "seed"),
