@@ -8,8 +8,9 @@ from engine.mansion.notes import CardNotes, Notes, SolutionOdds
 from engine.mansion.records import Accused, Triple
 from engine.mansion.state import Options, RoundResult
 from engine.mansion.views import PlayerView, PublicView, SeatInfo
+from tests.pictures.positions import MANSION_NAMES
 
-NAMES = ("Ann", "Bartholomew Maximilian", "Cid", "Zoë", "Eve")
+NAMES = MANSION_NAMES
 
 
 def _seats(markers: list[str], counts: list[int], *, fugitive: int | None = None,

@@ -4,8 +4,7 @@ images, and show exactly what their viewer may see."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
@@ -21,46 +20,19 @@ from bot.mansion.pictures import (
 )
 from bot.pictures import Picture
 from engine.mansion import (
-    Abandon,
-    GameState,
-    Options,
-    PlayerRef,
-    apply,
-    legal,
-    new_game,
     player_view,
     public_view,
 )
-from engine.mansion.ai import choose_action
 from engine.mansion.cards import CLUES
 from engine.mansion.notes import notes
 from engine.mansion.views import PlayerView
 from tests.pictures import mansion_tables as tables
 from tests.pictures.golden import check_golden
+from tests.pictures.positions import mansion_states
 from tests.pictures.test_thirteen_clues import assert_fit_for_discord
 
 PLAYERS = (3, 4, 5)
 VARIANTS = ("standard", "one_against_all")
-
-
-def game(players: int, seed: int, variant: str = "standard", series: int = 1,
-         steps: int | None = None) -> Iterator[GameState]:
-    """Every state of a seeded game between easy AIs (`steps` cuts it short: abandoned)."""
-    refs = [PlayerRef(id=f"p{i}", name=tables.NAMES[i]) for i in range(players)]
-    options = Options.model_validate({"players": players, "variant": variant,
-                                      "series_wins": series})
-    state, _ = new_game(refs, options, seed)
-    rng = random.Random(seed)
-    yield state
-    count = 0
-    while not legal.is_over(state):
-        if steps is not None and count >= steps:
-            state, _ = apply(state, Abandon(reason="The test ended the table."))
-        else:
-            seat = legal.waiting_on(state)[0]
-            state, _ = apply(state, choose_action(player_view(state, seat), "easy", rng))
-        count += 1
-        yield state
 
 
 def names(text: str) -> set[str]:
@@ -73,7 +45,7 @@ def names(text: str) -> set[str]:
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", PLAYERS)
 def test_every_picture_fits_discord(players: int, variant: str) -> None:
-    states = list(game(players, 5 * players, variant))
+    states = list(mansion_states(players, 5 * players, variant))
     middle = next(s for s in states[len(states) // 3:] if s.phase == "playing")
     for seat in range(players):
         view = player_view(middle, seat)
@@ -158,7 +130,7 @@ def test_each_picture_shows_only_what_its_viewer_may_see(players: int, variant: 
     own Clue cards (and the solution it knows), its Action cards and the markers; the
     markers picture draws markers only; the alt texts name nothing else; the reveal
     refuses a table still in play."""
-    states = list(game(players, 100 + seed, variant))
+    states = list(mansion_states(players, 100 + seed, variant))
     for k, state in enumerate(states):
         if k % 9 and k != len(states) - 1:
             continue
@@ -188,7 +160,7 @@ def test_each_picture_shows_only_what_its_viewer_may_see(players: int, variant: 
 
 def test_notes_pictures_are_drawn_from_the_seats_own_notes_only() -> None:
     """The notes picture's input is the seat's own grid and the names; off draws nothing."""
-    state = list(game(4, 3, steps=40))[30]
+    state = list(mansion_states(4, 3, steps=40))[30]
     view = player_view(state, 2)
     with pytest.raises(ValueError):
         notes_picture.notes_scene(notes(view, "off"), [s.name for s in view.seats], "x")
