@@ -19,6 +19,7 @@ from bot.pictures.cache import PictureCache
 from bot.pictures.canvas import Canvas
 from bot.pictures.colours import THEME, ink_on, mix, rgb
 from bot.pictures.names import alt_name, drawn_name, possessive
+from bot.pictures.numbers import percent
 from bot.pictures.page import draw_header, to_json
 from bot.pictures.picture import Picture, make_picture
 from engine.mansion.cards import BY_KIND, CLUES, Kind
@@ -135,20 +136,12 @@ def _alt(grid: Notes, names: list[str]) -> str:
         rows = [grid.row(c) for c in BY_KIND[kind]]
         live = [r for r in rows if r.solution != "not_held"]
         if grid.assist == "full":
-            text = ", ".join(f"{CLUES[r.card].name} {_percent(r.solution_probability or 0)}"
+            text = ", ".join(f"{CLUES[r.card].name} {percent(r.solution_probability or 0)}"
                              for r in sorted(live, key=lambda r: -(r.solution_probability or 0)))
         else:
             text = ", ".join(CLUES[r.card].name for r in live)
         parts.append(f"{KIND_LABELS[kind]}s that may be in the solution: {text or 'none'}.")
     return " ".join(parts)
-
-
-def _percent(p: float) -> str:
-    if 0 < p < 0.005:
-        return "<1%"
-    if 0.995 <= p < 1:
-        return ">99%"
-    return f"{p:.0%}"
 
 
 # Geometry (logical pixels)
@@ -235,7 +228,7 @@ def _draw_cell(canvas: Canvas, mark: str, odds: float | None,
         return
     fill = mix(THEME.panel, _LIKELY, 0.1 + 0.7 * odds)
     canvas.rect(box, fill, radius=6, outline=THEME.panel_edge, width=1)
-    canvas.text((mx, my), _percent(odds), 14, ink_on(fill, THEME.card_ink, THEME.text),
+    canvas.text((mx, my), percent(odds), 14, ink_on(fill, THEME.card_ink, THEME.text),
                 anchor="mm", bold=True)
 
 
@@ -257,7 +250,7 @@ def _draw_summary(canvas: Canvas, scene: NotesScene, span: tuple[float, float, f
     for p, names in scene.top:
         canvas.rect((x0, y + 3, x0 + 100, y + 17), THEME.panel, radius=4)
         canvas.rect((x0, y + 3, x0 + max(4, 100 * p), y + 17), _LIKELY, radius=4)
-        canvas.text((x0 + 110, y + 10), _percent(p), 15, THEME.text, anchor="lm", bold=True)
+        canvas.text((x0 + 110, y + 10), percent(p), 15, THEME.text, anchor="lm", bold=True)
         canvas.text((x0 + 162, y + 10), " · ".join(names), 15, THEME.text, anchor="lm",
                     max_width=x1 - x0 - 166)
         y += 26

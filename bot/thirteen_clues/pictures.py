@@ -25,6 +25,7 @@ from bot.pictures.colours import RGB, THEME, ink_on, mix, rgb
 from bot.pictures.fonts import drawable, text_width
 from bot.pictures.grid import grid, grid_size
 from bot.pictures.names import alt_name, drawn_name, possessive
+from bot.pictures.numbers import percent
 from bot.pictures.page import (
     PANEL_GAP,
     Page,
@@ -550,19 +551,11 @@ def _casebook_alt(view: PlayerView, deduction: Deduction, rows: list[CaseRow]) -
         cells = [row.cells[list(Category).index(category)] for row in rows]
         live = [c for c in cells if c.status != "ruled_out"]
         text = ", ".join(
-            f"{c.name} {'certain' if c.status == 'certain' else _percent(c.probability)}"
+            f"{c.name} {'certain' if c.status == 'certain' else percent(c.probability)}"
             for c in sorted(live, key=lambda c: -c.probability)
         )
         parts.append(f"{CATEGORY_LABELS[category]}s still possible: {text or 'none'}.")
     return " ".join(parts)
-
-
-def _percent(p: float) -> str:
-    if 0 < p < 0.005:
-        return "<1%"
-    if 0.995 <= p < 1:
-        return ">99%"
-    return f"{p:.0%}"
 
 
 # Casebook geometry (logical pixels)
@@ -651,7 +644,7 @@ def _draw_cell(
         canvas.rect((x1 - 44, mid - 15, x1 - 14, mid + 15), THEME.good, radius=15)
         canvas.glyph("check", (x1 - 38, mid - 9, x1 - 20, mid + 9), THEME.text, THEME.good)
     else:
-        canvas.text((x1 - 10, mid), _percent(cell.probability), 18, ink, anchor="rm", bold=True)
+        canvas.text((x1 - 10, mid), percent(cell.probability), 18, ink, anchor="rm", bold=True)
 
 
 def _draw_summary(canvas: Canvas, scene: CasebookScene, span: tuple[float, float, float]) -> None:
@@ -663,7 +656,7 @@ def _draw_summary(canvas: Canvas, scene: CasebookScene, span: tuple[float, float
         canvas.text((x1, y + 3), f"the {len(scene.top)} most likely", 13, THEME.muted, anchor="ra")
     y += 30
     for p, names in scene.top:
-        label = _percent(p)
+        label = percent(p)
         canvas.rect((x0, y + 3, x0 + 120, y + 17), THEME.panel, radius=4)
         canvas.rect((x0, y + 3, x0 + max(4, 120 * p), y + 17), _LIKELY, radius=4)
         canvas.text((x0 + 132, y + 10), label, 15, THEME.text, anchor="lm", bold=True)
