@@ -1,14 +1,17 @@
-"""Time and size of the 13 Clues pictures, per kind, at 2 to 6 players.
+"""Time and size of the pictures, per kind: 13 Clues at 2 to 6 players, the Mansion at 3 to 5.
 
 Run from the repo root: .venv/bin/python -m bench.pictures [--games 4] [--per-game 6]
+[--game 13clues|mansion|both]
 
 Positions: seeded random games (both editions alternately), several moments per game seen
 from a random seat. Each picture is rendered with the cache off and timed once with
-time.perf_counter (PNG encoding included; the casebook's deduction is solved beforehand and
-not counted: it is the solver's cost, see bench.deduction). The first render of a process
-also builds the card tiles; a warm-up game runs before timing so the figures are the steady
-state a running bot sees. The last table shows what the cache saves: the same scene asked
-for again.
+time.perf_counter (PNG encoding included; the casebook's deduction and the Mansion's notes
+grid are solved beforehand and not counted: they are the solver's cost, see bench.deduction
+and bench.mansion_notes). The Mansion: seeded games between easy AIs, standard and One
+Against All alternately; kinds hand, markers, notes at bookkeeping and full, the reveal.
+The first render of a process also builds the card tiles; a warm-up game runs before
+timing so the figures are the steady state a running bot sees. The 13 Clues cache table
+shows what the cache saves: the same scene asked for again.
 """
 
 from __future__ import annotations
@@ -28,12 +31,15 @@ from bot.pictures import Picture, PictureCache
 from bot.thirteen_clues.game import GAME
 from bot.thirteen_clues.pictures import CACHE as SCENES
 from bot.thirteen_clues.pictures import casebook_picture, player_picture, reveal_picture
+from engine import mansion
+from engine.mansion.notes import notes
 from engine.thirteen_clues import player_view, public_view, reveal
 from engine.thirteen_clues.deduction import solve
 from tests.pictures.letters import play
-from tests.pictures.positions import game_states
+from tests.pictures.positions import game_states, mansion_states
 
 KINDS = ("pass", "view", "casebook", "reveal")
+MANSION_KINDS = ("hand", "markers", "notes-book", "notes-full", "reveal")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -70,6 +76,54 @@ def measure(players: int, games: int, per_game: int) -> dict[str, list[tuple[flo
             timed(lambda s=end: reveal_picture(reveal(s), public_view(s), cache=None))
         )
     return out
+
+
+def measure_mansion(players: int, games: int, per_game: int
+                    ) -> dict[str, list[tuple[float, Picture]]]:
+    from bot.mansion import notes_picture
+    from bot.mansion import pictures as mansion_pictures
+
+    out: dict[str, list[tuple[float, Picture]]] = {k: [] for k in MANSION_KINDS}
+    for seed in range(games):
+        variant = "standard" if seed % 2 == 0 else "one_against_all"
+        states = mansion_states(players, seed, variant)
+        rng = random.Random(seed)
+        playing = [s for s in states if s.phase == "playing"]
+        for state in rng.sample(playing, min(per_game, len(playing))):
+            view = mansion.player_view(state, rng.randrange(players))
+            out["hand"].append(timed(lambda v=view: mansion_pictures.hand_picture(v, cache=None)))
+            public = mansion.public_view(state)
+            out["markers"].append(
+                timed(lambda v=public: mansion_pictures.markers_picture(v, cache=None)))
+            names = [s.name for s in view.seats]
+            line = mansion_pictures.table_line(view)
+            for kind, assist in (("notes-book", "bookkeeping"), ("notes-full", "full")):
+                grid = notes(view, assist)  # solved here, not timed
+                out[kind].append(timed(lambda g=grid, n=names, t=line: notes_picture.notes_picture(
+                    g, n, t, cache=None)))
+        end = mansion.public_view(states[-1])
+        out["reveal"].append(timed(lambda v=end: mansion_pictures.reveal_picture(v, cache=None)))
+    return out
+
+
+def print_rows(players: int, results: dict[str, list[tuple[float, Picture]]]) -> None:
+    for kind, rows in results.items():
+        if not rows:
+            continue
+        ms = [t * 1000 for t, _ in rows]
+        kb = [p.size / 1024 for _, p in rows]
+        dims = {f"{p.width}x{p.height}" for _, p in rows}
+        line = (
+            f"{players}",
+            kind,
+            f"{len(rows)}",
+            f"{statistics.median(ms):.1f}",
+            f"{percentile(ms, 0.99):.1f}",
+            f"{statistics.median(kb):.1f}",
+            f"{max(kb):.1f}",
+            "/".join(sorted(dims)[:2]) + ("…" if len(dims) > 2 else ""),
+        )
+        print("  ".join(f"{c:>9}" for c in line))
 
 
 def cache_figures(players: int) -> str:
@@ -148,38 +202,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--per-game", type=int, default=6)
+    parser.add_argument("--game", choices=("13clues", "mansion", "both"), default="both")
     args = parser.parse_args()
-    measure(4, 1, 2)  # warm-up: fonts and card tiles
     header = ("players", "picture", "n", "ms med", "ms p99", "KB med", "KB max", "pixels")
-    print("  ".join(f"{h:>9}" for h in header))
-    for players in range(2, 7):
-        results = measure(players, args.games, args.per_game)
-        for kind in KINDS:
-            rows = results[kind]
-            if not rows:
-                continue
-            ms = [t * 1000 for t, _ in rows]
-            kb = [p.size / 1024 for _, p in rows]
-            dims = {f"{p.width}x{p.height}" for _, p in rows}
-            line = (
-                f"{players}",
-                kind,
-                f"{len(rows)}",
-                f"{statistics.median(ms):.1f}",
-                f"{percentile(ms, 0.99):.1f}",
-                f"{statistics.median(kb):.1f}",
-                f"{max(kb):.1f}",
-                "/".join(sorted(dims)[:2]) + ("…" if len(dims) > 2 else ""),
-            )
-            print("  ".join(f"{c:>9}" for c in line))
-    print()
-    print("cache: one game, every seat's view and casebook after every action:")
-    for players in (2, 4, 6):
-        print(cache_figures(players))
-    print()
-    print("letters: one game as the bot sends it (full assist), through bot.drawings:")
-    for players in (2, 3, 4, 5, 6):
-        print("\n".join(letter_figures(players)))
+    if args.game in ("13clues", "both"):
+        measure(4, 1, 2)  # warm-up: fonts and card tiles
+        print("13 Clues")
+        print("  ".join(f"{h:>9}" for h in header))
+        for players in range(2, 7):
+            print_rows(players, measure(players, args.games, args.per_game))
+        print()
+        print("cache: one game, every seat's view and casebook after every action:")
+        for players in (2, 4, 6):
+            print(cache_figures(players))
+        print()
+        print("letters: one game as the bot sends it (full assist), through bot.drawings:")
+        for players in (2, 3, 4, 5, 6):
+            print("\n".join(letter_figures(players)))
+    if args.game in ("mansion", "both"):
+        measure_mansion(4, 1, 2)  # warm-up: the Mansion's card tiles
+        print("Clue: Mystery Beyond the Mansion")
+        print("  ".join(f"{h:>9}" for h in header))
+        for players in range(3, 6):
+            print_rows(players, measure_mansion(players, args.games, args.per_game))
 
 
 if __name__ == "__main__":

@@ -10,13 +10,14 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from bot.components import view_of
-from bot.mansion import components
+from bot.mansion import components, pictures
 from bot.mansion.family import PREFIX
 from bot.mansion.render.embeds import hand_embed, lobby_embed, table_embed
 from bot.mansion.render.labels import TITLE, Voice, action_name, card_name
 from bot.mansion.render.lines import channel_text, dm_text, voice
 from bot.mansion.render.texts import log_text, rules_text
 from bot.mansion.settings import MansionSettings
+from bot.mansion.shown import hand_picture, markers_picture, reveal_picture
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame
@@ -44,7 +45,7 @@ from engine.mansion import (
     public_view,
 )
 from engine.mansion.ai import LEVELS, Level, choose_action
-from engine.mansion.events import PromptOpened
+from engine.mansion.events import HandDealt, PromptOpened
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 from engine.mansion.records import AllSnooped, Sleuthed, Suggested, Tipped, TurnBegan
 
@@ -80,6 +81,8 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     )
 
     state_model: ClassVar[type[BaseModel]] = GameState
+    drawers = pictures.DRAWERS
+    warm_pictures = staticmethod(pictures.warm_up)
     actions = ACTION_ADAPTER
     events = EVENT_ADAPTER
 
@@ -180,7 +183,11 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         view = public_view(state)
         # No content: an edit keeps the news the message was posted with (a change with no
         # public news, like a refuter's private choice, only updates the status embed).
-        return Outgoing.of(embeds=[table_embed(view)], view=components.table_view(table.id, view))
+        # The table embed shows the markers around the tray while playing, the reveal at the end.
+        shown = (reveal_picture(view, embed=0) if view.phase == "over"
+                 else markers_picture(view, embed=0))
+        return Outgoing.of(embeds=[table_embed(view)], view=components.table_view(table.id, view),
+                           pictures=[shown] if shown is not None else [])
 
     def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
         return channel_text(events, public_view(state)) or None
@@ -195,14 +202,17 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
                   if isinstance(e, PromptOpened) and e.audience.includes(seat)}
         items = (components.prompt_items(table.id, view)
                  if view.prompt is not None and view.prompt.id in opened else [])
-        return Outgoing.of(text, view=view_of(*items) if items else None)
+        dealt = any(isinstance(e, HandDealt) and e.seat == seat for e in events)
+        return Outgoing.of(text, view=view_of(*items) if items else None,
+                           pictures=[hand_picture(view)] if dealt else [])
 
     # what commands show -----------------------------------------------------------------
 
     def hand(self, table: Table, state: GameState, seat: int) -> Outgoing:
         view = player_view(state, seat)
         items = components.prompt_items(table.id, view)
-        return Outgoing.of(embeds=[hand_embed(view)], view=view_of(*items) if items else None)
+        return Outgoing.of(embeds=[hand_embed(view)], view=view_of(*items) if items else None,
+                           pictures=[hand_picture(view, embed=0)] if view.clues else [])
 
     def log(self, table: Table, state: GameState) -> str:
         return log_text(public_view(state))

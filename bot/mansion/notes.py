@@ -15,6 +15,7 @@ import discord
 from bot.mansion.render.embeds import COLOUR_SECRET, FIELD
 from bot.mansion.render.labels import KIND_PLURAL, TITLE, card_name, clip, triple_text
 from bot.mansion.settings import MansionSettings
+from bot.mansion.shown import notes_grid_picture
 from bot.messages import Outgoing
 from bot.models import Table
 from engine.mansion.cards import BY_KIND, CLUES
@@ -83,7 +84,8 @@ def notes_message(table: Table, view: PlayerView) -> Outgoing:
         # seat. Show the pen-and-paper level rather than nothing, and say so.
         log.warning("notes: no consistent deal for seat %s; showing bookkeeping", view.seat)
         grid = notes(view, "bookkeeping")
-    return Outgoing.of(embeds=[notes_embed(grid, view)])
+    shown = notes_grid_picture(grid, view, embed=0)
+    return Outgoing.of(embeds=[notes_embed(grid, view)], pictures=[shown] if shown else [])
 
 
 def _head(name: str, me: bool) -> str:

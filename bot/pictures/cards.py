@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from bot.pictures.canvas import Canvas
 from bot.pictures.colours import RGB, THEME, contrast, ink_on, mix
-from bot.pictures.fonts import fit, font
+from bot.pictures.fonts import fit, font, text_width
 from bot.pictures.glyphs import GLYPHS
 
 Size = tuple[int, int]
@@ -47,6 +47,41 @@ def deep(colour: RGB, against: RGB, minimum: float = 3.0) -> RGB:
     return out
 
 
+PALE = 1.5
+"""A suit colour whose contrast with the card's cream is below this (WCAG ratio; White:
+1.19) cannot carry the band, the edge or the icon: such a card is drawn in `PALE_INK` with
+the suit colour as the band's lettering and the icon's disc."""
+PALE_INK: RGB = (58, 54, 68)
+
+
+def face_colours(colour: RGB) -> tuple[RGB, RGB, RGB, RGB, RGB]:
+    """Band, band lettering, card edge, icon disc and icon ink for a suit colour: a pale
+    suit turns dark band and ink on its pale disc (every pair at least 9:1; White's band
+    on the cream 1.19 → 11.0), the others keep their colour."""
+    if contrast(colour, THEME.card) < PALE:
+        return PALE_INK, colour, PALE_INK, colour, PALE_INK
+    tint = mix(colour, (255, 255, 255), 0.78)
+    return colour, ink_on(colour), deep(colour, THEME.card, 1.6), tint, deep(colour, tint, 3.0)
+
+
+def title_lines(title: str, W: int) -> tuple[list[str], int]:
+    """A card title on one line if it fits at the smallest title size, else on two lines
+    split at the space that balances them ("Golden Gate / Bridge"), at the size both fit;
+    cut with an ellipsis only if even that fails."""
+    size, width, least = round(0.165 * W), round(0.88 * W), round(0.12 * W)
+    one, one_size = fit(title, size, width, least)
+    words = title.split()
+    if one == title or len(words) < 2:
+        return [one], one_size
+    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    first, second = min(splits, key=lambda p: max(text_width(p[0], least),
+                                                 text_width(p[1], least)))
+    longer = first if text_width(first, least) >= text_width(second, least) else second
+    _, two_size = fit(longer, round(0.14 * W), width, round(0.11 * W))
+    return [fit(first, two_size, width, two_size)[0], fit(second, two_size, width, two_size)[0]
+            ], two_size
+
+
 @lru_cache(maxsize=128)  # 30 cards x 2 sizes at ~280 KB: under 20 MB
 def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
     """The card face as an RGBA tile at `scale` times `size` (transparent corners)."""
@@ -56,16 +91,15 @@ def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
     draw = ImageDraw.Draw(tile)
     radius = round(0.085 * W)
     edge = max(2, round(0.035 * W))
-    band_ink = ink_on(spec.colour)
-    outline = deep(spec.colour, THEME.card, 1.6)
+    band, band_ink, outline, tint, ink = face_colours(spec.colour)
     draw.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius, fill=outline)
     inner = (edge, edge, W - 1 - edge, H - 1 - edge)
     draw.rounded_rectangle(inner, radius=radius - edge, fill=THEME.card)
     band_h = round(0.15 * H)
     draw.rounded_rectangle(
-        (edge, edge, W - 1 - edge, edge + band_h), radius=radius - edge, fill=spec.colour
+        (edge, edge, W - 1 - edge, edge + band_h), radius=radius - edge, fill=band
     )
-    draw.rectangle((edge, edge + band_h // 2, W - 1 - edge, edge + band_h), fill=spec.colour)
+    draw.rectangle((edge, edge + band_h // 2, W - 1 - edge, edge + band_h), fill=band)
     band_text, band_size = fit(spec.band, round(0.095 * W), round(0.8 * W), round(0.07 * W))
     draw.text(
         (W // 2, edge + band_h // 2 + 1),
@@ -74,25 +108,28 @@ def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
         fill=band_ink,
         anchor="mm",
     )
-    tint = mix(spec.colour, (255, 255, 255), 0.78)
-    ink = deep(spec.colour, tint, 3.0)
     cx, cy, r = W / 2, 0.435 * H, 0.25 * W
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=tint)
     g = 0.7 * r
     GLYPHS[spec.glyph](draw, (cx - g, cy - g, cx + g, cy + g), ink, tint)
-    title, title_size = fit(spec.title, round(0.165 * W), round(0.88 * W), round(0.12 * W))
+    lines, title_size = title_lines(spec.title, W)
     stroke = max(1, round(title_size / 26))
-    draw.text(
-        (W // 2, round(0.735 * H)),
-        title,
-        font=font(title_size),
-        fill=THEME.card_ink,
-        anchor="mm",
-        stroke_width=stroke,
-        stroke_fill=THEME.card_ink,
-    )
-    rule_y = round(0.82 * H)
-    draw.line((round(0.3 * W), rule_y, round(0.7 * W), rule_y), fill=tint, width=max(1, scale))
+    step = round(0.98 * title_size)
+    top = round((0.735 if len(lines) == 1 else 0.712) * H) - step * (len(lines) - 1) // 2
+    for k, line in enumerate(lines):
+        draw.text(
+            (W // 2, top + k * step),
+            line,
+            font=font(title_size),
+            fill=THEME.card_ink,
+            anchor="mm",
+            stroke_width=stroke,
+            stroke_fill=THEME.card_ink,
+        )
+    if len(lines) == 1:  # two lines of title take the rule's place
+        rule_y = round(0.82 * H)
+        draw.line((round(0.3 * W), rule_y, round(0.7 * W), rule_y), fill=tint,
+                  width=max(1, scale))
     caption, caption_size = fit(spec.caption, round(0.11 * W), round(0.86 * W))
     draw.text(
         (W // 2, round(0.89 * H)),

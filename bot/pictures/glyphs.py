@@ -1,5 +1,5 @@
 """Small pictograms drawn from plain shapes (no third-party art): a person, a map pin, a
-dagger, a magnifying glass, a check mark, a cross, a star.
+dagger, a magnifying glass, a check mark, a cross, a star, a car, an envelope.
 
 Each glyph fills a square box given in pixels on the target image; `hole` is the colour of
 whatever shows through its cut-outs (the pin's eye, the lens). Shapes are drawn without
@@ -128,6 +128,28 @@ def star(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, hole: RGB) -> None:
     draw.polygon(points, fill=fill)
 
 
+def car(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, hole: RGB) -> None:
+    """A car seen from the side: a cabin with two windows on a body, two wheels."""
+    p = _unit(box)
+    size = box[2] - box[0]
+    draw.polygon([p(0.26, 0.5), p(0.34, 0.26), p(0.68, 0.26), p(0.8, 0.5)], fill=fill)
+    draw.rounded_rectangle((*p(0.04, 0.48), *p(0.96, 0.74)), radius=0.08 * size, fill=fill)
+    draw.polygon([p(0.35, 0.47), p(0.39, 0.32), p(0.5, 0.32), p(0.5, 0.47)], fill=hole)
+    draw.polygon([p(0.55, 0.47), p(0.55, 0.32), p(0.65, 0.32), p(0.72, 0.47)], fill=hole)
+    for u in (0.27, 0.73):
+        _circle(draw, p(u, 0.76), 0.13 * size, hole)
+        _circle(draw, p(u, 0.76), 0.1 * size, fill)
+
+
+def envelope(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, hole: RGB) -> None:
+    """A closed envelope (a Private Tip, passed face down)."""
+    p = _unit(box)
+    size = box[2] - box[0]
+    draw.rounded_rectangle((*p(0.06, 0.22), *p(0.94, 0.8)), radius=0.06 * size, fill=fill)
+    width = max(1, round(0.06 * size))
+    draw.line([p(0.1, 0.27), p(0.5, 0.56), p(0.9, 0.27)], fill=hole, width=width, joint="curve")
+
+
 GLYPHS: dict[str, Glyph] = {
     "person": person,
     "pin": pin,
@@ -136,5 +158,7 @@ GLYPHS: dict[str, Glyph] = {
     "check": check,
     "cross": cross,
     "star": star,
+    "car": car,
+    "envelope": envelope,
 }
 """Glyph name -> drawer; a game's card faces name their glyph here."""

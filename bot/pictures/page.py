@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 
 from PIL import Image
 
 from bot.pictures.canvas import Canvas
 from bot.pictures.colours import THEME
-from bot.pictures.panels import Panel
+from bot.pictures.grid import first_fit
+from bot.pictures.panels import PAD, Panel
 
 MARGIN = 22
 ROW_GAP = 16
@@ -23,6 +24,25 @@ PANEL_GAP = 16
 TITLE = 25
 SUBTITLE = 15
 FOOTER = 13
+
+
+ROW_WIDTH = 960
+"""Panels share a row up to this width: pictures stay under ~1000 pixels wide, which Discord
+shows large enough to read on a desktop and scales evenly on a phone."""
+
+
+def pack_rows(panels: list[Panel], width: float = ROW_WIDTH) -> list[list[Panel]]:
+    """Panels in reading order, packed into rows (a narrow one may fill a gap above)."""
+    widths = [p.size[0] for p in panels]
+    return [[panels[i] for i in row] for row in first_fit(widths, width, PANEL_GAP)]
+
+
+def same_width(panels: list[Panel]) -> list[Panel]:
+    """The panels again, all as wide as the widest: rows of holders line up."""
+    if not panels:
+        return panels
+    width = max(p.size[0] for p in panels) - 2 * PAD
+    return [replace(p, min_width=width) for p in panels]
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,19 @@ from bot.pictures.canvas import Canvas
 from bot.pictures.cards import CARD, SMALL_CARD, FaceSpec
 from bot.pictures.colours import RGB, THEME, ink_on, mix, rgb
 from bot.pictures.fonts import drawable, text_width
-from bot.pictures.grid import first_fit, grid, grid_size
-from bot.pictures.page import PANEL_GAP, Page, draw_header, render_page, to_json
-from bot.pictures.panels import PAD, Group, Panel, Slot
+from bot.pictures.grid import grid, grid_size
+from bot.pictures.names import alt_name, drawn_name, possessive
+from bot.pictures.numbers import percent
+from bot.pictures.page import (
+    PANEL_GAP,
+    Page,
+    draw_header,
+    pack_rows,
+    render_page,
+    same_width,
+    to_json,
+)
+from bot.pictures.panels import Group, Panel, Slot
 from bot.pictures.picture import Picture, make_picture
 from engine.thirteen_clues.cards import (
     CARDS,
@@ -65,9 +75,6 @@ CATEGORY_LABELS: dict[Category, str] = {
 
 CACHE = PictureCache()
 """The process-wide cache for these pictures; pass `cache=None` to render afresh."""
-
-NAME_LIMIT = 24
-"""Characters of a player's name drawn on a picture (the alt text keeps 32)."""
 
 
 @lru_cache(maxsize=64)
@@ -195,17 +202,11 @@ def _cached(
 
 def seat_name(view: PublicView, seat: int) -> str:
     """A seat's name as the bundled font can draw it, clipped; "Seat 3" if nothing is left."""
-    name = drawable(view.seats[seat].name, f"Seat {seat + 1}")
-    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1].rstrip() + "…"
+    return drawn_name(view.seats[seat].name, seat)
 
 
 def _alt_name(view: PublicView, seat: int) -> str:
-    name = " ".join(view.seats[seat].name.split()) or f"Seat {seat + 1}"
-    return name if len(name) <= 32 else name[:31] + "…"
-
-
-def _possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+    return alt_name(view.seats[seat].name, seat)
 
 
 def _card_alt(card: str) -> str:
@@ -235,23 +236,6 @@ def _sides(count: int, two_players: bool) -> list[str]:
     return ["Left", "Right"] if two_players and count == 2 else [""] * count
 
 
-ROW_WIDTH = 960
-"""Panels share a row up to this width: pictures stay under ~1000 pixels wide, which Discord
-shows large enough to read on a desktop and scales evenly on a phone."""
-
-
-def _rows(panels: list[Panel], width: float = ROW_WIDTH) -> list[list[Panel]]:
-    """Panels in reading order, packed into rows (a narrow one may fill a gap above)."""
-    widths = [p.size[0] for p in panels]
-    return [[panels[i] for i in row] for row in first_fit(widths, width, PANEL_GAP)]
-
-
-def _same_width(panels: list[Panel]) -> list[Panel]:
-    """The panels again, all as wide as the widest: rows of holders line up."""
-    if not panels:
-        return panels
-    width = max(p.size[0] for p in panels) - 2 * PAD
-    return [replace(p, min_width=width) for p in panels]
 
 
 # ------------------------------------------------------------------------- a seat's view
@@ -298,22 +282,22 @@ def player_page(view: PlayerView) -> tuple[Page, str]:
         note = "" if two else "your left" if k == 1 else "your right" if k == n - 1 else ""
         holders.append(
             Panel(
-                f"{_possessive(seat_name(view, seat))} holder",
+                f"{possessive(seat_name(view, seat))} holder",
                 [Group([_up(c) for c in cards])],
                 note=note,
             )
         )
         where = f" ({note})" if note else ""
-        alt.append(f"{_possessive(_alt_name(view, seat))} holder{where}: {_cards_alt(cards)}.")
+        alt.append(f"{possessive(_alt_name(view, seat))} holder{where}: {_cards_alt(cards)}.")
 
     panels = [holder, screen, *holders]
     if two:  # one row for the three panels that matter: smaller cards
         panels = [replace(p, card=SMALL_CARD) for p in panels]
-    panels = panels[:2] + _same_width(panels[2:])
+    panels = panels[:2] + same_width(panels[2:])
     informants = _informant_panel(view, alt)
     if informants is not None:
         panels.append(informants)
-    page = Page(title=f"{name} · your view", subtitle=_table_line(view), rows=_rows(panels))
+    page = Page(title=f"{name} · your view", subtitle=_table_line(view), rows=pack_rows(panels))
     return page, " ".join(alt)
 
 
@@ -361,14 +345,14 @@ def _passing_page(view: PlayerView) -> tuple[Page, str]:
             _up(c, f"to {left_name}", THEME.accent) if c in passed else _up(c, "screen")
             for c in view.dealt
         ]
-        subtitle = f"Ringed: passed to {_possessive(left_name)} holder; the rest is your screen"
+        subtitle = f"Ringed: passed to {possessive(left_name)} holder; the rest is your screen"
         alt.append(
-            f"Dealt: {_cards_alt(view.dealt)}. Passed to {_possessive(_alt_name(view, left))} "
+            f"Dealt: {_cards_alt(view.dealt)}. Passed to {possessive(_alt_name(view, left))} "
             f"holder: {_cards_alt(view.passed)}."
         )
     else:
         slots = [_up(c) for c in view.dealt]
-        subtitle = f"Pass 1 Person, 1 Location, 1 Weapon to {_possessive(left_name)} holder"
+        subtitle = f"Pass 1 Person, 1 Location, 1 Weapon to {possessive(left_name)} holder"
         alt.append(f"Dealt: {_cards_alt(view.dealt)}. Not passed yet.")
     hand = Panel("Your five cards", [Group(slots)], subtitle=subtitle)
     chosen = view.seats[right].has_passed
@@ -390,7 +374,7 @@ def _passing_page(view: PlayerView) -> tuple[Page, str]:
     page = Page(
         title=f"{seat_name(view, me)} · your cards",
         subtitle=_table_line(view),
-        rows=_rows(panels),
+        rows=pack_rows(panels),
         footer=footer,
     )
     return page, " ".join(alt)
@@ -448,7 +432,7 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
                 badge="Winner" if won else "",
             )
         )
-    panels = _same_width(panels)
+    panels = same_width(panels)
     if over.informants:
         letters = "ABCDEFGH"
         panels.append(
@@ -463,7 +447,7 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
             + "; ".join(f"{letters[i]} {_card_alt(c)}" for i, c in enumerate(over.informants))
             + "."
         )
-    rows = _rows(panels, 2 * panels[0].size[0] + PANEL_GAP)  # two seats a row
+    rows = pack_rows(panels, 2 * panels[0].size[0] + PANEL_GAP)  # two seats a row
     subtitle = _table_line(view) + " · everything revealed"
     if winner is None and why:
         subtitle += " · " + drawable(why, "")
@@ -534,7 +518,7 @@ def casebook_scene(view: PlayerView, deduction: Deduction) -> CasebookScene:
     name = seat_name(view, view.seat)
     description = _casebook_alt(view, deduction, rows)
     return CasebookScene(
-        title=f"{_possessive(name)} casebook",
+        title=f"{possessive(name)} casebook",
         subtitle=_table_line(view) + " · full assist: exact odds for your holder",
         rows=tuple(rows),
         mysteries=len(deduction.triples),
@@ -550,14 +534,14 @@ def _whereabouts(view: PlayerView) -> dict[str, str]:
         out[card] = f"informant {letter}"
     for seat, cards in view.holders.items():
         for card in cards:
-            out[card] = f"{_possessive(seat_name(view, seat))} holder"
+            out[card] = f"{possessive(seat_name(view, seat))} holder"
     for card in view.screen:
         out[card] = "your screen"
     return out
 
 
 def _casebook_alt(view: PlayerView, deduction: Deduction, rows: list[CaseRow]) -> str:
-    parts = [f"{_possessive(_alt_name(view, view.seat))} casebook (full assist)."]
+    parts = [f"{possessive(_alt_name(view, view.seat))} casebook (full assist)."]
     solved = deduction.certain()
     if solved:
         parts.append("Solved: " + ", ".join(CARDS[c].name for c in solved) + ".")
@@ -567,19 +551,11 @@ def _casebook_alt(view: PlayerView, deduction: Deduction, rows: list[CaseRow]) -
         cells = [row.cells[list(Category).index(category)] for row in rows]
         live = [c for c in cells if c.status != "ruled_out"]
         text = ", ".join(
-            f"{c.name} {'certain' if c.status == 'certain' else _percent(c.probability)}"
+            f"{c.name} {'certain' if c.status == 'certain' else percent(c.probability)}"
             for c in sorted(live, key=lambda c: -c.probability)
         )
         parts.append(f"{CATEGORY_LABELS[category]}s still possible: {text or 'none'}.")
     return " ".join(parts)
-
-
-def _percent(p: float) -> str:
-    if 0 < p < 0.005:
-        return "<1%"
-    if 0.995 <= p < 1:
-        return ">99%"
-    return f"{p:.0%}"
 
 
 # Casebook geometry (logical pixels)
@@ -668,7 +644,7 @@ def _draw_cell(
         canvas.rect((x1 - 44, mid - 15, x1 - 14, mid + 15), THEME.good, radius=15)
         canvas.glyph("check", (x1 - 38, mid - 9, x1 - 20, mid + 9), THEME.text, THEME.good)
     else:
-        canvas.text((x1 - 10, mid), _percent(cell.probability), 18, ink, anchor="rm", bold=True)
+        canvas.text((x1 - 10, mid), percent(cell.probability), 18, ink, anchor="rm", bold=True)
 
 
 def _draw_summary(canvas: Canvas, scene: CasebookScene, span: tuple[float, float, float]) -> None:
@@ -680,7 +656,7 @@ def _draw_summary(canvas: Canvas, scene: CasebookScene, span: tuple[float, float
         canvas.text((x1, y + 3), f"the {len(scene.top)} most likely", 13, THEME.muted, anchor="ra")
     y += 30
     for p, names in scene.top:
-        label = _percent(p)
+        label = percent(p)
         canvas.rect((x0, y + 3, x0 + 120, y + 17), THEME.panel, radius=4)
         canvas.rect((x0, y + 3, x0 + max(4, 120 * p), y + 17), _LIKELY, radius=4)
         canvas.text((x0 + 132, y + 10), label, 15, THEME.text, anchor="lm", bold=True)

@@ -1,6 +1,7 @@
 """Seeded 13 Clues games as the bot renders them: every message of each change (the letters
 `bot.news.letters` stores: DMs, casebook slots, the channel) and, now and then, each seat's
-`/13clues hand`, with the picture references they carry. For the picture tests and bench."""
+`/13clues hand`, with the picture references they carry; the same for Mansion games. For
+the picture tests and bench."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
 from bot.news import letters
+from bot.plug import AnyGame
 from bot.thirteen_clues.game import GAME
 
 NAMES = ("Ann", "Bob", "Catherine", "Dan", "Eve", "Fay")
@@ -27,44 +29,48 @@ class Sent:
     body: Outgoing
     creating: bool = True
     """A new message (an edit may be empty: it keeps what it does not name)."""
+    state: Any = None
+    """The game's state when it was rendered (the secrecy tests compare with it)."""
 
 
-def table_for(players: int, **options: Any) -> Table:
+def table_for(players: int, game: AnyGame = GAME, **options: Any) -> Table:
     seats = [SeatRef(name=NAMES[i], user_id=1000 + i) for i in range(players)]
-    return Table(id=1, guild_id=1, channel_id=2, game=GAME.key, status="playing", host_id=1000,
+    return Table(id=1, guild_id=1, channel_id=2, game=game.key, status="playing", host_id=1000,
                  options=options, seats=seats, place="Guild › #table")
 
 
 def play(
-    players: int, seed: int, *, edition: str = "2020", top_secret: bool = False,
-    assist: str = "full", max_steps: int = 80, hands: bool = True,
+    players: int, seed: int, *, game: AnyGame = GAME, assist: str = "full", max_steps: int = 80,
+    hands: bool = True, **options: Any,
 ) -> Iterator[Sent]:
     """Every message of one seeded game between AI detectives, as the bot renders them: the
     letters of each change (DMs, casebook slots, the channel) and, now and then, each
-    seat's `/13clues hand`."""
-    table = table_for(players, edition=edition, top_secret=top_secret, assist=assist)
-    settings = GAME.settings.model_validate(table.options)
-    state, events = GAME.start(table.seats, settings, seed)
-    order = GAME.seat_ids(state)
+    seat's `hand` answer. `options` are the table's (13 Clues: edition, top_secret; the
+    Mansion: variant, series)."""
+    table = table_for(players, game, assist=assist, **options)
+    settings = game.settings.model_validate(table.options)
+    state, events = game.start(table.seats, settings, seed)
+    order = game.seat_ids(state)
     by_id = {s.player_id: s for s in table.seats}
     table = table.model_copy(update={"seats": [by_id[i] for i in order]})
     users = {s.user_id: i for i, s in enumerate(table.seats)}
     rng = random.Random(seed)
     for step in range(max_steps + 2):
-        over = GAME.is_over(state)
+        over = game.is_over(state)
         if over:
             table = table.model_copy(update={"status": "over"})
-        table, owed = letters(GAME, table, state, events, newly_waiting=[], alerts={})
+        table, owed = letters(game, table, state, events, newly_waiting=[], alerts={})
         for letter in owed:
             seat = users[letter.address] if letter.kind == "u" else None
-            yield Sent(seat, over, letter.body, letter.op == "send" and letter.slot is None)
+            yield Sent(seat, over, letter.body, letter.op == "send" and letter.slot is None,
+                       state)
         if hands and step % 7 == 0:
             for seat in range(players):
-                yield Sent(seat, over, GAME.hand(table, state, seat))
+                yield Sent(seat, over, game.hand(table, state, seat), True, state)
         if over:
             return
         if step >= max_steps:
-            state, events = GAME.abandon(state, "The test ended the table.")
+            state, events = game.abandon(state, "The test ended the table.")
             continue
-        seat = GAME.waiting_on(state)[0]
-        state, events = GAME.apply(state, GAME.ai_action(state, seat, "easy", rng))
+        seat = game.waiting_on(state)[0]
+        state, events = game.apply(state, game.ai_action(state, seat, "easy", rng))

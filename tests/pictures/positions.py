@@ -1,7 +1,8 @@
-"""Seeded 13 Clues games for the picture tests and bench: every state along a random game.
+"""Seeded games for the picture tests and bench: every state along a random game.
 
-Random legal play through the engine's own `legal` queries (the engine tests' generator),
-from the deal through the pass phase to the end (a correct accusation or the step limit).
+13 Clues: random legal play through the engine's own `legal` queries (the engine tests'
+generator), from the deal through the pass phase to the end (a correct accusation or the
+step limit). The Mansion: easy AIs, from the deal to the end.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from engine import mansion
+from engine.mansion.ai import choose_action
 from engine.thirteen_clues import Abandon, GameState, Options, apply, new_game
 from engine.thirteen_clues.state import Edition
 from tests.thirteen_clues.helpers import random_action, refs
@@ -43,3 +46,27 @@ def game_states(
 def mid_game(states: list[GameState]) -> Iterator[GameState]:
     """The states of the turns phase."""
     return (s for s in states if s.phase == "turns")
+
+
+def mansion_states(players: int, seed: int, variant: str = "standard", series: int = 1,
+                   steps: int | None = None) -> list[mansion.GameState]:
+    """Every state of a seeded Mansion game between easy AIs, the deal first; the last is
+    over (`steps` cuts it short: the table abandoned)."""
+    seats = [mansion.PlayerRef(id=f"p{i}", name=MANSION_NAMES[i]) for i in range(players)]
+    options = mansion.Options.model_validate({"players": players, "variant": variant,
+                                              "series_wins": series})
+    state, _ = mansion.new_game(seats, options, seed)
+    rng = random.Random(seed)
+    states = [state]
+    while not mansion.legal.is_over(state):
+        if steps is not None and len(states) > steps:
+            state, _ = mansion.apply(state, mansion.Abandon(reason="The test ended the table."))
+        else:
+            seat = mansion.legal.waiting_on(state)[0]
+            view = mansion.player_view(state, seat)
+            state, _ = mansion.apply(state, choose_action(view, "easy", rng))
+        states.append(state)
+    return states
+
+
+MANSION_NAMES = ("Ann", "Bartholomew Maximilian", "Cid", "Zoë", "Eve")

@@ -27,6 +27,7 @@ from bot.messages import Outgoing
 from bot.messages import Picture as PictureRef
 from bot.pictures import TARGET_BYTES
 from bot.pictures.picture import DESCRIPTION_LIMIT
+from bot.registry import GAMES
 from bot.thirteen_clues import pictures
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues.cards import CARDS
@@ -35,6 +36,8 @@ from tests.pictures.letters import play
 from tests.standin import limits
 
 EDITIONS = ("2020", "2016")
+KINDS = set(Drawings.of(GAMES).drawers)
+"""Every picture kind a game of the registry draws."""
 
 
 def strings(data: Any) -> Iterator[str]:
@@ -69,7 +72,7 @@ def check_message(body: Outgoing, drawn: dict[str, Any], creating: bool) -> None
     assert len(refs) <= MAX_ATTACHMENTS
     assert len({r.filename for r in refs}) == len(refs), "two pictures with one file name"
     for ref in refs:
-        assert ref.kind in pictures.DRAWERS
+        assert ref.kind in KINDS
         assert ref.filename.endswith(".png") and len(ref.filename) <= 100
         assert ref.embed is None or 0 <= ref.embed < len(body.embeds)
     payload = {**body.payload(), "embeds": with_images(body.embeds, refs)}
@@ -280,11 +283,13 @@ def test_two_games_cannot_claim_one_kind() -> None:
         Drawings.of([GAME, GAME])
 
 
-def test_only_games_that_draw_declare_drawers() -> None:
+def test_every_game_declares_its_drawers_and_no_kind_twice() -> None:
+    from bot.mansion import pictures as mansion_pictures
     from bot.registry import GAMES
 
     kinds = Drawings.of(GAMES).drawers
-    assert set(kinds) == set(pictures.DRAWERS)
+    assert set(kinds) == set(pictures.DRAWERS) | set(mansion_pictures.DRAWERS)
+    assert not set(pictures.DRAWERS) & set(mansion_pictures.DRAWERS)
 
 
 def test_the_registry_warms_the_drawing_up_in_its_thread() -> None:

@@ -179,3 +179,28 @@ def test_pictures_never_import_discord() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
     )
     assert out.stdout.strip() == "False"
+
+
+def test_every_suit_reads_on_the_cream_card() -> None:
+    """The White suit was pale grey on cream (band 1.19:1, icon 3.28:1 on its disc): a pale
+    suit is drawn with a dark band, edge and icon instead, each at least 9:1; every suit's
+    band lettering and icon stay readable."""
+    from bot.pictures.cards import PALE, face_colours
+    from bot.thirteen_clues.pictures import SUIT_COLOURS
+    from engine.thirteen_clues.cards import Suit
+
+    for suit, colour in SUIT_COLOURS.items():
+        band, lettering, edge, disc, ink = face_colours(colour)
+        assert contrast(lettering, band) >= 4.5, suit
+        assert contrast(ink, disc) >= 3.0, suit
+        assert contrast(edge, THEME.card) >= 1.6, suit
+        if contrast(colour, THEME.card) < PALE:
+            assert min(contrast(band, THEME.card), contrast(edge, THEME.card),
+                       contrast(ink, disc), contrast(lettering, band)) >= 9.0, suit
+    white = face_colours(SUIT_COLOURS[Suit.WHITE])
+    assert contrast(white[0], THEME.card) > 10 and white[1] == SUIT_COLOURS[Suit.WHITE]
+    # drawn: the band of the White card is dark, its middle still cream
+    tile = face_tile(SPEC, CARD, 1)
+    band_pixel = tile.getpixel((CARD[0] // 2, 8))
+    assert isinstance(band_pixel, tuple)
+    assert contrast(band_pixel[:3], THEME.card) > 9

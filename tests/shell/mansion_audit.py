@@ -17,6 +17,8 @@ stored before the change that ends the table:
   solution they chose (the fugitive) or saw when accusing, their own guesses; a Private
   Tip's question only if it is in their Action hand or they are one of its two players.
   Pickers and the notes grid list every card by design and are counted apart;
+- pictures: a member's carries only their own hand (their own view) or their own notes grid;
+  the channel's only the markers, from the public view (`tests/pictures/mansion_inputs.py`);
 
 and every private item reaches its owner in the change that made it: their dealt Clue hand,
 a card shown to them (a suggestion or a Super Sleuth), a card they snooped, the answer to a
@@ -53,6 +55,7 @@ from tests.e2e.mansion_secrecy import (
     public_card_line,
     revealed,
 )
+from tests.pictures.mansion_inputs import check_member_picture, check_public_picture
 from tests.shell.audited import AuditedPlay, Tally, as_message
 from tests.standin import Message
 
@@ -125,6 +128,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                     continue
                 self.audit.checked["channel"] += 1
                 self.channel(letter, msg)
+                self.pictures(letter, state, None)
                 continue
             user = self.reader_of(letter)
             if user is None or f"u{user}" not in seats:
@@ -134,6 +138,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
             if over:
                 self.audit.checked["end"] += 1
                 continue
+            self.pictures(letter, state, seat)
             if is_picker(msg):
                 self.audit.checked["pickers"] += 1
                 continue
@@ -153,6 +158,19 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         if over:
             return
         self.owed(state, events, got)
+
+    def pictures(self, letter: Letter, state: GameState, seat: int | None) -> None:
+        """The letter's pictures' stored inputs, checked for its reader (`mansion_inputs`):
+        `seat`, or the channel (None)."""
+        for ref in letter.body.pictures:
+            self.audit.checked["pictures"] += 1
+            try:
+                if seat is None:
+                    check_public_picture(ref, state)
+                else:
+                    check_member_picture(ref, state, seat)
+            except AssertionError as exc:
+                self.audit.leaks.append(f"picture to {letter.kind}:{letter.address}: {exc}")
 
     def channel(self, letter: Letter, msg: Message) -> None:
         if msg.selects:

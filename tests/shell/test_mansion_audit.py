@@ -20,6 +20,7 @@ async def test_no_mansion_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.missing == []
     assert audit.checked["channel"] > 0 and audit.checked["dm"] > 0
     assert audit.checked["reply"] > 0 and audit.lines > 0
+    assert audit.checked["pictures"] > 0
     assert audit.delivered["dealt"] > 0 and audit.delivered["shown"] > 0
     assert audit.delivered["snooped"] > 0
 
@@ -54,3 +55,24 @@ async def test_the_mansion_audit_sees_a_planted_leak(tmp_path: Path,
     audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 1, seed=3)
     assert any(" shown " in leak for leak in audit.leaks), audit.leaks[:3]
     assert any(leak.startswith("channel") for leak in audit.leaks), audit.leaks[:3]
+
+
+async def test_the_mansion_audit_sees_a_planted_picture_leak(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous for pictures: a DM carrying the next seat's hand picture is reported."""
+    from bot.mansion.game import Mansion
+    from bot.mansion.shown import hand_picture
+    from engine.mansion import player_view
+
+    letter = Mansion.letter
+
+    def leaky_letter(self, table, state, events, seat):  # type: ignore[no-untyped-def]
+        out = letter(self, table, state, events, seat)
+        if out is None or state.phase != "playing":
+            return out
+        other = player_view(state, (seat + 1) % len(state.seats))
+        return out.model_copy(update={"pictures": [hand_picture(other)]})
+
+    monkeypatch.setattr(Mansion, "letter", leaky_letter)
+    audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 1, seed=3)
+    assert any(leak.startswith("picture to u:") for leak in audit.leaks), audit.leaks[:3]

@@ -1,0 +1,100 @@
+"""The pictures Mansion letters carry, as the bot stores and sends them (`bot.news.letters`,
+`hand`, `/mansion notes`), drawn by the registry the bot gives its transport.
+
+- Every picture a letter carries, at 3-5 players in both variants, draws into an attachment
+  Discord takes, and the message with its pictures stays within Discord's limits.
+- Secrecy of the stored inputs over seeded games: a member's letter carries only that
+  seat's own hand (its own view) or its own notes; the channel carries the markers (the
+  public view, nothing private in it) and the reveal only once the table is over.
+- A golden image for a fixed seed, through the whole path (deal, letter, reference, drawer).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.drawings import Drawings
+from bot.mansion import pictures
+from bot.mansion.game import GAME
+from bot.mansion.notes import notes_message
+from bot.messages import Picture as PictureRef
+from engine.mansion import GameState, player_view
+from tests.pictures.golden import check_golden
+from tests.pictures.letters import play, table_for
+from tests.pictures.mansion_inputs import check_member_picture, check_public_picture
+from tests.pictures.test_letters import check_message
+
+VARIANTS = ("standard", "one-against-all")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_picture_a_mansion_letter_carries_fits_discord(players: int, variant: str
+                                                             ) -> None:
+    drawings = Drawings.of([GAME])
+    kinds: dict[str, int] = {}
+    for sent in play(players, 13 * players, game=GAME, variant=variant, max_steps=400):
+        drawn: dict[str, int] = {}
+        for ref in sent.body.pictures:
+            if kinds.get(ref.kind, 0) < 3 or ref.kind == pictures.REVEAL:
+                picture = drawings.picture(ref)
+                kinds[ref.kind] = kinds.get(ref.kind, 0) + 1
+                assert picture.png.startswith(b"\x89PNG\r\n\x1a\n")
+                drawn[ref.filename] = picture.size
+            else:
+                drawn[ref.filename] = 1
+        check_message(sent.body, drawn, sent.creating)
+    assert set(kinds) == {pictures.HAND, pictures.MARKERS, pictures.REVEAL}, kinds
+
+
+@pytest.mark.parametrize(("players", "variant", "seed"),
+                         [(p, v, s) for p in (3, 4, 5) for v in VARIANTS for s in range(3)])
+def test_no_mansion_picture_input_holds_what_its_reader_may_not_see(
+        players: int, variant: str, seed: int) -> None:
+    checked = {"member": 0, "channel": 0, "reveal": 0}
+    for sent in play(players, 50 + seed, game=GAME, variant=variant, max_steps=300):
+        state: GameState = sent.state
+        for ref in sent.body.pictures:
+            if sent.over:
+                assert ref.kind != pictures.MARKERS or sent.seat is not None
+                checked["reveal"] += ref.kind == pictures.REVEAL
+                continue
+            assert ref.kind != pictures.REVEAL, "a reveal before the end"
+            if sent.seat is None:
+                check_public_picture(ref, state)
+                checked["channel"] += 1
+            else:
+                check_member_picture(ref, state, sent.seat)
+                checked["member"] += 1
+    assert checked["member"] and checked["channel"], checked
+
+
+def test_notes_carry_a_picture_at_bookkeeping_and_full_only() -> None:
+    state = next(s.state for s in play(4, 9, game=GAME, max_steps=30, hands=False)
+                 if s.state.turn_number >= 3)
+    view = player_view(state, 1)
+    for assist, drawn in (("off", False), ("bookkeeping", True), ("full", True)):
+        out = notes_message(table_for(4, GAME, assist=assist), view)
+        assert bool(out.pictures) is drawn, assist
+        for ref in out.pictures:
+            check_member_picture(ref, state, 1)
+            assert ref.embed == 0 and ref.data["notes"]["assist"] == assist
+            picture = Drawings.of([GAME]).picture(ref)
+            assert "notes grid" in picture.description and not picture.faces
+
+
+def seeded_deal_picture(seed: int = 7) -> PictureRef:
+    """Seat 0's hand picture in its deal DM, from a 4-player standard game dealt by `seed`."""
+    for sent in play(4, seed, game=GAME, max_steps=2, hands=False):
+        for ref in sent.body.pictures:
+            if sent.seat == 0 and ref.kind == pictures.HAND:
+                return ref
+    raise AssertionError("no hand picture in seat 0's deal DM")
+
+
+def test_golden_seeded_deal_letter() -> None:
+    """Pixel-wise against tests/golden/mansion/letter-hand-4p-seed7.png (the deal only: the
+    rules' play does not move it)."""
+    ref = seeded_deal_picture()
+    assert ref.embed is None and ref.filename == "mansion-hand-seat1.png"
+    check_golden("mansion/letter-hand-4p-seed7", Drawings.of([GAME], cache=None).draw(ref))
