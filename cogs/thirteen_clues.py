@@ -128,8 +128,9 @@ class ThirteenCluesCog(
 
     @app_commands.command(name="casebook",
                           description="Your casebook of candidates (only you see this)")
-    async def casebook(self, interaction: discord.Interaction) -> None:
-        await show_casebook(interaction, self.here(interaction, finished=True))
+    @app_commands.describe(why="A card: why your casebook marks it as it does")
+    async def casebook(self, interaction: discord.Interaction, why: Text | None = None) -> None:
+        await show_casebook(interaction, self.here(interaction, finished=True), why)
 
     # autocomplete -------------------------------------------------------------------------
 
@@ -167,6 +168,12 @@ class ThirteenCluesCog(
     @ask.autocomplete("about")
     async def _subjects(self, interaction: discord.Interaction, current: str) -> Choices:
         return await self._choices(interaction, lambda s, _: actions.subject_choices(s, current))
+
+    @casebook.autocomplete("why")
+    async def _why_cards(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await self._choices(
+            interaction, lambda s, seat: actions.why_choices(s, seat, current)
+        )
 
     @informant.autocomplete("card")
     async def _letters(self, interaction: discord.Interaction, current: str) -> Choices:

@@ -13,7 +13,8 @@ from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
 from bot.thirteen_clues import components, pictures
-from bot.thirteen_clues.casebook import casebook_update, deducible
+from bot.thirteen_clues.casebook import casebook_update
+from bot.thirteen_clues.coaching import deducible
 from bot.thirteen_clues.family import PREFIX
 from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
 from bot.thirteen_clues.render.lines import channel_text, dm_text
@@ -143,7 +144,8 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             shown.append(reveal_picture(over, view, embed=0))
         return Outgoing.of(
             _headline(view), embeds=embeds,
-            view=components.table_view(table.id, table.version, view), pictures=shown,
+            view=components.table_view(table.id, table.version, view, hint=_full(table)),
+            pictures=shown,
         )
 
     def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:

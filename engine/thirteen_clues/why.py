@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.thirteen_clues.cards import cards_in_play, in_subject
-from engine.thirteen_clues.deduction import Status, bookkeeping, solve
+from engine.thirteen_clues.deduction import Deduction, Status, bookkeeping, solve
 from engine.thirteen_clues.state import Accusation, Question
 from engine.thirteen_clues.views import PlayerView
 
@@ -39,11 +39,13 @@ class Why:
     """For a candidate: its chance of being on the holder (a mark needs no chain)."""
 
 
-def explain(view: PlayerView, card: str, level: Level = "full") -> Why:
-    """The mark of `card` for `view.seat` at this assist level, and why."""
+def explain(view: PlayerView, card: str, level: Level = "full",
+            solved: Deduction | None = None) -> Why:
+    """The mark of `card` for `view.seat` at this assist level, and why (`solved`: the
+    view's own deduction, to save solving it again)."""
     if level == "bookkeeping":
         return _bookkeeping(view, card)
-    result = solve(view)
+    result = solved if solved is not None else solve(view)
     mark = result.status(card)
     if mark == "candidate":
         return Why(card, mark, probability=result.probability(card))

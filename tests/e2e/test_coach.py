@@ -1,0 +1,135 @@
+"""The coach through the real bot: the Hint at full assist only, and `casebook why`."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.thirteen_clues import answer_for, legal, player_view
+from engine.thirteen_clues.cards import CARDS, cards_in_play, in_subject
+from engine.thirteen_clues.coach import advise
+from engine.thirteen_clues.deduction import solve
+from tests.e2e.conftest import World
+from tests.e2e.drive import living
+from tests.e2e.play import open_table, pass_by_dm, seat_user, true_state
+
+
+async def _play_begins(world: World, **options: object) -> None:
+    players = world.users[:3]
+    await open_table(world, players, **options)
+    for user in players:
+        await pass_by_dm(world, user)
+
+
+def _labels(world: World) -> list[str]:
+    return [str(c.get("label")) for c in living(world).iter_components() if c.get("label")]
+
+
+async def test_the_hint_at_full_assist_ranks_the_players_moves(world: World) -> None:
+    dc = world.dc
+    async with world.running():
+        await _play_begins(world, assist="full")
+        state = await true_state(world)
+        seat = state.turn
+        user = seat_user(world, state, seat)
+        assert "Hint" in _labels(world)
+        hint = await dc.click(user, living(world), label="Hint")
+        assert hint.ephemeral and "Best next moves" in hint.text, hint.text
+        advice = advise(player_view(state, seat))
+        assert f"({advice.mysteries} possible mysteries now)" in hint.text
+        best = advice.top()[0]
+        assert f"leaves {best.left:.1f} of {advice.mysteries}" in hint.text
+        assert hint.text.count("possible mysteries on average") == 3
+        own = {CARDS[c].name for c in state.seats[seat].holder}
+        assert not any(name in hint.text for name in own), "a hint names no card of the holder"
+
+        # another seat's click is refused: the hint is for the player to act
+        other = seat_user(world, state, (seat + 1) % 3)
+        refused = await dc.click(other, living(world), label="Hint")
+        assert refused.ephemeral and "turn" in refused.text
+
+        # the casebook shows the same hint
+        book = await dc.slash(user, world.channel, "13clues", "casebook")
+        assert "Best next moves" in book.text
+
+
+@pytest.mark.parametrize("assist", ["off", "bookkeeping"])
+async def test_no_hint_below_full_assist(world: World, assist: str) -> None:
+    dc = world.dc
+    async with world.running():
+        await _play_begins(world, assist=assist)
+        state = await true_state(world)
+        user = seat_user(world, state, state.turn)
+        assert "Hint" not in _labels(world)
+        book = await dc.slash(user, world.channel, "13clues", "casebook")
+        assert "Best next moves" not in book.text and "Hint" not in book.text
+        # a forged Hint click (the custom_id of the full-assist button) gets no hint
+        table_id = living(world).custom_ids[0].split(":")[2]
+        data = {"custom_id": f"13c:hint:{table_id}:-", "component_type": 2}
+        refused = await dc.forge(user, living(world), data)
+        assert refused.ephemeral and "Best next" not in refused.text
+
+
+async def test_why_explains_a_deduced_mark(world: World) -> None:
+    dc = world.dc
+    async with world.running():
+        await _play_begins(world, assist="full")
+        state = await true_state(world)
+        seat = state.turn
+        user = seat_user(world, state, seat)
+        witness = seat_user(world, state, (seat + 1) % 3)
+        await dc.slash(user, world.channel, "13clues", "ask", witness=witness, about="up_close")
+        await dc.settle()
+        state = await true_state(world)
+        view = player_view(state, seat)
+        deduction = solve(view)
+        seen = state.seats[(seat + 2) % 3].holder[0]
+        answer = await dc.slash(user, world.channel, "13clues", "casebook",
+                                why=CARDS[seen].name)
+        assert answer.ephemeral
+        assert f"**{CARDS[seen].name}** is not on your holder: it is on" in answer.text
+        open_card = next(c for c in deduction.unknown if deduction.status(c) == "candidate")
+        answer = await dc.slash(user, world.channel, "13clues", "casebook",
+                                why=CARDS[open_card].name)
+        assert f"**{CARDS[open_card].name}** is still possible" in answer.text
+        unknown = await dc.slash(user, world.channel, "13clues", "casebook", why="Unicorn")
+        assert "There is no card called" in unknown.text
+        choices = await dc.autocomplete(user, world.channel, "13clues", "casebook",
+                                        focused="why", why="")
+        assert 0 < len(choices) <= 25
+        first = {str(c["value"]) for c in choices[:len(deduction.unknown)]}
+        assert first == set(deduction.unknown), "the cards the seat cannot see come first"
+
+
+async def test_why_at_bookkeeping_names_the_zero_answer(world: World) -> None:
+    """The current player asks a question the truth answers with 0 about a subject holding a
+    card it cannot see; `why` on that card names the answer."""
+    dc = world.dc
+    async with world.running():
+        await _play_begins(world, assist="bookkeeping")
+        for _ in range(12):
+            state = await true_state(world)
+            seat = state.turn
+            user = seat_user(world, state, seat)
+            known = player_view(state, seat).known()
+            found = [
+                (witness, subject, card)
+                for witness in legal.witnesses(state, seat)
+                for subject in legal.question_subjects(state)
+                if answer_for(state, seat, witness, subject, None) == 0
+                for card in cards_in_play(3)
+                if card not in known and in_subject(card, subject)
+            ]
+            if found:
+                witness, subject, card = found[0]
+                await dc.slash(user, world.channel, "13clues", "ask",
+                               witness=seat_user(world, state, witness), about=subject)
+                await dc.settle()
+                answer = await dc.slash(user, world.channel, "13clues", "casebook",
+                                        why=CARDS[card].name)
+                assert f"**{CARDS[card].name}** is not on your holder" in answer.text
+                assert "answered 0 for" in answer.text, answer.text
+                return
+            witness = seat_user(world, state, (seat + 1) % 3)
+            await dc.slash(user, world.channel, "13clues", "ask", witness=witness, about="male")
+            await dc.settle()
+        pytest.fail("no question with a zero answer in twelve turns")
