@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import discord
 
@@ -24,14 +26,14 @@ from engine.thirteen_clues.state import Question
 from engine.thirteen_clues.views import PlayerView
 from engine.thirteen_clues.why import Fact, Level, Why, explain, visible_part
 
+T = TypeVar("T")
 FULL_ONLY = ("Hints are given at **full** assist only; this table's casebook is at "
              "**{assist}**.")
 NOT_YET = "Hints start once every card holder is filled (after the pass)."
 
 
-def move_text(view: PlayerView, move: Move) -> str:
+def move_text(voice: Voice, move: Move) -> str:
     """ "Ask **Bea** about Up close", "Consult informant B", "Accuse 🟣 Knife, …"."""
-    voice = Voice.viewer(view)
     match move:
         case Ask():
             side = f" (their {move.side} card)" if move.side else ""
@@ -43,18 +45,19 @@ def move_text(view: PlayerView, move: Move) -> str:
             return "Accuse " + ", ".join(card_label(c) for c in named)
 
 
-def rated_text(view: PlayerView, rated: Rated, mysteries: int) -> str:
+def rated_text(voice: Voice, rated: Rated, mysteries: int) -> str:
     """A move with its figures: the mysteries it leaves on average, and what it teaches."""
-    return (f"{move_text(view, rated.move)}: leaves {rated.left:.1f} of {mysteries} possible "
+    return (f"{move_text(voice, rated.move)}: leaves {rated.left:.1f} of {mysteries} possible "
             f"mysteries on average ({rated.bits:.2f} bits)")
 
 
 def hint_text(view: PlayerView, advice: Advice) -> str:
     """The top three moves with their figures, or the accusation once it is certain."""
+    voice = Voice.viewer(view)
     if advice.accusation is not None:
-        return f"💡 **Certain**: {move_text(view, advice.accusation)}."
+        return f"💡 **Certain**: {move_text(voice, advice.accusation)}."
     lines = [f"💡 **Best next moves** ({advice.mysteries} possible mysteries now):"]
-    lines += [f"{i}. {rated_text(view, r, advice.mysteries)}"
+    lines += [f"{i}. {rated_text(voice, r, advice.mysteries)}"
               for i, r in enumerate(advice.top(), start=1)]
     lines.append("-# Ranked by the exact expected number of possible mysteries left after "
                  "the answer, over every deal you cannot rule out.")
@@ -62,12 +65,17 @@ def hint_text(view: PlayerView, advice: Advice) -> str:
 
 
 async def advice_for(interaction: discord.Interaction, view: PlayerView) -> Advice:
-    """The coach's ranking for this view, computed in the thinkers' pool when there is one."""
+    """The coach's ranking for this view."""
+    return await think(interaction, advise, view)
+
+
+async def think(interaction: discord.Interaction, work: Callable[..., T], *args: Any) -> T:
+    """Pure engine work (a ranking, a review), in the thinkers' pool when there is one."""
     thinker = tables_of(interaction).thinker
     if thinker is None:
-        return advise(view)
+        return work(*args)
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(thinker, functools.partial(advise, view))
+    return await loop.run_in_executor(thinker, functools.partial(work, *args))
 
 
 def require_full(assist: Assist) -> None:

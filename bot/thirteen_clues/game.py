@@ -19,6 +19,7 @@ from bot.thirteen_clues.family import PREFIX
 from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
 from bot.thirteen_clues.render.lines import channel_text, dm_text
 from bot.thirteen_clues.render.texts import question_log_text, rules_text
+from bot.thirteen_clues.reviewing import review_letter
 from bot.thirteen_clues.shown import casebook_picture, reveal_picture, view_picture
 from engine.thirteen_clues import (
     ACTION_ADAPTER,
@@ -39,6 +40,7 @@ from engine.thirteen_clues import (
 from engine.thirteen_clues.events import (
     CardsDealt,
     CaseFile,
+    GameOver,
     InformantCard,
     PassChosen,
     QuestionAnswered,
@@ -155,7 +157,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         self, table: Table, state: GameState, events: Sequence[Event], seat: int
     ) -> Outgoing | None:
         if state.phase == "over":
-            return None  # the reveal in the channel says it all; nothing private is left
+            # the reveal in the channel says it all; each member gets their review, once
+            ended = any(isinstance(e, GameOver) for e in events)
+            return review_letter(state, seat) if ended else None
         view = player_view(state, seat)
         # the pass choice is confirmed by the answer to the choice itself, not again by DM
         text = dm_text([e for e in events if not isinstance(e, PassChosen)], view)

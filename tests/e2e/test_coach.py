@@ -133,3 +133,51 @@ async def test_why_at_bookkeeping_names_the_zero_answer(world: World) -> None:
             await dc.slash(user, world.channel, "13clues", "ask", witness=witness, about="male")
             await dc.settle()
         pytest.fail("no question with a zero answer in twelve turns")
+
+
+async def test_the_review_after_the_end_by_dm_and_by_command(world: World) -> None:
+    dc = world.dc
+    players = world.users[:3]
+    async with world.running():
+        await _play_begins(world, assist="off")
+        state = await true_state(world)
+        asker = seat_user(world, state, state.turn)
+        # no review while the game is in play: it names the player's own mystery
+        early = await dc.slash(asker, world.channel, "13clues", "review")
+        assert early.ephemeral and "once the game is over" in early.text
+        witness = seat_user(world, state, (state.turn + 1) % 3)
+        await dc.slash(asker, world.channel, "13clues", "ask", witness=witness, about="ranged")
+        await dc.settle()
+        state = await true_state(world)
+        seat = state.turn
+        winner = seat_user(world, state, seat)
+        before = {u.id: len(dc.dms(u)) for u in players}
+        person, location, weapon = state.seats[seat].holder
+        await dc.slash(winner, world.channel, "13clues", "accuse", person=person,
+                       location=location, weapon=weapon)
+        await dc.settle()
+        final = await true_state(world)
+        assert final.phase == "over"
+        for s in range(3):
+            user = seat_user(world, final, s)
+            reviews = [m for m in dc.dms(user)[before[user.id]:] if "Your review" in m.text]
+            assert len(reviews) == 1, (s, [m.text[:80] for m in dc.dms(user)])
+            text = reviews[0].text
+            own = {CARDS[c].name for c in final.seats[s].holder}
+            assert all(name in text for name in own), "the review names the member's mystery"
+            others = {CARDS[c].name for o in range(3) if o != s
+                      for c in final.seats[o].holder} - own
+            assert not any("Your mystery was" in line and any(n in line for n in others)
+                           for line in text.splitlines())
+            assert "Turn by turn" in text
+        asker_seat = next(i for i in range(3) if seat_user(world, final, i) == asker)
+        asked = await dc.slash(asker, world.channel, "13clues", "review")
+        assert asked.ephemeral and "Your review" in asked.text
+        assert "Ask" in asked.text and "coach" in asked.text
+        assert all(CARDS[c].name in asked.text for c in final.seats[asker_seat].holder)
+    # kept with the finished game: the same review after a restart
+    async with world.running():
+        again = await dc.slash(asker, world.channel, "13clues", "review")
+        assert again.text == asked.text
+        stranger = await dc.slash(world.users[-1], world.channel, "13clues", "review")
+        assert stranger.ephemeral and "not seated" in stranger.text
