@@ -25,9 +25,6 @@ import statistics
 import time
 
 from engine.thirteen_clues import (
-    Accuse,
-    Ask,
-    Consult,
     Options,
     PlayerRef,
     PlayerView,
@@ -38,19 +35,10 @@ from engine.thirteen_clues import (
 )
 from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.bruteforce import TooLarge, move_left, random_positions
-from engine.thirteen_clues.coach import advise
+from engine.thirteen_clues.coach import advise, move_key
 from engine.thirteen_clues.review import review
 
 BUDGET = 300_000
-
-
-def key(move: Ask | Consult | Accuse) -> tuple[str, ...]:
-    """A move as `bruteforce.move_left` names it."""
-    if isinstance(move, Ask):
-        return ("ask", str(move.witness), move.subject, move.side or "")
-    if isinstance(move, Consult):
-        return ("consult", move.letter)
-    raise ValueError("the ranking holds no accusation")
 
 
 def mid_game(rng: random.Random, players: int) -> PlayerView:
@@ -83,9 +71,9 @@ def agreement(count: int, seed: int) -> None:
             continue
         advice = advise(view)
         for rated in advice.ranked:
-            worst_figure = max(worst_figure, abs(rated.left - reference[key(rated.move)]))
+            worst_figure = max(worst_figure, abs(rated.left - reference[move_key(rated.move)]))
         best = min(reference.values())
-        regret = reference[key(advice.ranked[0].move)] - best
+        regret = reference[move_key(advice.ranked[0].move)] - best
         per_players[players][1] += 1
         if regret <= 1e-9:
             agree += 1

@@ -59,8 +59,8 @@ class Advice:
 
     def rated(self, move: Move) -> Rated | None:
         """The figures of `move` (a question's Top Secret flag does not change them)."""
-        key = _key(move)
-        return next((r for r in self.ranked if _key(r.move) == key), None)
+        key = move_key(move)
+        return next((r for r in self.ranked if move_key(r.move) == key), None)
 
 
 def advise(view: PlayerView, solved: Deduction | None = None) -> Advice:
@@ -75,7 +75,7 @@ def advise(view: PlayerView, solved: Deduction | None = None) -> Advice:
         rated.append(_rate(ask, spread, len(result.triples)))
     for letter, spread in consult_spreads(view, joint).items():
         rated.append(_rate(Consult(seat=view.seat, letter=letter), spread, len(result.triples)))
-    rated.sort(key=lambda r: (round(r.left, 9), -round(r.bits, 9), _key(r.move)))
+    rated.sort(key=lambda r: (round(r.left, 9), -round(r.bits, 9), move_key(r.move)))
     return Advice(
         seat=view.seat,
         mysteries=len(result.triples),
@@ -110,7 +110,9 @@ def _accuse(seat: int, triple: Triple) -> Accuse:
     return Accuse(seat=seat, person=person, location=location, weapon=weapon)
 
 
-def _key(move: Move) -> tuple[str, ...]:
+def move_key(move: Move) -> tuple[str, ...]:
+    """A move's name, for comparing moves (as `bruteforce.move_left` names them): the Top
+    Secret flag of a question is left out."""
     match move:
         case Ask():
             return ("ask", str(move.witness), move.subject, move.side or "")

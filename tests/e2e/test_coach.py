@@ -10,14 +10,7 @@ from engine.thirteen_clues.coach import advise
 from engine.thirteen_clues.deduction import solve
 from tests.e2e.conftest import World
 from tests.e2e.drive import living
-from tests.e2e.play import open_table, pass_by_dm, seat_user, true_state
-
-
-async def _play_begins(world: World, **options: object) -> None:
-    players = world.users[:3]
-    await open_table(world, players, **options)
-    for user in players:
-        await pass_by_dm(world, user)
+from tests.e2e.play import first_turn, play_begins, seat_user, true_state
 
 
 def _labels(world: World) -> list[str]:
@@ -27,10 +20,7 @@ def _labels(world: World) -> list[str]:
 async def test_the_hint_at_full_assist_ranks_the_players_moves(world: World) -> None:
     dc = world.dc
     async with world.running():
-        await _play_begins(world, assist="full")
-        state = await true_state(world)
-        seat = state.turn
-        user = seat_user(world, state, seat)
+        state, seat, user = await first_turn(world, assist="full")
         assert "Hint" in _labels(world)
         hint = await dc.click(user, living(world), label="Hint")
         assert hint.ephemeral and "Best next moves" in hint.text, hint.text
@@ -56,9 +46,7 @@ async def test_the_hint_at_full_assist_ranks_the_players_moves(world: World) -> 
 async def test_no_hint_below_full_assist(world: World, assist: str) -> None:
     dc = world.dc
     async with world.running():
-        await _play_begins(world, assist=assist)
-        state = await true_state(world)
-        user = seat_user(world, state, state.turn)
+        _, _, user = await first_turn(world, assist=assist)
         assert "Hint" not in _labels(world)
         book = await dc.slash(user, world.channel, "13clues", "casebook")
         assert "Best next moves" not in book.text and "Hint" not in book.text
@@ -72,10 +60,7 @@ async def test_no_hint_below_full_assist(world: World, assist: str) -> None:
 async def test_why_explains_a_deduced_mark(world: World) -> None:
     dc = world.dc
     async with world.running():
-        await _play_begins(world, assist="full")
-        state = await true_state(world)
-        seat = state.turn
-        user = seat_user(world, state, seat)
+        state, seat, user = await first_turn(world, assist="full")
         witness = seat_user(world, state, (seat + 1) % 3)
         await dc.slash(user, world.channel, "13clues", "ask", witness=witness, about="up_close")
         await dc.settle()
@@ -105,7 +90,7 @@ async def test_why_at_bookkeeping_names_the_zero_answer(world: World) -> None:
     card it cannot see; `why` on that card names the answer."""
     dc = world.dc
     async with world.running():
-        await _play_begins(world, assist="bookkeeping")
+        await play_begins(world, assist="bookkeeping")
         for _ in range(12):
             state = await true_state(world)
             seat = state.turn
@@ -139,7 +124,7 @@ async def test_the_review_after_the_end_by_dm_and_by_command(world: World) -> No
     dc = world.dc
     players = world.users[:3]
     async with world.running():
-        await _play_begins(world, assist="off")
+        await play_begins(world, assist="off")
         state = await true_state(world)
         asker = seat_user(world, state, state.turn)
         # no review while the game is in play: it names the player's own mystery

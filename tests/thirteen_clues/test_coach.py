@@ -20,7 +20,7 @@ from engine.thirteen_clues import (
 )
 from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.bruteforce import TooLarge, move_left, random_positions
-from engine.thirteen_clues.coach import Advice, accusation_figures, advise
+from engine.thirteen_clues.coach import Advice, accusation_figures, advise, move_key
 from engine.thirteen_clues.deduction import solve
 
 BUDGET = 200_000
@@ -36,13 +36,6 @@ def _views(players: int, count: int, seed: int) -> list[PlayerView]:
     return views[:count]
 
 
-def _key(move: Ask | Consult | Accuse) -> tuple[str, ...]:
-    if isinstance(move, Ask):
-        return ("ask", str(move.witness), move.subject, move.side or "")
-    assert isinstance(move, Consult)
-    return ("consult", move.letter)
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_figures_match_the_literal_enumeration(players: int) -> None:
     checked = 0
@@ -52,9 +45,9 @@ def test_figures_match_the_literal_enumeration(players: int) -> None:
         except TooLarge:
             continue
         advice = advise(view)
-        assert {_key(r.move) for r in advice.ranked} == set(reference)
+        assert {move_key(r.move) for r in advice.ranked} == set(reference)
         for rated in advice.ranked:
-            assert rated.left == pytest.approx(reference[_key(rated.move)], abs=1e-9)
+            assert rated.left == pytest.approx(reference[move_key(rated.move)], abs=1e-9)
         checked += 1
     assert checked >= 3
 
@@ -148,6 +141,6 @@ def test_advice_is_a_function_of_the_view_only() -> None:
     again = PlayerView.model_validate_json(view.model_dump_json())
     first, second = advise(view), advise(again)
     assert isinstance(first, Advice)
-    assert [(_key(r.move), r.left, r.bits) for r in first.ranked] == [
-        (_key(r.move), r.left, r.bits) for r in second.ranked
+    assert [(move_key(r.move), r.left, r.bits) for r in first.ranked] == [
+        (move_key(r.move), r.left, r.bits) for r in second.ranked
     ]
