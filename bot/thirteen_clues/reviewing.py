@@ -44,7 +44,7 @@ def review_embed(state: GameState, result: Review) -> discord.Embed:
     turns = [_step_line(voice, s.turn, s.played, s.best, s.mysteries) for s in result.steps]
     if not turns:
         turns = ["You made no move of play in this game."]
-    body = "\n".join(head) + "\n\n**Turn by turn** (you · the coach's best)\n"
+    body = "\n".join(head) + "\n\n**Turn by turn**\n"
     embed = discord.Embed(
         title=TITLE,
         description=body + fit_lines(turns, 4000 - len(body), noun="moves"),
@@ -56,10 +56,11 @@ def review_embed(state: GameState, result: Review) -> discord.Embed:
 
 
 def _step_line(voice: Voice, turn: int, played: Rated, best: Rated, mysteries: int) -> str:
-    mine = f"{move_text(voice, played.move)} ({_figures(played)})"
+    mine = f"T{turn} · {mysteries} possible · you: {move_text(voice, played.move)} " \
+           f"({_figures(played)})"
     if _same(played, best):
-        return f"T{turn} · {mine} ✓ the coach's choice, of {mysteries}"
-    return f"T{turn} · {mine} · coach: {move_text(voice, best.move)} ({_figures(best)})"
+        return f"{mine} ✓ the coach's choice"
+    return f"{mine} · coach: {move_text(voice, best.move)} ({_figures(best)})"
 
 
 def _figures(rated: Rated) -> str:
