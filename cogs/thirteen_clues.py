@@ -17,6 +17,7 @@ from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import show_casebook
 from bot.thirteen_clues.components import FAMILIES, consult_reply, pass_reply
 from bot.thirteen_clues.game import GAME, Edition
+from bot.thirteen_clues.reviewing import show_review
 from cogs.table import TableCog
 
 Text = app_commands.Range[str, 1, actions.MAX_INPUT]
@@ -128,8 +129,14 @@ class ThirteenCluesCog(
 
     @app_commands.command(name="casebook",
                           description="Your casebook of candidates (only you see this)")
-    async def casebook(self, interaction: discord.Interaction) -> None:
-        await show_casebook(interaction, self.here(interaction, finished=True))
+    @app_commands.describe(why="A card: why your casebook marks it as it does")
+    async def casebook(self, interaction: discord.Interaction, why: Text | None = None) -> None:
+        await show_casebook(interaction, self.here(interaction, finished=True), why)
+
+    @app_commands.command(name="review",
+                          description="Your review of the last game here (only you see this)")
+    async def review(self, interaction: discord.Interaction) -> None:
+        await show_review(interaction, self.here(interaction, finished=True))
 
     # autocomplete -------------------------------------------------------------------------
 
@@ -167,6 +174,12 @@ class ThirteenCluesCog(
     @ask.autocomplete("about")
     async def _subjects(self, interaction: discord.Interaction, current: str) -> Choices:
         return await self._choices(interaction, lambda s, _: actions.subject_choices(s, current))
+
+    @casebook.autocomplete("why")
+    async def _why_cards(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await self._choices(
+            interaction, lambda s, seat: actions.why_choices(s, seat, current)
+        )
 
     @informant.autocomplete("card")
     async def _letters(self, interaction: discord.Interaction, current: str) -> Choices:

@@ -16,9 +16,10 @@ from engine.thirteen_clues import (
     Consult,
     TakeGlass,
     legal,
+    player_view,
 )
 from engine.thirteen_clues import GameState as GameState  # re-exported: the cog types by it
-from engine.thirteen_clues.cards import CARDS, Category, find_card, subject_kind
+from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, find_card, subject_kind
 
 Build = Callable[[GameState, int], Action]
 Choice = tuple[str, str]
@@ -137,6 +138,17 @@ def accuse_choices(state: GameState, seat: int, category: Category, current: str
     if state.phase != "turns":
         return []
     return card_choices(legal.accusation_choices(state, seat)[category], current)
+
+
+def why_choices(state: GameState, seat: int, current: str) -> list[Choice]:
+    """The cards in play for `casebook why`, those the seat cannot see first (the ones whose
+    marks need explaining); from the seat's own view only."""
+    if state.phase == "passing":
+        return []
+    known = player_view(state, seat).known()
+    cards = cards_in_play(state.players)
+    return card_choices([c for c in cards if c not in known] + [c for c in cards if c in known],
+                        current)
 
 
 def subject_choices(state: GameState, current: str) -> list[Choice]:

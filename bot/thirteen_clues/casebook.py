@@ -11,15 +11,18 @@ from typing import Any
 import discord
 
 from bot.components import Locate, values
+from bot.errors import UserError
 from bot.interactions import place_of, run, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import TableSettings
+from bot.thirteen_clues.coaching import advice_for, deducible, hint_text, why_text
 from bot.thirteen_clues.family import Family, custom_id
 from bot.thirteen_clues.render.labels import SUIT_EMOJI
 from bot.thirteen_clues.shown import casebook_picture
 from engine.thirteen_clues import player_view
-from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
+from engine.thirteen_clues.cards import CARDS, Category, find_card, suits_in_play
+from engine.thirteen_clues.coach import Advice
 from engine.thirteen_clues.deduction import Deduction, bookkeeping, solve
 from engine.thirteen_clues.views import PlayerView
 
@@ -44,19 +47,20 @@ def assist_marks(view: PlayerView, assist: str, manual: set[str]) -> tuple[Marks
     return marks, None
 
 
-def deducible(view: PlayerView) -> bool:
-    """The exact deduction needs every card holder filled: not during the pass, nor in a
-    game ended before it (until then `full` shows the bookkeeping marks)."""
-    return view.phase != "passing" and all(view.holders.values())
-
-
-def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any]) -> Outgoing:
+def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any], *,
+                     advice: Advice | None = None, why: str | None = None) -> Outgoing:
+    """The casebook; with the coach's `advice` (full assist, in play) and, when asked, why
+    one card is marked as it is."""
     assist = TableSettings.model_validate(table.options).assist
     manual = set(notes.get("ruled_out", []))
     marks, deduction = assist_marks(view, assist, manual)
     marking = assist != "full" and view.phase != "over"
+    embed = _embed(view, assist, marks, deduction)
+    if advice is not None and assist == "full":
+        embed.add_field(name="Hint", value=hint_text(view, advice)[:1024], inline=False)
     return Outgoing.of(
-        embeds=[_embed(view, assist, marks, deduction)],
+        why_text(view, assist, why, manual) if why is not None else None,
+        embeds=[embed],
         view=_marking_view(table.id, marks, manual) if marking else None,
         pictures=[casebook_picture(view, embed=0)] if deduction is not None else [],
     )
@@ -167,12 +171,24 @@ class MarkSelect(Family, template=r"13c:(?P<verb>mark):(?P<table>\d+):(?P<stamp>
         await interaction.response.edit_message(**out.reply_kwargs())
 
 
-async def show_casebook(interaction: discord.Interaction, locate: Locate) -> None:
+async def show_casebook(interaction: discord.Interaction, locate: Locate,
+                        why: str | None = None) -> None:
+    """The casebook, ephemeral: with the hint at full assist while the game is in play, and
+    with why one card is marked as it is when `why` names it."""
     async def work() -> Outgoing:
+        card = None
+        if why is not None:
+            card = find_card(why)
+            if card is None:
+                raise UserError(f"There is no card called '{why[:40]}'.")
         table = await locate()
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
         notes = await tables.notes(table, seat)
-        return casebook_message(table, player_view(tables.state_of(table), seat), notes)
+        view = player_view(tables.state_of(table), seat)
+        full = TableSettings.model_validate(table.options).assist == "full"
+        hint = full and view.phase == "turns" and deducible(view)
+        advice = await advice_for(interaction, view) if hint else None
+        return casebook_message(table, view, notes, advice=advice, why=card)
 
     await run(interaction, work)

@@ -12,12 +12,14 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
-from bot.interactions import place_of, run_update, tables_of
+from bot.interactions import place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
+from bot.plug import TableSettings
 from bot.tables import Reply
 from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import MarkSelect, show_casebook
+from bot.thirteen_clues.coaching import advice_for, hint_text, require_full
 from bot.thirteen_clues.family import (
     BLUE,
     GREEN,
@@ -38,13 +40,17 @@ from engine.thirteen_clues.views import PlayerView, PublicView
 # the table message --------------------------------------------------------------------------
 
 
-class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book):(?P<table>\d+):"
+class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book|hint):(?P<table>\d+):"
                                  r"(?P<stamp>-|\d+)"):
-    """Ask, Informant, Accuse, Take a glass (the current player's) and Casebook (anyone's)."""
+    """Ask, Informant, Accuse, Take a glass, Hint (the current player's) and Casebook
+    (anyone's)."""
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if self.click.verb == "book":
             await show_casebook(interaction, lambda: self.table(interaction))
+            return
+        if self.click.verb == "hint":
+            await run(interaction, lambda: self.hint(interaction))
             return
         if self.click.verb == "take":
             table = await self.table(interaction)
@@ -71,14 +77,24 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book):(?P<tabl
             text, picker = ACCUSE_TEXT, AccusePicker.picker(table, state, seat, [None] * 3)
         await interaction.response.send_message(text, view=picker, ephemeral=True)
 
+    async def hint(self, interaction: discord.Interaction) -> str:
+        """The coach's top three moves for the player to act, at full assist only."""
+        table = await self.table(interaction)
+        require_full(TableSettings.model_validate(table.options).assist)
+        table, state, seat = await self.my_turn(interaction)
+        view = player_view(state, seat)
+        return hint_text(view, await advice_for(interaction, view))
+
 
 def lobby_view(table: Table) -> discord.ui.View:
     verbs = ("join", "leave", "start", *(("unai",) if any(s.is_ai for s in table.seats) else ()))
     return view_of(*(TableButton(PREFIX, verb, table.id) for verb in verbs))
 
 
-def table_view(table_id: int, version: int, view: PublicView) -> discord.ui.View | None:
-    """The turn buttons on the living table message; they open pickers for the current player."""
+def table_view(table_id: int, version: int, view: PublicView, *, hint: bool = False
+               ) -> discord.ui.View | None:
+    """The turn buttons on the living table message; they open pickers for the current player.
+    `hint`: the table plays at full assist, so the player to act may ask the coach."""
     if view.phase == "over":
         return None
     secrets = TableButton(PREFIX, "hand", table_id)
@@ -94,6 +110,8 @@ def table_view(table_id: int, version: int, view: PublicView) -> discord.ui.View
             items.append(button("Informant", custom_id("inf", table_id, version), BLUE,
                                 emoji="🗂️"))
         items.append(button("Accuse", custom_id("acc", table_id, version), RED, emoji="⚖️"))
+        if hint:
+            items.append(button("Hint", custom_id("hint", table_id, version), GREY, emoji="💡"))
     items.append(secrets)
     items.append(button("Casebook", custom_id("book", table_id), GREY, emoji="📓"))
     return view_of(*items)

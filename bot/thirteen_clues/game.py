@@ -13,11 +13,13 @@ from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
 from bot.thirteen_clues import components, pictures
-from bot.thirteen_clues.casebook import casebook_update, deducible
+from bot.thirteen_clues.casebook import casebook_update
+from bot.thirteen_clues.coaching import deducible
 from bot.thirteen_clues.family import PREFIX
 from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
 from bot.thirteen_clues.render.lines import channel_text, dm_text
 from bot.thirteen_clues.render.texts import question_log_text, rules_text
+from bot.thirteen_clues.reviewing import review_letter
 from bot.thirteen_clues.shown import casebook_picture, reveal_picture, view_picture
 from engine.thirteen_clues import (
     ACTION_ADAPTER,
@@ -38,6 +40,7 @@ from engine.thirteen_clues import (
 from engine.thirteen_clues.events import (
     CardsDealt,
     CaseFile,
+    GameOver,
     InformantCard,
     PassChosen,
     QuestionAnswered,
@@ -143,7 +146,8 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             shown.append(reveal_picture(over, view, embed=0))
         return Outgoing.of(
             _headline(view), embeds=embeds,
-            view=components.table_view(table.id, table.version, view), pictures=shown,
+            view=components.table_view(table.id, table.version, view, hint=_full(table)),
+            pictures=shown,
         )
 
     def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
@@ -153,7 +157,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         self, table: Table, state: GameState, events: Sequence[Event], seat: int
     ) -> Outgoing | None:
         if state.phase == "over":
-            return None  # the reveal in the channel says it all; nothing private is left
+            # the reveal in the channel says it all; each member gets their review, once
+            ended = any(isinstance(e, GameOver) for e in events)
+            return review_letter(state, seat) if ended else None
         view = player_view(state, seat)
         # the pass choice is confirmed by the answer to the choice itself, not again by DM
         text = dm_text([e for e in events if not isinstance(e, PassChosen)], view)

@@ -42,11 +42,14 @@ from engine.thirteen_clues.cards import (
     SUB_CATEGORY_NAMES,
     Category,
     Suit,
+    subject_name,
     suits_in_play,
 )
 from engine.thirteen_clues.deduction import Deduction, solve
 from engine.thirteen_clues.events import GameOver
+from engine.thirteen_clues.state import Question
 from engine.thirteen_clues.views import PlayerView, PublicView
+from engine.thirteen_clues.why import explain
 
 SUIT_COLOURS: dict[Suit, RGB] = {
     Suit.PURPLE: rgb("#7d4ea8"),
@@ -506,7 +509,8 @@ def casebook_scene(view: PlayerView, deduction: Deduction) -> CasebookScene:
                     name=CARDS[card].name,
                     status=status,
                     probability=round(deduction.probability(card), 3),
-                    reason=reasons.get(card, "deduced") if status == "ruled_out" else "",
+                    reason=reasons.get(card) or _deduced(view, card, deduction)
+                    if status == "ruled_out" else "",
                 )
             )
         rows.append(CaseRow(suit.value, (cells[0], cells[1], cells[2])))
@@ -525,6 +529,19 @@ def casebook_scene(view: PlayerView, deduction: Deduction) -> CasebookScene:
         top=top,
         description=description,
     )
+
+
+def _deduced(view: PlayerView, card: str, deduction: Deduction) -> str:
+    """A ruled-out card the seat does not see: marked deduced, with the answer that proves
+    it when one does alone (`casebook why` gives the whole chain)."""
+    why = explain(view, card, solved=deduction)
+    premise = why.premises[0] if len(why.premises) == 1 else None
+    if isinstance(premise, Question):
+        who = seat_name(view, premise.witness)
+        return f"deduced: {who} said {premise.answer} · {subject_name(premise.subject)}"
+    if why.premises:
+        return f"deduced from {len(why.premises)} facts"
+    return "deduced"
 
 
 def _whereabouts(view: PlayerView) -> dict[str, str]:

@@ -330,3 +330,48 @@ def random_positions(
 def true_triple(state: GameState, seat: int) -> Triple:
     by_cat = {CARDS[c].category: c for c in state.seats[seat].holder}
     return (by_cat[Category.PERSON], by_cat[Category.LOCATION], by_cat[Category.WEAPON])
+
+
+# --- the coach's reference --------------------------------------------------------------------
+
+
+def move_left(view: PlayerView, *, budget: int | None = None) -> dict[tuple[str, ...], float]:
+    """The coach's figure the literal way: for every legal question and informant letter,
+    the expected number of holder triples still possible after its answer. Each answer is
+    counted as the rules say (every holder but the witness's, the own one being the triple,
+    plus the witness's screen; with two players the asker's holder plus the named card),
+    over the joint of `brute_force`. Keys: ("ask", witness, subject, side or
+    "") and ("consult", letter), as `coach` names its moves."""
+    ref = brute_force(view, joint=True, budget=budget)
+    n, me = view.options.players, view.seat
+    out: dict[tuple[str, ...], float] = {}
+    for witness in legal.witnesses(view, me):
+        entries = ref.joint[f"screen:{witness}"]
+        for subject in legal.question_subjects(view):
+            for side in legal.sides(view):
+                tally: dict[tuple[Triple, int], int] = {}
+                for (triple, content), ways in entries.items():
+                    if n == 2:
+                        seen = [*triple, content[0 if side == "left" else 1]]
+                    else:
+                        seen = [*content, *triple]
+                        seen += [c for i, h in view.holders.items() if i != witness for c in h]
+                    answer = sum(in_subject(c, subject) for c in seen)
+                    tally[(triple, answer)] = tally.get((triple, answer), 0) + ways
+                out[("ask", str(witness), subject, side or "")] = _left(tally)
+    for letter in legal.informant_letters(view):
+        entries = ref.joint.get(f"informant:{letter}", {})
+        tally_card: dict[tuple[Triple, str], int] = {}
+        for (triple, (card,)), ways in entries.items():
+            tally_card[(triple, card)] = tally_card.get((triple, card), 0) + ways
+        out[("consult", letter)] = _left(tally_card) if tally_card else float(len(ref.triples))
+    return out
+
+
+def _left(tally: dict[tuple[Triple, int], int] | dict[tuple[Triple, str], int]) -> float:
+    """E[#triples that can give the answer] = sum over (T, a) of n(T, a) / N * #T giving a."""
+    total = sum(tally.values())
+    givers: dict[object, int] = {}
+    for _, answer in tally:
+        givers[answer] = givers.get(answer, 0) + 1
+    return sum(ways * givers[answer] for (_, answer), ways in tally.items()) / total

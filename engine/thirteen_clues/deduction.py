@@ -203,7 +203,7 @@ class _Solver:
         self.excluded: set[Triple] = set()
         self.forced: Triple | None = None
         for accusation in view.my_accusations:
-            triple = _as_triple(accusation.cards)
+            triple = as_triple(accusation.cards)
             if accusation.correct:
                 self.forced = triple
             else:
@@ -485,7 +485,8 @@ class _Group:
         return ways
 
 
-def _as_triple(cards: Iterable[str]) -> Triple:
+def as_triple(cards: Iterable[str]) -> Triple:
+    """Three cards as (person, location, weapon)."""
     ordered = sorted(cards, key=lambda c: _CATEGORY_INDEX[CARDS[c].category])
     return (ordered[0], ordered[1], ordered[2])
 

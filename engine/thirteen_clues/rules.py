@@ -42,6 +42,7 @@ from engine.thirteen_clues.state import (
     Consultation,
     GameState,
     Options,
+    Played,
     PlayerRef,
     Question,
     Seat,
@@ -113,10 +114,13 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
             new.seats[action.seat].glasses += 1
             events = [GlassTaken(audience=PUBLIC, seat=action.seat, source=action.source)]
         case Ask():
+            new.played.append(Played(seat=action.seat, turn=new.turn_number, kind="ask"))
             events = _ask(new, action)
         case Consult():
+            new.played.append(Played(seat=action.seat, turn=new.turn_number, kind="consult"))
             events = _consult(new, action)
         case Accuse():
+            new.played.append(Played(seat=action.seat, turn=new.turn_number, kind="accuse"))
             events = _accuse(new, action)
     if new.phase == "turns" and _turn_is_over(new, action):
         events += _next_turn(new)

@@ -80,6 +80,14 @@ class Accusation(BaseModel):
     correct: bool
 
 
+class Played(BaseModel):
+    """One action of play, in the order it happened (the kind says which list holds it)."""
+
+    seat: int
+    turn: int
+    kind: Literal["ask", "consult", "accuse"]
+
+
 class GameState(BaseModel):
     options: Options
     seed: int
@@ -96,6 +104,10 @@ class GameState(BaseModel):
     questions: list[Question] = []
     consultations: list[Consultation] = []
     accusations: list[Accusation] = []
+    played: list[Played] = []
+    """Every question, consultation and accusation in order: what the questions,
+    consultations and accusations lists do not say between them (the review replays it).
+    Empty for a game stored before it was kept."""
     winner: int | None = None
     ended_by: Literal["solved", "abandoned"] | None = None
     end_reason: str = ""

@@ -59,6 +59,21 @@ async def pass_by_dm(world: World, user: User) -> InteractionResult:
     return result
 
 
+async def play_begins(world: World, players: int = 3, **options: object) -> None:
+    """A table of the first `players` users, each passing by DM: the first turn begins."""
+    users = world.users[:players]
+    await open_table(world, users, **options)
+    for user in users:
+        await pass_by_dm(world, user)
+
+
+async def first_turn(world: World, **options: object) -> tuple[GameState, int, User]:
+    """`play_begins` with three players: the state, the seat to act and its member."""
+    await play_begins(world, **options)
+    state = await true_state(world)
+    return state, state.turn, seat_user(world, state, state.turn)
+
+
 def seat_user(world: World, state: GameState, seat: int) -> User:
     user_id = int(state.seats[seat].id.removeprefix("u"))
     return next(u for u in world.users if u.id == user_id)

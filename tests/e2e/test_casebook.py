@@ -6,14 +6,7 @@ from engine.thirteen_clues import player_view
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.deduction import solve
 from tests.e2e.conftest import World
-from tests.e2e.play import open_table, pass_by_dm, seat_user, true_state
-
-
-async def _play_begins(world: World, **options: object) -> None:
-    players = world.users[:3]
-    await open_table(world, players, **options)
-    for user in players:
-        await pass_by_dm(world, user)
+from tests.e2e.play import open_table, play_begins, seat_user, true_state
 
 
 def _struck(text: str, card: str) -> bool:
@@ -23,7 +16,7 @@ def _struck(text: str, card: str) -> bool:
 async def test_full_assist_shows_the_exact_deduction_and_dms_updates(world: World) -> None:
     dc = world.dc
     async with world.running():
-        await _play_begins(world, assist="full")
+        await play_begins(world, assist="full")
         state = await true_state(world)
         seat = state.turn
         user = seat_user(world, state, seat)
@@ -56,7 +49,7 @@ async def test_full_assist_shows_the_exact_deduction_and_dms_updates(world: Worl
 async def test_bookkeeping_crosses_out_what_the_seat_sees(world: World) -> None:
     dc = world.dc
     async with world.running():
-        await _play_begins(world, assist="bookkeeping")
+        await play_begins(world, assist="bookkeeping")
         state = await true_state(world)
         for seat in range(3):
             user = seat_user(world, state, seat)
@@ -76,7 +69,7 @@ async def test_bookkeeping_crosses_out_what_the_seat_sees(world: World) -> None:
 async def test_assist_off_keeps_the_players_own_marks(world: World) -> None:
     dc = world.dc
     async with world.running():
-        await _play_begins(world, assist="off")
+        await play_begins(world, assist="off")
         state = await true_state(world)
         user = seat_user(world, state, 0)
         book = await dc.slash(user, world.channel, "13clues", "casebook")

@@ -95,10 +95,11 @@ async def test_top_secret_question_reaches_only_asker_and_witness(world: World) 
         final = state_of(world)
         assert final.phase == "over"
         # at the end everyone, the third player included, is told the secret question: by
-        # the one reveal in the channel (no reveal DMs any more)
+        # the one reveal in the channel (no reveal DMs any more; the DM at the end is the
+        # player's own review)
         reveal = dc.last_message(world.channel).text
         assert "Top Secret" in reveal and subject_name(subject) in reveal
         assert f"**{expected}**" in reveal
-        assert len(dc.dms(third)) == dms_at_end
+        assert all("Your review" in m.text for m in dc.dms(third)[dms_at_end:])
 
     assert assert_secrecy(world, final, moment) > 20

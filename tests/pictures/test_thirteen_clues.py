@@ -162,7 +162,9 @@ def test_the_casebook_marks_what_the_deduction_says() -> None:
         assert cell.probability == pytest.approx(deduction.probability(card), abs=5e-4)
     assert cells[view.screen[0]].reason == "your screen"
     assert cells[view.peeks["A"]].reason == "informant A"
-    assert any(c.reason == "deduced" for c in cells.values())
+    deduced = [c for c in cells.values() if c.reason.startswith("deduced")]
+    assert deduced and all(c.status == "ruled_out" for c in deduced)
+    assert all(c.card not in view.known() for c in deduced)
     assert scene.mysteries == len(deduction.triples)
     picture = casebook_picture(view, deduction, cache=None)
     assert picture.faces == frozenset()  # a grid of names, no card faces

@@ -16,6 +16,12 @@ stored before the change that ends the game:
 
 and every private item reaches its owner in the change that made it: their five dealt cards,
 each informant card they consult, each Top Secret answer they ask or give.
+
+The coach is audited too. At full assist, after every change, the hint the player to act
+would get (the production rendering, from their view) names no card they may not know,
+but for the accusation it advises once their own deduction is certain. A review is sent
+only with the end of the game, once to each member, and it is that member's own review
+(the one rendered for their seat: it names their mystery, as the reveal does).
 """
 
 from __future__ import annotations
@@ -26,9 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.messages import Outgoing
+from bot.thirteen_clues.coaching import hint_text
 from bot.thirteen_clues.game import GAME
+from bot.thirteen_clues.reviewing import TITLE, review_letter
 from engine.thirteen_clues import GameState, player_view
-from engine.thirteen_clues.events import CardsDealt, InformantCard, QuestionAnswered
+from engine.thirteen_clues.coach import advise
+from engine.thirteen_clues.events import CardsDealt, GameOver, InformantCard, QuestionAnswered
 from tests.e2e.play import named_cards
 from tests.shell.audited import AuditedPlay, Tally, as_message
 
@@ -65,6 +74,10 @@ def lists_candidates(body: Outgoing) -> bool:
     return any("casebook" in str(e.get("title") or "").lower() for e in body.embeds)
 
 
+def _is_review(body: Outgoing) -> bool:
+    return any(e.get("title") == TITLE for e in body.embeds)
+
+
 def _strings(data: Any) -> Iterator[str]:
     if isinstance(data, str):
         yield data
@@ -86,14 +99,13 @@ class Auditor(AuditedPlay[Audit]):
 
     def __init__(self, path: Path, seed: int) -> None:
         super().__init__(path, seed, Audit())
+        self.assist = "off"
 
     def options(self) -> dict[str, Any]:
         rng = self.rng
-        return {
-            "edition": rng.choice(("2020", "2016")),
-            "top_secret": rng.random() < 0.5,
-            "assist": rng.choice(("off", "bookkeeping", "full")),
-        }
+        edition, top_secret = rng.choice(("2020", "2016")), rng.random() < 0.5
+        self.assist = rng.choice(("off", "bookkeeping", "full"))
+        return {"edition": edition, "top_secret": top_secret, "assist": self.assist}
 
     # -- the checks ------------------------------------------------------------------------
 
@@ -119,6 +131,9 @@ class Auditor(AuditedPlay[Audit]):
                 continue  # a lobby reply: no game yet
             seat = seats[f"u{user}"]
             got.setdefault(seat, []).append(text)
+            if _is_review(letter.body):
+                self.check_review(state, events, seat, letter.body, f"{letter.kind}:{user}")
+                continue
             if over:
                 self.audit.checked["end"] += 1
                 continue
@@ -142,8 +157,52 @@ class Auditor(AuditedPlay[Audit]):
             elif named & own:
                 self.audit.echoes += 1
         if over:
+            self.reviews_owed(state, events, got, seats)
             return
         self.owed(state, events, got, seats)
+        if self.assist == "full" and state.phase == "turns":
+            self.check_hint(state, seats)
+
+    def check_hint(self, state: GameState, seats: dict[str, int]) -> None:
+        """The hint the player to act would get now names only cards they may know, and the
+        cards of the accusation it advises once their deduction is certain."""
+        seat = state.turn
+        if state.seats[seat].id not in seats or not state.seats[seat].id.startswith("u"):
+            return
+        view = player_view(state, seat)
+        advice = advise(view)
+        text = hint_text(view, advice)
+        self.audit.checked["hint"] += 1
+        accused = {c for a in view.my_accusations for c in a.cards}
+        allowed = view.known() | set(view.dealt) | accused
+        if advice.accusation is not None:
+            certain = advice.accusation
+            allowed |= {certain.person, certain.location, certain.weapon}
+        if named_cards(text) - allowed:
+            self.audit.leaks.append(f"hint to seat {seat}: {sorted(named_cards(text) - allowed)}")
+
+    def check_review(self, state: GameState, events: list[Any], seat: int, body: Outgoing,
+                     where: str) -> None:
+        """A review goes out with the end of the game only, and it is the reader's own."""
+        self.audit.checked["review"] += 1
+        if state.phase != "over" or not any(isinstance(e, GameOver) for e in events):
+            self.audit.leaks.append(f"review to {where} before the end of the game")
+            return
+        own = review_letter(state, seat)
+        if own is None or own.embeds != body.embeds:
+            self.audit.leaks.append(f"review to {where} is not the review of seat {seat}")
+
+    def reviews_owed(self, state: GameState, events: list[Any], got: dict[int, list[str]],
+                     seats: dict[str, int]) -> None:
+        """Each member of a game that was played gets exactly one review at its end."""
+        if not any(isinstance(e, GameOver) for e in events) or not state.played:
+            return
+        for seat in {i for i, s in enumerate(state.seats) if s.id.startswith("u")}:
+            count = sum(TITLE in text for text in got.get(seat, []))
+            if count == 1:
+                self.audit.delivered["review"] += 1
+            else:
+                self.audit.missing.append(f"{count} reviews to seat {seat}")
 
     def owed(self, state: GameState, events: list[Any], got: dict[int, list[str]],
              seats: dict[str, int]) -> None:

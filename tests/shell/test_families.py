@@ -48,7 +48,7 @@ def test_the_generic_cog_holds_the_lobby_and_the_looks() -> None:
     ("cog", "group", "own"),
     [
         (ThirteenCluesCog, "13clues",
-         {"new", "pass", "ask", "informant", "accuse", "take", "casebook"}),
+         {"new", "pass", "ask", "informant", "accuse", "take", "casebook", "review"}),
         (MansionCog, "mansion", {"new", "turn", "accuse", "notes"}),
         (ToyCog, "toy", {"new"}),
     ],

@@ -20,6 +20,8 @@ async def test_no_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.checked["reply"] > 0
     assert audit.delivered["dealt"] > 0 and audit.delivered["informant"] > 0
     assert audit.delivered["top_secret"] > 0
+    assert audit.checked["hint"] > 0 and audit.checked["review"] > 0
+    assert audit.delivered["review"] > 0
 
 
 async def test_the_audit_sees_a_planted_leak(tmp_path: Path, monkeypatch: object) -> None:
@@ -52,3 +54,42 @@ async def test_the_audit_sees_a_planted_leak(tmp_path: Path, monkeypatch: object
     audit = await run_audit(tmp_path / "audit.sqlite3", 3, seed=2)
     assert any("own holder" in leak for leak in audit.leaks), audit.leaks[:3]
     assert any(leak.startswith("channel") for leak in audit.leaks), audit.leaks[:3]
+
+
+async def test_the_audit_sees_a_leaky_hint_and_a_misaddressed_review(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    """The coach's audit is not vacuous: a hint naming a card of its reader's own holder, and
+    a review sent with another seat's content, are both reported."""
+    import pytest
+
+    from bot.thirteen_clues import coaching, reviewing
+    from engine.thirteen_clues.cards import CARDS
+    from engine.thirteen_clues.views import PlayerView
+    from tests.shell import secrecy
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    hint, letter = coaching.hint_text, reviewing.review_letter
+
+    def leaky_hint(view: PlayerView, advice: object) -> str:
+        state = secrecy_state.get("state")
+        own = state.seats[view.seat].holder[0] if state is not None else ""
+        return hint(view, advice) + (f" {CARDS[own].name}" if own else "")  # type: ignore[arg-type]
+
+    secrecy_state: dict[str, object] = {}
+    check_hint = secrecy.Auditor.check_hint
+
+    def remembering(self: secrecy.Auditor, state: object, seats: dict[str, int]) -> None:
+        secrecy_state["state"] = state
+        check_hint(self, state, seats)  # type: ignore[arg-type]
+
+    def swapped(state, seat):  # type: ignore[no-untyped-def]
+        return letter(state, (seat + 1) % len(state.seats))
+
+    monkeypatch.setattr(secrecy, "hint_text", leaky_hint)
+    monkeypatch.setattr(secrecy.Auditor, "check_hint", remembering)
+    monkeypatch.setattr(reviewing, "review_letter", swapped)
+    monkeypatch.setattr("bot.thirteen_clues.game.review_letter", swapped)
+    audit = await run_audit(tmp_path / "audit.sqlite3", 8, seed=3)
+    assert any(leak.startswith("hint to seat") for leak in audit.leaks), audit.leaks[:3]
+    assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]

@@ -1,8 +1,8 @@
 """The expert detective: exact deduction (`deduction.solve`) and greedy information gain.
 
 Every question (witness, subject[, side]) and every informant letter is scored by the
-expected entropy reduction it brings about the seat's own holder, computed in one pass over
-`deduction.slot_joint` (it is only counting: each answer is a function of the holder and of
+expected entropy reduction it brings about the seat's own holder, from the exact answer
+spreads of `answers` (it is only counting: each answer is a function of the holder and of
 one screen or informant slot). Consultations are private, so they get a small bonus over
 public questions, whose answers also teach the opponents.
 """
@@ -11,19 +11,22 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from engine.thirteen_clues import deduction, legal
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult
 from engine.thirteen_clues.ai import normal
-from engine.thirteen_clues.cards import CARDS
+from engine.thirteen_clues.answers import (
+    QuestionKey,
+    consult_spreads,
+    information,
+    question_spreads,
+)
+from engine.thirteen_clues.deduction import Joint, Triple
 from engine.thirteen_clues.rules import spent_glass_receiver
-from engine.thirteen_clues.state import Side
 from engine.thirteen_clues.views import PlayerView
 
-Triple = tuple[str, str, str]
 EPS = 1e-9
 
 
@@ -73,160 +76,14 @@ def _entropy(values: Collection[int]) -> float:
     return -sum(v / n * math.log2(v / n) for v in values if v)
 
 
-def _nlogn(values: Iterable[int]) -> float:
-    return sum(v * math.log2(v) for v in values if v > 0)
+def question_gains(view: PlayerView, joint: Joint) -> dict[QuestionKey, float]:
+    """Expected information (bits) about the own holder of every question."""
+    return {key: information(s) for key, s in question_spreads(view, joint).items()}
 
 
-def _subjects_of(subjects: list[str]) -> dict[str, list[str]]:
-    wanted = set(subjects)
-    return {
-        card: [s for s in (info.suit.value, info.sub.value, info.category.value) if s in wanted]
-        for card, info in CARDS.items()
-    }
-
-
-def _gain(per_t: dict[Triple, dict[str, int]]) -> float:
-    """Mutual information (bits) between the holder and an answer, from counts n[T][a]."""
-    by_answer: dict[str, int] = defaultdict(int)
-    joint = 0.0
-    total = 0
-    for answers in per_t.values():
-        for a, n in answers.items():
-            by_answer[a] += n
-            total += n
-        joint += _nlogn(answers.values())
-    if total == 0:
-        return 0.0
-    per_t_totals = [sum(a.values()) for a in per_t.values()]
-    h_t = math.log2(total) - _nlogn(per_t_totals) / total
-    h_t_given_a = (_nlogn(by_answer.values()) - joint) / total
-    return max(0.0, h_t - h_t_given_a)
-
-
-Tally = tuple[
-    dict[Triple, int],
-    dict[Side | None, dict[Triple, dict[str, int]]],
-    dict[Triple, dict[str, int]],
-]
-
-
-def _tally(
-    entries: dict[tuple[Triple, tuple[str, ...]], int],
-    two: bool,
-    subs: dict[str, list[str]],
-    shared_memo: dict[tuple[str, ...], tuple[str, ...]],
-) -> Tally:
-    """One pass over a screen's joint: per holder triple, the total count, the count per
-    card in each counted part (`marg[side][T][card]`) and, per subject, the count with both
-    screen cards in it (`both[T][subject]`). The hot loop of the expert: kept lean."""
-    totals: dict[Triple, int] = {}
-    marg: dict[Side | None, dict[Triple, dict[str, int]]] = {}
-    both: dict[Triple, dict[str, int]] = {}
-    if two:
-        left: dict[Triple, dict[str, int]] = {}
-        right: dict[Triple, dict[str, int]] = {}
-        marg["left"], marg["right"] = left, right
-        for (t, (a, b)), n in entries.items():
-            totals[t] = totals.get(t, 0) + n
-            on_left = left.setdefault(t, {})
-            on_left[a] = on_left.get(a, 0) + n
-            on_right = right.setdefault(t, {})
-            on_right[b] = on_right.get(b, 0) + n
-        return totals, marg, both
-    rows: dict[Triple, dict[str, int]] = {}
-    marg[None] = rows
-    current: Triple | None = None
-    row: dict[str, int] = {}
-    brow: dict[str, int] = {}
-    total = 0
-    for (t, content), n in entries.items():
-        if t != current:
-            if current is not None:
-                totals[current] = totals.get(current, 0) + total
-            current, total = t, 0
-            row = rows.setdefault(t, defaultdict(int))
-            brow = both.setdefault(t, defaultdict(int))
-        total += n
-        a, b = content
-        row[a] += n
-        row[b] += n
-        shared = shared_memo.get(content)
-        if shared is None:
-            shared = shared_memo[content] = tuple(x for x in subs[a] if x in subs[b])
-        for x in shared:
-            brow[x] += n
-    if current is not None:
-        totals[current] = totals.get(current, 0) + total
-    return totals, marg, both
-
-
-def question_gains(
-    view: PlayerView, joint: dict[str, dict[tuple[Triple, tuple[str, ...]], int]]
-) -> dict[tuple[int, str, Side | None], float]:
-    """Expected information (bits) about the own holder of every question.
-
-    An answer is (visible part) + (subject cards on the holder) + (subject cards in the
-    counted screen part), so per screen and holder triple T it is enough to know, for each
-    card, how many assignments put it there (`marg`), and for each subject how many put two
-    of its cards there (`both`): that gives how often the screen part counts 0, 1 or 2.
-    """
-    subjects = legal.question_subjects(view)
-    subs = _subjects_of(subjects)
-    gains: dict[tuple[int, str, Side | None], float] = {}
-    two = view.options.players == 2
-    shared_memo: dict[tuple[str, ...], tuple[str, ...]] = {}
-    logs: dict[int, float] = {0: 0.0}
-    for witness in legal.witnesses(view, view.seat):
-        entries = joint.get(f"screen:{witness}", {})
-        totals, marg, both = _tally(entries, two, subs, shared_memo)
-        n_all = sum(totals.values())
-        if not n_all:
-            continue
-        h_t = _entropy(totals.values())
-        t_base = {t: Counter(x for c in t for x in subs[c]) for t in totals}
-        for side in legal.sides(view):
-            rows = marg[side]
-            # per subject: answer (holder part + screen part) -> count, and sum n log n
-            by_answer = {s: [0] * 6 for s in subjects}
-            joint_nlogn = dict.fromkeys(subjects, 0.0)
-            for t, total in totals.items():
-                one: dict[str, int] = defaultdict(int)
-                for card, n in rows.get(t, {}).items():
-                    for x in subs[card]:
-                        one[x] += n
-                two_rows = both.get(t, {})
-                base = t_base[t]
-                for s in subjects:
-                    n2 = two_rows.get(s, 0)
-                    n1 = one.get(s, 0) - 2 * n2
-                    n0 = total - n1 - n2
-                    counts = by_answer[s]
-                    b = base.get(s, 0)
-                    acc = 0.0
-                    for k, n in ((0, n0), (1, n1), (2, n2)):
-                        if n:
-                            counts[b + k] += n
-                            nl = logs.get(n)
-                            if nl is None:
-                                nl = logs[n] = n * math.log2(n)
-                            acc += nl
-                    joint_nlogn[s] += acc
-            for s in subjects:
-                h_given = (_nlogn(by_answer[s]) - joint_nlogn[s]) / n_all
-                gains[(witness, s, side)] = max(0.0, h_t - h_given)
-    return gains
-
-
-def consult_gains(
-    view: PlayerView, joint: dict[str, dict[tuple[Triple, tuple[str, ...]], int]]
-) -> dict[str, float]:
-    gains: dict[str, float] = {}
-    for letter in view.letters:
-        per_t: dict[Triple, dict[str, int]] = defaultdict(dict)
-        for (triple, (card,)), n in joint.get(f"informant:{letter}", {}).items():
-            per_t[triple][card] = per_t[triple].get(card, 0) + n
-        gains[letter] = _gain(per_t)
-    return gains
+def consult_gains(view: PlayerView, joint: Joint) -> dict[str, float]:
+    """Expected information (bits) about the own holder of every informant letter."""
+    return {letter: information(s) for letter, s in consult_spreads(view, joint).items()}
 
 
 def _threshold(view: PlayerView, params: Params) -> float:

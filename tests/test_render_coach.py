@@ -1,0 +1,76 @@
+"""The coach's texts: every why chain reads, every review fits in one embed."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+
+from bot.thirteen_clues.coaching import hint_text, why_text
+from bot.thirteen_clues.reviewing import review_embed
+from engine.thirteen_clues import Options, PlayerRef, apply, legal, new_game, player_view
+from engine.thirteen_clues.ai import choose_action
+from engine.thirteen_clues.bruteforce import random_position
+from engine.thirteen_clues.cards import CARDS
+from engine.thirteen_clues.coach import advise
+from engine.thirteen_clues.review import review
+from engine.thirteen_clues.state import Question
+from engine.thirteen_clues.why import explain
+
+
+def test_every_why_names_its_card_and_each_premise() -> None:
+    rng = random.Random(4)
+    chains = 0
+    for _ in range(30):
+        _, view = random_position(rng, rng.randint(2, 6), max_actions=40)
+        if view.phase != "turns":
+            continue
+        for card in CARDS:
+            text = why_text(view, "full", card, set())
+            assert f"**{CARDS[card].name}**" in text
+            why = explain(view, card)
+            if why.mark == "candidate":
+                assert "still possible" in text
+                continue
+            assert ("is on your holder" in text) == (why.mark == "certain")
+            for fact in why.premises:
+                if isinstance(fact, Question):
+                    chains += 1
+                    witness = view.seats[fact.witness].name
+                    assert f"answered {fact.answer}" in text
+                    assert witness in text or fact.witness == view.seat
+    assert chains > 20
+
+
+def test_why_at_off_and_for_a_card_crossed_out_by_hand() -> None:
+    _, view = random_position(random.Random(2), 4, max_actions=10)
+    card = next(c for c in CARDS if c not in view.known())
+    assert "Assist is off" in why_text(view, "off", card, set())
+    assert "yourself" in why_text(view, "off", card, {card})
+
+
+def test_the_hint_lists_three_moves_or_the_accusation() -> None:
+    _, view = random_position(random.Random(6), 5, max_actions=20)
+    advice = advise(view)
+    text = hint_text(view, advice)
+    if advice.accusation is None:
+        assert text.count("\n1. ") == 1 and "\n3. " in text
+    else:
+        assert "Certain" in text
+
+
+def test_every_review_fits_one_embed() -> None:
+    for players, seed in ((2, 1), (6, 2), (3, 3)):
+        state, _ = new_game([PlayerRef(id=str(i), name=f"Detective {i}" * 3)
+                             for i in range(players)], Options(players=players), seed)
+        rng = random.Random(seed)
+        while state.phase != "over":
+            for seat in legal.waiting_on(state):
+                state, _ = apply(state, choose_action(player_view(state, seat), "easy", rng))
+                if state.phase != "passing":
+                    break
+        for seat in range(players):
+            embed = review_embed(state, review(state, seat))
+            assert isinstance(embed, discord.Embed)
+            assert len(embed.description or "") <= 4096 and len(embed) <= 6000
+            assert "Your mystery was" in (embed.description or "")

@@ -1,0 +1,78 @@
+"""Every "why" chain, checked by the solver alone, proves its mark."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.thirteen_clues import PlayerView
+from engine.thirteen_clues.bruteforce import random_position
+from engine.thirteen_clues.cards import CARDS
+from engine.thirteen_clues.deduction import bookkeeping, solve
+from engine.thirteen_clues.state import Question
+from engine.thirteen_clues.why import Why, explain, proves, restricted, where
+
+
+def _view(seed: int, players: int) -> PlayerView:
+    rng = random.Random(seed)
+    while True:
+        _, view = random_position(rng, players, max_actions=35)
+        if view.phase == "turns":
+            return view
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 6))
+def test_every_full_assist_chain_proves_its_mark(seed: int, players: int) -> None:
+    view = _view(seed, players)
+    result = solve(view)
+    for card in CARDS:
+        why = explain(view, card)
+        assert why.mark == result.status(card)
+        if why.mark == "candidate":
+            assert why.probability == result.probability(card)
+            assert not proves(view, why)
+            continue
+        assert proves(view, why), (card, why)
+        # no premise of the chain can be dropped: each one is needed
+        for dropped in why.premises:
+            shorter = Why(card, why.mark, premises=tuple(p for p in why.premises
+                                                         if p is not dropped))
+            assert not proves(view, shorter)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 6))
+def test_every_bookkeeping_chain_proves_its_mark(seed: int, players: int) -> None:
+    view = _view(seed, players)
+    marks = bookkeeping(view)
+    for card in CARDS:
+        why = explain(view, card, "bookkeeping")
+        assert why.mark == marks[card]
+        if why.mark == "ruled_out":
+            assert proves(view, why)
+            assert why.sight is not None or (
+                len(why.premises) == 1 and isinstance(why.premises[0], Question)
+                and why.premises[0].answer == 0
+            )
+
+
+def test_a_chain_that_claims_too_much_is_refused() -> None:
+    """`proves` really checks: a candidate claimed ruled out, or a wrong sight, fails."""
+    view = _view(3, 4)
+    result = solve(view)
+    open_card = next(c for c in CARDS if result.status(c) == "candidate")
+    assert not proves(view, Why(open_card, "ruled_out"))
+    assert not proves(view, Why(open_card, "ruled_out", sight=("screen", "")))
+    seen = view.screen[0]
+    assert where(view, seen) == ("screen", "")
+    assert proves(view, Why(seen, "ruled_out", sight=("screen", "")))
+
+
+def test_restricted_keeps_only_the_premises() -> None:
+    view = _view(11, 5)
+    kept = restricted(view, ())
+    assert kept.questions == [] and kept.secret_questions == [] and kept.my_accusations == []
+    assert kept.holders == view.holders and kept.screen == view.screen
