@@ -188,8 +188,7 @@ def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) ->
         case SleuthAnswered():
             if not event.showed:
                 return f"🙅 {v.who(event.seat)} has none."
-            chose = " (after choosing)" if event.had_choice else ""
-            return f"🃏 {v.who(event.seat)} shows {v.who(event.to)} a card{chose}."
+            return f"🃏 {v.who(event.seat)} shows {v.who(event.to)} a card."
         case TipPassed():
             return f"🤫 {v.who(event.seat)} passes a **Private Tip** to {v.who(event.target)}."
         case TipAnswered():
@@ -234,12 +233,8 @@ def _answered(event: SuggestionAnswered, view: PublicView, v: Voice) -> str:
         parts.append("😮 **Nobody** could disprove it!")
     else:
         fugitive = " (the fugitive)" if event.refuter == view.fugitive else ""
-        if event.had_choice:
-            parts.append(f"🤔 {v.who(event.refuter)}{fugitive} can disprove it and chooses "
-                         f"which card to show {v.plain(event.seat)}.")
-        else:
-            parts.append(f"🃏 {v.who(event.refuter)}{fugitive} shows {v.who(event.seat)} a "
-                         "card.")
+        parts.append(f"🤔 {v.who(event.refuter)}{fugitive} can disprove it and chooses "
+                     f"which card to show {v.plain(event.seat)}.")
     return " ".join(parts)
 
 
