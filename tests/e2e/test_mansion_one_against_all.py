@@ -53,7 +53,7 @@ async def test_one_against_all_ends_each_way(world: World) -> None:
         fugitive = user_at(world, final, game.fugitive)  # type: ignore[arg-type]
         assert fugitive is not None
         assert game.how == "solved" and final.master != game.fugitive
-        assert {"burn", "wrong", "right"} <= covered(game.log)
+        assert {"burn", "wrong", "right"} <= covered(game.log, game.hands)
         text = channel_since(world, 0)
         assert "is the **fugitive**" in text and "has chosen the solution" in text
         assert "the top Action card burns" in text and "(the fugitive)" in text
@@ -83,9 +83,11 @@ async def test_one_against_all_ends_each_way(world: World) -> None:
                                           goals=ESCAPE, limit=400)
         await dc.settle()
         game = final.rounds[-1]
-        assert game.how == "escaped" and final.master == game.fugitive
+        assert game.how == "escaped" and game.winner == game.fugitive
+        assert final.master is None and final.ended_by == "escaped"  # no crime solved
         text = channel_since(world, first)
         assert "must draw, but the draw pile is empty" in text and "the fugitive escapes" in text
-        assert f"🏆 **{final.seats[game.fugitive].name}** wins!" in text  # type: ignore[index]
+        name = final.seats[game.fugitive].name  # type: ignore[index]
+        assert f"🏆 **{name}**, the fugitive, escapes and wins!" in text
         assert assert_mansion_secrecy(world, final, moment, since=first) > 10
     assert cut(world)

@@ -254,9 +254,11 @@ def _round_over(event: RoundOver, view: PublicView, v: Voice, *, last: bool) -> 
     lines.append("🃏 The hands:")
     lines += _hands_lines(event.hands, v)
     if view.options.series_wins > 1:
-        lines.append(f"⭐ Wins so far: {_scores(event.scores, v)} "
-                     f"(first to {view.options.series_wins}).")
-        if not last:
+        lines.append(f"⭐ Crimes solved so far: {_scores(event.scores, v)} "
+                     f"(first to {view.options.series_wins}; an escape solves none).")
+        if not last and view.fugitive is not None:
+            lines.append("🔁 The next game begins; the fugitive (and dealer) passes left.")
+        elif not last:
             lines.append("🔁 The next game is dealt; the dealer passes left.")
     return "\n".join(lines)
 
@@ -266,6 +268,8 @@ def _game_over(event: GameOver, view: PublicView, v: Voice) -> str:
         return f"🏆 {v.who(event.master)} is the **Master Detective**!"
     if event.master is not None:
         return f"🏆 {v.who(event.master)} wins!"
+    if event.winner is not None:
+        return f"🏆 {v.who(event.winner)}, the fugitive, escapes and wins!"
     return "🏁 The table is over: nobody won."
 
 
