@@ -136,11 +136,10 @@ def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) ->
                     f"{v.names_list(range(len(event.seat_names)))}.{series}")
         case RoundStarted():
             head = f"🃏 **Game {event.round}**: " if view.options.series_wins > 1 else "🃏 "
-            text = f"{head}{v.who(event.dealer)} deals."
             if event.fugitive is not None:
-                text += (f" 🦹 {v.who(event.fugitive)} is the **fugitive** and secretly "
-                         "chooses the solution.")
-            return text
+                return (f"{head}🦹 {v.who(event.fugitive)} is the **fugitive** and the dealer: "
+                        "they choose the solution in secret, then deal from their left.")
+            return f"{head}{v.who(event.dealer)} deals."
         case SolutionChosen():
             return f"🦹 {v.who(event.seat)} has chosen the solution. The cards are dealt."
         case TableDealt():
