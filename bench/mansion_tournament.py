@@ -5,11 +5,16 @@
 
 Each game seats one AI of the first level and the others of the second; the strong seat
 moves round the table game by game (and so does the random dealer). Prints per player
-count and match-up the strong AI's win rate (a seat at random would win 1/players) with a
-95% margin, the average table turns per game, the strong AI's average own turns in the
-games it won, and games unfinished after the action cap. In One Against All the fugitive
-seat (random) is never the strong one's, and an escape counts as a loss for every
-detective. Figures only: nothing here asserts a target.
+count and match-up the strong AI's win rate with a 95% margin against its baseline, the
+average table turns per game, the strong AI's average own turns in the games it won, and
+games unfinished after the action cap.
+
+The baseline is what that seat would win without the stronger AI. In the standard game
+every seat is alike, so it is 1/players. In One Against All the fugitive seat (fixed per
+game, never the strong one's) deals, and an escape is a loss for every detective, so a
+detective's chance is well below 1/(players - 1): each game is played a second time with
+the same seed and fugitive and the strong seat at the weaker level (the control), and the
+baseline is that seat's win rate in the controls. Figures only: nothing asserts a target.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ MATCHES: dict[str, tuple[Level, Level]] = {
     "expert-normal": ("expert", "normal"),
 }
 MAX_ACTIONS = 4000
-Job = tuple[str, int, int, str, str]
+Job = tuple[str, int, int, str, str, bool]
+"""(match, players, game, variant, expert params, control: the strong seat plays weak)."""
 
 
 def parse_params(text: str) -> expert.Params:
@@ -47,11 +53,13 @@ def parse_params(text: str) -> expert.Params:
     return dataclasses.replace(expert.DEFAULT, **fields)  # type: ignore[arg-type]
 
 
-def run_game(job: Job) -> tuple[int, str, bool, bool, int, int]:
+def run_game(job: Job) -> tuple[int, str, bool, bool, bool, int, int]:
     """(players, match, strong won, finished, table turns, strong's own turns)."""
-    match, players, game, variant, params_text = job
+    match, players, game, variant, params_text, control = job
     params = parse_params(params_text)
     strong, weak = MATCHES[match]
+    if control:
+        strong = weak
     position = game % players
     fugitive = None
     if variant == "one_against_all":
@@ -66,6 +74,7 @@ def run_game(job: Job) -> tuple[int, str, bool, bool, int, int]:
     return (
         players,
         match,
+        control,
         result.winner == position,
         state.phase == "over",
         state.turn_number,
@@ -76,31 +85,46 @@ def run_game(job: Job) -> tuple[int, str, bool, bool, int, int]:
 def jobs(args: argparse.Namespace) -> Iterator[Job]:
     """Game by game across player counts and match-ups, so a run cut short (see
     `--progress`) has about as many games of each."""
+    controls = (False, True) if args.variant == "one_against_all" else (False,)
     for game in range(args.games):
         for players in args.players:
             for match in args.match:
-                yield match, players, game, args.variant, args.params
+                for control in controls:
+                    yield match, players, game, args.variant, args.params, control
 
 
-Results = dict[tuple[int, str], list[tuple[bool, bool, int, int]]]
+Results = dict[tuple[int, str, bool], list[tuple[bool, bool, int, int]]]
+"""(players, match, control) → (strong seat won, finished, table turns, own turns)."""
 
 
 def report(results: Results) -> None:
     print(
         f"{'players':>7} {'match':>14} {'games':>6} {'strong wins':>12} {'±95%':>6} "
-        f"{'random':>6} {'table turns':>11} {'own turns to win':>16} {'unfinished':>10}"
+        f"{'baseline':>8} {'±95%':>6} {'table turns':>11} {'own turns to win':>16} "
+        f"{'unfinished':>10}"
     )
-    for (players, match), rows in sorted(results.items()):
+    for (players, match, control), rows in sorted(results.items()):
+        if control:
+            continue
+        rate, margin = _rate(rows)
+        base, base_margin = 1 / players, 0.0
+        controls = results.get((players, match, True))
+        if controls:  # One Against All: the same games with the strong seat at the weak level
+            base, base_margin = _rate(controls)
         wins = [r for r in rows if r[0]]
-        rate = len(wins) / len(rows)
-        margin = 1.96 * (rate * (1 - rate) / len(rows)) ** 0.5
         own = statistics.mean(r[3] for r in wins) if wins else 0.0
         print(
             f"{players:>7} {match:>14} {len(rows):>6} {rate:>12.1%} {margin:>6.1%} "
-            f"{1 / players:>6.1%} {statistics.mean(r[2] for r in rows):>11.1f} {own:>16.1f} "
-            f"{sum(not r[1] for r in rows):>10}",
+            f"{base:>8.1%} {base_margin:>6.1%} {statistics.mean(r[2] for r in rows):>11.1f} "
+            f"{own:>16.1f} {sum(not r[1] for r in rows):>10}",
             flush=True,
         )
+
+
+def _rate(rows: list[tuple[bool, bool, int, int]]) -> tuple[float, float]:
+    """The win rate of the seat and its 95% margin."""
+    rate = sum(r[0] for r in rows) / len(rows)
+    return rate, 1.96 * (rate * (1 - rate) / len(rows)) ** 0.5
 
 
 def main() -> None:
@@ -123,10 +147,10 @@ def main() -> None:
         flush=True,
     )
     with multiprocessing.Pool(args.workers) as pool:
-        for done, (players, match, won, finished, turns, own) in enumerate(pool.imap_unordered(
-            run_game, jobs(args), chunksize=4
-        ), 1):
-            results.setdefault((players, match), []).append((won, finished, turns, own))
+        for done, (players, match, control, won, finished, turns, own) in enumerate(
+            pool.imap_unordered(run_game, jobs(args), chunksize=4), 1
+        ):
+            results.setdefault((players, match, control), []).append((won, finished, turns, own))
             if args.progress and done % args.progress == 0:
                 print(f"--- after {done} games, {time.perf_counter() - started:.0f} s", flush=True)
                 report(results)

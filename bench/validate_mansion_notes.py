@@ -10,6 +10,10 @@ a random seat (random play) or by the seat that must act (AI play). Positions wi
 consistent deals than the enumerator's budget are skipped and counted; the others are
 compared in full: the number of consistent deals, the count of every possible solution,
 and for every card the count of deals in which each seat (and the solution) holds it.
+A compared position whose solution is already certain (the seat chose it, accused, or has
+deduced it) tests little, so each of the 12 cells plays on until at least half of its
+compared positions are not certain ("non-trivial"): `--positions 10000` compares at least
+10,000 positions of which at least 5,000 are non-trivial.
 Also checked on every position, enumerable or not: the true deal is one the solver counts
 (its solution has a positive count, every card's true holder a positive count), and the
 bookkeeping notes never contradict the exact ones. Exits non-zero on any disagreement.
@@ -87,6 +91,7 @@ def check(job: Job) -> tuple[Job, Counter[str], list[str]]:
         if not same:
             problems.append(f"{job}: seat {view.seat}: brute {ref.total} vs notes {d.total}")
         out["certain"] += d.certain() is not None
+        out["nontrivial"] += d.certain() is None
         out["fugitive_view"] += view.fugitive == view.seat
     return job, out, problems
 
@@ -108,7 +113,9 @@ def main() -> None:
         while True:
             batch: list[Job] = []
             for cell in cells:
-                missing = per_cell - tallies[cell]["compared"]
+                tally = tallies[cell]
+                missing = max(per_cell - tally["compared"],
+                              2 * (-(-per_cell // 2) - tally["nontrivial"]))
                 if missing <= 0:
                     continue
                 games = max(2, -(-missing // (PER_GAME // 2)))
@@ -125,8 +132,9 @@ def main() -> None:
                 problems += found
                 if done % 50 == 0:  # a running total, so a long run can be read early
                     total: Counter[str] = sum(tallies.values(), Counter())
-                    print(f"... {done}/{len(batch)} games: compared {total['compared']}, "
-                          f"agree {total['agree']}, problems {len(problems)}, "
+                    print(f"... {done}/{len(batch)} games: compared {total['compared']} "
+                          f"(non-trivial {total['nontrivial']}), agree {total['agree']}, "
+                          f"problems {len(problems)}, "
                           f"{time.perf_counter() - start:.0f} s", flush=True)
     grand: Counter[str] = Counter()
     for cell in cells:
@@ -137,9 +145,10 @@ def main() -> None:
     for problem in problems[:20]:
         print("DISAGREEMENT", problem)
     print(
-        f"compared {grand['compared']} positions, disagreements "
-        f"{grand['compared'] - grand['agree']}, other problems "
-        f"{len(problems) - (grand['compared'] - grand['agree'])}, "
+        f"compared {grand['compared']} positions ({grand['nontrivial']} non-trivial: the "
+        f"solution not yet certain), skipped over budget {grand['skipped']} of "
+        f"{grand['attempted']} attempted, disagreements {grand['compared'] - grand['agree']}, "
+        f"other problems {len(problems) - (grand['compared'] - grand['agree'])}, "
         f"{time.perf_counter() - start:.0f} s"
     )
     sys.exit(1 if problems else 0)
@@ -147,8 +156,9 @@ def main() -> None:
 
 def _row(label: str, t: Counter[str]) -> str:
     return (
-        f"{label:>30}: compared {t['compared']:>5} agree {t['agree']:>5} | skipped (budget) "
-        f"{t['skipped']:>4} of {t['attempted']:>5} | certain {t['certain']:>4} | "
+        f"{label:>30}: compared {t['compared']:>5} agree {t['agree']:>5} | non-trivial "
+        f"{t['nontrivial']:>5} certain {t['certain']:>4} | skipped (budget) "
+        f"{t['skipped']:>4} of {t['attempted']:>5} | "
         f"seen by the fugitive {t['fugitive_view']:>4}"
     )
 

@@ -233,15 +233,15 @@ def _idle_choice(state: GameState, seat: int) -> Action | None:
 
 def _others_answered(state: GameState) -> bool:
     """This turn's card made another seat answer (a refuter's choice, an All Snoop, a Super
-    Sleuth choice, a Private Tip): the turn player's clock starts again after it."""
+    Sleuth card shown, a Private Tip): the turn player's clock starts again after it."""
     for record in reversed(state.log):
         if isinstance(record, TurnBegan):
             return False
-        if isinstance(record, Suggested) and record.had_choice:
+        if isinstance(record, Suggested) and record.refuter is not None:
             return True
         if isinstance(record, AllSnooped | Tipped):
             return True
-        if isinstance(record, Sleuthed) and any(a.had_choice for a in record.answers):
+        if isinstance(record, Sleuthed) and any(a.card is not None for a in record.answers):
             return True
     return False
 

@@ -12,11 +12,11 @@ of cards) and re-plays every observed event against them, following the rules te
 
 - a suggestion is put to the other seats clockwise from the suggester's left (in One
   Against All the detectives first, the fugitive last); each seat asked before the recorded
-  refuter must hold none of the three; the refuter must hold one (and the table saw a choice
-  exactly when it held two or more); nobody asked holds one when no one refuted; the card
+  refuter must hold none of the three; the refuter must hold at least one (it is asked which
+  to show however many it holds); nobody asked holds one when no one refuted; the card
   shown, when this seat saw it, is in the refuter's hand;
-- a Super Sleuth: each answering seat holds a matching card exactly when it showed one,
-  two or more exactly when it had a choice, and the card this seat saw is in its hand;
+- a Super Sleuth: each answering seat holds a matching card exactly when it showed one (or
+  is still choosing), and the card this seat saw is in its hand;
 - a Snoop / All Snoop: the card this seat turned over is in the hand it looked at;
 - a Private Tip this seat gave: the answer is one of the answers the rules allow from the
   target's hand (every card of the kind for "all", one matching card, or nothing only when
@@ -155,11 +155,9 @@ def _check(check: Check, hand: frozenset[str]) -> bool:
         case 0:  # holds none of arg
             assert isinstance(arg, frozenset)
             return not hand & arg
-        case 1:  # refuted / showed: holds some of arg; (cards, had_choice)
-            assert isinstance(arg, tuple)
-            cards, had_choice = arg
-            got = len(hand & cards)
-            return got >= 1 and (got > 1) == had_choice
+        case 1:  # refuted / showed: holds at least one of arg
+            assert isinstance(arg, frozenset)
+            return bool(hand & arg)
         case 2:  # holds this card
             return arg in hand
         case 3:  # Private Tip answer: (tip card, cards returned)
@@ -202,7 +200,7 @@ def _checks(view: PlayerView) -> dict[int, list[Check]]:
                 for seat in order[:stop]:
                     out[seat].append((0, named))
                 if entry.refuter is not None:
-                    out[entry.refuter].append((1, (named, entry.had_choice)))
+                    out[entry.refuter].append((1, named))
                     if entry.shown is not None:
                         out[entry.refuter].append((2, entry.shown))
             case SnoopSeen(card=str(card)):
@@ -217,7 +215,7 @@ def _checks(view: PlayerView) -> dict[int, list[Check]]:
                     if answer.answered and not answer.showed:
                         out[answer.seat].append((0, feature))
                     else:
-                        out[answer.seat].append((1, (feature, answer.had_choice)))
+                        out[answer.seat].append((1, feature))
                     if answer.card is not None:
                         out[answer.seat].append((2, answer.card))
             case TipSeen(card=str(tip), cards=list(cards)):

@@ -135,13 +135,13 @@ class SuggestionMade(_Event):
 
 
 class SuggestionAnswered(_Event):
-    """Public: who could not refute, who refutes (or nobody), and whether they had a choice."""
+    """Public: who could not refute and who refutes (or nobody). Not how many of the three
+    the refuter holds: it is always asked which card to show."""
 
     type: Literal["suggestion_answered"] = "suggestion_answered"
     seat: int
     passed: list[int]
     refuter: int | None
-    had_choice: bool = False
 
 
 class CardShown(_Event):
@@ -198,14 +198,13 @@ class SleuthPlayed(_Event):
 
 
 class SleuthAnswered(_Event):
-    """Public: `seat` showed a card to the sleuth (or showed nothing); `had_choice` says it
-    held more than one matching card (the table waited for its choice)."""
+    """Public: `seat` showed a card to the sleuth (or showed nothing), not which nor how
+    many it could have shown."""
 
     type: Literal["sleuth_answered"] = "sleuth_answered"
     seat: int
     to: int
     showed: bool
-    had_choice: bool = False
 
 
 class TipPassed(_Event):
@@ -270,7 +269,11 @@ class GameOver(_Event):
 
     type: Literal["game_over"] = "game_over"
     master: int | None
-    """The Master Detective (with `series_wins` 1: the winner of the game); None: nobody."""
+    """The seat that solved the agreed number of crimes (with `series_wins` 1: solved the
+    game); None: nobody did."""
+    winner: int | None = None
+    """The table's winner: the Master Detective, or the fugitive who escaped in a single
+    game (an escape wins its game but solves no crime)."""
     reason: str
     scores: list[int]
     rounds: int

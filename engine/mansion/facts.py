@@ -10,14 +10,13 @@ so they cannot disagree about what a record means.
 The facts, by observation (see `observations.py`):
 
 - the seat's own hand: held by the seat, and nothing else is;
-- `suggestion`: every seat in `passed` holds none of the three; the refuter holds exactly
-  one of them, or at least two when `had_choice` (a refuter with one matching card shows it
-  at once, one with a choice is prompted, and the table sees the difference); the card
-  shown is known to the suggester; with no refuter, everyone asked holds none of the three;
+- `suggestion`: every seat in `passed` holds none of the three; the refuter holds at least
+  one of them (it is asked which to show even when only one fits, so that is all the table
+  learns); the card shown is known to the suggester; with no refuter, everyone asked holds
+  none of the three;
 - `snoop` / `all_snoop`: the card the seat looked at is held by the seat it looked at;
 - `super_sleuth`: a seat that showed nothing holds no card with the feature; one that
-  showed holds exactly one (two or more when it had a choice, as for suggestions); the
-  sleuth knows the cards shown;
+  showed (or is still choosing) holds at least one; the sleuth knows the cards shown;
 - `private_tip` (for the giver): "all your ..." returns exactly that seat's cards of the
   kind, so it holds no other; a "one ..." tip returns one matching card, or nothing, in
   which case the seat holds no matching card;
@@ -94,7 +93,7 @@ class Facts:
     none: list[int]
     """Per seat: cards it is known not to hold (its own column: everything else)."""
     counts: list[Holds] = field(default_factory=list)
-    """"Holds at least one / exactly one / at least two of these" facts."""
+    """"Holds at least one of these" facts (`Holds` also bounds from above)."""
     solution: Triple | None = None
     """The solution, when this seat has seen it."""
 
@@ -120,11 +119,6 @@ def kind_mask(card: str) -> int:
     return mask_of(BY_KIND[kind])
 
 
-def _answered(seat: int, cards: int, had_choice: bool) -> Holds:
-    """A seat that had to show one of `cards`: the table saw whether it had a choice."""
-    return Holds(seat, cards, 2) if had_choice else Holds(seat, cards, 1, 1)
-
-
 def facts(view: PlayerView) -> Facts:
     """The constraints `view.seat` may use, read from its own view only."""
     players = len(view.seats)
@@ -146,7 +140,7 @@ def facts(view: PlayerView) -> Facts:
                 for other in entry.passed:
                     none[other] |= named
                 if entry.refuter is not None:
-                    out.counts.append(_answered(entry.refuter, named, entry.had_choice))
+                    out.counts.append(Holds(entry.refuter, named, 1))
                     if entry.shown is not None:
                         held[entry.refuter] |= mask_of([entry.shown])
             case SnoopSeen(card=str(card)):
@@ -160,7 +154,7 @@ def facts(view: PlayerView) -> Facts:
                     if answer.answered and answer.showed is False:
                         none[answer.seat] |= feature
                         continue
-                    out.counts.append(_answered(answer.seat, feature, answer.had_choice))
+                    out.counts.append(Holds(answer.seat, feature, 1))
                     if answer.card is not None:
                         held[answer.seat] |= mask_of([answer.card])
             case TipSeen(card=str(tip), cards=list(cards)) if entry.seat == seat:

@@ -95,9 +95,13 @@ def solution_chosen(state: GameState, rng: random.Random) -> list[Event]:
 def end_round(
     state: GameState, winner: int | None, how: RoundEnd, reason: str, rng: random.Random
 ) -> list[Event]:
-    """Score the game, reveal it, then deal the next one unless the series is decided."""
-    if winner is not None:
-        state.seats[winner].score += 1
+    """Score the game, reveal it, then deal the next one unless the series is decided.
+
+    Only a solved crime scores towards Master Detective ("the first to have solved the
+    agreed number of crimes"); an escape wins its game (`RoundResult.winner`) and no more."""
+    solver = winner if how == "solved" else None
+    if solver is not None:
+        state.seats[solver].score += 1
     state.prompts = []
     state.rounds.append(
         RoundResult(
@@ -112,17 +116,19 @@ def end_round(
         )
     )
     events: list[Event] = [_round_over(state, reason)]
-    if winner is not None and state.seats[winner].score >= state.options.series_wins:
-        return events + _finish(state, master=winner, ended_by="won", reason=reason)
+    if solver is not None and state.seats[solver].score >= state.options.series_wins:
+        return events + _finish(state, master=solver, ended_by="won", reason=reason)
     if how == "abandoned":
         return events + _finish(state, master=None, ended_by="abandoned", reason=reason)
     if state.options.series_wins == 1:
-        return events + _finish(state, master=None, ended_by="unsolved", reason=reason)
+        ended_by: EndedBy = "escaped" if how == "escaped" else "unsolved"
+        return events + _finish(state, master=None, ended_by=ended_by, reason=reason)
     state.round += 1
+    # "The dealer passes to the left each game"; in One Against All the fugitive is the
+    # dealer, so the role passes left with it ("a different player ... each time").
     state.dealer = state.left_of(state.dealer)
     if state.fugitive is not None:
-        fixed = state.options.fugitive
-        state.fugitive = fixed if fixed is not None else state.left_of(state.fugitive)
+        state.fugitive = state.dealer
     return events + begin_round(state, rng)
 
 
@@ -158,6 +164,7 @@ def reveal(state: GameState) -> GameOver:
     return GameOver(
         audience=Audience.reveal(),
         master=state.master,
+        winner=state.master if state.ended_by == "won" else last.winner,
         reason=state.end_reason,
         scores=[s.score for s in state.seats],
         rounds=len(state.rounds),

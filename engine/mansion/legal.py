@@ -75,9 +75,14 @@ def is_over(state: GameState) -> bool:
 
 
 def winners(state: GameState) -> set[int]:
-    """The Master Detective once the series is decided (with `series_wins` 1: the winner of
-    the single game, a fugitive who escaped included); nobody otherwise."""
-    return {state.master} if state.master is not None else set()
+    """The table's winner, for the stats: the Master Detective once the series is decided,
+    or the fugitive who escaped in a single game; nobody otherwise."""
+    if state.master is not None:
+        return {state.master}
+    if state.ended_by == "escaped":
+        winner = state.rounds[-1].winner
+        return {winner} if winner is not None else set()
+    return set()
 
 
 def round_winners(state: GameState) -> list[int | None]:

@@ -8,13 +8,12 @@ deduction solver works from it alone. Card ids appear in these fields only:
   seats entitled to them and None (or absent) for everyone else.
 
 Facts that constrain hands, by entry:
-- `suggestion`: every seat in `passed` holds none of `named`; `refuter` holds exactly one
-  of them, or two or more when `had_choice` (one matching card is shown at once, a choice
-  is prompted, and the table sees the difference); `refuter is None` means nobody asked
-  holds any. In One Against All the fugitive is asked last, so when it refutes every other
-  detective passed.
+- `suggestion`: every seat in `passed` holds none of `named`; `refuter` holds at least one
+  of them (it is always asked which to show, so nobody else learns how many);
+  `refuter is None` means nobody asked holds any. In One Against All the fugitive is asked
+  last, so when it refutes every other detective passed.
 - `super_sleuth`: an answer with `showed` False means that seat holds no card with the
-  feature; `showed` True means exactly one, or two or more when `had_choice`.
+  feature; `showed` True (or an answer still pending) means at least one.
 - `snoop`, `all_snoop`, `private_tip`: the card(s) learned, for the looker / the two.
 - `accusation`: a wrong one says only that the named triple is not the solution, and that
   only to the accuser (who also sees the solution).
@@ -76,8 +75,6 @@ class SuggestionSeen(BaseModel):
     """Asked in order and held none of the three."""
     refuter: int | None
     """Holds at least one of the three; None: nobody asked holds any."""
-    had_choice: bool
-    """The refuter holds two or more of the three."""
     fugitive_refuted: bool
     """One Against All: the fugitive refuted, so no detective but the suggester was able to."""
     pending: bool
@@ -118,8 +115,7 @@ class SleuthAnswerSeen(BaseModel):
     seat: int
     answered: bool
     showed: bool | None
-    """None while the seat chooses (it will show: it holds two or more)."""
-    had_choice: bool
+    """None while the seat chooses (it will show: it holds at least one)."""
     card: str | None = None
     """Only for the sleuth and the seat that showed it."""
 

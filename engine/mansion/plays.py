@@ -118,14 +118,9 @@ def _suggest(state: GameState, seat: int, card: SuggestCard, named: Triple) -> l
             record.refuter = other
             break
         record.passed.append(other)
-    record.had_choice = len(matching) > 1
     events.append(
         SuggestionAnswered(
-            audience=PUBLIC,
-            seat=seat,
-            passed=list(record.passed),
-            refuter=record.refuter,
-            had_choice=record.had_choice,
+            audience=PUBLIC, seat=seat, passed=list(record.passed), refuter=record.refuter
         )
     )
     if record.refuter is None:
@@ -135,9 +130,7 @@ def _suggest(state: GameState, seat: int, card: SuggestCard, named: Triple) -> l
         state.discard.append(DiscardedCard(card=burned))
         record.burned = burned
         events.append(ActionBurned(audience=PUBLIC, card=burned, draw_size=len(state.draw)))
-    if len(matching) == 1:
-        record.shown = matching[0]
-        return [*events, _shown(record.refuter, seat, matching[0], "suggestion")]
+    # The refuter is asked even with one card that fits (see `ShowPrompt`).
     return [
         *events,
         open_prompt(
@@ -209,7 +202,8 @@ def _all_snoop(state: GameState, action: AllSnoop, rng: random.Random) -> list[E
 
 
 def _super_sleuth(state: GameState, action: SuperSleuth) -> list[Event]:
-    """Opponents in turn order; a choice among two or more becomes a prompt."""
+    """Opponents in turn order: one holding nothing with the feature says so at once, one
+    holding any is asked which to show (even when only one fits, see `ShowPrompt`)."""
     info = ACTIONS[action.card]
     order = state.clockwise_from(action.seat)
     record = Sleuthed(seat=action.seat, card=action.card, answers=[])
@@ -219,9 +213,9 @@ def _super_sleuth(state: GameState, action: SuperSleuth) -> list[Event]:
     ]
     for other in order:
         matching = [c for c in state.seats[other].clues if matches(c, info)]
-        answer = SleuthAnswer(seat=other, had_choice=len(matching) > 1)
+        answer = SleuthAnswer(seat=other)
         record.answers.append(answer)
-        if answer.had_choice:
+        if matching:
             events.append(
                 open_prompt(
                     state,
@@ -234,12 +228,7 @@ def _super_sleuth(state: GameState, action: SuperSleuth) -> list[Event]:
             )
             continue
         answer.answered = True
-        answer.card = matching[0] if matching else None
-        events.append(
-            SleuthAnswered(audience=PUBLIC, seat=other, to=action.seat, showed=bool(matching))
-        )
-        if matching:
-            events.append(_shown(other, action.seat, matching[0], "super_sleuth"))
+        events.append(SleuthAnswered(audience=PUBLIC, seat=other, to=action.seat, showed=False))
     return events
 
 
@@ -274,11 +263,7 @@ def show(state: GameState, action: ShowCard, prompt: ShowPrompt) -> list[Event]:
         sleuthed = _last(state, Sleuthed)
         answer = next(a for a in sleuthed.answers if a.seat == action.seat)
         answer.answered, answer.card = True, action.card
-        events.append(
-            SleuthAnswered(
-                audience=PUBLIC, seat=action.seat, to=prompt.to, showed=True, had_choice=True
-            )
-        )
+        events.append(SleuthAnswered(audience=PUBLIC, seat=action.seat, to=prompt.to, showed=True))
     events.append(_shown(action.seat, prompt.to, action.card, prompt.reason))
     return events + play_resolved(state)
 

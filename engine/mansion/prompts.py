@@ -38,7 +38,10 @@ class AccuseOrEndPrompt(_Prompt):
 
 
 class ShowPrompt(_Prompt):
-    """Choose which of `options` (the seat's matching cards, at least two) to show `to`."""
+    """Choose which of `options` (the seat's matching cards) to show `to`.
+
+    Asked even when only one card fits: an instant answer for one card and a prompt for
+    several would tell the table how many the seat holds ("to you and no one else")."""
 
     kind: Literal["show"] = "show"
     to: int

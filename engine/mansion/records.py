@@ -79,8 +79,6 @@ class Suggested(BaseModel):
     refuter: int | None = None
     shown: str | None = None
     """The card the refuter showed (None while they choose, or when nobody could)."""
-    had_choice: bool = False
-    """The refuter held more than one of the three, so the table waited for their choice."""
     burned: str | None = None
     """One Against All: the Action card burned because the fugitive refuted."""
 
@@ -115,7 +113,6 @@ class SleuthAnswer(BaseModel):
     seat: int
     card: str | None = None
     """The card shown; None for "nothing" or while the seat chooses."""
-    had_choice: bool = False
     answered: bool = False
 
 

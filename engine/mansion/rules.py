@@ -35,7 +35,11 @@ __all__ = ["apply", "new_game", "reveal"]
 def new_game(
     players: list[PlayerRef], options: Options, seed: int
 ) -> tuple[GameState, list[Event]]:
-    """Seat the players in the order given, pick a dealer (and fugitive) at random, deal."""
+    """Seat the players in the order given, pick a dealer (and fugitive) at random, deal.
+
+    In One Against All "the fugitive also acts as the dealer": the chosen seat, or one drawn
+    at random, is both. The dealer is drawn first either way, so a standard table's draw is
+    the same as before the fugitive dealt."""
     if len(players) != options.players:
         raise RuleError(f"This table is set for {options.players} players, not {len(players)}.")
     if len({p.id for p in players}) != len(players):
@@ -47,6 +51,7 @@ def new_game(
         fugitive = (
             options.fugitive if options.fugitive is not None else rng.randrange(options.players)
         )
+        dealer = fugitive
     state = GameState(
         options=options,
         seed=seed,

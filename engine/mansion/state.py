@@ -13,7 +13,9 @@ Variant = Literal["standard", "one_against_all"]
 Phase = Literal["choosing_solution", "playing", "over"]
 """`choosing_solution`: One Against All, before the deal. `over`: the series is over."""
 RoundEnd = Literal["solved", "escaped", "unsolved", "abandoned"]
-EndedBy = Literal["won", "unsolved", "abandoned"]
+EndedBy = Literal["won", "escaped", "unsolved", "abandoned"]
+"""`won`: a seat solved the agreed number of crimes; `escaped`: a single game the fugitive
+won; `unsolved`: a single game nobody won; `abandoned`: the table was ended."""
 
 
 class Options(BaseModel):
@@ -24,7 +26,8 @@ class Options(BaseModel):
     series_wins: Literal[1, 2, 3] = 1
     """Games needed to be Master Detective; 1 plays a single game."""
     fugitive: int | None = None
-    """One Against All: the seat who is always the fugitive; None draws the first at random."""
+    """One Against All: the fugitive (and dealer) of the first game; None draws one at random.
+    In a series the role passes to the left each game."""
 
     @model_validator(mode="after")
     def _fugitive_fits(self) -> Options:
@@ -59,7 +62,8 @@ class Seat(BaseModel):
     eliminated: bool = False
     """Accused wrongly this game: no more turns, still answers everything."""
     score: int = 0
-    """Games of the series won (a fugitive's escape counts as a win)."""
+    """Crimes solved in this series (right accusations); a fugitive's escape wins its game
+    (`RoundResult.winner`) but solves no crime, so it does not count here."""
 
 
 class DiscardedCard(BaseModel):
@@ -114,9 +118,9 @@ class GameState(BaseModel):
     rounds: list[RoundResult] = []
     """Finished games of the series, the current one included once it is over."""
     master: int | None = None
-    """The Master Detective: the seat that won the agreed number of games."""
+    """The Master Detective: the seat that solved the agreed number of crimes (with
+    `series_wins` 1: the seat that solved the single game)."""
     ended_by: EndedBy | None = None
-    """`won`: a seat reached `series_wins`; `unsolved`: a single game nobody won."""
     end_reason: str = ""
 
     @property

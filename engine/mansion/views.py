@@ -241,7 +241,6 @@ def observe(record: Record, state: GameState, viewer: Viewer) -> Observation | N
                         seat=a.seat,
                         answered=a.answered,
                         showed=(a.card is not None) if a.answered else None,
-                        had_choice=a.had_choice,
                         card=a.card if viewer in (record.seat, a.seat) else None,
                     )
                     for a in record.answers
@@ -289,7 +288,6 @@ def _suggestion(record: Suggested, state: GameState, viewer: Viewer) -> Suggesti
         named=record.named,
         passed=list(record.passed),
         refuter=record.refuter,
-        had_choice=record.had_choice,
         fugitive_refuted=record.refuter is not None and record.refuter == state.fugitive,
         pending=record.refuter is not None and record.shown is None,
         shown=record.shown if involved else None,

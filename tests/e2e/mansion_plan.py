@@ -6,7 +6,7 @@ with the same seed and the same actions the engine deals and draws the same card
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.mansion import (
     Accuse,
@@ -42,16 +42,19 @@ from engine.mansion.records import (
     Tipped,
 )
 
-STANDARD = ("choice", "snoop", "all_snoop", "sleuth", "tip", "swap_player", "swap_tray",
-            "wrong", "right")
+STANDARD = ("choice", "one", "snoop", "all_snoop", "sleuth", "tip", "swap_player",
+            "swap_tray", "wrong", "right")
+"""`choice`: a refuter held two or more of the three; `one`: a refuter held exactly one
+(and was asked all the same)."""
 
 
-def covered(log: Iterable[Record]) -> set[str]:
-    """The features a game's log shows."""
+def covered(log: Iterable[Record], hands: Sequence[Sequence[str]]) -> set[str]:
+    """The features a game's log shows (`hands`: that game's Clue hands, by seat)."""
     seen: set[str] = set()
     for r in log:
-        if isinstance(r, Suggested) and r.had_choice:
-            seen.add("choice")
+        if isinstance(r, Suggested) and r.refuter is not None and r.shown is not None:
+            held = sum(c in r.named.cards() for c in hands[r.refuter])
+            seen.add("choice" if held > 1 else "one")
         if isinstance(r, Suggested) and r.burned:
             seen.add("burn")
         elif isinstance(r, Snooped):
@@ -90,7 +93,7 @@ def next_move(state: GameState, goals: tuple[str, ...] = STANDARD, *,
     seat = legal.waiting_on(state)[0] if seat is None else seat
     prompt = state.prompt_for(seat)
     assert prompt is not None
-    done = covered(state.log)
+    done = covered(state.log, [s.clues for s in state.seats])
     todo = [g for g in goals if g not in done]
     accusations_left = [g for g in todo if g in ("wrong", "right")]
     only_accusations = len(accusations_left) == len(todo)
@@ -234,7 +237,7 @@ def find_seed(players: int, goals: tuple[str, ...] = STANDARD, *, max_moves: int
     """The first seed whose scripted game covers every goal within `max_moves` moves."""
     for seed in range(start, start + 500):
         result = simulate(players, seed, goals, limit=max_moves, **kw)  # type: ignore[arg-type]
-        if result is not None and set(goals) <= covered(
-                r for game in result[0].rounds for r in game.log):
+        if result is not None and set(goals) <= set().union(
+                *(covered(game.log, game.hands) for game in result[0].rounds)):
             return seed
     raise AssertionError("no seed covers every goal")

@@ -6,7 +6,9 @@ accusation, the reveal of a finished game of a series); anywhere else a card nam
 channel is a leak, and a card named in a member's DMs or ephemeral answers must be one that
 member may know: their own hand, a card shown to them or by them, one they snooped, a tip
 they gave or received, the solution they chose or saw when accusing, their own guesses.
-A Private Tip's text may reach only its two players.
+A Private Tip's text may reach only its two players. Nobody but the refuter learns whether
+it held one or several of the cards it could show: no public event, view or channel line
+says so (`CHOICE_TELLS`), and every refutation reads the same in the channel.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import json
 import re
 from collections.abc import Iterator
 
-from engine.mansion import EVENT_ADAPTER, GameState
+from engine.mansion import EVENT_ADAPTER, GameState, player_view, public_view
 from engine.mansion.cards import ACTIONS
-from engine.mansion.events import ActionDrawn, HandDealt
+from engine.mansion.events import ActionDrawn, HandDealt, SuggestionAnswered
 from engine.mansion.records import Accused, AllSnooped, Sleuthed, Snooped, Suggested, Tipped
 from engine.mansion.state import RoundResult
 from tests.e2e.conftest import World
@@ -39,6 +41,48 @@ PRIVATE_PHRASES = ("showed you", "You showed", "You looked at", "Your Clue cards
 BURNED = "the top Action card burns"
 """A burned card lies face up (a Private Tip too: no player's secret is involved)."""
 TIP_ASKS = {c: info.ask for c, info in ACTIONS.items() if info.effect == "private_tip"}
+CHOICE_TELLS = ("had_choice", "after choosing", "had a choice")
+"""What would tell the table whether a refuter (or a Super Sleuth opponent) held one or
+several matching cards."""
+REFUTING = "can disprove it and chooses which card to show"
+"""The one channel line for every refuter, however many of the three it holds."""
+
+
+def tells_a_choice(text: str) -> bool:
+    return any(tell in text for tell in CHOICE_TELLS)
+
+
+def public_events(world: World) -> Iterator[tuple[str, object]]:
+    """(raw JSON, event) of every stored event of the channel's table the channel may see."""
+    table = table_row(world)["id"]
+    for row in query(world, "SELECT events FROM actions WHERE table_id = ? ORDER BY version",
+                     (table,)):
+        for raw in json.loads(row["events"]):
+            event = EVENT_ADAPTER.validate_python(raw)
+            if event.audience.scope == "public":
+                yield json.dumps(raw), event
+
+
+def assert_no_choice_told(world: World, final: GameState, since: int = 0) -> int:
+    """No public event, view or channel line tells whether a refuter had a choice; every
+    refutation is announced by the same line. Returns the refutations checked."""
+    refuted = 0
+    for raw, event in public_events(world):
+        assert not tells_a_choice(raw), raw
+        refuted += isinstance(event, SuggestionAnswered) and event.refuter is not None
+    assert not tells_a_choice(public_view(final).model_dump_json())
+    for seat in range(final.players):
+        assert "had_choice" not in player_view(final, seat).model_dump_json()
+    said = 0
+    for msg in world.dc.channel_messages(world.channel):
+        if msg.id <= since:
+            continue
+        for snap in [*msg.history, msg.snapshot()]:
+            text = json.dumps(snap)
+            assert not tells_a_choice(text), text
+        said += msg.content.count(REFUTING)
+    assert said == refuted, (said, refuted)
+    return refuted
 
 
 def lines(msg: Message) -> Iterator[tuple[str, str]]:
@@ -187,4 +231,5 @@ def assert_mansion_secrecy(world: World, final: GameState, moment: Cut, *, since
                     checked += 1
                     leaked = cards - may_know[seat]
                     assert not leaked, f"{user.name} was shown {leaked}: {line!r}"
+    assert_no_choice_told(world, final, since)
     return checked

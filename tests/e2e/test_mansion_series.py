@@ -30,11 +30,11 @@ async def test_a_series_to_its_master_detective(world: World) -> None:
         (first.dealer + i) % 3 for i in range(len(final.rounds))
     ]
     for game in final.rounds:
-        assert set(GOALS) <= covered(game.log) and game.how == "solved"
+        assert set(GOALS) <= covered(game.log, game.hands) and game.how == "solved"
     text = "\n".join(m.text for m in dc.channel_messages(world.channel))
     for n in range(1, len(final.rounds) + 1):
         assert f"**Game {n} is over**" in text
-    assert "Wins so far" in text and "The next game is dealt" in text
+    assert "Crimes solved so far" in text and "The next game is dealt" in text
     assert f"**{final.seats[final.master].name}** is the **Master Detective**!" in text
     # every member got a new hand by DM for every game
     for user in users:

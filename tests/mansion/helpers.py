@@ -16,10 +16,10 @@ import pytest
 
 from engine.errors import RuleError
 from engine.mansion import legal
-from engine.mansion.actions import Accuse, Action
+from engine.mansion.actions import Accuse, Action, ShowCard
 from engine.mansion.cards import ACTION_DECK, CLUES, DESTINATIONS
 from engine.mansion.events import Event
-from engine.mansion.prompts import PlayPrompt
+from engine.mansion.prompts import PlayPrompt, ShowPrompt
 from engine.mansion.records import Dealt, Drew, Triple, TurnBegan
 from engine.mansion.rules import apply, new_game
 from engine.mansion.state import GameState, Options, PlayerRef, Seat, Variant
@@ -145,6 +145,13 @@ def play(state: GameState, *actions: Action) -> tuple[GameState, list[Event]]:
         state, new = apply(state, action)
         events += new
     return state, events
+
+
+def show_all(state: GameState) -> tuple[GameState, list[Event]]:
+    """Answer every open "which card to show" prompt with its first option: the refuter (or
+    a Super Sleuth opponent) is asked even when only one card fits."""
+    shows = [p for p in state.prompts if isinstance(p, ShowPrompt)]
+    return play(state, *(ShowCard(seat=p.seat, card=p.options[0]) for p in shows))
 
 
 def refused(state: GameState, action: Action, match: str) -> str:

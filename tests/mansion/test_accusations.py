@@ -56,6 +56,7 @@ def test_a_right_accusation_after_playing_wins() -> None:
     after, _ = play(
         table(),
         SuggestPresent(seat=0, suspect="white", vehicle="airliner"),
+        ShowCard(seat=1, card="white"),
         Accuse(seat=0, **RIGHT),
     )
     assert after.is_over and after.master == 0
@@ -168,10 +169,13 @@ def test_everyone_wrong_ends_the_game_with_no_winner(players: int) -> None:
 def test_one_against_all_every_detective_wrong_the_fugitive_escapes(players: int) -> None:
     fugitive = players - 1
     state = build_state(players, fugitive=fugitive, eliminated=range(1, fugitive))
-    after, _ = play(state, Accuse(seat=0, **WRONG))
-    assert after.is_over and after.master == fugitive
-    assert after.rounds[-1].how == "escaped"
-    assert after.seats[fugitive].score == 1
+    after, events = play(state, Accuse(seat=0, **WRONG))
+    assert after.is_over and after.ended_by == "escaped"
+    assert after.rounds[-1].how == "escaped" and after.rounds[-1].winner == fugitive
+    # the escape wins the game (and the table's stats) but solves no crime
+    assert after.master is None and after.seats[fugitive].score == 0
+    assert legal.winners(after) == {fugitive}
+    assert of_type(events, "game_over")[0].winner == fugitive
 
 
 def test_one_against_all_a_detective_wins_with_a_right_accusation() -> None:

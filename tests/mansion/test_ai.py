@@ -117,7 +117,11 @@ def test_a_refuter_shows_again_a_card_the_suggester_has_already_seen() -> None:
     state = build_state(
         4, hands=HANDS, markers=["mt_rushmore", "coney_island", "niagara_falls", "old_faithful"]
     )
-    state, _ = play_actions(state, SuggestPresent(seat=0, suspect="scarlet", vehicle="balloon"))
+    state, _ = play_actions(
+        state,
+        SuggestPresent(seat=0, suspect="scarlet", vehicle="balloon"),
+        ShowCard(seat=1, card="mt_rushmore"),
+    )
     first = next(r for r in state.log if isinstance(r, Suggested))
     assert (first.refuter, first.shown) == (1, "mt_rushmore")
     # Give Ann another turn at once (the rest of the round does not matter here).
@@ -160,7 +164,11 @@ def test_the_expert_accuses_when_certain_and_only_then() -> None:
     view = player_view(state, 0)
     first = choose_action(view, "expert", random.Random(0))
     assert not isinstance(first, Accuse)
-    state, _ = play_actions(state, SuggestPresent(seat=0, suspect="white", vehicle="seaplane"))
+    state, _ = play_actions(
+        state,
+        SuggestPresent(seat=0, suspect="white", vehicle="seaplane"),
+        ShowCard(seat=1, card="white"),
+    )
     view = player_view(state, 0)
     for level in LEVELS:
         assert choose_action(view, level, random.Random(0)) == Accuse(

@@ -67,8 +67,8 @@ def test_one_against_all_an_empty_pile_at_a_draw_lets_the_fugitive_escape() -> N
         update={"discard": [DiscardedCard(card=c) for c in ["snoop", "snoop"]]}
     )
     after, events = play(state, Move(seat=0, destination="alamo"), EndTurn(seat=0))
-    assert after.is_over and after.master == 2
-    assert after.rounds[-1].how == "escaped"
+    assert after.is_over and after.ended_by == "escaped" and legal.winners(after) == {2}
+    assert after.rounds[-1].how == "escaped" and after.rounds[-1].winner == 2
     assert not of_type(events, "draw_pile_reshuffled")
     assert "draw pile is empty" in of_type(events, "round_over")[0].reason
 
@@ -157,32 +157,73 @@ def test_a_single_game_ends_even_unsolved() -> None:
     assert of_type(events, "game_over")[0].master is None
 
 
-def test_one_against_all_series_the_fugitive_passes_left_and_escapes_score() -> None:
-    state, _ = fresh_game(4, "one_against_all", seed=3, series_wins=3)
-    first = state.fugitive
-    assert first is not None
-    state = _win(state)  # a detective wins game 1
-    assert state.fugitive == (first + 1) % 4 and state.phase == "choosing_solution"
-    assert state.dealer == (state.rounds[0].dealer + 1) % 4
-    fugitive = state.fugitive
+def _escape(state: GameState) -> GameState:
+    """One Against All: the fugitive chooses, then every detective accuses wrongly."""
+    assert state.fugitive is not None
     state, _ = play(
-        state, ChooseSolution(seat=fugitive, suspect="plum", vehicle="train", destination="alamo")
+        state,
+        ChooseSolution(seat=state.fugitive, suspect="plum", vehicle="train", destination="alamo"),
     )
-    before = state.seats[fugitive].score
-    # every detective accuses wrongly: the fugitive escapes and scores
-    while state.round == 2:
+    game = state.round
+    while state.round == game and not state.is_over:
         state, _ = play(
             state, Accuse(seat=state.turn, suspect="white", vehicle="train", destination="alamo")
         )
-    assert state.rounds[-1].how == "escaped" and state.rounds[-1].winner == fugitive
-    assert state.seats[fugitive].score == before + 1
-    assert state.fugitive == (fugitive + 1) % 4
+    return state
 
 
-def test_one_against_all_series_a_fixed_fugitive_stays() -> None:
-    state, _ = fresh_game(3, "one_against_all", seed=3, series_wins=2, fugitive=1)
+def test_an_escape_wins_the_game_but_solves_no_crime() -> None:
+    """Rules reference, Playing again / tournament: "the first to have **solved** the agreed
+    number of crimes (2 or 3 correct Accusations) is the Master Detective. A fugitive's escape
+    wins that game (and counts in the stats) but solves no crime, so it does not count
+    towards Master Detective." """
+    state, _ = fresh_game(3, "one_against_all", seed=42, series_wins=2)
+    for game in range(1, 5):  # four escapes: seats 0, 1, 2, 0 each escape as the fugitive
+        fugitive = state.fugitive
+        state = _escape(state)
+        assert state.rounds[-1].how == "escaped" and state.rounds[-1].winner == fugitive
+        assert [s.score for s in state.seats] == [0, 0, 0]
+        assert not state.is_over and state.master is None and state.round == game + 1
+    assert legal.round_winners(state) == [r.fugitive for r in state.rounds] == [0, 1, 2, 0]
+    # the first crime solved counts; the second one makes a Master Detective
     state = _win(state)
-    assert state.fugitive == 1 and state.round == 2
+    solver = state.rounds[-1].winner
+    assert solver is not None and state.seats[solver].score == 1 and not state.is_over
+    while not state.is_over:
+        state = _win(state)
+    assert state.master is not None and state.seats[state.master].score == 2
+    assert legal.winners(state) == {state.master}
+    assert state.rounds[-1].how == "solved" and state.rounds[-1].winner == state.master
+
+
+def test_one_against_all_series_the_fugitive_passes_left() -> None:
+    """Rules reference, One Against All: "in a series the fugitive passes to the left each
+    game, so a different player is the fugitive each time"; and "The fugitive is also the
+    dealer" in every game."""
+    state, _ = fresh_game(4, "one_against_all", seed=3, series_wins=3)
+    first = state.fugitive
+    assert first is not None and state.dealer == first
+    state = _win(state)  # a detective wins game 1
+    assert state.fugitive == (first + 1) % 4 and state.phase == "choosing_solution"
+    assert state.dealer == state.fugitive
+    fugitive = state.fugitive
+    before = [s.score for s in state.seats]
+    state = _escape(state)
+    assert state.rounds[-1].how == "escaped" and state.rounds[-1].winner == fugitive
+    assert [s.score for s in state.seats] == before
+    assert state.fugitive == state.dealer == (fugitive + 1) % 4
+
+
+def test_one_against_all_series_a_chosen_fugitive_is_only_the_first() -> None:
+    """The fugitive chosen in the options plays that role in the first game only; then it
+    passes to the left like a drawn one ("a different player gets to be the fugitive each
+    time")."""
+    state, _ = fresh_game(3, "one_against_all", seed=3, series_wins=2, fugitive=1)
+    assert state.fugitive == state.dealer == 1
+    state = _win(state)
+    assert state.round == 2 and state.fugitive == state.dealer == 2
+    state = _escape(state)
+    assert state.round == 3 and state.fugitive == state.dealer == 0
 
 
 # --- abandon and reveal -------------------------------------------------------------------

@@ -43,7 +43,7 @@ Position = tuple[GameState, PlayerView]
 
 @pytest.fixture(scope="module")
 def positions() -> list[Position]:
-    return _positions(240, seed=2024)
+    return _positions(320, seed=2024)
 
 
 def _agrees(view: PlayerView, d: Deduction) -> bool | None:

@@ -2,13 +2,18 @@
 
 Every game checks, step by step, what the rules reference promises: every card in exactly
 one place, suggestions refuted by the first eligible player clockwise who can (the fugitive
-only when no detective can), the secrecy contract (no view or event shows a seat a card it
-was not dealt, shown, snooped or tipped), prompts that can always be answered, JSON round
-trips, that the game ends, and that a replay of the action log reproduces it exactly.
+only when no detective can), the refuter (and every Super Sleuth opponent holding a match)
+asked which card to show however many fit, the secrecy contract (no view or event shows a
+seat a card it was not dealt, shown, snooped or tipped, and nothing public says whether a
+refuter had a choice), prompts that can always be answered, JSON round trips, that the
+game ends, and that a replay of the action log reproduces it exactly. In One Against All
+the fugitive deals every game and the role passes left; only right accusations make a
+Master Detective.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import Counter
@@ -154,17 +159,6 @@ def _learn(game: Game, before: GameState, action: Action) -> None:
     """What the rules say `action` teaches whom (computed without the engine's records)."""
     learned = game.learned
     match action:
-        case SuggestAny() | SuggestPresent():
-            _, refuter, holding, _ = _expected_refutation(before, action)
-            if refuter is not None and len(holding) == 1:
-                learned[action.seat].add(holding[0])
-        case SuperSleuth():
-            for other in range(before.players):
-                if other == action.seat:
-                    continue
-                holding = [c for c in before.seats[other].clues if matches(c, ACTIONS[action.card])]
-                if len(holding) == 1:
-                    learned[action.seat].add(holding[0])
         case ShowCard():
             prompt = before.prompt_for(action.seat)
             assert isinstance(prompt, ShowPrompt)
@@ -193,9 +187,10 @@ def _check_suggestion(game: Game, before: GameState, action: SuggestAny | Sugges
     record = next(r for r in reversed(after.log) if isinstance(r, Suggested))
     assert record.named.cards() == named
     assert (record.passed, record.refuter) == (passed, refuter)
-    assert record.had_choice == (len(holding) > 1)
-    if record.shown is not None:
-        assert record.shown in holding
+    if refuter is not None:  # asked even when only one card fits
+        prompt = after.prompt_for(refuter)
+        assert isinstance(prompt, ShowPrompt) and prompt.to == action.seat
+        assert sorted(prompt.options) == sorted(holding) and record.shown is None
     game.suggestions += 1
     if refuter is not None and refuter == before.fugitive:
         game.fugitive_refutations += 1
@@ -205,6 +200,30 @@ def _check_suggestion(game: Game, before: GameState, action: SuggestAny | Sugges
         assert record.burned == (before.draw[-1] if before.draw else None)
     else:
         assert record.burned is None
+
+
+def _check_sleuth(game: Game, before: GameState, action: SuperSleuth) -> None:
+    """Every opponent holding a card with the feature is asked which to show, one or many."""
+    for other in before.clockwise_from(action.seat):
+        holding = [c for c in before.seats[other].clues if matches(c, ACTIONS[action.card])]
+        prompt = game.state.prompt_for(other)
+        if holding:
+            assert isinstance(prompt, ShowPrompt) and sorted(prompt.options) == sorted(holding)
+        else:
+            assert prompt is None
+
+
+def _check_dealer(before: GameState, after: GameState) -> None:
+    """One Against All: "The fugitive is also the dealer" of every game, the player on their
+    left plays first, and in a series the role passes left each game."""
+    if after.fugitive is None:
+        return
+    assert after.dealer == after.fugitive
+    if after.phase == "playing" and after.turn_number == 1:
+        assert after.turn == after.left_of(after.dealer)
+    if after.round != before.round and not after.is_over:
+        assert before.fugitive is not None
+        assert after.fugitive == before.left_of(before.fugitive)
 
 
 def _allowed(game: Game, state: GameState, seat: int) -> set[str]:
@@ -225,15 +244,18 @@ def _check_secrecy(game: Game, events: list[Event], new_round: bool) -> None:
         if scope == "public":
             correct = isinstance(event, AccusationMade) and event.correct
             assert correct or not scan_event(event), event
+            assert "had_choice" not in event.model_dump_json(), event
         else:
             for seat in event.audience.seats:
                 assert scan_event(event) <= _allowed(game, state, seat), (seat, event)
     if over:
         return
-    assert not scan_view(public_view(state))
+    channel = public_view(state)
+    assert not scan_view(channel) and "had_choice" not in channel.model_dump_json()
     for seat in range(state.players):
         view = player_view(state, seat)
         assert scan_view(view) <= _allowed(game, state, seat), seat
+        assert "had_choice" not in view.model_dump_json()
         if seat in legal.waiting_on(state):
             assert legal.legal_actions(view, seat) == legal.legal_actions(state, seat)
         known = view.known_holders()
@@ -268,6 +290,9 @@ def _step(game: Game, action: Action) -> None:
         _learn(game, before, action)
     if isinstance(action, SuggestAny | SuggestPresent) and not new_round:
         _check_suggestion(game, before, action)
+    if isinstance(action, SuperSleuth) and not new_round:
+        _check_sleuth(game, before, action)
+    _check_dealer(before, after)
     if {p.id for p in after.prompts} != {p.id for p in before.prompts}:
         assert legal.turn_key(after) != legal.turn_key(before)
     _check_cards(after)
@@ -337,10 +362,28 @@ def _check_end(game: Game) -> None:
     wins = state.options.series_wins
     if state.ended_by == "won":
         assert state.master is not None and state.seats[state.master].score == wins
+        assert state.rounds[-1].how == "solved" and state.rounds[-1].winner == state.master
     else:
         assert state.master is None
     assert all(s.score < wins for i, s in enumerate(state.seats) if i != state.master)
-    assert sum(s.score for s in state.seats) == sum(r.winner is not None for r in state.rounds)
+    # Master Detective only by right accusations: a seat's score is the crimes it solved
+    for seat, s in enumerate(state.seats):
+        assert s.score == sum(r.how == "solved" and r.winner == seat for r in state.rounds)
+    for r in state.rounds:
+        if r.how == "escaped":
+            assert r.winner is not None and r.winner == r.fugitive
+        elif r.how != "solved":
+            assert r.winner is None
+    if state.ended_by == "escaped":
+        assert wins == 1 and legal.winners(state) == {state.rounds[-1].fugitive}
+    # the fugitive deals and passes left: a different one each game of the series
+    if game.options.one_against_all:
+        fugitives = [r.fugitive for r in state.rounds]
+        assert [r.dealer for r in state.rounds] == fugitives
+        first = game.options.fugitive
+        assert first is None or fugitives[0] == first
+        for one, two in itertools.pairwise(fugitives):
+            assert one is not None and two == (one + 1) % state.players
     replayed, replay_events = new_game(refs(state.players), game.options, game.seed)
     for action in game.log:
         replayed, new = apply(replayed, action)

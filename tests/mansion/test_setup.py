@@ -174,18 +174,32 @@ def test_after_the_choice_everyone_gets_clues_only_detectives_get_actions(player
     assert next(e for e in chosen if e.audience.scope == "private").audience.seats == (fugitive,)
 
 
-def test_a_fugitive_dealer_passes_the_first_turn_left() -> None:
-    for seed in range(40):
-        state, _ = fresh_game(4, "one_against_all", seed=seed)
-        if state.dealer != state.fugitive:
-            continue
-        choice = ChooseSolution(
-            seat=state.dealer, suspect="plum", vehicle="train", destination="alamo"
+def test_the_fugitive_is_the_dealer_and_the_player_on_their_left_goes_first() -> None:
+    """Rules reference, One Against All: "**The fugitive is also the dealer**: they secretly
+    choose the solution (one Suspect, one Vehicle, one Destination), then deal the other 18
+    Clue cards to every player including themselves, beginning with the player on their
+    left; that player takes the first turn."
+
+    Seed 1, 4 players: the fugitive is seat 0, so seat 1 goes first with hands [4, 5, 5, 4]
+    (drawn apart, the dealer was seat 3: seat 3 went first with [5, 5, 4, 4])."""
+    state, events = fresh_game(4, "one_against_all", seed=1)
+    assert state.fugitive == state.dealer == 0
+    assert of_type(events, "round_started")[0].dealer == 0
+    after, _ = play(
+        state, ChooseSolution(seat=0, suspect="plum", vehicle="train", destination="alamo")
+    )
+    assert after.turn == 1 and legal.waiting_on(after) == [1]
+    assert [len(s.clues) for s in after.seats] == [4, 5, 5, 4]
+    for fugitive in range(4):  # a chosen fugitive deals too
+        chosen, _ = fresh_game(4, "one_against_all", seed=1, fugitive=fugitive)
+        assert chosen.dealer == fugitive
+        dealt, _ = play(
+            chosen,
+            ChooseSolution(seat=fugitive, suspect="plum", vehicle="train", destination="alamo"),
         )
-        after, _ = play(state, choice)
-        assert after.turn == after.left_of(after.dealer)
-        return
-    pytest.fail("no seed made the fugitive the dealer")
+        assert dealt.turn == (fugitive + 1) % 4
+        sizes = [len(dealt.seats[i].clues) for i in _from_dealers_left(dealt)]
+        assert sizes == HAND_SIZES[4]
 
 
 def test_only_the_fugitive_chooses_and_only_once() -> None:

@@ -11,7 +11,16 @@ from engine.mansion.observations import SleuthSeen, TipSeen
 from engine.mansion.records import Sleuthed, Tipped
 from engine.mansion.state import GameState
 
-from .helpers import build_state, of_type, play, private_to, public, refused, waiting_kinds
+from .helpers import (
+    build_state,
+    of_type,
+    play,
+    private_to,
+    public,
+    refused,
+    show_all,
+    waiting_kinds,
+)
 
 # Solution: scarlet, balloon, niagara_falls.
 HANDS = {
@@ -47,10 +56,10 @@ def test_sleuth_each_opponent_shows_a_matching_card_or_nothing() -> None:
     after, shown = play(state, ShowCard(seat=2, card="alamo"), ShowCard(seat=1, card="hoover_dam"))
     record = last(after, Sleuthed)
     assert isinstance(record, Sleuthed)
-    assert [(a.seat, a.card, a.had_choice) for a in record.answers] == [
-        (1, "hoover_dam", True),
-        (2, "alamo", True),
-        (3, None, False),
+    assert [(a.seat, a.card) for a in record.answers] == [
+        (1, "hoover_dam"),
+        (2, "alamo"),
+        (3, None),
     ]
     cards = of_type(shown, "card_shown")
     assert {(e.seat, e.card, e.audience.seats) for e in cards} == {
@@ -60,23 +69,29 @@ def test_sleuth_each_opponent_shows_a_matching_card_or_nothing() -> None:
     assert waiting_kinds(after) == [(0, "accuse_or_end")]
 
 
-def test_sleuth_single_matches_are_shown_automatically() -> None:
-    """Female suspects: Bea white, Cid none, Dee peacock."""
-    after, events = play(table("sleuth_female"), SuperSleuth(seat=0, card="sleuth_female"))
-    assert waiting_kinds(after) == [(0, "accuse_or_end")]
+def test_sleuth_single_matches_are_asked_too() -> None:
+    """Rules reference, Making a Suggestion: the refuter is always asked which card to show,
+    even when only one fits; "The same holds for Super Sleuth answers."
+    Female suspects: Bea white, Cid none, Dee peacock."""
+    state, events = play(table("sleuth_female"), SuperSleuth(seat=0, card="sleuth_female"))
+    assert sorted(waiting_kinds(state)) == [(1, "show"), (3, "show")]
+    options = {e.prompt.seat: e.prompt.options for e in of_type(events, "prompt_opened")}
+    assert options == {1: [["white"]], 3: [["peacock"]]}
     answered = of_type(events, "sleuth_answered")
-    assert [(e.seat, e.showed, e.had_choice) for e in answered] == [
-        (1, True, False),
-        (2, False, False),
-        (3, True, False),
-    ]
+    assert [(e.seat, e.showed) for e in answered] == [(2, False)]
+    assert not of_type(events, "card_shown")
+    after, more = show_all(state)
+    assert waiting_kinds(after) == [(0, "accuse_or_end")]
+    answered = of_type(more, "sleuth_answered")
+    assert [(e.seat, e.showed) for e in answered] == [(1, True), (3, True)]
     assert all(e.audience.scope == "public" for e in answered)
-    shown = {e.card for e in of_type(events, "card_shown")}
+    assert all("had_choice" not in e.model_dump() for e in answered)
+    shown = {e.card for e in of_type(more, "card_shown")}
     assert shown == {"white", "peacock"}
 
 
 def test_sleuth_observations_public_who_showed_private_what() -> None:
-    after, _ = play(table("sleuth_female"), SuperSleuth(seat=0, card="sleuth_female"))
+    after, _ = show_all(play(table("sleuth_female"), SuperSleuth(seat=0, card="sleuth_female"))[0])
     channel = public_view(after).observations[-1]
     assert isinstance(channel, SleuthSeen)
     assert [(a.seat, a.showed, a.card) for a in channel.answers] == [
@@ -108,14 +123,13 @@ def test_every_sleuth_card_asks_every_opponent_truthfully(card: str) -> None:
         holding = [c for c in HANDS[answer.seat] if matches(c, ACTIONS[card])]
         assert (answer.card is None) == (not holding)
         assert answer.card is None or answer.card in holding
-        assert answer.had_choice == (len(holding) > 1)
 
 
 def test_sleuth_asks_wrong_accusers_and_the_fugitive_too() -> None:
     state = build_state(
         4, hands=HANDS, actions={0: ["sleuth_female", "snoop"]}, fugitive=3, eliminated=[1]
     )
-    after, _ = play(state, SuperSleuth(seat=0, card="sleuth_female"))
+    after, _ = show_all(play(state, SuperSleuth(seat=0, card="sleuth_female"))[0])
     record = last(after, Sleuthed)
     assert isinstance(record, Sleuthed)
     assert [a.card for a in record.answers] == ["white", None, "peacock"]

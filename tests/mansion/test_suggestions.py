@@ -45,25 +45,35 @@ def test_present_suggestion_names_the_marker_in_front_of_you() -> None:
     assert made.audience.scope == "public" and made.card == "suggest_present"
 
 
-def test_first_opponent_clockwise_with_exactly_one_shows_it_automatically() -> None:
-    after, events = play(table(), SuggestPresent(seat=0, suspect="white", vehicle="airliner"))
-    record = last_suggestion(after)
-    assert (record.passed, record.refuter, record.shown, record.had_choice) == (
-        [],
-        1,
-        "white",
-        False,
-    )
-    shown = of_type(events, "card_shown")
-    assert len(shown) == 1 and shown[0].audience.seats == (0, 1) and shown[0].card == "white"
+def test_a_refuter_with_exactly_one_is_still_asked_which_to_show() -> None:
+    """Rules reference, Making a Suggestion: "Nobody else learns whether the refuter held one
+    or several of the three: the refuter is always asked which card to show, even when only
+    one fits (an instant answer for one card and a prompt for several would tell the
+    table)." """
+    state, events = play(table(), SuggestPresent(seat=0, suspect="white", vehicle="airliner"))
+    record = last_suggestion(state)
+    assert (record.passed, record.refuter, record.shown) == ([], 1, None)
+    assert waiting_kinds(state) == [(1, "show")]
+    opened = of_type(events, "prompt_opened")[0]
+    assert opened.audience.seats == (1,) and opened.prompt.options == [["white"]]
+    assert not of_type(events, "card_shown")
     answered = of_type(events, "suggestion_answered")[0]
     assert answered.audience.scope == "public"
-    assert (answered.refuter, answered.passed, answered.had_choice) == (1, [], False)
+    assert (answered.refuter, answered.passed) == (1, [])
+    assert "had_choice" not in answered.model_dump()
+    after, shown_events = play(state, ShowCard(seat=1, card="white"))
+    shown = of_type(shown_events, "card_shown")
+    assert len(shown) == 1 and shown[0].audience.seats == (0, 1) and shown[0].card == "white"
+    assert last_suggestion(after).shown == "white"
     assert waiting_kinds(after) == [(0, "accuse_or_end")]
 
 
 def test_players_who_hold_none_pass_and_the_next_one_is_asked() -> None:
-    after, _ = play(table(), SuggestPresent(seat=0, suspect="green", vehicle="train"))
+    after, _ = play(
+        table(),
+        SuggestPresent(seat=0, suspect="green", vehicle="train"),
+        ShowCard(seat=2, card="green"),
+    )
     record = last_suggestion(after)
     assert record.passed == [1]
     assert record.refuter == 2 and record.shown == "green"
@@ -72,12 +82,7 @@ def test_players_who_hold_none_pass_and_the_next_one_is_asked() -> None:
 def test_a_refuter_with_two_or_more_chooses_which_to_show() -> None:
     state, events = play(table(), SuggestPresent(seat=0, suspect="peacock", vehicle="automobile"))
     record = last_suggestion(state)
-    assert (record.passed, record.refuter, record.had_choice, record.shown) == (
-        [1, 2],
-        3,
-        True,
-        None,
-    )
+    assert (record.passed, record.refuter, record.shown) == ([1, 2], 3, None)
     assert waiting_kinds(state) == [(3, "show")]
     opened = of_type(events, "prompt_opened")[0]
     assert opened.audience.seats == (3,)
@@ -146,7 +151,7 @@ def test_any_from_the_tray_swaps_with_the_tray() -> None:
     assert (swap.seat, swap.gave, swap.took, swap.other) == (0, "niagara_falls", "alamo", None)
     record = last_suggestion(after)
     assert record.named.destination == "alamo"
-    assert record.passed == [1] and record.refuter == 2 and record.had_choice
+    assert record.passed == [1] and record.refuter == 2 and waiting_kinds(after) == [(2, "show")]
 
 
 def test_any_from_a_players_marker_swaps_with_that_player() -> None:
@@ -252,7 +257,11 @@ def test_fugitive_refutes_last_and_burns_the_top_action_card(players: int) -> No
     hands = {1: ["plum", "mustard", "white"]}
     state = build_state(players, hands=hands, fugitive=1)
     top = state.draw[-1]
-    after, events = play(state, SuggestPresent(seat=0, suspect="plum", vehicle="balloon"))
+    after, events = play(
+        state,
+        SuggestPresent(seat=0, suspect="plum", vehicle="balloon"),
+        ShowCard(seat=1, card="plum"),
+    )
     record = last_suggestion(after)
     assert record.refuter == 1 and record.shown == "plum"
     assert record.passed == [s for s in range(2, players)]
@@ -276,15 +285,25 @@ def test_fugitive_with_a_choice_still_burns_once() -> None:
 
 def test_fugitive_refuting_on_an_empty_pile_burns_nothing() -> None:
     state = build_state(3, hands={1: ["plum"]}, fugitive=1, draw=[])
-    after, events = play(state, SuggestPresent(seat=0, suspect="plum", vehicle="balloon"))
+    after, events = play(
+        state,
+        SuggestPresent(seat=0, suspect="plum", vehicle="balloon"),
+        ShowCard(seat=1, card="plum"),
+    )
     assert last_suggestion(after).burned is None and not of_type(events, "action_burned")
     assert not after.is_over
     ended, _ = play(after, EndTurn(seat=0))
-    assert ended.is_over and ended.master == 1  # the next draw finds the pile empty
+    # the next draw finds the pile empty: the fugitive escapes (and solved no crime)
+    assert ended.is_over and ended.ended_by == "escaped" and ended.rounds[-1].winner == 1
+    assert legal.winners(ended) == {1} and ended.master is None
 
 
 def test_public_sees_the_suggestion_and_who_refuted_not_the_card() -> None:
-    after, events = play(table(), SuggestPresent(seat=0, suspect="green", vehicle="train"))
+    after, events = play(
+        table(),
+        SuggestPresent(seat=0, suspect="green", vehicle="train"),
+        ShowCard(seat=2, card="green"),
+    )
     for event in public(events):
         assert "card" not in event.model_dump() or event.type == "suggestion_made"
     entry = public_view(after).observations[-1]

@@ -78,6 +78,8 @@ def scripted() -> GameState:
         PickCard(seat=1, position=0),
         EndTurn(seat=1),
         SuperSleuth(seat=2, card="sleuth_female"),
+        ShowCard(seat=3, card="peacock"),
+        ShowCard(seat=1, card="white"),
         EndTurn(seat=2),
         PrivateTip(seat=3, card="tip_red", target=1),
     )
@@ -148,7 +150,8 @@ def test_observation_record_for_each_seat() -> None:
         entry = logs[seat][[e.kind for e in logs[seat]].index("suggestion")]
         assert isinstance(entry, SuggestionSeen)
         assert entry.named.cards() == ("peacock", "automobile", "golden_gate")
-        assert (entry.passed, entry.refuter, entry.had_choice) == ([1, 2], 3, True)
+        assert (entry.passed, entry.refuter) == ([1, 2], 3)
+        assert "had_choice" not in entry.model_dump()
         assert not entry.pending and not entry.fugitive_refuted
         assert entry.shown == ("automobile" if seat in (0, 3) else None)
     # the snoop: only Bea sees the card, and it is one of Cid's
@@ -161,10 +164,10 @@ def test_observation_record_for_each_seat() -> None:
     # the super sleuth: Dee showed peacock, Ann nothing, Bea white; only Cid and the shower
     for seat in range(4):
         entry = next(e for e in logs[seat] if isinstance(e, SleuthSeen))
-        assert [(a.seat, a.showed, a.had_choice) for a in entry.answers] == [
-            (3, True, False),
-            (0, False, False),
-            (1, True, False),
+        assert [(a.seat, a.showed) for a in entry.answers] == [
+            (3, True),
+            (0, False),
+            (1, True),
         ]
         cards = [a.card for a in entry.answers]
         expected = {
@@ -268,5 +271,5 @@ def test_suggestion_pending_while_the_refuter_chooses() -> None:
     state = build_state(4, hands=HANDS)
     after, _ = play(state, SuggestPresent(seat=0, suspect="peacock", vehicle="train"))
     entry = public_view(after).observations[-1]
-    assert isinstance(entry, SuggestionSeen) and entry.pending and entry.had_choice
+    assert isinstance(entry, SuggestionSeen) and entry.pending and entry.refuter == 3
     assert entry.refuter == 3

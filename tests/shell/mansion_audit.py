@@ -23,6 +23,12 @@ stored before the change that ends the table:
 and every private item reaches its owner in the change that made it: their dealt Clue hand,
 a card shown to them (a suggestion or a Super Sleuth), a card they snooped, the answer to a
 Private Tip (both players), the solution an accuser saw, the solution a fugitive chose.
+
+Nobody learns whether a refuter held one or several of the cards it could show: no public
+event, channel letter or view (public or a seat's) carries `had_choice` or a line that tells
+it (`CHOICE_TELLS`), and every refuter (and Super Sleuth opponent holding a match) is asked
+which card to show: its prompt is open after the change that named it, answered later like
+any prompt (an AI seat's by its timer, after the same delay).
 """
 
 from __future__ import annotations
@@ -33,17 +39,20 @@ from typing import Any
 
 from bot.mansion.game import GAME
 from bot.models import Letter
-from engine.mansion import GameState
+from engine.mansion import GameState, player_view, public_view
 from engine.mansion.events import (
     AccusationMade,
     ActionDrawn,
     CardShown,
     HandDealt,
+    SleuthPlayed,
     SnoopedCard,
     SolutionChosen,
+    SuggestionAnswered,
     TipAnswered,
 )
-from engine.mansion.records import Tipped
+from engine.mansion.prompts import ShowPrompt
+from engine.mansion.records import Sleuthed, Tipped
 from tests.e2e.mansion_drive import named
 from tests.e2e.mansion_secrecy import (
     BURNED,
@@ -54,6 +63,7 @@ from tests.e2e.mansion_secrecy import (
     lines,
     public_card_line,
     revealed,
+    tells_a_choice,
 )
 from tests.pictures.mansion_inputs import check_member_picture, check_public_picture
 from tests.shell.audited import AuditedPlay, Tally, as_message
@@ -158,6 +168,26 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         if over:
             return
         self.owed(state, events, got)
+        self.no_choice_told(state, events)
+
+    def no_choice_told(self, state: GameState, events: list[Any]) -> None:
+        """Nothing public says whether a refuter had a choice, and every refuter is asked."""
+        for event in events:
+            if event.audience.scope == "public" and tells_a_choice(event.model_dump_json()):
+                self.audit.leaks.append(f"a public event tells a choice: {event!r}")
+        views = [public_view(state), *(player_view(state, s) for s in range(state.players))]
+        if any("had_choice" in view.model_dump_json() for view in views):
+            self.audit.leaks.append("a view tells whether a refuter had a choice")
+        asked = [e.refuter for e in events
+                 if isinstance(e, SuggestionAnswered) and e.refuter is not None]
+        if any(isinstance(e, SleuthPlayed) for e in events):
+            sleuth = next(r for r in reversed(state.log) if isinstance(r, Sleuthed))
+            asked += [a.seat for a in sleuth.answers if not a.answered]
+        for seat in asked:
+            if isinstance(state.prompt_for(seat), ShowPrompt):
+                self.audit.checked["asked"] += 1
+            else:
+                self.audit.missing.append(f"seat {seat} was not asked which card to show")
 
     def pictures(self, letter: Letter, state: GameState, seat: int | None) -> None:
         """The letter's pictures' stored inputs, checked for its reader (`mansion_inputs`):
@@ -180,6 +210,8 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                 self.audit.leaks.append(f"channel {letter.address}: private line {line!r}")
             if any(ask in line for ask in TIP_ASKS.values()) and BURNED not in line:
                 self.audit.leaks.append(f"channel {letter.address}: tip text {line!r}")
+            if tells_a_choice(line):
+                self.audit.leaks.append(f"channel {letter.address}: tells a choice {line!r}")
             cards = named(line)
             if not cards:
                 continue

@@ -23,6 +23,26 @@ async def test_no_mansion_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.checked["pictures"] > 0
     assert audit.delivered["dealt"] > 0 and audit.delivered["shown"] > 0
     assert audit.delivered["snooped"] > 0
+    assert audit.checked["asked"] > 0  # refuters asked which card to show, none told
+
+
+async def test_the_mansion_audit_sees_a_refuters_choice_told(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous: a channel line saying a refuter chose among several is reported."""
+    from bot.mansion.game import Mansion
+    from engine.mansion.events import SuggestionAnswered
+
+    news = Mansion.news
+
+    def telling_news(self, table, state, events):  # type: ignore[no-untyped-def]
+        text = news(self, table, state, events)
+        if any(isinstance(e, SuggestionAnswered) and e.refuter is not None for e in events):
+            return f"{text}\n(after choosing)"
+        return text
+
+    monkeypatch.setattr(Mansion, "news", telling_news)
+    audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 2, seed=1)
+    assert any("tells a choice" in leak for leak in audit.leaks), audit.leaks[:3]
 
 
 async def test_the_mansion_audit_sees_a_planted_leak(tmp_path: Path,

@@ -56,6 +56,9 @@ def status_line(view: PublicView, v: Voice) -> str:
             if view.options.series_wins > 1:
                 return f"🏆 {v.who(view.master)} is the Master Detective!"
             return f"🏆 {v.who(view.master)} wins! {view.end_reason}"
+        escaped = view.rounds[-1].winner if view.ended_by == "escaped" else None
+        if escaped is not None:
+            return f"🏆 {v.who(escaped)}, the fugitive, escapes and wins! {view.end_reason}"
         return f"🏁 The table is over. {view.end_reason}".strip()
     if view.phase == "choosing_solution":
         return f"🦹 {v.who(view.fugitive or 0)}, the fugitive, is choosing the solution."
@@ -71,7 +74,8 @@ def status_line(view: PublicView, v: Voice) -> str:
 def seat_line(view: PublicView, seat: int, v: Voice) -> str:
     info = view.seats[seat]
     if view.phase == "over":
-        mark = "🏆" if seat == view.master else "▫️"
+        won = view.master if view.ended_by != "escaped" else view.rounds[-1].winner
+        mark = "🏆" if seat == won else "▫️"
     elif view.phase == "playing" and seat == view.turn:
         mark = "▶️"
     else:
@@ -112,7 +116,7 @@ def table_embed(view: PublicView) -> discord.Embed:
         _field(embed, "🎴 Action cards", piles)
     if view.options.series_wins > 1:
         scores = " · ".join(f"{v.plain(i)} {s.score}" for i, s in enumerate(view.seats))
-        _field(embed, f"⭐ Series (first to {view.options.series_wins})", scores)
+        _field(embed, f"⭐ Crimes solved (first to {view.options.series_wins})", scores)
     if view.phase == "over" and view.rounds:
         last = view.rounds[-1]
         if last.solution is not None:

@@ -136,11 +136,10 @@ def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) ->
                     f"{v.names_list(range(len(event.seat_names)))}.{series}")
         case RoundStarted():
             head = f"🃏 **Game {event.round}**: " if view.options.series_wins > 1 else "🃏 "
-            text = f"{head}{v.who(event.dealer)} deals."
             if event.fugitive is not None:
-                text += (f" 🦹 {v.who(event.fugitive)} is the **fugitive** and secretly "
-                         "chooses the solution.")
-            return text
+                return (f"{head}🦹 {v.who(event.fugitive)} is the **fugitive** and the dealer: "
+                        "they choose the solution in secret, then deal from their left.")
+            return f"{head}{v.who(event.dealer)} deals."
         case SolutionChosen():
             return f"🦹 {v.who(event.seat)} has chosen the solution. The cards are dealt."
         case TableDealt():
@@ -188,8 +187,7 @@ def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) ->
         case SleuthAnswered():
             if not event.showed:
                 return f"🙅 {v.who(event.seat)} has none."
-            chose = " (after choosing)" if event.had_choice else ""
-            return f"🃏 {v.who(event.seat)} shows {v.who(event.to)} a card{chose}."
+            return f"🃏 {v.who(event.seat)} shows {v.who(event.to)} a card."
         case TipPassed():
             return f"🤫 {v.who(event.seat)} passes a **Private Tip** to {v.who(event.target)}."
         case TipAnswered():
@@ -234,12 +232,8 @@ def _answered(event: SuggestionAnswered, view: PublicView, v: Voice) -> str:
         parts.append("😮 **Nobody** could disprove it!")
     else:
         fugitive = " (the fugitive)" if event.refuter == view.fugitive else ""
-        if event.had_choice:
-            parts.append(f"🤔 {v.who(event.refuter)}{fugitive} can disprove it and chooses "
-                         f"which card to show {v.plain(event.seat)}.")
-        else:
-            parts.append(f"🃏 {v.who(event.refuter)}{fugitive} shows {v.who(event.seat)} a "
-                         "card.")
+        parts.append(f"🤔 {v.who(event.refuter)}{fugitive} can disprove it and chooses "
+                     f"which card to show {v.plain(event.seat)}.")
     return " ".join(parts)
 
 
@@ -259,9 +253,11 @@ def _round_over(event: RoundOver, view: PublicView, v: Voice, *, last: bool) -> 
     lines.append("🃏 The hands:")
     lines += _hands_lines(event.hands, v)
     if view.options.series_wins > 1:
-        lines.append(f"⭐ Wins so far: {_scores(event.scores, v)} "
-                     f"(first to {view.options.series_wins}).")
-        if not last:
+        lines.append(f"⭐ Crimes solved so far: {_scores(event.scores, v)} "
+                     f"(first to {view.options.series_wins}; an escape solves none).")
+        if not last and view.fugitive is not None:
+            lines.append("🔁 The next game begins; the fugitive (and dealer) passes left.")
+        elif not last:
             lines.append("🔁 The next game is dealt; the dealer passes left.")
     return "\n".join(lines)
 
@@ -271,6 +267,8 @@ def _game_over(event: GameOver, view: PublicView, v: Voice) -> str:
         return f"🏆 {v.who(event.master)} is the **Master Detective**!"
     if event.master is not None:
         return f"🏆 {v.who(event.master)} wins!"
+    if event.winner is not None:
+        return f"🏆 {v.who(event.winner)}, the fugitive, escapes and wins!"
     return "🏁 The table is over: nobody won."
 
 

@@ -120,7 +120,8 @@ def rules_text(variant: str = "standard", series: int = 1) -> str:
         "• 🏠 **Suggestion from PRESENT destination**: suggest from where you are — or swap your "
         "marker for another instead, without a suggestion.",
         "• A suggestion is disproved by the first player on your left (clockwise) holding one "
-        "of the three: they show you one card, their choice, in secret.",
+        "of the three: they choose one card to show you, in secret (asked even when only one "
+        "fits, so nobody else learns how many they hold).",
         "• 👀 **Snoop**: look at one face-down card of an opponent. 🔄 **All Snoop**: everyone "
         "looks at one card of a neighbour's hand.",
         "• 🔎 **Super Sleuth**: every opponent shows you one card with the feature, if any.",
@@ -130,16 +131,20 @@ def rules_text(variant: str = "standard", series: int = 1) -> str:
     ]
     if variant in ("one-against-all", "one_against_all"):
         lines.append(
-            "**One Against All**: a fugitive (drawn at random) chooses the solution and plays "
-            "no Action cards. Detectives disprove first; when the fugitive disproves, the top "
+            "**One Against All**: a fugitive (drawn at random) is the dealer, chooses the "
+            "solution and plays no Action cards; the player on their left goes first. "
+            "Detectives disprove first; when the fugitive disproves, the top "
             "Action card burns. The fugitive escapes when a detective must draw from an empty "
             "pile, or when every detective has accused wrongly."
         )
     else:
         lines.append("**Empty draw pile**: the discard pile is shuffled into a new one.")
     if series > 1:
-        lines.append(f"**Series**: the dealer passes left each game; the first to win {series} "
-                     "games is the **Master Detective**.")
+        passes = ("the fugitive (and dealer)" if variant in ("one-against-all", "one_against_all")
+                  else "the dealer")
+        lines.append(f"**Series**: {passes} passes left each game; the first to solve {series} "
+                     "crimes (right accusations; an escape solves none) is the **Master "
+                     "Detective**.")
     lines.append("Prompts for you (show a card, pick a card, answer a tip) come by DM with "
                  "buttons; `/mansion hand` shows them too.")
     return clip("\n".join(lines), MESSAGE_LIMIT)
