@@ -16,6 +16,7 @@ from bot.errors import UserError
 from bot.interactions import Answer, place_of, reply_for, run
 from bot.models import Table
 from bot.plug import AnyGame
+from bot.replay import open_replay
 from bot.tables import TableService
 
 NEEDED = ("view_channel", "send_messages", "embed_links")
@@ -163,6 +164,18 @@ class TableCog(commands.GroupCog):
             return self.module.log(table, self.tables.state_of(table))
 
         await self.on_table(interaction, work, finished=True)
+
+    @app_commands.command(name="replay", description="Step through a finished game (only you "
+                                                     "see it), and download it")
+    @app_commands.describe(game="The game's number in /history (default: this channel's last "
+                                "finished game)")
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1] | None = None) -> None:
+        async def work() -> None:
+            await open_replay(interaction, self.game, game)
+
+        await run(interaction, work)
 
     @app_commands.command(name="rules", description="A summary of this table's rules")
     async def rules(self, interaction: discord.Interaction) -> None:
