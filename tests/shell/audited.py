@@ -15,9 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from bot.archive import ArchiveError, record_of
+from bot.errors import UserError
+from bot.history import PAGE
 from bot.messages import Outgoing
-from bot.models import Letter
+from bot.models import Letter, Table
 from bot.plug import AnyGame
+from bot.replay import finished_game
 from bot.storage import SqliteStorage
 from bot.tables import Reply, TableService
 from tests.standin import Message
@@ -128,6 +132,29 @@ class AuditedPlay(Generic[T]):
         ).fetchone()
         return str(row[0])
 
+    # -- what a game in play must not show ---------------------------------------------------
+
+    async def archive_closed(self, table: Table) -> None:
+        """A game in play is neither listed by the history (the newest game of its server,
+        it would be on the first page) nor replayed or downloaded, by its number or as its
+        channel's last game."""
+        listed = await self.storage.finished_tables(table.guild_id, limit=PAGE)
+        if any(t.id == table.id or t.status != "over" for t in listed):
+            self.audit.leaks.append(f"history: table {table.id} listed while in play")
+        for asked in (table.id, None):
+            try:
+                await finished_game(self.service, table.guild_id, table.channel_id,
+                                    table.game, asked)
+            except UserError:
+                continue
+            self.audit.leaks.append(f"replay: table {table.id} shown while in play ({asked})")
+        try:
+            record_of(self.GAME, table, [])
+        except ArchiveError:
+            self.audit.checked["archive"] += 1
+        else:
+            self.audit.leaks.append(f"export: table {table.id} recorded while in play")
+
     # -- one table -------------------------------------------------------------------------
 
     async def game(self, number: int) -> None:
@@ -156,6 +183,7 @@ class AuditedPlay(Generic[T]):
             assert stored is not None
             if stored.status != "playing":
                 break
+            await self.archive_closed(stored)
             state = game.load(stored.state or "")
             seat = rng.choice(game.waiting_on(state))
             ref = stored.seats[seat]

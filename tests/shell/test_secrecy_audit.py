@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.shell.secrecy import run_audit
+from tests.shell.secrecy import Auditor, run_audit
 
 GAMES = 20
 
@@ -18,6 +18,7 @@ async def test_no_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.missing == []
     assert audit.checked["channel"] > 0 and audit.checked["dm"] > 0
     assert audit.checked["reply"] > 0
+    assert audit.checked["archive"] > 0  # a game in play: no history, replay, download
     assert audit.delivered["dealt"] > 0 and audit.delivered["informant"] > 0
     assert audit.delivered["top_secret"] > 0
 
@@ -52,3 +53,33 @@ async def test_the_audit_sees_a_planted_leak(tmp_path: Path, monkeypatch: object
     audit = await run_audit(tmp_path / "audit.sqlite3", 3, seed=2)
     assert any("own holder" in leak for leak in audit.leaks), audit.leaks[:3]
     assert any(leak.startswith("channel") for leak in audit.leaks), audit.leaks[:3]
+
+
+
+async def test_the_audit_sees_a_game_in_play_replayed_or_listed(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    """Not vacuous for the archive either: a replay that lets a game in play through, and a
+    history that lists every table, are both reported."""
+    import pytest
+
+    from bot.models import Table
+    from tests.shell import audited
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    auditor = Auditor(tmp_path / "audit.sqlite3", 3)
+    storage = auditor.storage
+
+    async def lets_through(_: object, guild: int, channel: int, game: str,
+                           table_id: int | None) -> Table | None:
+        return await storage.open_table(channel)
+
+    async def lists_all(guild_id: int, **_: object) -> list[Table]:
+        return await storage.active_tables(guild_id)
+
+    monkeypatch.setattr(audited, "finished_game", lets_through)
+    monkeypatch.setattr(storage, "finished_tables", lists_all)
+    async with auditor:
+        await auditor.game(0)
+    assert any(leak.startswith("replay:") for leak in auditor.audit.leaks)
+    assert any(leak.startswith("history:") for leak in auditor.audit.leaks)
