@@ -46,6 +46,9 @@ async def test_a_thirteen_clues_game_is_listed_replayed_and_downloaded_once_over
     players = world.users[:2]
     stranger = world.users[2]
     async with world.running():
+        help_text = await dc.slash(stranger, world.channel, "help")
+        assert "`/history`" in help_text.text and "`/13clues replay`" in help_text.text
+        assert "`/mansion replay`" in help_text.text and help_text.text.endswith("a table.")
         await open_table(world, players)
         for user in players:
             await pass_by_dm(world, user)
@@ -78,10 +81,12 @@ async def test_a_thirteen_clues_game_is_listed_replayed_and_downloaded_once_over
         shown = replay_message(await dc.slash(stranger, world.channel, "13clues", "replay"))
         assert f"13 Clues #{table_id}** · step 0 of" in shown.content
         assert "What the table saw" in shown.content and shown.embeds
+        assert [a["filename"].endswith(".png") for a in shown.attachments] == [True]  # a view
         assert button_of(shown, "prev") in [b["custom_id"] for b in shown.buttons
                                             if b.get("disabled")]
         await dc.click(stranger, shown, button_of(shown, "next"))
         assert "step 1 of" in dc.message(shown.id).content
+        assert len(dc.message(shown.id).attachments) == 1  # the view at that step, redrawn
         await dc.click(stranger, shown, button_of(dc.message(shown.id), "last"))
         last = dc.message(shown.id)
         assert "wins" in last.content, last.content  # the reveal is the last step's news

@@ -142,3 +142,41 @@ async def test_the_history_reads_only_games_that_are_over(storage: SqliteStorage
     assert (await storage.last_finished(10, "13clues") or in_play).id == done.id
     assert await storage.last_finished(11, "mansion") is None
     assert await storage.last_finished(10, "mansion") is None
+
+
+async def test_every_replay_and_history_custom_id_is_handled_by_exactly_one_family(
+    storage: SqliteStorage,
+) -> None:
+    import discord
+
+    from bot.components import TableButton
+    from bot.history import HistoryButton, history_page
+    from bot.mansion.components import FAMILIES as MANSION_FAMILIES
+    from bot.replay import ReplayButton, step_message
+    from bot.thirteen_clues.components import FAMILIES as CLUES_FAMILIES
+
+    families: list[type[discord.ui.DynamicItem[Any]]] = [
+        TableButton, *CLUES_FAMILIES, *MANSION_FAMILIES, HistoryButton, ReplayButton]
+    templates = [f.__discord_ui_compiled_template__ for f in families]
+    tables = TableService(storage, GAME, seed=lambda: 8)
+    outs = []
+    for game, players in (("13clues", 6), ("mansion", 5)):
+        table = await play_out(tables, await seated(tables, game, players, {}, channel=players),
+                               players)
+        record = record_of(GAME[game], table, await storage.action_log(table.id))
+        frames = replay(GAME[game], record)
+        big = table.model_copy(update={"id": 987654321012345678})
+        outs += [step_message(tables, big, frames, step, seat)
+                 for step in (0, len(frames) // 2, len(frames) - 1) for seat in range(players)]
+    outs.append(await history_page(tables, 1, None, 0))
+    outs.append(await history_page(tables, 1, 100, 999_999))
+    seen: set[str] = set()
+    for out in outs:
+        assert out.text and len(out.text) <= 2000
+        for row in out.components:
+            for item in row["components"]:
+                cid = item["custom_id"]
+                assert len(cid) <= 100, cid
+                assert len([t for t in templates if t.fullmatch(cid)]) == 1, cid
+                seen.add(cid.split(":")[1])
+    assert seen == {"first", "prev", "next", "last", "file", "seat", "pick"}
