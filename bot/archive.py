@@ -13,7 +13,7 @@ Only games that are over are kept this way: while a game is in play, its log is 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -113,26 +113,61 @@ def dealt_order(module: AnyGame, table: Table, seed: int) -> list[SeatRef]:
     return order
 
 
-def replay(module: AnyGame, record: GameRecord) -> list[Frame]:
-    """Every step of the game, from the deal to the stored end (ArchiveError if the moves do
-    not arrive there: a game played by another version of the rules)."""
+def frames(module: AnyGame, record: GameRecord) -> Iterator[Frame]:
+    """Every step of the game, from the deal to the stored end, one at a time (a long
+    series is hundreds of states of a hundred kilobytes each: they are not all kept).
+    Raises ArchiveError once the moves do not arrive at the stored end (a game played by
+    another version of the rules): a caller shows nothing before the last step is checked."""
     settings = module.settings.model_validate(record.options)
     state, events = module.start(record.seats, settings, record.seed)
-    frames = [Frame("deal", state, events)]
-    try:
-        for move in record.moves:
-            if move.abandon is not None:
-                state, events = module.abandon(state, move.abandon)
-            else:
-                state, events = module.apply(state, module.load_action(json.dumps(move.action)))
-            frames.append(Frame(move.actor, state, events))
-    except Exception as exc:
-        raise ArchiveError("This game's moves cannot be played again by this version of the "
-                           "bot, so it cannot be replayed.") from exc
+    yield Frame("deal", state, events)
+    for move in record.moves:
+        state, events = _step(module, state, move)
+        yield Frame(move.actor, state, events)
     if json.loads(module.dump(state)) != record.final_state:
         raise ArchiveError("Played again, this game does not arrive at its stored end (it was "
                            "played by another version of the rules), so it cannot be replayed.")
-    return frames
+
+
+def _step(module: AnyGame, state: Any, move: Move) -> tuple[Any, list[Any]]:
+    try:
+        if move.abandon is not None:
+            return module.abandon(state, move.abandon)
+        return module.apply(state, module.load_action(json.dumps(move.action)))
+    except Exception as exc:
+        raise ArchiveError("This game's moves cannot be played again by this version of the "
+                           "bot, so it cannot be replayed.") from exc
+
+
+class Replay:
+    """A checked replay that can show any step: the game is played through once (and checked
+    to arrive at its stored end), keeping the state every `EVERY` steps; a step is then
+    played on from the checkpoint before it."""
+
+    EVERY = 16
+
+    def __init__(self, module: AnyGame, record: GameRecord) -> None:
+        self.module, self.record = module, record
+        self.checkpoints: dict[int, Any] = {}
+        count = 0
+        for step, frame in enumerate(frames(module, record)):
+            if step % self.EVERY == 0:
+                self.checkpoints[step] = frame.state
+            count = step + 1
+        self.steps = count
+        """Steps in all: the deal and each move."""
+
+    def frame(self, step: int) -> Frame:
+        step = max(0, min(step, self.steps - 1))
+        if step == 0:
+            settings = self.module.settings.model_validate(self.record.options)
+            state, events = self.module.start(self.record.seats, settings, self.record.seed)
+            return Frame("deal", state, events)
+        base = (step - 1) - (step - 1) % self.EVERY  # before the step: its events are needed
+        state, events = self.checkpoints[base], []
+        for move in self.record.moves[base:step]:
+            state, events = _step(self.module, state, move)
+        return Frame(self.record.moves[step - 1].actor, state, events)
 
 
 def table_of(record: GameRecord) -> Table:
@@ -176,14 +211,16 @@ def plain(out: Outgoing) -> str:
     return "\n".join(parts)
 
 
-def transcript(module: AnyGame, record: GameRecord, frames: Sequence[Frame]) -> str:
+def transcript(module: AnyGame, record: GameRecord) -> str:
     """The whole game to read: at each step what the channel was told and what each seat
     was told privately (the game is over: nothing is secret any more)."""
     table = table_of(record)
     names = ", ".join(s.name + (" (AI)" if s.is_ai else "") for s in table.seats)
     lines = [f"{module.title} — game #{record.table_id}", f"Players (in seat order): {names}",
              f"Seed {record.seed}; {len(record.moves)} moves", ""]
-    for step, frame in enumerate(frames):
+    end = None
+    for step, frame in enumerate(frames(module, record)):
+        end = frame.state
         lines.append(f"== Step {step}: {actor_name(table, frame.actor)} ==")
         news = module.news(table, frame.state, frame.events)
         if news:
@@ -195,7 +232,6 @@ def transcript(module: AnyGame, record: GameRecord, frames: Sequence[Frame]) -> 
                 lines.append(f"[to {ref.name}] {said}")
         lines.append("")
     lines.append("== The end: what each seat knew ==")
-    end = frames[-1].state
     for seat, ref in enumerate(table.seats):
         lines.append(f"-- {ref.name} --\n{plain(module.hand(table, end, seat))}")
     return "\n".join(lines) + "\n"

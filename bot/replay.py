@@ -9,6 +9,7 @@ The buttons carry the table, the step and the seat shown in their custom_id
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import io
 from collections import OrderedDict
@@ -16,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.archive import ArchiveError, Frame, GameRecord, actor_name, record_of, replay
+from bot.archive import ArchiveError, Frame, Replay, actor_name, record_of
 from bot.archive import transcript as transcript_of
 from bot.components import button, values, view_of
 from bot.drawings import Drawings, with_images
@@ -28,15 +29,15 @@ from bot.models import Table
 from bot.tables import TableService
 
 PREFIX = "rp"
-KEPT = 4
-"""Replays kept in memory (a long series is a few hundred states, replayed in a fraction of a
-second): the members stepping through a game click again and again."""
+KEPT = 8
+"""Replays kept in memory (each a state every `Replay.EVERY` steps): the members stepping
+through a game click again and again, and a long series takes seconds to play through."""
 UPLOAD_LIMIT = 10 * 1024 * 1024
 """Discord's upload limit per file for bots (servers without boosts, DMs): 10 MiB."""
 IN_PLAY = ("That game is still in play: a replay or a download is only for a finished game "
            "(while it is played, its secrets stay secret).")
 
-_kept: OrderedDict[tuple[int, int], tuple[GameRecord, list[Frame]]] = OrderedDict()
+_kept: OrderedDict[tuple[int, int], Replay] = OrderedDict()
 
 
 async def finished_game(tables: TableService, guild_id: int | None, channel_id: int | None,
@@ -70,16 +71,17 @@ async def finished_game(tables: TableService, guild_id: int | None, channel_id: 
     return found
 
 
-async def frames_of(tables: TableService, table: Table) -> tuple[GameRecord, list[Frame]]:
-    """The game's record and every step of it, replayed once and kept a while."""
+async def replay_of(tables: TableService, table: Table) -> Replay:
+    """The game played through and checked once, kept a while. The engine's work (a long
+    series: seconds) runs in a thread, so the event loop keeps answering meanwhile."""
     key = (table.id, table.version)
     if key in _kept:
         _kept.move_to_end(key)
         return _kept[key]
     module = tables.module(table)
+    log = await tables.storage.action_log(table.id)
     try:
-        record = record_of(module, table, await tables.storage.action_log(table.id))
-        kept = record, replay(module, record)
+        kept = await asyncio.to_thread(lambda: Replay(module, record_of(module, table, log)))
     except ArchiveError as exc:
         raise UserError(str(exc)) from exc
     _kept[key] = kept
@@ -88,14 +90,21 @@ async def frames_of(tables: TableService, table: Table) -> tuple[GameRecord, lis
     return kept
 
 
-def step_message(tables: TableService, table: Table, frames: list[Frame], step: int,
+async def frame_of(replay: Replay, step: int) -> Frame:
+    """One step, played on from the checkpoint before it (in a thread)."""
+    try:
+        return await asyncio.to_thread(replay.frame, step)
+    except ArchiveError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def step_message(tables: TableService, table: Table, replay: Replay, frame: Frame, step: int,
                  seat: int) -> Outgoing:
     """One step: what the channel was told, and what the chosen seat knew by then (its
     `hand` at that moment, prompts and all, without their buttons)."""
     module = tables.module(table)
-    last = len(frames) - 1
-    step, seat = max(0, min(step, last)), max(0, min(seat, len(table.seats) - 1))
-    frame = frames[step]
+    last = replay.steps - 1
+    seat = max(0, min(seat, len(table.seats) - 1))
     news = module.news(table, frame.state, frame.events) or "(nothing was said in public)"
     head = (f"📼 **Replay of {module.title} #{table.id}** · step {step} of {last} · "
             f"{actor_name(table, frame.actor)}\n**What the table saw:**\n")
@@ -126,14 +135,13 @@ def step_message(tables: TableService, table: Table, frames: list[Frame], step: 
                        view=view_of(*nav, seats), pictures=hand.pictures)
 
 
-def game_files(tables: TableService, table: Table, record: GameRecord, frames: list[Frame]
-               ) -> list[discord.File]:
+def game_files(table: Table, replay: Replay) -> list[discord.File]:
     """The record (JSON the engine replays to the same end) and the transcript, each within
     Discord's upload limit (compressed when it would not fit; refused if even that does not)."""
     name = f"{table.game}-{table.id}"
     made = [
-        (f"{name}.json", record.model_dump_json(indent=1).encode()),
-        (f"{name}.txt", transcript_of(tables.module(table), record, frames).encode()),
+        (f"{name}.json", replay.record.model_dump_json(indent=1).encode()),
+        (f"{name}.txt", transcript_of(replay.module, replay.record).encode()),
     ]
     files = []
     for filename, data in made:
@@ -171,9 +179,10 @@ async def open_replay(interaction: discord.Interaction, game: str | None,
     tables = tables_of(interaction)
     table = await finished_game(tables, interaction.guild_id, interaction.channel_id, game,
                                 table_id)
-    _, frames = await frames_of(tables, table)
-    seat = table.seat_of(interaction.user.id)
-    await show(interaction, step_message(tables, table, frames, 0, seat or 0), edit=False)
+    replay = await replay_of(tables, table)
+    seat = table.seat_of(interaction.user.id) or 0
+    frame = await frame_of(replay, 0)
+    await show(interaction, step_message(tables, table, replay, frame, 0, seat), edit=False)
 
 
 class ReplayButton(GameFamily, template=r"rp:(?P<verb>first|prev|next|last|seat|file):"
@@ -187,8 +196,8 @@ class ReplayButton(GameFamily, template=r"rp:(?P<verb>first|prev|next|last|seat|
             if not await defer(interaction, ephemeral=True, thinking=True):
                 return
             table = await self.finished(interaction)
-            record, frames = await frames_of(tables, table)
-            files = game_files(tables, table, record, frames)
+            replay = await replay_of(tables, table)
+            files = await asyncio.to_thread(game_files, table, replay)
             await interaction.followup.send(
                 f"⬇️ {tables.module(table).title} #{table.id}: the record (JSON: the seed, the "
                 "seats and every move, which the engine plays again to the same end) and the "
@@ -202,10 +211,13 @@ class ReplayButton(GameFamily, template=r"rp:(?P<verb>first|prev|next|last|seat|
         if not await defer(interaction):
             return
         table = await self.finished(interaction)
-        _, frames = await frames_of(tables, table)
+        replay = await replay_of(tables, table)
         target = {"first": 0, "prev": step - 1, "next": step + 1,
-                  "last": len(frames) - 1}.get(verb, step)
-        await show(interaction, step_message(tables, table, frames, target, seat), edit=True)
+                  "last": replay.steps - 1}.get(verb, step)
+        target = max(0, min(target, replay.steps - 1))
+        frame = await frame_of(replay, target)
+        await show(interaction, step_message(tables, table, replay, frame, target, seat),
+                   edit=True)
 
     async def finished(self, interaction: discord.Interaction) -> Table:
         """The game this replay shows, still checked: of this server, and over."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from bot.archive import GameRecord, replay
+from bot.archive import GameRecord, frames
 from bot.mansion.game import GAME as MANSION
 from bot.thirteen_clues.game import GAME as THIRTEEN_CLUES
 from tests.e2e.conftest import World
@@ -26,6 +26,18 @@ def replay_message(result: InteractionResult) -> Message:
 
 def button_of(msg: Message, verb: str) -> str:
     return next(c for c in msg.custom_ids if c.startswith(f"rp:{verb}:"))
+
+
+async def press(world: World, user: User, msg: Message, verb: str, expect: str,
+                choose: list[str] | None = None) -> Message:
+    """Press a replay's or history's button (or choose in its menu), and wait for the
+    message to show `expect` (a deferred update edits it when its step is computed)."""
+    cid = button_of(msg, verb) if ":" not in verb else verb
+    if choose is None:
+        await world.dc.click(user, msg, cid)
+    else:
+        await world.dc.select(user, msg, cid, choose)
+    return await world.dc.wait_for(lambda m: m.id == msg.id and expect in m.content)
 
 
 async def download(world: World, user: User, msg: Message) -> tuple[GameRecord, str]:
@@ -67,7 +79,6 @@ async def test_a_thirteen_clues_game_is_listed_replayed_and_downloaded_once_over
         p, loc, w = state.seats[state.turn].holder
         await dc.slash(winner, world.channel, "13clues", "accuse", person=p, location=loc,
                        weapon=w)
-        await dc.settle()
         final = table_row(world)
 
         listed = await dc.slash(stranger, world.channel, "history")
@@ -84,29 +95,22 @@ async def test_a_thirteen_clues_game_is_listed_replayed_and_downloaded_once_over
         assert [a["filename"].endswith(".png") for a in shown.attachments] == [True]  # a view
         assert button_of(shown, "prev") in [b["custom_id"] for b in shown.buttons
                                             if b.get("disabled")]
-        await dc.click(stranger, shown, button_of(shown, "next"))
-        assert "step 1 of" in dc.message(shown.id).content
-        assert len(dc.message(shown.id).attachments) == 1  # the view at that step, redrawn
-        await dc.click(stranger, shown, button_of(dc.message(shown.id), "last"))
-        last = dc.message(shown.id)
-        assert "wins" in last.content, last.content  # the reveal is the last step's news
-        other = table_row(world)["seats"]
-        second = json.loads(other)[1]["name"]
-        await dc.select(stranger, last, button_of(last, "seat"), ["1"])
-        assert f"What {second} knew" in dc.message(shown.id).content
+        step1 = await press(world, stranger, shown, "next", "step 1 of")
+        assert len(step1.attachments) == 1  # the view at that step, redrawn
+        last = await press(world, stranger, step1, "last", "wins")  # the reveal: the last step
+        second = json.loads(table_row(world)["seats"])[1]["name"]
+        await press(world, stranger, last, "seat", f"What {second} knew", ["1"])
 
         record, text = await download(world, stranger, dc.message(shown.id))
         assert record.table_id == table_id and record.game == "13clues"
-        frames = replay(THIRTEEN_CLUES, record)  # the engine plays it again to the same end
-        assert THIRTEEN_CLUES.dump(frames[-1].state) == final["state"]
+        played = list(frames(THIRTEEN_CLUES, record))  # the engine plays it to the same end
+        assert THIRTEEN_CLUES.dump(played[-1].state) == final["state"]
         assert "Step 0: the deal" in text and all(u.name in text for u in players)
 
         # the buttons still work after a restart
-        step = dc.message(shown.id).content
+        assert "step 0 of" not in dc.message(shown.id).content
     async with world.running():
-        await dc.click(stranger, dc.message(shown.id), button_of(dc.message(shown.id), "first"))
-        assert "step 0 of" in dc.message(shown.id).content and step != dc.message(
-            shown.id).content
+        await press(world, stranger, dc.message(shown.id), "first", "step 0 of")
         other_game = await dc.slash(stranger, world.channel, "mansion", "replay")
         assert "No Clue: Mystery Beyond the Mansion game has finished" in other_game.text
 
@@ -138,8 +142,8 @@ async def test_a_mansion_game_is_replayed_from_the_history_menu_and_downloaded(
         assert f"Mystery Beyond the Mansion #{table_id}** · step 0" in shown.content
         assert shown.ephemeral and shown.embeds
         record, text = await download(world, players[1], shown)
-        frames = replay(MANSION, record)
-        assert MANSION.dump(frames[-1].state) == final["state"]
+        played = list(frames(MANSION, record))
+        assert MANSION.dump(played[-1].state) == final["state"]
         assert record.moves and record.moves[-1].action is not None
         assert solver.name in text
 
@@ -157,15 +161,13 @@ async def test_the_history_pages_with_buttons(world: World) -> None:
         assert msg is not None and "page 1 of 2, 11 in all" in msg.content
         assert f"**#{ids[-1]}**" in msg.content and f"**#{ids[0]}**" not in msg.content
         assert "no winner" in msg.content
-        await dc.click(players[0], msg, "hist:next:0:0")
-        older = dc.message(msg.id)
-        assert "page 2 of 2" in older.content and f"**#{ids[0]}**" in older.content
+        older = await press(world, players[0], msg, "hist:next:0:0", "page 2 of 2")
+        assert f"**#{ids[0]}**" in older.content
         # an ended game replays too, its last step the table being ended
         picked = await dc.select(players[0], older, "hist:pick:1:0", [str(ids[0])])
         shown = next(m for m in picked.messages if any(
             c.startswith("rp:") for c in m.custom_ids))
-        await dc.click(players[0], shown, button_of(shown, "last"))
-        assert "ended the game" in dc.message(shown.id).content
+        await press(world, players[0], shown, "last", "ended the game")
 
 
 def _ids(world: World) -> list[dict[str, int]]:

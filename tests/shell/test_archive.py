@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.archive import ArchiveError, GameRecord, record_of, replay, transcript
+from bot.archive import ArchiveError, GameRecord, Replay, frames, record_of, transcript
 from bot.models import Table
 from bot.plug import AnyGame
 from bot.registry import GAMES
@@ -60,9 +60,9 @@ async def replayed(tables: TableService, table: Table) -> GameRecord:
     module = tables.module(table)
     record = record_of(module, table, await tables.storage.action_log(table.id))
     again = GameRecord.model_validate_json(record.model_dump_json())  # the file, read back
-    frames = replay(module, again)
-    assert module.dump(frames[-1].state) == table.state
-    assert len(frames) == len(again.moves) + 1
+    played = list(frames(module, again))
+    assert module.dump(played[-1].state) == table.state
+    assert len(played) == len(again.moves) + 1
     return again
 
 
@@ -86,7 +86,7 @@ async def test_a_finished_game_replays_from_its_record_to_the_same_end(
     table = await play_out(tables, await seated(tables, game, players, options), players)
     record = await replayed(tables, table)
     assert [s.player_id for s in record.seats] != [] and record.seed == 4242 + players
-    text = transcript(GAME[game], record, replay(GAME[game], record))
+    text = transcript(GAME[game], record)
     assert all(name in text for name in NAMES[:players]) and "Step 1:" in text
     if options.get("series"):
         assert len(json.loads(table.state or "")["rounds"]) >= 2  # a whole series replayed
@@ -118,7 +118,30 @@ async def test_a_record_that_does_not_arrive_at_its_end_is_refused(
     record = record_of(module, table, await storage.action_log(table.id))
     forged = record.model_copy(update={"seed": record.seed + 1})
     with pytest.raises(ArchiveError):
-        replay(module, forged)
+        list(frames(module, forged))
+    with pytest.raises(ArchiveError):
+        Replay(module, forged)
+
+
+async def test_any_step_from_a_checkpoint_is_the_step_played_in_order(
+    storage: SqliteStorage,
+) -> None:
+    """The replay keeps a state every few steps and plays a step on from the one before it:
+    each step, its state and its events, is exactly the one met playing the game through."""
+    tables = TableService(storage, GAME, seed=lambda: 31)
+    table = await play_out(tables, await seated(tables, "mansion", 3, {"series": 2}), 31)
+    module = tables.module(table)
+    record = record_of(module, table, await storage.action_log(table.id))
+    kept = Replay(module, record)
+    played = list(frames(module, record))
+    assert kept.steps == len(played) > 3 * Replay.EVERY
+    assert len(kept.checkpoints) == (kept.steps - 1) // Replay.EVERY + 1
+    for step in (0, 1, Replay.EVERY - 1, Replay.EVERY, Replay.EVERY + 1, kept.steps - 1,
+                 *random.Random(1).sample(range(kept.steps), 10)):
+        frame = kept.frame(step)
+        assert frame.actor == played[step].actor
+        assert module.dump(frame.state) == module.dump(played[step].state)
+        assert module.dump_events(frame.events) == module.dump_events(played[step].events)
 
 
 async def test_the_history_reads_only_games_that_are_over(storage: SqliteStorage) -> None:
@@ -164,10 +187,10 @@ async def test_every_replay_and_history_custom_id_is_handled_by_exactly_one_fami
         table = await play_out(tables, await seated(tables, game, players, {}, channel=players),
                                players)
         record = record_of(GAME[game], table, await storage.action_log(table.id))
-        frames = replay(GAME[game], record)
+        kept = Replay(GAME[game], record)
         big = table.model_copy(update={"id": 987654321012345678})
-        outs += [step_message(tables, big, frames, step, seat)
-                 for step in (0, len(frames) // 2, len(frames) - 1) for seat in range(players)]
+        outs += [step_message(tables, big, kept, kept.frame(step), step, seat)
+                 for step in (0, kept.steps // 2, kept.steps - 1) for seat in range(players)]
     outs.append(await history_page(tables, 1, None, 0))
     outs.append(await history_page(tables, 1, 100, 999_999))
     seen: set[str] = set()
