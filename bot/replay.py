@@ -29,9 +29,11 @@ from bot.models import Table
 from bot.tables import TableService
 
 PREFIX = "rp"
-KEPT = 8
-"""Replays kept in memory (each a state every `Replay.EVERY` steps): the members stepping
-through a game click again and again, and a long series takes seconds to play through."""
+KEPT = 4
+"""Replays kept in memory (each a state every `Replay.EVERY` steps: up to 11 MB for a 3-win
+Mansion series, under 1 MB for a single game; `python -m bench.replay`): the members
+stepping through a game click again and again, and a long series takes a second or more to
+play through."""
 UPLOAD_LIMIT = 10 * 1024 * 1024
 """Discord's upload limit per file for bots (servers without boosts, DMs): 10 MiB."""
 IN_PLAY = ("That game is still in play: a replay or a download is only for a finished game "
