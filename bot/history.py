@@ -9,15 +9,15 @@ list is the member's own (`hist:<verb>:<page>:<0|1>`), so they work after a rest
 
 from __future__ import annotations
 
-import re
 import time
-from typing import Any, Self
+from typing import Any
 
 import discord
 
 from bot.components import button, values, view_of
 from bot.errors import UserError
-from bot.interactions import defer, refuse, tables_of
+from bot.family import GameFamily
+from bot.interactions import defer, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.replay import open_replay
@@ -77,33 +77,16 @@ async def history_page(tables: TableService, guild_id: int, user_id: int | None,
     return Outgoing.of("\n".join(lines), view=view_of(*nav, menu))
 
 
-class HistoryButton(
-    discord.ui.DynamicItem[discord.ui.Item[Any]],
-    template=r"hist:(?P<verb>prev|next|pick):(?P<page>\d{1,6}):(?P<mine>[01])",
-):
-    """◀ ▶ turn the page in place; the menu opens a replay of the game picked."""
-
-    def __init__(self, item: discord.ui.Item[Any], verb: str, page: int, mine: bool) -> None:
-        super().__init__(item)
-        self.verb, self.page, self.mine = verb, page, mine
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-        match: re.Match[str], /,
-    ) -> Self:
-        return cls(item, match["verb"], int(match["page"]), match["mine"] == "1")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await self.clicked(interaction)
-        except Exception as exc:
-            await refuse(interaction, exc)
+class HistoryButton(GameFamily, template=r"hist:(?P<verb>prev|next|pick):(?P<table>\d{1,6}):"
+                                         r"(?P<stamp>[01])"):
+    """◀ ▶ turn the page in place; the menu opens a replay of the game picked. A family like
+    the games' (its click parsed the same way), whose table slot carries the page and whose
+    stamp says whether the list is the member's own."""
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             raise UserError("The history is a server's: use it in the server.")
-        if self.verb == "pick":
+        if self.click.verb == "pick":
             chosen = values(interaction)
             if len(chosen) != 1 or not chosen[0].isdigit():
                 raise UserError("Pick one of the menu's games.")
@@ -112,7 +95,7 @@ class HistoryButton(
             return
         if not await defer(interaction):
             return
-        page = self.page + (1 if self.verb == "next" else -1)
-        user_id = interaction.user.id if self.mine else None
+        page = self.click.table_id + (1 if self.click.verb == "next" else -1)
+        user_id = interaction.user.id if self.click.stamp else None
         out = await history_page(tables_of(interaction), interaction.guild_id, user_id, page)
         await interaction.edit_original_response(**out.reply_kwargs())
