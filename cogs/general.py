@@ -39,6 +39,8 @@ class General(commands.Cog):
             "📊 `/stats` shows your record here, `/leaderboard` the server's best detectives.\n"
             "📜 `/history` lists this server's finished games (`me`: yours); `/13clues replay` "
             "and `/mansion replay` step through one, with a ⬇️ Download of it as files.\n"
+            "👀 `/13clues watch` and `/mansion watch` follow a table without a seat, from one "
+            "DM kept up to date (the same command stops it).\n"
             "🔔 `/notify` chooses how you hear it is your turn: ping, dm or silent.\n"
             "Only the host (or a member with Manage Server) can `end` a table."
         )

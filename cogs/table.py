@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, lobby
+from bot import components, lobby, spectators
 from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.interactions import Answer, place_of, reply_for, run
@@ -164,6 +164,17 @@ class TableCog(commands.GroupCog):
             return self.module.log(table, self.tables.state_of(table))
 
         await self.on_table(interaction, work, finished=True)
+
+    @app_commands.command(name="watch", description="Follow this table without a seat (again: "
+                                                    "stop)")
+    @app_commands.guild_only()
+    async def watch(self, interaction: discord.Interaction) -> None:
+        async def work() -> Answer:
+            table = await self.here(interaction)()
+            return await spectators.toggle(self.tables, table.id, interaction.user.id,
+                                           place_of(interaction))
+
+        await run(interaction, work)
 
     @app_commands.command(name="replay", description="Step through a finished game (only you "
                                                      "see it), and download it")

@@ -22,8 +22,9 @@ from bot.messages import Outgoing
 from bot.models import Letter, Table
 from bot.plug import AnyGame
 from bot.replay import finished_game
+from bot.spectators import toggle
 from bot.storage import SqliteStorage
-from bot.tables import Reply, TableService
+from bot.tables import Place, Reply, TableService
 from tests.standin import Message
 
 
@@ -79,6 +80,8 @@ class AuditedPlay(Generic[T]):
         self._interactions = itertools.count(1)
         self._replies: dict[int, int] = {}
         """interaction id → the member it answers."""
+        self.watchers: set[int] = set()
+        """Members watching the tables without a seat: they may read what the channel reads."""
 
     async def __aenter__(self) -> Self:
         await self.storage.open()
@@ -108,6 +111,13 @@ class AuditedPlay(Generic[T]):
         iid = next(self._interactions)
         self._replies[iid] = user
         return Reply(iid, f"token-{iid}", Outgoing(content=text))
+
+    def to_watcher(self, letter: Letter) -> bool:
+        """A DM to a member watching the table: checked as the channel's letters are."""
+        if letter.kind == "u" and letter.address in self.watchers:
+            self.audit.checked["spectator"] += 1
+            return True
+        return False
 
     def reader_of(self, letter: Letter) -> int | None:
         """The member a DM or an interaction's answer goes to (None: a channel)."""
@@ -170,6 +180,9 @@ class AuditedPlay(Generic[T]):
                                         reply=self.reply(host, "Table open."))
         for k, user in enumerate(users[1:], start=1):
             await self.service.join(table.id, user, f"M{k}", reply=self.reply(user, "Seated."))
+        watcher = users[0] + 9  # never seated: members are users[0] + k for k < 6
+        self.watchers.add(watcher)
+        await toggle(self.service, table.id, watcher, Place(guild, channel))
         ai = players - members
         if ai:
             level = rng.choice(("easy", "normal", "normal", "expert"))

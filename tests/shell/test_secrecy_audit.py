@@ -19,6 +19,7 @@ async def test_no_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.checked["channel"] > 0 and audit.checked["dm"] > 0
     assert audit.checked["reply"] > 0
     assert audit.checked["archive"] > 0  # a game in play: no history, replay, download
+    assert audit.checked["spectator"] > 0  # a watcher reads what the channel reads
     assert audit.delivered["dealt"] > 0 and audit.delivered["informant"] > 0
     assert audit.delivered["top_secret"] > 0
 
@@ -83,3 +84,29 @@ async def test_the_audit_sees_a_game_in_play_replayed_or_listed(
         await auditor.game(0)
     assert any(leak.startswith("replay:") for leak in auditor.audit.leaks)
     assert any(leak.startswith("history:") for leak in auditor.audit.leaks)
+
+
+async def test_the_audit_sees_a_secret_told_to_a_watcher(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    """Not vacuous for spectators: a watcher's DM naming a card of a holder is reported."""
+    import pytest
+
+    from bot import spectators
+    from bot.messages import Outgoing
+    from bot.models import Letter
+    from engine.thirteen_clues.cards import CARDS
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    real = spectators.letters
+
+    def leaky(game, table, state, events):  # type: ignore[no-untyped-def]
+        owed = real(game, table, state, events)
+        if state.phase != "turns":
+            return owed
+        psst = Outgoing(content=f"psst: {CARDS[state.seats[0].holder[0]].name}")
+        return [*owed, *(Letter.dm(u, psst) for u in spectators.watchers(table))]
+
+    monkeypatch.setattr(spectators, "letters", leaky)
+    audit = await run_audit(tmp_path / "audit.sqlite3", 2, seed=4)
+    assert any("psst" in leak for leak in audit.leaks), audit.leaks[:3]
