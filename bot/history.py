@@ -88,8 +88,8 @@ class HistoryButton(GameFamily, template=r"hist:(?P<verb>prev|next|pick):(?P<tab
             raise UserError("The history is a server's: use it in the server.")
         if self.click.verb == "pick":
             chosen = values(interaction)
-            if len(chosen) != 1 or not chosen[0].isdigit():
-                raise UserError("Pick one of the menu's games.")
+            if len(chosen) != 1 or not chosen[0].isdigit() or len(chosen[0]) > 18:
+                raise UserError("Pick one of the menu's games.")  # forged: never looked up
             if await defer(interaction, ephemeral=True, thinking=True):
                 await open_replay(interaction, None, int(chosen[0]))
             return

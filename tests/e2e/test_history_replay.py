@@ -175,3 +175,17 @@ def _ids(world: World) -> list[dict[str, int]]:
 
     return [dict(r) for r in query(world, "SELECT id FROM tables WHERE channel_id = ? "
                                           "ORDER BY id", (world.channel,))]
+
+
+async def test_a_forged_history_choice_is_refused_and_changes_nothing(world: World) -> None:
+    dc = world.dc
+    players = world.users[:2]
+    async with world.running():
+        await open_table(world, players)
+        await dc.slash(players[0], world.channel, "13clues", "end")
+        listing = (await dc.slash(players[0], world.channel, "history")).message
+        assert listing is not None
+        for forged in (["9" * 40], ["x"], ["123456"]):
+            got = await dc.forge(players[0], listing, {"custom_id": "hist:pick:0:0",
+                                                       "component_type": 3, "values": forged})
+            assert "Pick one of the menu's games" in got.text or "no finished" in got.text
