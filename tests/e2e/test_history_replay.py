@@ -11,7 +11,8 @@ from bot.mansion.game import GAME as MANSION
 from bot.thirteen_clues.game import GAME as THIRTEEN_CLUES
 from tests.e2e.conftest import World
 from tests.e2e.drive import state_of, table_row
-from tests.e2e.mansion_drive import mstate, open_mansion
+from tests.e2e.endings import solve_mansion
+from tests.e2e.mansion_drive import open_mansion
 from tests.e2e.mansion_drive import slash as mansion_slash
 from tests.e2e.play import open_table, pass_by_dm, seat_user
 from tests.standin import InteractionResult, Message, User
@@ -125,12 +126,7 @@ async def test_a_mansion_game_is_replayed_from_the_history_menu_and_downloaded(
         table_id = table_row(world)["id"]
         refused = await mansion_slash(world, players[0], "replay")
         assert "still in play" in refused.text
-        game = mstate(world)
-        assert game.solution is not None
-        solver = next(u for u in players if f"u{u.id}" == game.seats[game.turn].id)
-        s, v, d = game.solution.cards()
-        await mansion_slash(world, solver, "accuse", suspect=s, vehicle=v, destination=d)
-        assert mstate(world).phase == "over"
+        solver = await solve_mansion(world, players)
         final = table_row(world)
 
         page = await dc.slash(players[1], world.channel, "history")

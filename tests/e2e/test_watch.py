@@ -7,7 +7,8 @@ from __future__ import annotations
 from engine.thirteen_clues.cards import CARDS
 from tests.e2e.conftest import World
 from tests.e2e.drive import state_of, table_row
-from tests.e2e.mansion_drive import mstate, open_mansion
+from tests.e2e.endings import solve_mansion, solve_thirteen_clues
+from tests.e2e.mansion_drive import open_mansion
 from tests.e2e.mansion_drive import slash as mansion_slash
 from tests.e2e.play import open_table, pass_by_dm, seat_user
 from tests.standin import Message, User
@@ -57,12 +58,7 @@ async def test_a_watcher_follows_a_thirteen_clues_game_without_pings_or_secrets(
         for text in every_version(news):  # what the channel saw, never a card before the end
             assert not [n for n in names if n in text], text
 
-        state = state_of(world)
-        winner = seat_user(world, state, state.turn)
-        p, loc, w = state.seats[state.turn].holder
-        await dc.slash(winner, world.channel, "13clues", "accuse", person=p, location=loc,
-                       weapon=w)
-        await dc.settle()
+        _, (p, _, _) = await solve_thirteen_clues(world)
         dms = watch_dms(world, watcher)
         assert len(dms) == 2 and dms[0].id == news.id  # one news DM, then the end
         end = dms[1]
@@ -83,10 +79,6 @@ async def test_a_mansion_watcher_can_stop_and_gets_nothing_more(world: World) ->
         assert len(watch_dms(world, watcher)) == 1
         stopped = await mansion_slash(world, watcher, "watch")
         assert "no longer watch" in stopped.text
-        game = mstate(world)
-        assert game.solution is not None
-        solver = next(u for u in players if f"u{u.id}" == game.seats[game.turn].id)
-        s, v, d = game.solution.cards()
-        await mansion_slash(world, solver, "accuse", suspect=s, vehicle=v, destination=d)
+        await solve_mansion(world, players)
         await dc.settle()
         assert len(dc.dms(watcher)) == 1  # no reveal: they stopped watching
