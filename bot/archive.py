@@ -186,8 +186,8 @@ def actor_name(table: Table, actor: str) -> str:
         return "the deal"
     if actor == "bot":
         return "the bot"
-    if actor.startswith("ai:"):
-        seat = int(actor.removeprefix("ai:"))
+    if actor.startswith("ai:") and actor[3:].isdigit():  # an AI move for that seat
+        seat = int(actor[3:])
         name = table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
         return f"{name} (AI)"
     for ref in table.seats:
