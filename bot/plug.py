@@ -84,6 +84,10 @@ class GameModule(Protocol[S, A, E, O]):
     def load(self, raw: str) -> S: ...
     def dump(self, state: S) -> str: ...
     def dump_action(self, action: A) -> str: ...
+    def load_action(self, raw: str) -> A:
+        """An action of the log, as `dump_action` wrote it (replays and exports)."""
+        ...
+
     def dump_events(self, events: Sequence[E]) -> str: ...
 
     def apply(self, state: S, action: A) -> tuple[S, list[E]]:
@@ -163,6 +167,10 @@ class PydanticGame(Generic[S, A, E, O]):
 
     def dump_action(self, action: A) -> str:
         return self.actions.dump_json(action).decode()
+
+    def load_action(self, raw: str) -> A:
+        loaded: A = self.actions.validate_json(raw)
+        return loaded
 
     def dump_events(self, events: Sequence[E]) -> str:
         return json.dumps([self.events.dump_python(e, mode="json") for e in events])

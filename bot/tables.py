@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot import news
+from bot import news, spectators
 from bot.errors import UserError
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
@@ -676,7 +676,7 @@ class TableService:
             alerts=await self._alerts(after, newly), fresh=before is None,
             channel=channel, was_lobby=was_lobby or table.status == "lobby",
         )
-        letters = [*notices, *owed]
+        letters = [*notices, *owed, *spectators.letters(module, after, state, events)]
         if reply is not None:
             reply.settle(state, events)
             letters.append(reply.letter(len(letters)))

@@ -10,11 +10,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DeductionBot
+from bot.history import HistoryButton, history_page
+from bot.interactions import Answer, run
+from bot.replay import ReplayButton
+
+FAMILIES = (HistoryButton, ReplayButton)
 
 
 class General(commands.Cog):
     def __init__(self, bot: DeductionBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*FAMILIES)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*FAMILIES)
 
     def title(self, game: str) -> str:
         module = self.bot.games.get(game)
@@ -26,6 +37,10 @@ class General(commands.Cog):
         text = (
             f"**Deduction games on Discord**\n{games}\n"
             "📊 `/stats` shows your record here, `/leaderboard` the server's best detectives.\n"
+            "📜 `/history` lists this server's finished games (`me`: yours); `/13clues replay` "
+            "and `/mansion replay` step through one, with a ⬇️ Download of it as files.\n"
+            "👀 `/13clues watch` and `/mansion watch` follow a table without a seat, from one "
+            "DM kept up to date (the same command stops it).\n"
             "🔔 `/notify` chooses how you hear it is your turn: ping, dm or silent.\n"
             "Only the host (or a member with Manage Server) can `end` a table."
         )
@@ -123,6 +138,17 @@ class General(commands.Cog):
             won = sum(w for _, w in record.values())
             lines.append(f"**Overall**: {won} won of {played} played")
         await interaction.followup.send(f"📊 **{who.display_name}**\n" + "\n".join(lines))
+
+    @app_commands.command(name="history", description="This server's finished games")
+    @app_commands.describe(me="Only the games you played")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction, me: bool = False) -> None:
+        async def work() -> Answer:
+            assert interaction.guild_id is not None
+            return await history_page(self.bot.tables, interaction.guild_id,
+                                      interaction.user.id if me else None, 0)
+
+        await run(interaction, work)
 
     @app_commands.command(name="leaderboard", description="This server's best detectives")
     @app_commands.guild_only()

@@ -10,12 +10,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, lobby
+from bot import components, lobby, spectators
 from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.interactions import Answer, place_of, reply_for, run
 from bot.models import Table
 from bot.plug import AnyGame
+from bot.replay import open_replay
 from bot.tables import TableService
 
 NEEDED = ("view_channel", "send_messages", "embed_links")
@@ -163,6 +164,29 @@ class TableCog(commands.GroupCog):
             return self.module.log(table, self.tables.state_of(table))
 
         await self.on_table(interaction, work, finished=True)
+
+    @app_commands.command(name="watch", description="Follow this table without a seat (again: "
+                                                    "stop)")
+    @app_commands.guild_only()
+    async def watch(self, interaction: discord.Interaction) -> None:
+        async def work() -> Answer:
+            table = await self.here(interaction)()
+            return await spectators.toggle(self.tables, table.id, interaction.user.id,
+                                           place_of(interaction))
+
+        await run(interaction, work)
+
+    @app_commands.command(name="replay", description="Step through a finished game (only you "
+                                                     "see it), and download it")
+    @app_commands.describe(game="The game's number in /history (default: this channel's last "
+                                "finished game)")
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1] | None = None) -> None:
+        async def work() -> None:
+            await open_replay(interaction, self.game, game)
+
+        await run(interaction, work)
 
     @app_commands.command(name="rules", description="A summary of this table's rules")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -421,6 +421,48 @@ class SqliteStorage:
         """Open tables where this member holds a seat."""
         return [t for t in await self.active_tables() if t.seat_of(user_id) is not None]
 
+    # finished games -----------------------------------------------------------------------
+
+    async def finished_tables(
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> list[Table]:
+        """This server's games that were played and are over, newest first; with `user_id`,
+        only those that member had a seat at (their results row)."""
+        mine, args = _played_by(user_id)
+        rows = await self._rows(
+            f"SELECT * FROM tables WHERE guild_id = ? AND status = 'over' AND state IS NOT NULL"
+            f"{mine} ORDER BY id DESC LIMIT ? OFFSET ?",
+            (guild_id, *args, limit, offset),
+        )
+        return [table_from_row(r) for r in rows]
+
+    async def finished_count(self, guild_id: int, *, user_id: int | None = None) -> int:
+        mine, args = _played_by(user_id)
+        row = await self._row(
+            f"SELECT COUNT(*) AS n FROM tables WHERE guild_id = ? AND status = 'over'"
+            f" AND state IS NOT NULL{mine}",
+            (guild_id, *args),
+        )
+        return int(row["n"]) if row else 0
+
+    async def last_finished(self, channel_id: int, game: str) -> Table | None:
+        """The channel's most recently finished game of this kind (a lobby closed unplayed
+        is no game)."""
+        row = await self._row(
+            "SELECT * FROM tables WHERE channel_id = ? AND game = ? AND status = 'over'"
+            " AND state IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (channel_id, game),
+        )
+        return table_from_row(row) if row else None
+
+    async def action_log(self, table_id: int) -> list[LogEntry]:
+        """The table's action log, in the order the actions were applied."""
+        rows = await self._rows(
+            "SELECT actor, action, events FROM actions WHERE table_id = ? ORDER BY version",
+            (table_id,),
+        )
+        return [LogEntry(r["actor"], r["action"], r["events"]) for r in rows]
+
     # the outbox ---------------------------------------------------------------------------
 
     async def due_postings(
@@ -837,6 +879,13 @@ def _record_results(
             for i, s in enumerate(table.seats)
         ],
     )
+
+
+def _played_by(user_id: int | None) -> tuple[str, tuple[int, ...]]:
+    """The SQL condition (and its argument) keeping the games a member had a seat at."""
+    if user_id is None:
+        return "", ()
+    return " AND id IN (SELECT table_id FROM results WHERE user_id = ?)", (user_id,)
 
 
 def _dump_seats(seats: list[SeatRef]) -> str:

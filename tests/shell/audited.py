@@ -15,11 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from bot.archive import ArchiveError, record_of
+from bot.errors import UserError
+from bot.history import PAGE
 from bot.messages import Outgoing
-from bot.models import Letter
+from bot.models import Letter, Table
 from bot.plug import AnyGame
+from bot.replay import finished_game
+from bot.spectators import toggle
 from bot.storage import SqliteStorage
-from bot.tables import Reply, TableService
+from bot.tables import Place, Reply, TableService
 from tests.standin import Message
 
 
@@ -75,6 +80,8 @@ class AuditedPlay(Generic[T]):
         self._interactions = itertools.count(1)
         self._replies: dict[int, int] = {}
         """interaction id → the member it answers."""
+        self.watchers: set[int] = set()
+        """Members watching the tables without a seat: they may read what the channel reads."""
 
     async def __aenter__(self) -> Self:
         await self.storage.open()
@@ -105,6 +112,13 @@ class AuditedPlay(Generic[T]):
         self._replies[iid] = user
         return Reply(iid, f"token-{iid}", Outgoing(content=text))
 
+    def to_watcher(self, letter: Letter) -> bool:
+        """A DM to a member watching the table: checked as the channel's letters are."""
+        if letter.kind == "u" and letter.address in self.watchers:
+            self.audit.checked["spectator"] += 1
+            return True
+        return False
+
     def reader_of(self, letter: Letter) -> int | None:
         """The member a DM or an interaction's answer goes to (None: a channel)."""
         return letter.address if letter.kind == "u" else self._replies.get(letter.address)
@@ -128,6 +142,29 @@ class AuditedPlay(Generic[T]):
         ).fetchone()
         return str(row[0])
 
+    # -- what a game in play must not show ---------------------------------------------------
+
+    async def archive_closed(self, table: Table) -> None:
+        """A game in play is neither listed by the history (the newest game of its server,
+        it would be on the first page) nor replayed or downloaded, by its number or as its
+        channel's last game."""
+        listed = await self.storage.finished_tables(table.guild_id, limit=PAGE)
+        if any(t.id == table.id or t.status != "over" for t in listed):
+            self.audit.leaks.append(f"history: table {table.id} listed while in play")
+        for asked in (table.id, None):
+            try:
+                await finished_game(self.service, table.guild_id, table.channel_id,
+                                    table.game, asked)
+            except UserError:
+                continue
+            self.audit.leaks.append(f"replay: table {table.id} shown while in play ({asked})")
+        try:
+            record_of(self.GAME, table, [])
+        except ArchiveError:
+            self.audit.checked["archive"] += 1
+        else:
+            self.audit.leaks.append(f"export: table {table.id} recorded while in play")
+
     # -- one table -------------------------------------------------------------------------
 
     async def game(self, number: int) -> None:
@@ -143,6 +180,9 @@ class AuditedPlay(Generic[T]):
                                         reply=self.reply(host, "Table open."))
         for k, user in enumerate(users[1:], start=1):
             await self.service.join(table.id, user, f"M{k}", reply=self.reply(user, "Seated."))
+        watcher = users[0] + 9  # never seated: members are users[0] + k for k < 6
+        self.watchers.add(watcher)
+        await toggle(self.service, table.id, watcher, Place(guild, channel))
         ai = players - members
         if ai:
             level = rng.choice(("easy", "normal", "normal", "expert"))
@@ -156,6 +196,7 @@ class AuditedPlay(Generic[T]):
             assert stored is not None
             if stored.status != "playing":
                 break
+            await self.archive_closed(stored)
             state = game.load(stored.state or "")
             seat = rng.choice(game.waiting_on(state))
             ref = stored.seats[seat]

@@ -132,7 +132,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         for letter in letters:
             self.audit.letters += 1
             msg = as_message(letter.body)
-            if letter.kind == "c":
+            if letter.kind == "c" or self.to_watcher(letter):
                 if over:
                     self.audit.checked["end"] += 1
                     continue

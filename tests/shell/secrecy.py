@@ -118,7 +118,7 @@ class Auditor(AuditedPlay[Audit]):
         for letter in letters:
             self.audit.letters += 1
             text = letter_text(letter.body)
-            if letter.kind == "c":
+            if letter.kind == "c" or self.to_watcher(letter):
                 if over:
                     self.audit.checked["end"] += 1
                     continue

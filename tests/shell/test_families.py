@@ -27,7 +27,8 @@ from engine.thirteen_clues import legal, player_view, public_view
 from tests.pictures.positions import game_states
 from tests.toy.cog import ToyCog
 
-GENERIC = {"join", "leave", "add-ai", "start", "end", "status", "hand", "log", "rules"}
+GENERIC = {"join", "leave", "add-ai", "start", "end", "status", "hand", "log", "rules",
+           "replay", "watch"}
 
 
 def commands_of(cog: type[TableCog]) -> set[str]:

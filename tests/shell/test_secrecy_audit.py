@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.shell.secrecy import run_audit
+from tests.shell.secrecy import Auditor, run_audit
 
 GAMES = 20
 
@@ -18,6 +18,8 @@ async def test_no_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.missing == []
     assert audit.checked["channel"] > 0 and audit.checked["dm"] > 0
     assert audit.checked["reply"] > 0
+    assert audit.checked["archive"] > 0  # a game in play: no history, replay, download
+    assert audit.checked["spectator"] > 0  # a watcher reads what the channel reads
     assert audit.delivered["dealt"] > 0 and audit.delivered["informant"] > 0
     assert audit.delivered["top_secret"] > 0
     assert audit.checked["hint"] > 0 and audit.checked["review"] > 0
@@ -93,3 +95,59 @@ async def test_the_audit_sees_a_leaky_hint_and_a_misaddressed_review(
     audit = await run_audit(tmp_path / "audit.sqlite3", 8, seed=3)
     assert any(leak.startswith("hint to seat") for leak in audit.leaks), audit.leaks[:3]
     assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]
+
+
+
+async def test_the_audit_sees_a_game_in_play_replayed_or_listed(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    """Not vacuous for the archive either: a replay that lets a game in play through, and a
+    history that lists every table, are both reported."""
+    import pytest
+
+    from bot.models import Table
+    from tests.shell import audited
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    auditor = Auditor(tmp_path / "audit.sqlite3", 3)
+    storage = auditor.storage
+
+    async def lets_through(_: object, guild: int, channel: int, game: str,
+                           table_id: int | None) -> Table | None:
+        return await storage.open_table(channel)
+
+    async def lists_all(guild_id: int, **_: object) -> list[Table]:
+        return await storage.active_tables(guild_id)
+
+    monkeypatch.setattr(audited, "finished_game", lets_through)
+    monkeypatch.setattr(storage, "finished_tables", lists_all)
+    async with auditor:
+        await auditor.game(0)
+    assert any(leak.startswith("replay:") for leak in auditor.audit.leaks)
+    assert any(leak.startswith("history:") for leak in auditor.audit.leaks)
+
+
+async def test_the_audit_sees_a_secret_told_to_a_watcher(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    """Not vacuous for spectators: a watcher's DM naming a card of a holder is reported."""
+    import pytest
+
+    from bot import spectators
+    from bot.messages import Outgoing
+    from bot.models import Letter
+    from engine.thirteen_clues.cards import CARDS
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    real = spectators.letters
+
+    def leaky(game, table, state, events):  # type: ignore[no-untyped-def]
+        owed = real(game, table, state, events)
+        if state.phase != "turns":
+            return owed
+        psst = Outgoing(content=f"psst: {CARDS[state.seats[0].holder[0]].name}")
+        return [*owed, *(Letter.dm(u, psst) for u in spectators.watchers(table))]
+
+    monkeypatch.setattr(spectators, "letters", leaky)
+    audit = await run_audit(tmp_path / "audit.sqlite3", 2, seed=4)
+    assert any("psst" in leak for leak in audit.leaks), audit.leaks[:3]

@@ -1,0 +1,73 @@
+"""`/… watch`: a member without a seat follows a table from their DMs. They receive what the
+channel is told (the game's public news, nothing else) in one DM kept up to date in place, so
+nothing pings them, and the end, reveal included, as a new DM.
+
+Who watches is kept in the table's options (`watchers`, ignored by the game's settings), so
+no schema changes; toggling it rewrites the row at the same version, under the table's lock:
+the players' buttons, which carry the version, stay valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import UserError
+from bot.messages import Outgoing
+from bot.models import Letter, Table
+from bot.news import headed
+from bot.plug import AnyGame
+from bot.storage import Change
+
+if TYPE_CHECKING:  # the table service delivers these letters: it imports this module
+    from bot.tables import Place, TableService
+
+WATCHERS = "watchers"
+SLOT = "watch"
+"""The DM slot that carries a watcher's news (posted once, then edited: edits ping nobody)."""
+
+
+def watchers(table: Table) -> list[int]:
+    return [int(u) for u in table.options.get(WATCHERS, [])]
+
+
+def news_dm(game: AnyGame, table: Table) -> Outgoing:
+    """What a watcher's DM shows: the news the table's living message shows now."""
+    feed = "\n".join(table.feed) or "Nothing has happened yet."
+    text = f"👀 **You are watching** (no pings; this message keeps the latest news):\n{feed}"
+    return headed(game, table, Outgoing(content=text[-1900:]))
+
+
+def letters(game: AnyGame, table: Table, state: Any, events: Sequence[Any]) -> list[Letter]:
+    """What a stored change owes the table's watchers: its public news, in their news DM;
+    at the end, the channel's last message (news and reveal) as a new DM."""
+    people = [u for u in watchers(table) if table.seat_of(u) is None]
+    news = game.news(table, state, events) if people else None
+    if news is None:
+        return []
+    if game.is_over(state):
+        end = game.table_message(table, state)
+        out = headed(game, table, Outgoing(content=f"🏁 {news}", embeds=end.embeds))
+        return [Letter.dm(u, out) for u in people]
+    return [Letter.dm(u, news_dm(game, table), slot=SLOT) for u in people]
+
+
+async def toggle(tables: TableService, table_id: int, user_id: int, place: Place) -> str:
+    """Start or stop watching this table; refused for its players and a finished game."""
+    async with tables._operation(table_id):
+        table = await tables.by_id(table_id, place)
+        if table.status == "over":
+            raise UserError("This game is over: `replay` shows it step by step.")
+        if table.seat_of(user_id) is not None:
+            raise UserError("You have a seat at this table: it tells you everything already.")
+        game, now = tables.module(table), watchers(table)
+        on = user_id not in now
+        kept = [*now, user_id] if on else [u for u in now if u != user_id]
+        after = table.model_copy(update={"options": {**table.options, WATCHERS: kept}})
+        owed = [Letter.dm(user_id, news_dm(game, after), slot=SLOT)] if on else []
+        await tables._store(Change(after, expected=table.version, letters=owed))
+    if on:
+        return (f"👀 You are watching this {game.title} table: what the channel is told comes "
+                "to your DMs, in one message kept up to date (no pings), and the reveal at "
+                "the end. The same command stops it.")
+    return "You no longer watch this table."
