@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from bot.models import Table
+from bot.storage.base import Change
 
 TABLES_KEPT = 2048
 """Recently used tables kept (a few KB each, their state's JSON)."""
@@ -47,6 +48,22 @@ class TableCache:
         """The whole row as just written: `table` with the fields the storage set itself."""
         self._bump(table.id)
         self._put(table.model_copy(update=written))
+
+    def committed(self, table: Table, now: float) -> None:
+        """A change of `table` as just stored: its living message is in the row, not in
+        `table`, so a table not kept here is forgotten rather than kept without it."""
+        known = self._items.get(table.id)
+        if known is None:
+            self.forget(table.id)
+        else:
+            self.stored(table, message_id=known.message_id, updated_at=now)
+
+    def status_may_change(self, change: Change) -> bool:
+        """False when the stored row is known to hold the status this change keeps: setting
+        it anyway rewrites the two indexes that name it (`bench.side`)."""
+        before = self._items.get(change.table.id)
+        return not (before is not None and before.version == change.expected
+                    and before.status == change.table.status)
 
     def message_stored(self, table_id: int, message_id: int | None) -> None:
         """The table's living message as just written."""

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.models import Letter, Posting, SeatRef, Table, Timer
+from bot.models import Letter, Posting, Table, Timer
 from bot.storage.base import (
     Change,
     Committed,
@@ -36,122 +36,17 @@ from bot.storage.base import (
     TimerPlan,
 )
 from bot.storage.cache import TableCache
-from bot.storage.writer import WriterThread
-
-MIGRATIONS: Sequence[str] = (
-    # 1: tables, action log with outbox, guild settings, timers, finished-game results
-    """
-    CREATE TABLE tables (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'over')),
-        host_id INTEGER NOT NULL,
-        options TEXT NOT NULL,
-        seats TEXT NOT NULL,
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        message_id INTEGER,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX one_open_table_per_channel ON tables (channel_id) WHERE status != 'over';
-    CREATE INDEX tables_by_guild ON tables (guild_id, status);
-    CREATE TABLE actions (
-        table_id INTEGER NOT NULL REFERENCES tables (id),
-        version INTEGER NOT NULL,
-        actor TEXT NOT NULL,
-        action TEXT NOT NULL,
-        events TEXT NOT NULL,
-        delivered INTEGER NOT NULL DEFAULT 0,
-        at REAL NOT NULL,
-        PRIMARY KEY (table_id, version)
-    );
-    CREATE INDEX undelivered ON actions (delivered) WHERE delivered = 0;
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        settings TEXT NOT NULL
-    );
-    CREATE TABLE timers (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER NOT NULL,
-        table_id INTEGER NOT NULL REFERENCES tables (id),
-        kind TEXT NOT NULL,
-        due REAL NOT NULL,
-        payload TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE INDEX timers_by_due ON timers (due);
-    CREATE TABLE results (
-        guild_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        table_id INTEGER NOT NULL REFERENCES tables (id),
-        user_id INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (table_id, user_id)
-    );
-    CREATE TABLE seat_notes (
-        table_id INTEGER NOT NULL REFERENCES tables (id),
-        seat INTEGER NOT NULL,
-        notes TEXT NOT NULL,
-        PRIMARY KEY (table_id, seat)
-    );
-    """,
-    # 2: the outbox (one row per message and recipient), timers retried with back-off, paused
-    # tables, the one-process lease, AI results, per-member settings. Letters of version-1
-    # databases were events, not rendered messages: any left undelivered are dropped.
-    """
-    CREATE TABLE outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        table_id INTEGER REFERENCES tables (id),
-        dest TEXT NOT NULL,
-        letter TEXT NOT NULL,
-        once TEXT,
-        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sent', 'failed')),
-        tries INTEGER NOT NULL DEFAULT 0,
-        next_at REAL NOT NULL DEFAULT 0,
-        message_id INTEGER,
-        reason TEXT,
-        created_at REAL NOT NULL,
-        done_at REAL
-    );
-    CREATE INDEX outbox_pending ON outbox (id) WHERE state = 'pending';
-    CREATE INDEX outbox_heads ON outbox (dest, id) WHERE state = 'pending';
-    CREATE INDEX outbox_done ON outbox (done_at) WHERE state != 'pending';
-    CREATE UNIQUE INDEX outbox_once ON outbox (table_id, once) WHERE once IS NOT NULL;
-    ALTER TABLE timers ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
-    CREATE INDEX timers_by_table ON timers (table_id);
-    ALTER TABLE tables ADD COLUMN paused TEXT;
-    ALTER TABLE tables ADD COLUMN place TEXT NOT NULL DEFAULT '';
-    ALTER TABLE tables ADD COLUMN feed TEXT NOT NULL DEFAULT '[]';
-    ALTER TABLE tables ADD COLUMN deadline REAL;
-    CREATE TABLE slots (
-        table_id INTEGER NOT NULL REFERENCES tables (id),
-        dest TEXT NOT NULL,
-        slot TEXT NOT NULL,
-        message_id INTEGER NOT NULL,
-        PRIMARY KEY (table_id, dest, slot)
-    );
-    ALTER TABLE results ADD COLUMN ai_level TEXT;
-    DROP INDEX undelivered;
-    UPDATE actions SET delivered = 1;
-    CREATE TABLE lease (
-        name TEXT PRIMARY KEY,
-        holder TEXT NOT NULL,
-        expires REAL NOT NULL
-    );
-    CREATE TABLE meta (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    INSERT INTO meta (key, value) VALUES ('nonce_salt', lower(hex(randomblob(4))));
-    CREATE TABLE user_settings (
-        user_id INTEGER PRIMARY KEY,
-        settings TEXT NOT NULL
-    );
-    """,
+from bot.storage.rows import (
+    changed_columns,
+    due_heads,
+    result_rows,
+    table_from_row,
+    table_row,
+    timer_from_row,
+    timer_payload,
 )
+from bot.storage.schema import MIGRATIONS
+from bot.storage.writer import WriterThread
 
 LEASE = "bot"
 _NOT_HELD = "NOT (t.paused IS NOT NULL AND o.dest = 'c:' || t.channel_id)"
@@ -277,30 +172,10 @@ class SqliteStorage:
         created = change.table
 
         def insert(con: sqlite3.Connection) -> tuple[int, ...]:
+            row = table_row(created, now)
             con.execute(
-                "INSERT INTO tables (id, guild_id, channel_id, game, status, host_id, options,"
-                " seats, state, version, message_id, paused, place, feed, deadline,"
-                " created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    created.id,
-                    created.guild_id,
-                    created.channel_id,
-                    created.game,
-                    created.status,
-                    created.host_id,
-                    json.dumps(created.options),
-                    _dump_seats(created.seats),
-                    created.state,
-                    created.version,
-                    created.message_id,
-                    created.paused,
-                    created.place,
-                    json.dumps(created.feed),
-                    created.deadline,
-                    now,
-                    now,
-                ),
+                f"INSERT INTO tables ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()),
             )
             ids = _insert_letters(con, created.id, change.letters, now)
             _move_timers(con, created, change.timers)
@@ -318,33 +193,16 @@ class SqliteStorage:
 
     async def commit(self, change: Change) -> Committed:
         new, now = change.table, time.time()
-        before = self._tables.peek(new.id)
         # the status is set only when it changes: setting it rewrites the two indexes that
         # name it, two of the pages a transaction writes (`bench.side`)
-        keeps_status = (before is not None and before.version == change.expected
-                        and before.status == new.status)
-        status = () if keeps_status else (new.status,)
+        columns = changed_columns(new, now, status=self._tables.status_may_change(change))
 
         def work(con: sqlite3.Connection) -> tuple[int, ...]:
             if change.expected is not None:
                 cur = con.execute(
-                    f"UPDATE tables SET {'' if keeps_status else 'status = ?, '}host_id = ?,"
-                    " options = ?, seats = ?, state = ?, version = ?, paused = ?, feed = ?,"
-                    " deadline = ?, updated_at = ? WHERE id = ? AND version = ?",
-                    (
-                        *status,
-                        new.host_id,
-                        json.dumps(new.options),
-                        _dump_seats(new.seats),
-                        new.state,
-                        new.version,
-                        new.paused,
-                        json.dumps(new.feed),
-                        new.deadline,
-                        now,
-                        new.id,
-                        change.expected,
-                    ),
+                    f"UPDATE tables SET {', '.join(f'{c} = ?' for c in columns)}"
+                    " WHERE id = ? AND version = ?",
+                    (*columns.values(), new.id, change.expected),
                 )
                 if cur.rowcount != 1:
                     raise StaleVersion("This table changed in the meantime.")
@@ -353,7 +211,11 @@ class SqliteStorage:
             ids = _insert_letters(con, new.id, change.letters, now)
             _move_timers(con, new, change.timers)
             if change.winners is not None:
-                _record_results(con, new, change.winners, now)
+                con.executemany(
+                    "INSERT OR IGNORE INTO results (guild_id, game, table_id, user_id, won,"
+                    " finished_at, ai_level) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    result_rows(new, change.winners, now),
+                )
             if change.notes is not None:
                 seat, notes = change.notes
                 con.execute(
@@ -369,11 +231,7 @@ class SqliteStorage:
             self._tables.forget(new.id)
             raise
         self._placed(new)
-        known = self._tables.peek(new.id)
-        if known is None:  # its living message is in the row, not in `new`
-            self._tables.forget(new.id)
-        else:
-            self._tables.stored(new, message_id=known.message_id, updated_at=now)
+        self._tables.committed(new, now)
         return Committed(new, ids)
 
     async def table(self, table_id: int) -> Table | None:
@@ -437,19 +295,7 @@ class SqliteStorage:
             " AND o.dest NOT IN (SELECT value FROM json_each(?)) ORDER BY o.id LIMIT ?",
             (json.dumps(list(busy)), limit),
         )
-        due: list[Posting] = []
-        waiting: set[str] = set()
-        for r in rows:
-            if r["dest"] in waiting or r["next_at"] > now:
-                waiting.add(r["dest"])
-                continue
-            due.append(Posting(
-                id=r["id"],
-                table_id=r["table_id"],
-                letter=Letter.model_validate_json(r["letter"]),
-                tries=r["tries"],
-            ))
-        return due
+        return due_heads(rows, now)
 
     async def next_posting_at(self) -> float | None:
         """When the earliest letter at the head of its destination is due."""
@@ -565,13 +411,13 @@ class SqliteStorage:
             " AND t.id NOT IN (SELECT value FROM json_each(?)) ORDER BY t.due, t.id LIMIT ?",
             (now, json.dumps(list(running)), limit),
         )
-        return [_timer(r) for r in rows]
+        return [timer_from_row(r) for r in rows]
 
     async def timers(self, table_id: int) -> list[Timer]:
         rows = await self._rows(
             "SELECT * FROM timers WHERE table_id = ? ORDER BY due, id", (table_id,)
         )
-        return [_timer(r) for r in rows]
+        return [timer_from_row(r) for r in rows]
 
     async def retry_timer(self, timer_id: int, due: float) -> None:
         await self._write(
@@ -693,8 +539,8 @@ def _migrate(con: sqlite3.Connection, path: Path) -> int:
             f"{len(MIGRATIONS)}: it was written by a newer release. Run that release, or "
             "point DATABASE_PATH at another file."
         )
-    for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-        con.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
+        con.executescript(f"BEGIN; {step.sqlite}; PRAGMA user_version = {number}; COMMIT;")
     return len(MIGRATIONS)
 
 
@@ -811,70 +657,7 @@ def _move_timers(db: sqlite3.Connection, table: Table, plan: TimerPlan) -> None:
     db.executemany(
         "INSERT INTO timers (guild_id, table_id, kind, due, payload) VALUES (?, ?, ?, ?, ?)",
         [
-            (table.guild_id, table.id, spec.kind, spec.due,
-             json.dumps({"seat": spec.seat, "key": spec.key, **spec.extra}))
+            (table.guild_id, table.id, spec.kind, spec.due, timer_payload(spec))
             for spec in plan.add
         ],
-    )
-
-
-def _record_results(
-    db: sqlite3.Connection, table: Table, winners: set[int], now: float
-) -> None:
-    db.executemany(
-        "INSERT OR IGNORE INTO results (guild_id, game, table_id, user_id, won, finished_at,"
-        " ai_level) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                table.guild_id,
-                table.game,
-                table.id,
-                s.user_id if s.user_id is not None else -(i + 1),
-                int(i in winners),
-                now,
-                s.ai_level if s.user_id is None else None,
-            )
-            for i, s in enumerate(table.seats)
-        ],
-    )
-
-
-def _dump_seats(seats: list[SeatRef]) -> str:
-    return json.dumps([s.model_dump() for s in seats])
-
-
-def table_from_row(row: aiosqlite.Row) -> Table:
-    return Table(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game=row["game"],
-        status=row["status"],
-        host_id=row["host_id"],
-        options=json.loads(row["options"]),
-        seats=[SeatRef.model_validate(s) for s in json.loads(row["seats"])],
-        state=row["state"],
-        version=row["version"],
-        message_id=row["message_id"],
-        paused=row["paused"],
-        place=row["place"],
-        feed=json.loads(row["feed"]),
-        deadline=row["deadline"],
-        updated_at=row["updated_at"],
-    )
-
-
-def _timer(row: aiosqlite.Row) -> Timer:
-    payload = dict(json.loads(row["payload"]))
-    seat = int(payload.pop("seat", -1))
-    key = str(payload.pop("key", ""))
-    return Timer(
-        id=row["id"],
-        table_id=row["table_id"],
-        kind=row["kind"],
-        seat=seat,
-        key=key,
-        due=row["due"],
-        extra=payload,
-        attempts=row["attempts"],
     )

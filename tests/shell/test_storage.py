@@ -20,7 +20,7 @@ from bot.storage import (
     StorageError,
     TimerPlan,
 )
-from bot.storage.sqlite import MIGRATIONS
+from bot.storage.schema import MIGRATIONS
 from tests.shell.conftest import lobby
 
 
@@ -55,7 +55,7 @@ async def test_a_new_database_has_every_migration_and_durable_pragmas(
 async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     con = sqlite3.connect(path)
-    con.executescript(f"BEGIN; {MIGRATIONS[0]}; PRAGMA user_version = 1; COMMIT;")
+    con.executescript(f"BEGIN; {MIGRATIONS[0].sqlite}; PRAGMA user_version = 1; COMMIT;")
     con.execute(
         "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options, seats,"
         " created_at, updated_at) VALUES (1, 10, '13clues', 'lobby', 100, '{}', '[]', 0, 0)"
@@ -280,7 +280,7 @@ async def test_tables_are_read_from_memory_and_agree_with_the_file(
     """After a write, a table and a channel's open table are found without a read (the cache
     and the open-table map), and what they show is what the file holds, the living message
     stored by a mark included."""
-    from bot.storage.sqlite import table_from_row
+    from bot.storage.rows import table_from_row
 
     table = (await storage.create_table(lobby(), lambda t: Change(t))).table
     after = table.model_copy(update={"version": 1, "status": "playing", "feed": ["news"]})
