@@ -12,6 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+LEASE = "bot"
+"""The lease's row (its name)."""
+NOT_HELD = "NOT (t.paused IS NOT NULL AND o.dest = 'c:' || t.channel_id)"
+"""A paused table's channel letters are held until it carries on (`o`: the outbox, `t`: the
+letter's table, joined LEFT)."""
+KEEP_DONE_LETTERS = 3 * 24 * 3600.0
+"""Sent and failed letters are kept a few days (for inspection), then pruned at start-up."""
+
 
 @dataclass(frozen=True)
 class Migration:

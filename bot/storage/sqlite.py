@@ -35,7 +35,7 @@ from bot.storage.base import (
     StorageError,
     TimerPlan,
 )
-from bot.storage.cache import TableCache
+from bot.storage.cache import OpenTables, TableCache
 from bot.storage.rows import (
     changed_columns,
     due_heads,
@@ -45,14 +45,9 @@ from bot.storage.rows import (
     timer_from_row,
     timer_payload,
 )
-from bot.storage.schema import MIGRATIONS
+from bot.storage.schema import KEEP_DONE_LETTERS, LEASE, MIGRATIONS, NOT_HELD
 from bot.storage.writer import WriterThread
 
-LEASE = "bot"
-_NOT_HELD = "NOT (t.paused IS NOT NULL AND o.dest = 'c:' || t.channel_id)"
-"""A paused table's channel letters are held until it carries on."""
-KEEP_DONE_LETTERS = 3 * 24 * 3600.0
-"""Sent and failed letters are kept a few days (for inspection), then pruned at start-up."""
 PRAGMAS = (
     "PRAGMA busy_timeout = 5000",
     "PRAGMA journal_mode = WAL",
@@ -80,9 +75,7 @@ class SqliteStorage:
         new table's letters are rendered with its id before its one transaction."""
         self._salt: str | None = None
         self._tables = TableCache()
-        self._open: dict[int, int] = {}
-        """Channel → its open table (at most one, the schema says): read at `open`, kept by
-        every write of a table's status, so a channel's table is found without a read."""
+        self._open = OpenTables()
 
     # connections --------------------------------------------------------------------------
 
@@ -107,8 +100,8 @@ class SqliteStorage:
         await self.migrate()
         self._reader = await self._connect()
         self._last_table_id = await self._on_writer(_last_table_id)
-        self._open = {r["channel_id"]: r["id"] for r in await self._rows(
-            "SELECT id, channel_id FROM tables WHERE status != 'over'")}
+        self._open.reset(await self._rows(
+            "SELECT id, channel_id FROM tables WHERE status != 'over'"))
         await self._write(
             "DELETE FROM outbox WHERE state != 'pending' AND done_at < ?",
             (time.time() - KEEP_DONE_LETTERS,),
@@ -188,7 +181,7 @@ class SqliteStorage:
                 raise StaleVersion("A table is already open in this channel.") from exc
             raise
         self._tables.stored(created, updated_at=now)
-        self._placed(created)
+        self._open.place(created)
         return Committed(created, ids)
 
     async def commit(self, change: Change) -> Committed:
@@ -230,7 +223,7 @@ class SqliteStorage:
         except BaseException:
             self._tables.forget(new.id)
             raise
-        self._placed(new)
+        self._open.place(new)
         self._tables.committed(new, now)
         return Committed(new, ids)
 
@@ -249,13 +242,6 @@ class SqliteStorage:
     async def open_table(self, channel_id: int) -> Table | None:
         table_id = self._open.get(channel_id)
         return None if table_id is None else await self.table(table_id)
-
-    def _placed(self, table: Table) -> None:
-        """Keep `_open` true after a write of this table."""
-        if table.status != "over":
-            self._open[table.channel_id] = table.id
-        elif self._open.get(table.channel_id) == table.id:
-            del self._open[table.channel_id]
 
     async def last_game(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recently finished game."""
@@ -291,7 +277,7 @@ class SqliteStorage:
         rows = await self._rows(
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE o.state = 'pending' AND {_NOT_HELD}"
+            f" WHERE o.state = 'pending' AND {NOT_HELD}"
             " AND o.dest NOT IN (SELECT value FROM json_each(?)) ORDER BY o.id LIMIT ?",
             (json.dumps(list(busy)), limit),
         )
@@ -303,7 +289,7 @@ class SqliteStorage:
             "SELECT MIN(o.next_at) AS at FROM outbox o"
             " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
             " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE {_NOT_HELD}"
+            f" WHERE {NOT_HELD}"
         )
         return None if row is None or row["at"] is None else float(row["at"])
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -17,11 +19,24 @@ from bot.storage import (
     SchemaTooNew,
     SqliteStorage,
     StaleVersion,
+    Storage,
     StorageError,
     TimerPlan,
 )
+from bot.storage.postgres import PostgresStorage
 from bot.storage.schema import MIGRATIONS
-from tests.shell.conftest import lobby
+from tests.shell.conftest import lobby, open_storage
+
+
+@pytest.fixture
+async def second(request: pytest.FixtureRequest, storage: Storage, tmp_path: Path
+                 ) -> AsyncIterator[Storage]:
+    """Another process's storage on the same database as `storage`."""
+    other: Storage = (SqliteStorage(storage.path) if isinstance(storage, SqliteStorage)
+                      else PostgresStorage(cast(PostgresStorage, storage).url))
+    await other.open()
+    yield other
+    await other.close()
 
 
 def post(text: str, channel: int = 10) -> Letter:
@@ -32,6 +47,7 @@ def timer(kind: str, seat: int, key: str = "k", due: float | None = None) -> Tim
     return TimerSpec(kind=kind, seat=seat, key=key, due=time.time() - 1 if due is None else due)
 
 
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_a_new_database_has_every_migration_and_durable_pragmas(
     storage: SqliteStorage,
 ) -> None:
@@ -120,6 +136,7 @@ async def test_a_change_is_stored_whole_or_not_at_all(storage: SqliteStorage) ->
     assert texts == ["one", "two", "three"]
 
 
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_uncommitted_letters_are_invisible_to_the_sender(storage: SqliteStorage) -> None:
     created = (await storage.create_table(lobby(), lambda t: Change(t))).table
 
@@ -193,19 +210,34 @@ async def test_timers_move_with_the_change(storage: SqliteStorage) -> None:
     assert await storage.next_timer_due() is None
 
 
-async def test_the_lease_keeps_a_second_process_out(storage: SqliteStorage) -> None:
+async def test_the_lease_keeps_a_second_process_out(
+    storage: Storage, second: Storage
+) -> None:
+    """Two processes on one database (two storages): the second is kept out and told who
+    holds it, and comes in once the first releases it."""
     now = time.time()
     assert await storage.acquire_lease("a", 30, now) is None
-    assert await storage.acquire_lease("b", 30, now + 1) == "a"
+    assert await second.acquire_lease("b", 30, now + 1) == "a"
+    assert await storage.acquire_lease("a", 30, now + 10) is None  # renewed
+    assert (await second.lease_holder() or ("",))[0] == "a"
+    await second.release_lease("b")  # not the holder: nothing happens
+    assert await second.acquire_lease("b", 30, now + 11) == "a"
+    await storage.release_lease("a")
+    assert await storage.lease_holder() is None
+    assert await second.acquire_lease("b", 30, now + 12) is None
+    assert await storage.acquire_lease("a", 30, now + 13) == "b"
+
+
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
+async def test_an_sqlite_lease_not_renewed_expires(storage: SqliteStorage) -> None:
+    now = time.time()
+    assert await storage.acquire_lease("a", 30, now) is None
     assert await storage.acquire_lease("a", 30, now + 10) is None  # renewed
     assert await storage.acquire_lease("b", 30, now + 35) == "a"
     assert await storage.acquire_lease("b", 30, now + 41) is None  # expired: taken
     assert await storage.take_lease_from("c", "a", 30, now + 42) is False
     assert await storage.take_lease_from("c", "b", 30, now + 42) is True
-    await storage.release_lease("b")  # not the holder: nothing happens
     assert (await storage.lease_holder() or ("",))[0] == "c"
-    await storage.release_lease("c")
-    assert await storage.lease_holder() is None
 
 
 
@@ -274,6 +306,7 @@ async def test_marks_sent_together_are_stored_together(storage: SqliteStorage) -
     assert isinstance(postings[0], Posting)
 
 
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_tables_are_read_from_memory_and_agree_with_the_file(
     storage: SqliteStorage, tmp_path: Path
 ) -> None:
@@ -318,6 +351,7 @@ async def test_tables_are_read_from_memory_and_agree_with_the_file(
     assert found is not None and found.id == again.id != table.id
 
 
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_a_read_begun_before_a_write_never_caches_the_older_row(
     storage: SqliteStorage,
 ) -> None:

@@ -1,0 +1,566 @@
+"""The PostgreSQL backend (asyncpg), chosen by `DATABASE_URL=postgresql://…`: the database
+that several bot processes can share.
+
+What makes it safe for more than one process, already: table ids come from the
+`tables_id_seq` sequence (never handed out in memory); a change locks its table's row
+(`SELECT … FOR UPDATE`) inside its own transaction and checks the version under that lock;
+migrations run under an advisory lock, so processes starting together apply each one once;
+the lease is a session advisory lock, which the server releases the moment the holding
+process (or its connection) dies. Each transaction runs whole on one pooled connection.
+Reads of tables come from the same memory cache as SQLite's (`cache.py`), which stays true
+while the lease keeps one process per database (see docs/decisions.md, "PostgreSQL").
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+
+import asyncpg
+
+from bot.models import Letter, Posting, Table, Timer
+from bot.storage.base import (
+    Change,
+    Committed,
+    LogEntry,
+    SchemaTooNew,
+    StaleVersion,
+    StorageError,
+    TimerPlan,
+)
+from bot.storage.cache import OpenTables, TableCache
+from bot.storage.rows import (
+    changed_columns,
+    due_heads,
+    result_rows,
+    table_from_row,
+    table_row,
+    timer_from_row,
+    timer_payload,
+)
+from bot.storage.schema import KEEP_DONE_LETTERS, LEASE, MIGRATIONS, NOT_HELD
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+T = TypeVar("T")
+Con: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
+"""A pooled connection (asyncpg's classes are generic only in its stubs)."""
+
+LOCKS = 0x44454454
+"""The advisory lock namespace of this bot ("DEDT"); with two int keys, pg_locks shows it
+as `classid`, the lock's number as `objid`."""
+MIGRATING = 1
+LEASE_LOCK = 2
+FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+"""What a database or connection failure raises; a change that meets one is not stored."""
+
+
+def _marks(start: int, count: int) -> str:
+    return ", ".join(f"${i}" for i in range(start, start + count))
+
+
+class PostgresStorage:
+    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        self.url = url
+        self.pool_size = pool_size
+        self._pool: asyncpg.Pool[asyncpg.Record] | None = None
+        self._lease: asyncpg.Connection[asyncpg.Record] | None = None
+        """The session that holds the lease's advisory lock, kept apart from the pool."""
+        self._salt: str | None = None
+        self._tables = TableCache()
+        self._open = OpenTables()
+
+    # connections --------------------------------------------------------------------------
+
+    @property
+    def pool(self) -> asyncpg.Pool[asyncpg.Record]:
+        if self._pool is None:
+            raise RuntimeError("Storage is not open.")
+        return self._pool
+
+    async def open(self) -> None:
+        try:
+            self._pool = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=self.pool_size
+            )
+        except FAILURES as exc:
+            raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
+        await self.migrate()
+        self._open.reset(await self.pool.fetch(
+            "SELECT id, channel_id FROM tables WHERE status != 'over'"))
+        await self.pool.execute(
+            "DELETE FROM outbox WHERE state != 'pending' AND done_at < $1",
+            time.time() - KEEP_DONE_LETTERS,
+        )
+
+    async def close(self) -> None:
+        if self._lease is not None:
+            self._lease.terminate()
+            self._lease = None
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    async def migrate(self) -> int:
+        """Apply the migrations this database has not seen, each in its own transaction,
+        under an advisory lock: processes starting together wait for one another."""
+        async with self.pool.acquire() as con:
+            await con.execute("SELECT pg_advisory_lock($1, $2)", LOCKS, MIGRATING)
+            try:
+                await con.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                current = int(await con.fetchval(
+                    "SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+                if current > len(MIGRATIONS):
+                    raise SchemaTooNew(
+                        f"The database has schema version {current}, but this bot knows only"
+                        f" up to {len(MIGRATIONS)}: it was written by a newer release. Run"
+                        " that release, or point DATABASE_URL at another database."
+                    )
+                for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
+                    async with con.transaction():
+                        await con.execute(step.postgres)
+                        await con.execute(
+                            "INSERT INTO schema_version (version) VALUES ($1)", number)
+            finally:
+                await con.execute("SELECT pg_advisory_unlock($1, $2)", LOCKS, MIGRATING)
+        return len(MIGRATIONS)
+
+    async def _transaction(self, work: Callable[[Con], Awaitable[T]]) -> T:
+        """One transaction on one pooled connection; a database error rolls it back whole
+        and is a StorageError."""
+        try:
+            async with self.pool.acquire() as con, con.transaction():
+                return await work(con)
+        except FAILURES as exc:
+            raise StorageError(f"the change was not stored: {exc}") from exc
+
+    async def _write(self, sql: str, *args: Any) -> None:
+        try:
+            await self.pool.execute(sql, *args)
+        except FAILURES as exc:
+            raise StorageError(f"the change was not stored: {exc}") from exc
+
+    # tables -------------------------------------------------------------------------------
+
+    async def create_table(self, table: Table, render: Callable[[Table], Change]) -> Committed:
+        """A new table, its id drawn from the sequence first, so that what it owes (its
+        buttons carry the id) is rendered before its one transaction; StaleVersion if the
+        channel has an open table."""
+        now = time.time()
+        table_id = int(await self.pool.fetchval("SELECT nextval('tables_id_seq')"))
+        change = render(table.model_copy(update={"id": table_id}))
+        created = change.table
+
+        async def insert(con: Con) -> tuple[int, ...]:
+            row = table_row(created, now)
+            await con.execute(
+                f"INSERT INTO tables ({', '.join(row)}) VALUES ({_marks(1, len(row))})",
+                *row.values(),
+            )
+            ids = await _insert_letters(con, created.id, change.letters, now)
+            await _move_timers(con, created, change.timers)
+            return ids
+
+        try:
+            ids = await self._transaction(insert)
+        except StorageError as exc:
+            if isinstance(exc.__cause__, asyncpg.UniqueViolationError):
+                raise StaleVersion("A table is already open in this channel.") from exc
+            raise
+        self._tables.stored(created, updated_at=now)
+        self._open.place(created)
+        return Committed(created, ids)
+
+    async def commit(self, change: Change) -> Committed:
+        """The change in one transaction that first locks its table's row: a change of the
+        same table in another process waits for this one, then finds the version moved."""
+        new, now = change.table, time.time()
+        columns = changed_columns(new, now, status=self._tables.status_may_change(change))
+
+        async def work(con: Con) -> tuple[int, ...]:
+            version = await con.fetchval(
+                "SELECT version FROM tables WHERE id = $1 FOR UPDATE", new.id)
+            if change.expected is not None:
+                if version != change.expected:
+                    raise StaleVersion("This table changed in the meantime.")
+                sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(columns, start=2))
+                await con.execute(
+                    f"UPDATE tables SET {sets} WHERE id = $1", new.id, *columns.values())
+            if change.log is not None:
+                await _insert_log(con, new, change.log, now)
+            ids = await _insert_letters(con, new.id, change.letters, now)
+            await _move_timers(con, new, change.timers)
+            if change.winners is not None:
+                await con.executemany(
+                    "INSERT INTO results (guild_id, game, table_id, user_id, won, finished_at,"
+                    " ai_level) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                    result_rows(new, change.winners, now),
+                )
+            if change.notes is not None:
+                seat, notes = change.notes
+                await con.execute(
+                    "INSERT INTO seat_notes (table_id, seat, notes) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (table_id, seat) DO UPDATE SET notes = excluded.notes",
+                    new.id, seat, json.dumps(notes),
+                )
+            return ids
+
+        try:
+            ids = await self._transaction(work)
+        except BaseException:
+            self._tables.forget(new.id)
+            raise
+        self._open.place(new)
+        self._tables.committed(new, now)
+        return Committed(new, ids)
+
+    async def table(self, table_id: int) -> Table | None:
+        cached = self._tables.get(table_id)
+        if cached is not None:
+            return cached
+        stamp = self._tables.stamp(table_id)
+        row = await self.pool.fetchrow("SELECT * FROM tables WHERE id = $1", table_id)
+        if row is None:
+            return None
+        table = table_from_row(row)
+        self._tables.fill(table, stamp)
+        return table
+
+    async def open_table(self, channel_id: int) -> Table | None:
+        table_id = self._open.get(channel_id)
+        return None if table_id is None else await self.table(table_id)
+
+    async def last_game(self, channel_id: int) -> Table | None:
+        """The channel's open table, else its most recently finished game."""
+        row = await self.pool.fetchrow(
+            "SELECT * FROM tables WHERE channel_id = $1"
+            " AND (status != 'over' OR state IS NOT NULL)"
+            " ORDER BY status = 'over', id DESC LIMIT 1",
+            channel_id,
+        )
+        return table_from_row(row) if row else None
+
+    async def active_tables(self, guild_id: int | None = None) -> list[Table]:
+        if guild_id is None:
+            rows = await self.pool.fetch("SELECT * FROM tables WHERE status != 'over'")
+        else:
+            rows = await self.pool.fetch(
+                "SELECT * FROM tables WHERE status != 'over' AND guild_id = $1", guild_id)
+        return [table_from_row(r) for r in rows]
+
+    async def tables_of(self, user_id: int) -> list[Table]:
+        """Open tables where this member holds a seat."""
+        return [t for t in await self.active_tables() if t.seat_of(user_id) is not None]
+
+    # the outbox ---------------------------------------------------------------------------
+
+    async def due_postings(
+        self, now: float, limit: int, busy: Collection[str] = ()
+    ) -> list[Posting]:
+        """As SqliteStorage.due_postings: pending letters in order per destination, those
+        behind a waiting one held back, a paused table's channel letters held, the `busy`
+        destinations left out unread."""
+        rows = await self.pool.fetch(
+            "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
+            " LEFT JOIN tables t ON t.id = o.table_id"
+            f" WHERE o.state = 'pending' AND {NOT_HELD}"
+            " AND o.dest <> ALL($1::text[]) ORDER BY o.id LIMIT $2",
+            list(busy), limit,
+        )
+        return due_heads(rows, now)
+
+    async def next_posting_at(self) -> float | None:
+        """When the earliest letter at the head of its destination is due."""
+        at = await self.pool.fetchval(
+            "SELECT MIN(o.next_at) FROM outbox o"
+            " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
+            " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
+            f" WHERE {NOT_HELD}"
+        )
+        return None if at is None else float(at)
+
+    async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
+        """Marked after its own send, in one transaction with what the post becomes: the
+        table's living message, or the message a slot's next letters edit."""
+        letter, table_id = posting.letter, posting.table_id
+        placed = table_id is not None and message_id is not None
+
+        async def work(con: Con) -> None:
+            await con.execute(
+                "UPDATE outbox SET state = 'sent', message_id = $1, done_at = $2"
+                " WHERE id = $3", message_id, time.time(), posting.id)
+            if placed and letter.living:
+                await con.execute(
+                    "UPDATE tables SET message_id = $1 WHERE id = $2", message_id, table_id)
+            if placed and letter.slot is not None:
+                await con.execute(
+                    "INSERT INTO slots (table_id, dest, slot, message_id)"
+                    " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, dest, slot)"
+                    " DO UPDATE SET message_id = excluded.message_id",
+                    table_id, letter.to, letter.slot, message_id,
+                )
+
+        living = table_id if placed and letter.living else None
+        try:
+            await self._transaction(work)
+        except BaseException:
+            if living is not None:
+                self._tables.forget(living)
+            raise
+        if living is not None:
+            self._tables.message_stored(living, message_id)
+
+    async def posting_retry(self, posting: Posting, at: float) -> None:
+        await self._write(
+            "UPDATE outbox SET tries = tries + 1, next_at = $1 WHERE id = $2", at, posting.id)
+
+    async def posting_failed(self, posting: Posting, reason: str) -> None:
+        await self._write(
+            "UPDATE outbox SET state = 'failed', reason = $1, tries = tries + 1, done_at = $2"
+            " WHERE id = $3",
+            reason, time.time(), posting.id,
+        )
+
+    async def living_message(self, table_id: int) -> int | None:
+        cached = self._tables.peek(table_id)
+        if cached is not None:
+            return cached.message_id
+        found = await self.pool.fetchval(
+            "SELECT message_id FROM tables WHERE id = $1", table_id)
+        return None if found is None else int(found)
+
+    async def slot_message(self, table_id: int, dest: str, slot: str) -> int | None:
+        found = await self.pool.fetchval(
+            "SELECT message_id FROM slots WHERE table_id = $1 AND dest = $2 AND slot = $3",
+            table_id, dest, slot,
+        )
+        return None if found is None else int(found)
+
+    async def postings_pending(self, ids: Sequence[int]) -> int:
+        if not ids:
+            return 0
+        return int(await self.pool.fetchval(
+            "SELECT COUNT(*) FROM outbox WHERE state = 'pending' AND id = ANY($1::bigint[])",
+            list(ids),
+        ))
+
+    async def nonce_salt(self) -> str:
+        if self._salt is None:
+            self._salt = str(await self.pool.fetchval(
+                "SELECT value FROM meta WHERE key = 'nonce_salt'"))
+        return self._salt
+
+    # timers -------------------------------------------------------------------------------
+
+    async def next_timer_due(self) -> float | None:
+        due = await self.pool.fetchval(
+            "SELECT MIN(due) FROM timers t JOIN tables b ON b.id = t.table_id"
+            " WHERE b.paused IS NULL"
+        )
+        return None if due is None else float(due)
+
+    async def due_timers(
+        self, now: float, limit: int, running: Collection[int] = ()
+    ) -> list[Timer]:
+        """Due timers, earliest first, but for those `running` (in a handler's hands)."""
+        rows = await self.pool.fetch(
+            "SELECT t.* FROM timers t JOIN tables b ON b.id = t.table_id"
+            " WHERE t.due <= $1 AND b.paused IS NULL AND t.id <> ALL($2::bigint[])"
+            " ORDER BY t.due, t.id LIMIT $3",
+            now, list(running), limit,
+        )
+        return [timer_from_row(r) for r in rows]
+
+    async def timers(self, table_id: int) -> list[Timer]:
+        rows = await self.pool.fetch(
+            "SELECT * FROM timers WHERE table_id = $1 ORDER BY due, id", table_id)
+        return [timer_from_row(r) for r in rows]
+
+    async def retry_timer(self, timer_id: int, due: float) -> None:
+        await self._write(
+            "UPDATE timers SET due = $1, attempts = attempts + 1 WHERE id = $2", due, timer_id)
+
+    # the lease ----------------------------------------------------------------------------
+
+    async def acquire_lease(self, holder: str, ttl: float, now: float) -> str | None:
+        """Take the lease's session advisory lock on a connection of its own, or renew it
+        (the lock lasts as long as that connection: `expires` is only shown to others);
+        the holder's name if another process has it. A lease whose connection was lost is
+        lost: another process may have played meanwhile."""
+        if self._lease is not None:
+            try:
+                await self._lease.execute(
+                    "UPDATE lease SET expires = $1 WHERE name = $2", now + ttl, LEASE)
+            except FAILURES:
+                self._lease.terminate()
+                self._lease = None
+                return "nobody now: this process lost its database session, and its lease"
+            return None
+        try:
+            con = await asyncpg.connect(self.url)
+        except FAILURES as exc:
+            raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
+        if not await con.fetchval("SELECT pg_try_advisory_lock($1, $2)", LOCKS, LEASE_LOCK):
+            await con.close()
+            other = await self.pool.fetchval(
+                "SELECT holder FROM lease WHERE name = $1", LEASE)
+            return str(other) if other is not None else "another process"
+        await con.execute(
+            "INSERT INTO lease (name, holder, expires) VALUES ($1, $2, $3)"
+            " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
+            " expires = excluded.expires",
+            LEASE, holder, now + ttl,
+        )
+        self._lease = con
+        return None
+
+    async def release_lease(self, holder: str) -> None:
+        con, self._lease = self._lease, None
+        if con is None:
+            return
+        try:
+            await con.execute("DELETE FROM lease WHERE name = $1 AND holder = $2", LEASE,
+                              holder)
+            await con.close()  # the session ends: its advisory lock goes with it
+        except FAILURES:
+            con.terminate()
+
+    async def lease_holder(self) -> tuple[str, float] | None:
+        """The holder, if a session holds the lock (a row left by a dead process is not)."""
+        row = await self.pool.fetchrow(
+            "SELECT holder, expires FROM lease WHERE name = $1 AND EXISTS ("
+            " SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND classid = $2 AND objid = $3 AND objsubid = 2)",
+            LEASE, LOCKS, LEASE_LOCK,
+        )
+        return None if row is None else (str(row["holder"]), float(row["expires"]))
+
+    async def take_lease_from(self, holder: str, dead: str, ttl: float, now: float) -> bool:
+        """A dead process's lock went with its session: taking over is taking the lock."""
+        return await self.acquire_lease(holder, ttl, now) is None
+
+    # settings, notes, results -------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        found = await self.pool.fetchval(
+            "SELECT settings FROM guild_settings WHERE guild_id = $1", guild_id)
+        return _loads(found)
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, settings) VALUES ($1, $2)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+            guild_id, json.dumps(settings),
+        )
+
+    async def user_settings(self, user_id: int) -> dict[str, Any]:
+        found = await self.pool.fetchval(
+            "SELECT settings FROM user_settings WHERE user_id = $1", user_id)
+        return _loads(found)
+
+    async def set_user_settings(self, user_id: int, settings: dict[str, Any]) -> None:
+        await self._write(
+            "INSERT INTO user_settings (user_id, settings) VALUES ($1, $2)"
+            " ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
+            user_id, json.dumps(settings),
+        )
+
+    async def seat_notes(self, table_id: int, seat: int) -> dict[str, Any]:
+        found = await self.pool.fetchval(
+            "SELECT notes FROM seat_notes WHERE table_id = $1 AND seat = $2", table_id, seat)
+        return _loads(found)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        """game → (played, won) for one member of one guild."""
+        rows = await self.pool.fetch(
+            "SELECT game, COUNT(*) AS played, SUM(won) AS won FROM results"
+            " WHERE guild_id = $1 AND user_id = $2 AND ai_level IS NULL GROUP BY game",
+            guild_id, user_id,
+        )
+        return {r["game"]: (int(r["played"]), int(r["won"] or 0)) for r in rows}
+
+    async def leaderboard(self, guild_id: int, limit: int = 10
+                          ) -> list[tuple[int | str, int, int]]:
+        """As SqliteStorage.leaderboard: most wins, then the best win rate, then the most
+        games; members before AI levels on a full tie, as SQLite sorts numbers before text."""
+        rows = await self.pool.fetch(
+            "SELECT COALESCE('ai:' || ai_level, user_id::text) AS who, SUM(won) AS won,"
+            " COUNT(*) AS played FROM results WHERE guild_id = $1"
+            " GROUP BY who HAVING MIN(ai_level) IS NULL OR SUM(won) > 0"
+            " ORDER BY SUM(won) DESC, SUM(won)::float8 / COUNT(*) DESC, COUNT(*) DESC,"
+            " MIN(ai_level) IS NOT NULL, MIN(ai_level), MIN(user_id) LIMIT $2",
+            guild_id, limit,
+        )
+        return [(_who(r["who"]), int(r["won"] or 0), int(r["played"])) for r in rows]
+
+
+# --- statements used inside a unit of work ------------------------------------------------
+
+
+async def _insert_log(con: Con, table: Table, log: LogEntry, now: float) -> None:
+    await con.execute(
+        "INSERT INTO actions (table_id, version, actor, action, events, delivered, at)"
+        " VALUES ($1, $2, $3, $4, $5, 1, $6)",
+        table.id, table.version, log.actor, log.action, log.events, now,
+    )
+
+
+async def _insert_letters(
+    con: Con, table_id: int, letters: Iterable[Letter], now: float
+) -> tuple[int, ...]:
+    """Every letter in one statement, in order (ids from the sequence, row by row); a
+    letter said `once` per table that is already stored is skipped."""
+    letters = list(letters)
+    if not letters:
+        return ()
+    rows = await con.fetch(
+        "INSERT INTO outbox (table_id, dest, letter, once, created_at)"
+        " SELECT $1, x.dest, x.letter, x.once, $5"
+        " FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY"
+        " AS x(dest, letter, once, n) ORDER BY x.n"
+        " ON CONFLICT (table_id, once) WHERE once IS NOT NULL DO NOTHING RETURNING id",
+        table_id,
+        [letter.to for letter in letters],
+        [letter.model_dump_json() for letter in letters],
+        [letter.once for letter in letters],
+        now,
+    )
+    return tuple(sorted(int(r["id"]) for r in rows))
+
+
+async def _move_timers(con: Con, table: Table, plan: TimerPlan) -> None:
+    if plan.delete:
+        await con.execute("DELETE FROM timers WHERE id = ANY($1::bigint[])", list(plan.delete))
+    if plan.seats_done:
+        await con.execute(
+            "DELETE FROM timers WHERE table_id = $1"
+            " AND (payload::jsonb ->> 'seat')::int = ANY($2::int[])",
+            table.id, list(plan.seats_done),
+        )
+    if plan.clear == "all":
+        await con.execute("DELETE FROM timers WHERE table_id = $1", table.id)
+    elif plan.clear:
+        await con.execute(
+            "DELETE FROM timers WHERE table_id = $1 AND kind = ANY($2::text[])",
+            table.id, list(plan.clear),
+        )
+    if plan.add:
+        await con.executemany(
+            "INSERT INTO timers (guild_id, table_id, kind, due, payload)"
+            " VALUES ($1, $2, $3, $4, $5)",
+            [(table.guild_id, table.id, spec.kind, spec.due, timer_payload(spec))
+             for spec in plan.add],
+        )
+
+
+def _loads(text: str | None) -> dict[str, Any]:
+    return {} if text is None else dict(json.loads(text))
+
+
+def _who(who: str) -> int | str:
+    return who if who.startswith("ai:") else int(who)
