@@ -25,12 +25,11 @@ from bot.storage import (
 )
 from bot.storage.postgres import PostgresStorage
 from bot.storage.schema import MIGRATIONS
-from tests.shell.conftest import lobby, open_storage
+from tests.shell.conftest import lobby
 
 
 @pytest.fixture
-async def second(request: pytest.FixtureRequest, storage: Storage, tmp_path: Path
-                 ) -> AsyncIterator[Storage]:
+async def second(storage: Storage) -> AsyncIterator[Storage]:
     """Another process's storage on the same database as `storage`."""
     other: Storage = (SqliteStorage(storage.path) if isinstance(storage, SqliteStorage)
                       else PostgresStorage(cast(PostgresStorage, storage).url))
