@@ -31,10 +31,12 @@ class NoPostgres(Exception):
 
 
 def binaries() -> Path | None:
-    """The directory of initdb and pg_ctl: PG_BINDIR, else Debian's newest, else PATH."""
+    """The directory of initdb and pg_ctl: PG_BINDIR if set (and only it), else Debian's
+    newest, else PATH's."""
     wanted = os.environ.get("PG_BINDIR")
-    candidates = [wanted] if wanted else []
-    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"),
+    if wanted:
+        return Path(wanted) if (Path(wanted) / "initdb").exists() else None
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin"),
                          key=lambda p: int(p.split("/")[-2]) if p.split("/")[-2].isdigit() else 0,
                          reverse=True)
     found = shutil.which("initdb")
@@ -90,8 +92,9 @@ def start() -> PostgresServer:
     bindir = binaries()
     if bindir is None:
         raise NoPostgres(
-            "no PostgreSQL binaries (initdb, pg_ctl) were found under /usr/lib/postgresql/*/bin,"
-            " PG_BINDIR or PATH: install them (`apt-get install -y postgresql`, as .ci/run does)"
+            "no PostgreSQL binaries (initdb, pg_ctl) were found in PG_BINDIR, under"
+            " /usr/lib/postgresql/*/bin or on PATH: install them (`apt-get install -y"
+            " postgresql`, as .ci/run does)"
         )
     owner = None
     if os.geteuid() == 0:
