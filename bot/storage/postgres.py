@@ -89,11 +89,12 @@ class PostgresStorage:
         except FAILURES as exc:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
         await self.migrate()
-        self._open.reset(await self.pool.fetch(
-            "SELECT id, channel_id FROM tables WHERE status != 'over'"))
-        await self.pool.execute(
+        self._open.reset(await self._rows(
+            "SELECT id, channel_id FROM tables WHERE status != 'over'"
+        ))
+        await self._write(
             "DELETE FROM outbox WHERE state != 'pending' AND done_at < $1",
-            time.time() - KEEP_DONE_LETTERS,
+            (time.time() - KEEP_DONE_LETTERS,),
         )
 
     async def close(self) -> None:
@@ -138,11 +139,24 @@ class PostgresStorage:
         except FAILURES as exc:
             raise StorageError(f"the change was not stored: {exc}") from exc
 
-    async def _write(self, sql: str, *args: Any) -> None:
+    async def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
         try:
             await self.pool.execute(sql, *args)
         except FAILURES as exc:
             raise StorageError(f"the change was not stored: {exc}") from exc
+
+    async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[asyncpg.Record]:
+        """One read on a pooled connection (the same shape as SqliteStorage's)."""
+        return await self.pool.fetch(sql, *args)
+
+    async def _row(self, sql: str, args: tuple[Any, ...] = ()) -> asyncpg.Record | None:
+        rows = await self._rows(sql, args)
+        return rows[0] if rows else None
+
+    async def _value(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        """The first column of the first row, or None."""
+        row = await self._row(sql, args)
+        return None if row is None else row[0]
 
     # tables -------------------------------------------------------------------------------
 
@@ -151,7 +165,7 @@ class PostgresStorage:
         buttons carry the id) is rendered before its one transaction; StaleVersion if the
         channel has an open table."""
         now = time.time()
-        table_id = int(await self.pool.fetchval("SELECT nextval('tables_id_seq')"))
+        table_id = int(await self._value("SELECT nextval('tables_id_seq')"))
         change = render(table.model_copy(update={"id": table_id}))
         created = change.table
 
@@ -223,7 +237,7 @@ class PostgresStorage:
         if cached is not None:
             return cached
         stamp = self._tables.stamp(table_id)
-        row = await self.pool.fetchrow("SELECT * FROM tables WHERE id = $1", table_id)
+        row = await self._row("SELECT * FROM tables WHERE id = $1", (table_id,))
         if row is None:
             return None
         table = table_from_row(row)
@@ -236,20 +250,22 @@ class PostgresStorage:
 
     async def last_game(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recently finished game."""
-        row = await self.pool.fetchrow(
+        row = await self._row(
             "SELECT * FROM tables WHERE channel_id = $1"
             " AND (status != 'over' OR state IS NOT NULL)"
             " ORDER BY status = 'over', id DESC LIMIT 1",
-            channel_id,
+            (channel_id,),
         )
         return table_from_row(row) if row else None
 
     async def active_tables(self, guild_id: int | None = None) -> list[Table]:
         if guild_id is None:
-            rows = await self.pool.fetch("SELECT * FROM tables WHERE status != 'over'")
+            rows = await self._rows("SELECT * FROM tables WHERE status != 'over'")
         else:
-            rows = await self.pool.fetch(
-                "SELECT * FROM tables WHERE status != 'over' AND guild_id = $1", guild_id)
+            rows = await self._rows(
+                "SELECT * FROM tables WHERE status != 'over' AND guild_id = $1",
+                (guild_id,),
+            )
         return [table_from_row(r) for r in rows]
 
     async def tables_of(self, user_id: int) -> list[Table]:
@@ -264,18 +280,18 @@ class PostgresStorage:
         """As SqliteStorage.due_postings: pending letters in order per destination, those
         behind a waiting one held back, a paused table's channel letters held, the `busy`
         destinations left out unread."""
-        rows = await self.pool.fetch(
+        rows = await self._rows(
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
             f" WHERE o.state = 'pending' AND {NOT_HELD}"
             " AND o.dest <> ALL($1::text[]) ORDER BY o.id LIMIT $2",
-            list(busy), limit,
+            (list(busy), limit),
         )
         return due_heads(rows, now)
 
     async def next_posting_at(self) -> float | None:
         """When the earliest letter at the head of its destination is due."""
-        at = await self.pool.fetchval(
+        at = await self._value(
             "SELECT MIN(o.next_at) FROM outbox o"
             " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
             " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
@@ -316,48 +332,49 @@ class PostgresStorage:
 
     async def posting_retry(self, posting: Posting, at: float) -> None:
         await self._write(
-            "UPDATE outbox SET tries = tries + 1, next_at = $1 WHERE id = $2", at, posting.id)
+            "UPDATE outbox SET tries = tries + 1, next_at = $1 WHERE id = $2",
+            (at, posting.id),
+        )
 
     async def posting_failed(self, posting: Posting, reason: str) -> None:
         await self._write(
             "UPDATE outbox SET state = 'failed', reason = $1, tries = tries + 1, done_at = $2"
             " WHERE id = $3",
-            reason, time.time(), posting.id,
+            (reason, time.time(), posting.id),
         )
 
     async def living_message(self, table_id: int) -> int | None:
         cached = self._tables.peek(table_id)
         if cached is not None:
             return cached.message_id
-        found = await self.pool.fetchval(
-            "SELECT message_id FROM tables WHERE id = $1", table_id)
+        found = await self._value("SELECT message_id FROM tables WHERE id = $1", (table_id,))
         return None if found is None else int(found)
 
     async def slot_message(self, table_id: int, dest: str, slot: str) -> int | None:
-        found = await self.pool.fetchval(
+        found = await self._value(
             "SELECT message_id FROM slots WHERE table_id = $1 AND dest = $2 AND slot = $3",
-            table_id, dest, slot,
+            (table_id, dest, slot),
         )
         return None if found is None else int(found)
 
     async def postings_pending(self, ids: Sequence[int]) -> int:
         if not ids:
             return 0
-        return int(await self.pool.fetchval(
+        return int(await self._value(
             "SELECT COUNT(*) FROM outbox WHERE state = 'pending' AND id = ANY($1::bigint[])",
-            list(ids),
+            (list(ids),),
         ))
 
     async def nonce_salt(self) -> str:
         if self._salt is None:
-            self._salt = str(await self.pool.fetchval(
+            self._salt = str(await self._value(
                 "SELECT value FROM meta WHERE key = 'nonce_salt'"))
         return self._salt
 
     # timers -------------------------------------------------------------------------------
 
     async def next_timer_due(self) -> float | None:
-        due = await self.pool.fetchval(
+        due = await self._value(
             "SELECT MIN(due) FROM timers t JOIN tables b ON b.id = t.table_id"
             " WHERE b.paused IS NULL"
         )
@@ -367,22 +384,26 @@ class PostgresStorage:
         self, now: float, limit: int, running: Collection[int] = ()
     ) -> list[Timer]:
         """Due timers, earliest first, but for those `running` (in a handler's hands)."""
-        rows = await self.pool.fetch(
+        rows = await self._rows(
             "SELECT t.* FROM timers t JOIN tables b ON b.id = t.table_id"
             " WHERE t.due <= $1 AND b.paused IS NULL AND t.id <> ALL($2::bigint[])"
             " ORDER BY t.due, t.id LIMIT $3",
-            now, list(running), limit,
+            (now, list(running), limit),
         )
         return [timer_from_row(r) for r in rows]
 
     async def timers(self, table_id: int) -> list[Timer]:
-        rows = await self.pool.fetch(
-            "SELECT * FROM timers WHERE table_id = $1 ORDER BY due, id", table_id)
+        rows = await self._rows(
+            "SELECT * FROM timers WHERE table_id = $1 ORDER BY due, id",
+            (table_id,),
+        )
         return [timer_from_row(r) for r in rows]
 
     async def retry_timer(self, timer_id: int, due: float) -> None:
         await self._write(
-            "UPDATE timers SET due = $1, attempts = attempts + 1 WHERE id = $2", due, timer_id)
+            "UPDATE timers SET due = $1, attempts = attempts + 1 WHERE id = $2",
+            (due, timer_id),
+        )
 
     # the lease ----------------------------------------------------------------------------
 
@@ -406,8 +427,7 @@ class PostgresStorage:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
         if not await con.fetchval("SELECT pg_try_advisory_lock($1, $2)", LOCKS, LEASE_LOCK):
             await con.close()
-            other = await self.pool.fetchval(
-                "SELECT holder FROM lease WHERE name = $1", LEASE)
+            other = await self._value("SELECT holder FROM lease WHERE name = $1", (LEASE,))
             return str(other) if other is not None else "another process"
         await con.execute(
             "INSERT INTO lease (name, holder, expires) VALUES ($1, $2, $3)"
@@ -431,12 +451,12 @@ class PostgresStorage:
 
     async def lease_holder(self) -> tuple[str, float] | None:
         """The holder, if a session holds the lock (a row left by a dead process is not)."""
-        row = await self.pool.fetchrow(
+        row = await self._row(
             "SELECT holder, expires FROM lease WHERE name = $1 AND EXISTS ("
             " SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
             " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
             " AND classid = $2 AND objid = $3 AND objsubid = 2)",
-            LEASE, LOCKS, LEASE_LOCK,
+            (LEASE, LOCKS, LEASE_LOCK),
         )
         return None if row is None else (str(row["holder"]), float(row["expires"]))
 
@@ -447,40 +467,46 @@ class PostgresStorage:
     # settings, notes, results -------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        found = await self.pool.fetchval(
-            "SELECT settings FROM guild_settings WHERE guild_id = $1", guild_id)
+        found = await self._value(
+            "SELECT settings FROM guild_settings WHERE guild_id = $1",
+            (guild_id,),
+        )
         return _loads(found)
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         await self._write(
             "INSERT INTO guild_settings (guild_id, settings) VALUES ($1, $2)"
             " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
-            guild_id, json.dumps(settings),
+            (guild_id, json.dumps(settings)),
         )
 
     async def user_settings(self, user_id: int) -> dict[str, Any]:
-        found = await self.pool.fetchval(
-            "SELECT settings FROM user_settings WHERE user_id = $1", user_id)
+        found = await self._value(
+            "SELECT settings FROM user_settings WHERE user_id = $1",
+            (user_id,),
+        )
         return _loads(found)
 
     async def set_user_settings(self, user_id: int, settings: dict[str, Any]) -> None:
         await self._write(
             "INSERT INTO user_settings (user_id, settings) VALUES ($1, $2)"
             " ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
-            user_id, json.dumps(settings),
+            (user_id, json.dumps(settings)),
         )
 
     async def seat_notes(self, table_id: int, seat: int) -> dict[str, Any]:
-        found = await self.pool.fetchval(
-            "SELECT notes FROM seat_notes WHERE table_id = $1 AND seat = $2", table_id, seat)
+        found = await self._value(
+            "SELECT notes FROM seat_notes WHERE table_id = $1 AND seat = $2",
+            (table_id, seat),
+        )
         return _loads(found)
 
     async def player_stats(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
         """game → (played, won) for one member of one guild."""
-        rows = await self.pool.fetch(
+        rows = await self._rows(
             "SELECT game, COUNT(*) AS played, SUM(won) AS won FROM results"
             " WHERE guild_id = $1 AND user_id = $2 AND ai_level IS NULL GROUP BY game",
-            guild_id, user_id,
+            (guild_id, user_id),
         )
         return {r["game"]: (int(r["played"]), int(r["won"] or 0)) for r in rows}
 
@@ -488,13 +514,13 @@ class PostgresStorage:
                           ) -> list[tuple[int | str, int, int]]:
         """As SqliteStorage.leaderboard: most wins, then the best win rate, then the most
         games; members before AI levels on a full tie, as SQLite sorts numbers before text."""
-        rows = await self.pool.fetch(
+        rows = await self._rows(
             "SELECT COALESCE('ai:' || ai_level, user_id::text) AS who, SUM(won) AS won,"
             " COUNT(*) AS played FROM results WHERE guild_id = $1"
             " GROUP BY who HAVING MIN(ai_level) IS NULL OR SUM(won) > 0"
             " ORDER BY SUM(won) DESC, SUM(won)::float8 / COUNT(*) DESC, COUNT(*) DESC,"
             " MIN(ai_level) IS NOT NULL, MIN(ai_level), MIN(user_id) LIMIT $2",
-            guild_id, limit,
+            (guild_id, limit),
         )
         return [(_who(r["who"]), int(r["won"] or 0), int(r["played"])) for r in rows]
 
