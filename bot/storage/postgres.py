@@ -13,9 +13,12 @@ while the lease keeps one process per database (see docs/decisions.md, "PostgreS
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
+import re
 import time
-from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
@@ -30,17 +33,16 @@ from bot.storage.base import (
     StorageError,
     TimerPlan,
 )
-from bot.storage.cache import OpenTables, TableCache
+from bot.storage.common import SqlStorage
 from bot.storage.rows import (
     changed_columns,
     due_heads,
     result_rows,
-    table_from_row,
     table_row,
     timer_from_row,
     timer_payload,
 )
-from bot.storage.schema import KEEP_DONE_LETTERS, LEASE, MIGRATIONS, NOT_HELD
+from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -62,16 +64,21 @@ def _marks(start: int, count: int) -> str:
     return ", ".join(f"${i}" for i in range(start, start + count))
 
 
-class PostgresStorage:
+@functools.lru_cache(maxsize=256)
+def numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1`, `$2`, … (no statement here holds a literal `?`)."""
+    count = itertools.count(1)
+    return re.sub(r"\?", lambda _: f"${next(count)}", sql)
+
+
+class PostgresStorage(SqlStorage):
     def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        super().__init__()
         self.url = url
         self.pool_size = pool_size
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
         self._lease: asyncpg.Connection[asyncpg.Record] | None = None
         """The session that holds the lease's advisory lock, kept apart from the pool."""
-        self._salt: str | None = None
-        self._tables = TableCache()
-        self._open = OpenTables()
 
     # connections --------------------------------------------------------------------------
 
@@ -89,13 +96,7 @@ class PostgresStorage:
         except FAILURES as exc:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
         await self.migrate()
-        self._open.reset(await self._rows(
-            "SELECT id, channel_id FROM tables WHERE status != 'over'"
-        ))
-        await self._write(
-            "DELETE FROM outbox WHERE state != 'pending' AND done_at < $1",
-            (time.time() - KEEP_DONE_LETTERS,),
-        )
+        await self._opened()
 
     async def close(self) -> None:
         if self._lease is not None:
@@ -141,22 +142,13 @@ class PostgresStorage:
 
     async def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
         try:
-            await self.pool.execute(sql, *args)
+            await self.pool.execute(numbered(sql), *args)
         except FAILURES as exc:
             raise StorageError(f"the change was not stored: {exc}") from exc
 
     async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[asyncpg.Record]:
-        """One read on a pooled connection (the same shape as SqliteStorage's)."""
-        return await self.pool.fetch(sql, *args)
-
-    async def _row(self, sql: str, args: tuple[Any, ...] = ()) -> asyncpg.Record | None:
-        rows = await self._rows(sql, args)
-        return rows[0] if rows else None
-
-    async def _value(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
-        """The first column of the first row, or None."""
-        row = await self._row(sql, args)
-        return None if row is None else row[0]
+        """One read on a pooled connection; `?` placeholders, as the shared statements."""
+        return await self.pool.fetch(numbered(sql), *args)
 
     # tables -------------------------------------------------------------------------------
 
@@ -232,46 +224,6 @@ class PostgresStorage:
         self._tables.committed(new, now)
         return Committed(new, ids)
 
-    async def table(self, table_id: int) -> Table | None:
-        cached = self._tables.get(table_id)
-        if cached is not None:
-            return cached
-        stamp = self._tables.stamp(table_id)
-        row = await self._row("SELECT * FROM tables WHERE id = $1", (table_id,))
-        if row is None:
-            return None
-        table = table_from_row(row)
-        self._tables.fill(table, stamp)
-        return table
-
-    async def open_table(self, channel_id: int) -> Table | None:
-        table_id = self._open.get(channel_id)
-        return None if table_id is None else await self.table(table_id)
-
-    async def last_game(self, channel_id: int) -> Table | None:
-        """The channel's open table, else its most recently finished game."""
-        row = await self._row(
-            "SELECT * FROM tables WHERE channel_id = $1"
-            " AND (status != 'over' OR state IS NOT NULL)"
-            " ORDER BY status = 'over', id DESC LIMIT 1",
-            (channel_id,),
-        )
-        return table_from_row(row) if row else None
-
-    async def active_tables(self, guild_id: int | None = None) -> list[Table]:
-        if guild_id is None:
-            rows = await self._rows("SELECT * FROM tables WHERE status != 'over'")
-        else:
-            rows = await self._rows(
-                "SELECT * FROM tables WHERE status != 'over' AND guild_id = $1",
-                (guild_id,),
-            )
-        return [table_from_row(r) for r in rows]
-
-    async def tables_of(self, user_id: int) -> list[Table]:
-        """Open tables where this member holds a seat."""
-        return [t for t in await self.active_tables() if t.seat_of(user_id) is not None]
-
     # the outbox ---------------------------------------------------------------------------
 
     async def due_postings(
@@ -284,20 +236,10 @@ class PostgresStorage:
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
             f" WHERE o.state = 'pending' AND {NOT_HELD}"
-            " AND o.dest <> ALL($1::text[]) ORDER BY o.id LIMIT $2",
+            " AND o.dest <> ALL(?::text[]) ORDER BY o.id LIMIT ?",
             (list(busy), limit),
         )
         return due_heads(rows, now)
-
-    async def next_posting_at(self) -> float | None:
-        """When the earliest letter at the head of its destination is due."""
-        at = await self._value(
-            "SELECT MIN(o.next_at) FROM outbox o"
-            " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
-            " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE {NOT_HELD}"
-        )
-        return None if at is None else float(at)
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
         """Marked after its own send, in one transaction with what the post becomes: the
@@ -330,55 +272,7 @@ class PostgresStorage:
         if living is not None:
             self._tables.message_stored(living, message_id)
 
-    async def posting_retry(self, posting: Posting, at: float) -> None:
-        await self._write(
-            "UPDATE outbox SET tries = tries + 1, next_at = $1 WHERE id = $2",
-            (at, posting.id),
-        )
-
-    async def posting_failed(self, posting: Posting, reason: str) -> None:
-        await self._write(
-            "UPDATE outbox SET state = 'failed', reason = $1, tries = tries + 1, done_at = $2"
-            " WHERE id = $3",
-            (reason, time.time(), posting.id),
-        )
-
-    async def living_message(self, table_id: int) -> int | None:
-        cached = self._tables.peek(table_id)
-        if cached is not None:
-            return cached.message_id
-        found = await self._value("SELECT message_id FROM tables WHERE id = $1", (table_id,))
-        return None if found is None else int(found)
-
-    async def slot_message(self, table_id: int, dest: str, slot: str) -> int | None:
-        found = await self._value(
-            "SELECT message_id FROM slots WHERE table_id = $1 AND dest = $2 AND slot = $3",
-            (table_id, dest, slot),
-        )
-        return None if found is None else int(found)
-
-    async def postings_pending(self, ids: Sequence[int]) -> int:
-        if not ids:
-            return 0
-        return int(await self._value(
-            "SELECT COUNT(*) FROM outbox WHERE state = 'pending' AND id = ANY($1::bigint[])",
-            (list(ids),),
-        ))
-
-    async def nonce_salt(self) -> str:
-        if self._salt is None:
-            self._salt = str(await self._value(
-                "SELECT value FROM meta WHERE key = 'nonce_salt'"))
-        return self._salt
-
     # timers -------------------------------------------------------------------------------
-
-    async def next_timer_due(self) -> float | None:
-        due = await self._value(
-            "SELECT MIN(due) FROM timers t JOIN tables b ON b.id = t.table_id"
-            " WHERE b.paused IS NULL"
-        )
-        return None if due is None else float(due)
 
     async def due_timers(
         self, now: float, limit: int, running: Collection[int] = ()
@@ -386,24 +280,11 @@ class PostgresStorage:
         """Due timers, earliest first, but for those `running` (in a handler's hands)."""
         rows = await self._rows(
             "SELECT t.* FROM timers t JOIN tables b ON b.id = t.table_id"
-            " WHERE t.due <= $1 AND b.paused IS NULL AND t.id <> ALL($2::bigint[])"
-            " ORDER BY t.due, t.id LIMIT $3",
+            " WHERE t.due <= ? AND b.paused IS NULL AND t.id <> ALL(?::bigint[])"
+            " ORDER BY t.due, t.id LIMIT ?",
             (now, list(running), limit),
         )
         return [timer_from_row(r) for r in rows]
-
-    async def timers(self, table_id: int) -> list[Timer]:
-        rows = await self._rows(
-            "SELECT * FROM timers WHERE table_id = $1 ORDER BY due, id",
-            (table_id,),
-        )
-        return [timer_from_row(r) for r in rows]
-
-    async def retry_timer(self, timer_id: int, due: float) -> None:
-        await self._write(
-            "UPDATE timers SET due = $1, attempts = attempts + 1 WHERE id = $2",
-            (due, timer_id),
-        )
 
     # the lease ----------------------------------------------------------------------------
 
@@ -427,7 +308,7 @@ class PostgresStorage:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
         if not await con.fetchval("SELECT pg_try_advisory_lock($1, $2)", LOCKS, LEASE_LOCK):
             await con.close()
-            other = await self._value("SELECT holder FROM lease WHERE name = $1", (LEASE,))
+            other = await self._value("SELECT holder FROM lease WHERE name = ?", (LEASE,))
             return str(other) if other is not None else "another process"
         await con.execute(
             "INSERT INTO lease (name, holder, expires) VALUES ($1, $2, $3)"
@@ -452,10 +333,10 @@ class PostgresStorage:
     async def lease_holder(self) -> tuple[str, float] | None:
         """The holder, if a session holds the lock (a row left by a dead process is not)."""
         row = await self._row(
-            "SELECT holder, expires FROM lease WHERE name = $1 AND EXISTS ("
+            "SELECT holder, expires FROM lease WHERE name = ? AND EXISTS ("
             " SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
             " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-            " AND classid = $2 AND objid = $3 AND objsubid = 2)",
+            " AND classid = ? AND objid = ? AND objsubid = 2)",
             (LEASE, LOCKS, LEASE_LOCK),
         )
         return None if row is None else (str(row["holder"]), float(row["expires"]))
@@ -466,60 +347,16 @@ class PostgresStorage:
 
     # settings, notes, results -------------------------------------------------------------
 
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        found = await self._value(
-            "SELECT settings FROM guild_settings WHERE guild_id = $1",
-            (guild_id,),
-        )
-        return _loads(found)
-
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        await self._write(
-            "INSERT INTO guild_settings (guild_id, settings) VALUES ($1, $2)"
-            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
-            (guild_id, json.dumps(settings)),
-        )
-
-    async def user_settings(self, user_id: int) -> dict[str, Any]:
-        found = await self._value(
-            "SELECT settings FROM user_settings WHERE user_id = $1",
-            (user_id,),
-        )
-        return _loads(found)
-
-    async def set_user_settings(self, user_id: int, settings: dict[str, Any]) -> None:
-        await self._write(
-            "INSERT INTO user_settings (user_id, settings) VALUES ($1, $2)"
-            " ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
-            (user_id, json.dumps(settings)),
-        )
-
-    async def seat_notes(self, table_id: int, seat: int) -> dict[str, Any]:
-        found = await self._value(
-            "SELECT notes FROM seat_notes WHERE table_id = $1 AND seat = $2",
-            (table_id, seat),
-        )
-        return _loads(found)
-
-    async def player_stats(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
-        """game → (played, won) for one member of one guild."""
-        rows = await self._rows(
-            "SELECT game, COUNT(*) AS played, SUM(won) AS won FROM results"
-            " WHERE guild_id = $1 AND user_id = $2 AND ai_level IS NULL GROUP BY game",
-            (guild_id, user_id),
-        )
-        return {r["game"]: (int(r["played"]), int(r["won"] or 0)) for r in rows}
-
     async def leaderboard(self, guild_id: int, limit: int = 10
                           ) -> list[tuple[int | str, int, int]]:
         """As SqliteStorage.leaderboard: most wins, then the best win rate, then the most
         games; members before AI levels on a full tie, as SQLite sorts numbers before text."""
         rows = await self._rows(
             "SELECT COALESCE('ai:' || ai_level, user_id::text) AS who, SUM(won) AS won,"
-            " COUNT(*) AS played FROM results WHERE guild_id = $1"
+            " COUNT(*) AS played FROM results WHERE guild_id = ?"
             " GROUP BY who HAVING MIN(ai_level) IS NULL OR SUM(won) > 0"
             " ORDER BY SUM(won) DESC, SUM(won)::float8 / COUNT(*) DESC, COUNT(*) DESC,"
-            " MIN(ai_level) IS NOT NULL, MIN(ai_level), MIN(user_id) LIMIT $2",
+            " MIN(ai_level) IS NOT NULL, MIN(ai_level), MIN(user_id) LIMIT ?",
             (guild_id, limit),
         )
         return [(_who(r["who"]), int(r["won"] or 0), int(r["played"])) for r in rows]

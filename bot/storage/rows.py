@@ -13,7 +13,7 @@ from bot.models import Letter, Posting, SeatRef, Table, Timer, TimerSpec
 class Row(Protocol):
     """A fetched row read by column name (sqlite3.Row, aiosqlite.Row, asyncpg.Record)."""
 
-    def __getitem__(self, key: str, /) -> Any: ...
+    def __getitem__(self, key: str | int, /) -> Any: ...
 
 
 def table_row(table: Table, now: float) -> dict[str, Any]:

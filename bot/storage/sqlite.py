@@ -18,7 +18,7 @@ import json
 import queue
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,17 +35,16 @@ from bot.storage.base import (
     StorageError,
     TimerPlan,
 )
-from bot.storage.cache import OpenTables, TableCache
+from bot.storage.common import SqlStorage
 from bot.storage.rows import (
     changed_columns,
     due_heads,
     result_rows,
-    table_from_row,
     table_row,
     timer_from_row,
     timer_payload,
 )
-from bot.storage.schema import KEEP_DONE_LETTERS, LEASE, MIGRATIONS, NOT_HELD
+from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD
 from bot.storage.writer import WriterThread
 
 PRAGMAS = (
@@ -58,8 +57,9 @@ PRAGMAS = (
 T = TypeVar("T")
 
 
-class SqliteStorage:
+class SqliteStorage(SqlStorage):
     def __init__(self, path: Path | str) -> None:
+        super().__init__()
         self.path = Path(path)
         self._writer: sqlite3.Connection | None = None
         """Used on the writer thread only (`_on_writer`)."""
@@ -73,9 +73,6 @@ class SqliteStorage:
         self._last_table_id = 0
         """Table ids are handed out here (one process holds the database: the lease), so a
         new table's letters are rendered with its id before its one transaction."""
-        self._salt: str | None = None
-        self._tables = TableCache()
-        self._open = OpenTables()
 
     # connections --------------------------------------------------------------------------
 
@@ -100,12 +97,7 @@ class SqliteStorage:
         await self.migrate()
         self._reader = await self._connect()
         self._last_table_id = await self._on_writer(_last_table_id)
-        self._open.reset(await self._rows(
-            "SELECT id, channel_id FROM tables WHERE status != 'over'"))
-        await self._write(
-            "DELETE FROM outbox WHERE state != 'pending' AND done_at < ?",
-            (time.time() - KEEP_DONE_LETTERS,),
-        )
+        await self._opened()
 
     async def close(self) -> None:
         if self._reader is not None:
@@ -143,10 +135,6 @@ class SqliteStorage:
         database as it was when that statement began (a table one version old, then a
         StaleVersion on write)."""
         return list(await self.db.execute_fetchall(sql, args))
-
-    async def _row(self, sql: str, args: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        rows = await self._rows(sql, args)
-        return rows[0] if rows else None
 
     async def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
         def work(con: sqlite3.Connection) -> None:
@@ -227,44 +215,6 @@ class SqliteStorage:
         self._tables.committed(new, now)
         return Committed(new, ids)
 
-    async def table(self, table_id: int) -> Table | None:
-        cached = self._tables.get(table_id)
-        if cached is not None:
-            return cached
-        stamp = self._tables.stamp(table_id)
-        row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
-        if row is None:
-            return None
-        table = table_from_row(row)
-        self._tables.fill(table, stamp)
-        return table
-
-    async def open_table(self, channel_id: int) -> Table | None:
-        table_id = self._open.get(channel_id)
-        return None if table_id is None else await self.table(table_id)
-
-    async def last_game(self, channel_id: int) -> Table | None:
-        """The channel's open table, else its most recently finished game."""
-        row = await self._row(
-            "SELECT * FROM tables WHERE channel_id = ? AND (status != 'over' OR state IS NOT NULL)"
-            " ORDER BY status = 'over', id DESC LIMIT 1",
-            (channel_id,),
-        )
-        return table_from_row(row) if row else None
-
-    async def active_tables(self, guild_id: int | None = None) -> list[Table]:
-        if guild_id is None:
-            rows = await self._rows("SELECT * FROM tables WHERE status != 'over'")
-        else:
-            rows = await self._rows(
-                "SELECT * FROM tables WHERE status != 'over' AND guild_id = ?", (guild_id,)
-            )
-        return [table_from_row(r) for r in rows]
-
-    async def tables_of(self, user_id: int) -> list[Table]:
-        """Open tables where this member holds a seat."""
-        return [t for t in await self.active_tables() if t.seat_of(user_id) is not None]
-
     # the outbox ---------------------------------------------------------------------------
 
     async def due_postings(
@@ -282,16 +232,6 @@ class SqliteStorage:
             (json.dumps(list(busy)), limit),
         )
         return due_heads(rows, now)
-
-    async def next_posting_at(self) -> float | None:
-        """When the earliest letter at the head of its destination is due."""
-        row = await self._row(
-            "SELECT MIN(o.next_at) AS at FROM outbox o"
-            " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
-            " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE {NOT_HELD}"
-        )
-        return None if row is None or row["at"] is None else float(row["at"])
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
         """Marked after its own send; a living post also becomes the table's message, and a
@@ -334,57 +274,7 @@ class SqliteStorage:
                 else:
                     waiter.set_exception(StorageError(f"the mark was not stored: {error}"))
 
-    async def posting_retry(self, posting: Posting, at: float) -> None:
-        await self._write(
-            "UPDATE outbox SET tries = tries + 1, next_at = ? WHERE id = ?", (at, posting.id)
-        )
-
-    async def posting_failed(self, posting: Posting, reason: str) -> None:
-        await self._write(
-            "UPDATE outbox SET state = 'failed', reason = ?, tries = tries + 1, done_at = ?"
-            " WHERE id = ?",
-            (reason, time.time(), posting.id),
-        )
-
-    async def living_message(self, table_id: int) -> int | None:
-        cached = self._tables.peek(table_id)
-        if cached is not None:
-            return cached.message_id
-        row = await self._row("SELECT message_id FROM tables WHERE id = ?", (table_id,))
-        return None if row is None else row["message_id"]
-
-    async def slot_message(self, table_id: int, dest: str, slot: str) -> int | None:
-        row = await self._row(
-            "SELECT message_id FROM slots WHERE table_id = ? AND dest = ? AND slot = ?",
-            (table_id, dest, slot),
-        )
-        return None if row is None else int(row["message_id"])
-
-    async def postings_pending(self, ids: Sequence[int]) -> int:
-        if not ids:
-            return 0
-        marks = ",".join("?" * len(ids))
-        row = await self._row(
-            f"SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending' AND id IN ({marks})",
-            tuple(ids),
-        )
-        return int(row["n"]) if row else 0
-
-    async def nonce_salt(self) -> str:
-        if self._salt is None:
-            row = await self._row("SELECT value FROM meta WHERE key = 'nonce_salt'")
-            assert row is not None
-            self._salt = str(row["value"])
-        return self._salt
-
     # timers -------------------------------------------------------------------------------
-
-    async def next_timer_due(self) -> float | None:
-        row = await self._row(
-            "SELECT MIN(due) AS due FROM timers t JOIN tables b ON b.id = t.table_id"
-            " WHERE b.paused IS NULL"
-        )
-        return None if row is None or row["due"] is None else float(row["due"])
 
     async def due_timers(
         self, now: float, limit: int, running: Collection[int] = ()
@@ -398,17 +288,6 @@ class SqliteStorage:
             (now, json.dumps(list(running)), limit),
         )
         return [timer_from_row(r) for r in rows]
-
-    async def timers(self, table_id: int) -> list[Timer]:
-        rows = await self._rows(
-            "SELECT * FROM timers WHERE table_id = ? ORDER BY due, id", (table_id,)
-        )
-        return [timer_from_row(r) for r in rows]
-
-    async def retry_timer(self, timer_id: int, due: float) -> None:
-        await self._write(
-            "UPDATE timers SET due = ?, attempts = attempts + 1 WHERE id = ?", (due, timer_id)
-        )
 
     # the lease ----------------------------------------------------------------------------
 
@@ -451,45 +330,6 @@ class SqliteStorage:
         return await self._transaction(work)
 
     # settings, notes, results -------------------------------------------------------------
-
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        row = await self._row(
-            "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        )
-        return dict(json.loads(row["settings"])) if row else {}
-
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        await self._write(
-            "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
-            (guild_id, json.dumps(settings)),
-        )
-
-    async def user_settings(self, user_id: int) -> dict[str, Any]:
-        row = await self._row("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
-        return dict(json.loads(row["settings"])) if row else {}
-
-    async def set_user_settings(self, user_id: int, settings: dict[str, Any]) -> None:
-        await self._write(
-            "INSERT INTO user_settings (user_id, settings) VALUES (?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
-            (user_id, json.dumps(settings)),
-        )
-
-    async def seat_notes(self, table_id: int, seat: int) -> dict[str, Any]:
-        row = await self._row(
-            "SELECT notes FROM seat_notes WHERE table_id = ? AND seat = ?", (table_id, seat)
-        )
-        return dict(json.loads(row["notes"])) if row else {}
-
-    async def player_stats(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
-        """game → (played, won) for one member of one guild."""
-        rows = await self._rows(
-            "SELECT game, COUNT(*) AS played, SUM(won) AS won FROM results"
-            " WHERE guild_id = ? AND user_id = ? AND ai_level IS NULL GROUP BY game",
-            (guild_id, user_id),
-        )
-        return {r["game"]: (r["played"], r["won"] or 0) for r in rows}
 
     async def leaderboard(self, guild_id: int, limit: int = 10
                           ) -> list[tuple[int | str, int, int]]:
