@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.models import Posting, Table, Timer
+from bot.storage.base import Change, Committed
 from bot.storage.cache import OpenTables, TableCache
-from bot.storage.rows import Row, table_from_row, timer_from_row
+from bot.storage.rows import Row, changed_columns, table_from_row, timer_from_row
 from bot.storage.schema import KEEP_DONE_LETTERS, NOT_HELD
 
 
@@ -54,7 +55,47 @@ class SqlStorage(ABC):
             (time.time() - KEEP_DONE_LETTERS,),
         )
 
+    @abstractmethod
+    async def _new_table_id(self) -> int:
+        """An id no table of this database has, or will be given by anyone else."""
+
+    @abstractmethod
+    async def _insert_table(self, change: Change, now: float) -> tuple[int, ...]:
+        """A new table's row with its letters and timers, in one transaction; the letters'
+        ids in order. StaleVersion if its channel has an open table."""
+
+    @abstractmethod
+    async def _store_change(self, change: Change, columns: dict[str, Any], now: float
+                            ) -> tuple[int, ...]:
+        """One change in one transaction: with `expected`, the version checked and `columns`
+        of the table's row rewritten; the log line, letters, timers, results and notes. The
+        letters' ids in order."""
+
     # tables -------------------------------------------------------------------------------
+
+    async def create_table(self, table: Table, render: Callable[[Table], Change]) -> Committed:
+        """A new table, with what it owes and the timers it arms rendered once its id is known
+        (its buttons carry it); StaleVersion if the channel has an open table."""
+        now = time.time()
+        change = render(table.model_copy(update={"id": await self._new_table_id()}))
+        ids = await self._insert_table(change, now)
+        self._tables.stored(change.table, updated_at=now)
+        self._open.place(change.table)
+        return Committed(change.table, ids)
+
+    async def commit(self, change: Change) -> Committed:
+        new, now = change.table, time.time()
+        # the status is set only when it changes: setting it rewrites the two indexes that
+        # name it, two of the pages a transaction writes (`bench.side`)
+        columns = changed_columns(new, now, status=self._tables.status_may_change(change))
+        try:
+            ids = await self._store_change(change, columns, now)
+        except BaseException:
+            self._tables.forget(new.id)
+            raise
+        self._open.place(new)
+        self._tables.committed(new, now)
+        return Committed(new, ids)
 
     async def table(self, table_id: int) -> Table | None:
         cached = self._tables.get(table_id)

@@ -26,7 +26,6 @@ import asyncpg
 from bot.models import Letter, Posting, Table, Timer
 from bot.storage.base import (
     Change,
-    Committed,
     LogEntry,
     SchemaTooNew,
     StaleVersion,
@@ -35,14 +34,13 @@ from bot.storage.base import (
 )
 from bot.storage.common import SqlStorage
 from bot.storage.rows import (
-    changed_columns,
     due_heads,
     result_rows,
     table_row,
     timer_from_row,
     timer_payload,
 )
-from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD
+from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD, postgres
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -124,7 +122,7 @@ class PostgresStorage(SqlStorage):
                     )
                 for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
                     async with con.transaction():
-                        await con.execute(step.postgres)
+                        await con.execute(postgres(step))
                         await con.execute(
                             "INSERT INTO schema_version (version) VALUES ($1)", number)
             finally:
@@ -152,13 +150,12 @@ class PostgresStorage(SqlStorage):
 
     # tables -------------------------------------------------------------------------------
 
-    async def create_table(self, table: Table, render: Callable[[Table], Change]) -> Committed:
-        """A new table, its id drawn from the sequence first, so that what it owes (its
-        buttons carry the id) is rendered before its one transaction; StaleVersion if the
-        channel has an open table."""
-        now = time.time()
-        table_id = int(await self._value("SELECT nextval('tables_id_seq')"))
-        change = render(table.model_copy(update={"id": table_id}))
+    async def _new_table_id(self) -> int:
+        """From the sequence, before the table's transaction, so that what it owes (its
+        buttons carry the id) is rendered first; the same sequence for every process."""
+        return int(await self._value("SELECT nextval('tables_id_seq')"))
+
+    async def _insert_table(self, change: Change, now: float) -> tuple[int, ...]:
         created = change.table
 
         async def insert(con: Con) -> tuple[int, ...]:
@@ -172,20 +169,17 @@ class PostgresStorage(SqlStorage):
             return ids
 
         try:
-            ids = await self._transaction(insert)
+            return await self._transaction(insert)
         except StorageError as exc:
             if isinstance(exc.__cause__, asyncpg.UniqueViolationError):
                 raise StaleVersion("A table is already open in this channel.") from exc
             raise
-        self._tables.stored(created, updated_at=now)
-        self._open.place(created)
-        return Committed(created, ids)
 
-    async def commit(self, change: Change) -> Committed:
-        """The change in one transaction that first locks its table's row: a change of the
-        same table in another process waits for this one, then finds the version moved."""
-        new, now = change.table, time.time()
-        columns = changed_columns(new, now, status=self._tables.status_may_change(change))
+    async def _store_change(self, change: Change, columns: dict[str, Any], now: float
+                            ) -> tuple[int, ...]:
+        """The transaction first locks its table's row: a change of the same table in
+        another process waits for this one, then finds the version moved."""
+        new = change.table
 
         async def work(con: Con) -> tuple[int, ...]:
             version = await con.fetchval(
@@ -215,14 +209,7 @@ class PostgresStorage(SqlStorage):
                 )
             return ids
 
-        try:
-            ids = await self._transaction(work)
-        except BaseException:
-            self._tables.forget(new.id)
-            raise
-        self._open.place(new)
-        self._tables.committed(new, now)
-        return Committed(new, ids)
+        return await self._transaction(work)
 
     # the outbox ---------------------------------------------------------------------------
 
@@ -297,7 +284,7 @@ class PostgresStorage(SqlStorage):
             try:
                 await self._lease.execute(
                     "UPDATE lease SET expires = $1 WHERE name = $2", now + ttl, LEASE)
-            except FAILURES:
+            except Exception:  # any failure of its own session (asyncpg's protocol errors too)
                 self._lease.terminate()
                 self._lease = None
                 return "nobody now: this process lost its database session, and its lease"

@@ -28,7 +28,6 @@ import aiosqlite
 from bot.models import Letter, Posting, Table, Timer
 from bot.storage.base import (
     Change,
-    Committed,
     LogEntry,
     SchemaTooNew,
     StaleVersion,
@@ -37,7 +36,6 @@ from bot.storage.base import (
 )
 from bot.storage.common import SqlStorage
 from bot.storage.rows import (
-    changed_columns,
     due_heads,
     result_rows,
     table_row,
@@ -144,12 +142,11 @@ class SqliteStorage(SqlStorage):
 
     # tables -------------------------------------------------------------------------------
 
-    async def create_table(self, table: Table, render: Callable[[Table], Change]) -> Committed:
-        """A new table, with what it owes and the timers it arms rendered once its id is known
-        (its buttons carry it); StaleVersion if the channel has an open table."""
-        now = time.time()
+    async def _new_table_id(self) -> int:
         self._last_table_id += 1
-        change = render(table.model_copy(update={"id": self._last_table_id}))
+        return self._last_table_id
+
+    async def _insert_table(self, change: Change, now: float) -> tuple[int, ...]:
         created = change.table
 
         def insert(con: sqlite3.Connection) -> tuple[int, ...]:
@@ -163,20 +160,15 @@ class SqliteStorage(SqlStorage):
             return ids
 
         try:
-            ids = await self._transaction(insert)
+            return await self._transaction(insert)
         except StorageError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StaleVersion("A table is already open in this channel.") from exc
             raise
-        self._tables.stored(created, updated_at=now)
-        self._open.place(created)
-        return Committed(created, ids)
 
-    async def commit(self, change: Change) -> Committed:
-        new, now = change.table, time.time()
-        # the status is set only when it changes: setting it rewrites the two indexes that
-        # name it, two of the pages a transaction writes (`bench.side`)
-        columns = changed_columns(new, now, status=self._tables.status_may_change(change))
+    async def _store_change(self, change: Change, columns: dict[str, Any], now: float
+                            ) -> tuple[int, ...]:
+        new = change.table
 
         def work(con: sqlite3.Connection) -> tuple[int, ...]:
             if change.expected is not None:
@@ -206,14 +198,7 @@ class SqliteStorage(SqlStorage):
                 )
             return ids
 
-        try:
-            ids = await self._transaction(work)
-        except BaseException:
-            self._tables.forget(new.id)
-            raise
-        self._open.place(new)
-        self._tables.committed(new, now)
-        return Committed(new, ids)
+        return await self._transaction(work)
 
     # the outbox ---------------------------------------------------------------------------
 
@@ -366,7 +351,7 @@ def _migrate(con: sqlite3.Connection, path: Path) -> int:
             "point DATABASE_PATH at another file."
         )
     for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
-        con.executescript(f"BEGIN; {step.sqlite}; PRAGMA user_version = {number}; COMMIT;")
+        con.executescript(f"BEGIN; {step}; PRAGMA user_version = {number}; COMMIT;")
     return len(MIGRATIONS)
 
 

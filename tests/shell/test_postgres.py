@@ -59,31 +59,6 @@ async def test_a_database_from_a_newer_release_is_refused(postgres_url: str) -> 
     await store.close()
 
 
-async def test_a_version_1_database_is_upgraded_in_place(postgres_url: str) -> None:
-    con = await asyncpg.connect(postgres_url)
-    await con.execute(MIGRATIONS[0].postgres)
-    await con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL);"
-                      " INSERT INTO schema_version VALUES (1)")
-    await con.execute(
-        "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options, seats,"
-        " created_at, updated_at) VALUES (1, 10, '13clues', 'lobby', 100, '{}', '[]', 0, 0)")
-    await con.execute("INSERT INTO timers (guild_id, table_id, kind, due) VALUES (1, 1, 'ai', 0)")
-    await con.close()
-    store = PostgresStorage(postgres_url)
-    await store.open()
-    try:
-        table = await store.table(1)
-        assert table is not None and table.channel_id == 10 and table.paused is None
-        [old] = await store.timers(1)
-        assert old.kind == "ai" and old.attempts == 0
-        assert await store.nonce_salt()
-        # the sequence goes on after the rows already there
-        created = await store.create_table(lobby(11), lambda t: Change(t))
-        assert created.table.id == 2
-    finally:
-        await store.close()
-
-
 async def test_both_backends_build_the_same_schema(postgres_url: str, tmp_path: Path) -> None:
     """The two dialects of each migration stay in step: the same tables, the same columns,
     the same nullability, the same indexes."""

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import cast
 
+import asyncpg
 import pytest
 
 from bot.messages import Outgoing
@@ -24,8 +25,8 @@ from bot.storage import (
     TimerPlan,
 )
 from bot.storage.postgres import PostgresStorage
-from bot.storage.schema import MIGRATIONS
-from tests.shell.conftest import lobby
+from bot.storage.schema import MIGRATIONS, postgres
+from tests.shell.conftest import BACKENDS, lobby
 
 
 @pytest.fixture
@@ -67,18 +68,37 @@ async def test_a_new_database_has_every_migration_and_durable_pragmas(
         assert (await cur.fetchone())[0] == 5000
 
 
-async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    con = sqlite3.connect(path)
-    con.executescript(f"BEGIN; {MIGRATIONS[0].sqlite}; PRAGMA user_version = 1; COMMIT;")
-    con.execute(
-        "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options, seats,"
-        " created_at, updated_at) VALUES (1, 10, '13clues', 'lobby', 100, '{}', '[]', 0, 0)"
-    )
-    con.execute("INSERT INTO timers (guild_id, table_id, kind, due) VALUES (1, 1, 'ai', 0)")
-    con.commit()
-    con.close()
-    store = SqliteStorage(path)
+OLD_ROWS = (
+    "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options, seats,"
+    " created_at, updated_at) VALUES (1, 10, '13clues', 'lobby', 100, '{}', '[]', 0, 0)",
+    "INSERT INTO timers (guild_id, table_id, kind, due) VALUES (1, 1, 'ai', 0)",
+)
+"""A lobby and its timer, as a version-1 database holds them."""
+
+
+async def version_1_database(backend: str, request: pytest.FixtureRequest, tmp_path: Path
+                             ) -> Storage:
+    """A storage, not yet open, on a database left at schema version 1 with `OLD_ROWS`."""
+    if backend == "sqlite":
+        path = tmp_path / "old.sqlite3"
+        con = sqlite3.connect(path)
+        con.executescript(f"BEGIN; {MIGRATIONS[0]}; PRAGMA user_version = 1;"
+                          f" {'; '.join(OLD_ROWS)}; COMMIT;")
+        con.close()
+        return SqliteStorage(path)
+    url = await request.getfixturevalue("postgres_server").fresh_database()
+    pg = await asyncpg.connect(url)
+    await pg.execute(f"{postgres(MIGRATIONS[0])}; CREATE TABLE schema_version (version INTEGER"
+                     f" NOT NULL); INSERT INTO schema_version VALUES (1); {'; '.join(OLD_ROWS)}")
+    await pg.close()
+    return PostgresStorage(url)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_version_1_database_is_upgraded_in_place(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    store = await version_1_database(backend, request, tmp_path)
     await store.open()
     try:
         table = await store.table(1)
@@ -86,6 +106,9 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
         [old] = await store.timers(1)
         assert old.kind == "ai" and old.attempts == 0
         assert await store.nonce_salt()
+        # table ids go on after the rows already there
+        created = await store.create_table(lobby(11), lambda t: Change(t))
+        assert created.table.id == 2
     finally:
         await store.close()
 
