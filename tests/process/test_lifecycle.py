@@ -113,3 +113,16 @@ async def test_a_second_process_does_not_play_while_the_first_holds_the_lease(
         waiting.terminate()
         assert await waiting.wait(15) == 0
     assert db.exists() == (not database_env)  # PostgreSQL alone, when DATABASE_URL names it
+
+
+async def test_a_postgresql_database_out_of_reach_stops_the_bot_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    url = f"postgresql://bot@/deduction?host={tmp_path / 'nowhere'}&port=5432"
+    async with running_standin() as dc:
+        proc = BotProcess(dc.url, database_path=tmp_path / "bot.sqlite3",
+                          env={**ENV, "DATABASE_URL": url})
+        await proc.start()
+        assert await proc.wait(30) == 3
+        assert "cannot reach the PostgreSQL database" in proc.output(), proc.output()[-2000:]
+        assert "Traceback" not in proc.output(), proc.output()[-2000:]
