@@ -8,8 +8,6 @@ and it also works while the bot is stopped between restarts; or asyncpg on Postg
 from __future__ import annotations
 
 import asyncio
-import itertools
-import re
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +16,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.storage.postgres import numbered
 from bot.storage.rows import Row
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import Category
@@ -43,13 +42,10 @@ def query(world: World, sql: str, args: tuple[Any, ...] = ()) -> list[Row]:
 def _postgres_query(url: str, sql: str, args: tuple[Any, ...]) -> list[asyncpg.Record]:
     """The same read on PostgreSQL, on a connection of its own in a thread of its own (the
     helpers are called synchronously from inside the test's event loop)."""
-    numbers = itertools.count(1)
-    numbered = re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
-
     async def fetch() -> list[asyncpg.Record]:
         con = await asyncpg.connect(url)
         try:
-            return await con.fetch(numbered, *args)
+            return await con.fetch(numbered(sql), *args)
         finally:
             await con.close()
 
