@@ -62,6 +62,12 @@ def _marks(start: int, count: int) -> str:
     return ", ".join(f"${i}" for i in range(start, start + count))
 
 
+async def _as_it_was(con: asyncpg.Connection[asyncpg.Record]) -> None:
+    """A pooled connection is given back as it was taken: no statement here leaves session
+    state behind (settings, LISTEN, cursors, a session lock: `migrate` unlocks its own), so
+    asyncpg's reset query, one more round trip at every release, is skipped."""
+
+
 @functools.lru_cache(maxsize=256)
 def numbered(sql: str) -> str:
     """`?` placeholders as PostgreSQL's `$1`, `$2`, … (no statement here holds a literal `?`)."""
@@ -89,7 +95,7 @@ class PostgresStorage(SqlStorage):
     async def open(self) -> None:
         try:
             self._pool = await asyncpg.create_pool(
-                self.url, min_size=1, max_size=self.pool_size
+                self.url, min_size=1, max_size=self.pool_size, reset=_as_it_was
             )
         except FAILURES as exc:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc

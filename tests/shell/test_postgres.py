@@ -46,6 +46,9 @@ async def test_processes_starting_together_apply_each_migration_once(
         "SELECT version FROM schema_version ORDER BY version")]
     assert versions == list(range(1, len(MIGRATIONS) + 1))
     assert len(await one.pool.fetch("SELECT * FROM meta")) == 1  # one salt, not two
+    # the pool gives connections back without asyncpg's reset: none keeps a session lock
+    assert await one.pool.fetchval(
+        "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory'") == 0
 
 
 async def test_a_database_from_a_newer_release_is_refused(postgres_url: str) -> None:
