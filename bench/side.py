@@ -35,7 +35,7 @@ from bot.client import DeductionBot
 from bot.config import Config
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, TimerSpec
-from bot.storage import Change, LogEntry, SqliteStorage
+from bot.storage import Change, LogEntry, SqliteStorage, Storage
 from bot.storage.sqlite import PRAGMAS
 from bot.tables import Reply, TableService
 from bot.thirteen_clues.game import GAME
@@ -45,11 +45,9 @@ from tests.standin import running_standin
 # --- 1. persisting one action ---------------------------------------------------------------
 
 
-async def realistic_change(folder: Path) -> tuple[SqliteStorage, Table, Change]:
-    """A 4-seat table (2 members, 2 AI) in play, and the change one question stores: what
-    `TableService._commit` builds for it."""
-    storage = SqliteStorage(folder / "persist.sqlite3")
-    await storage.open()
+async def realistic_change(storage: Storage) -> tuple[Table, Change]:
+    """On an open storage: a 4-seat table (2 members, 2 AI) in play, and the change one
+    question stores: what `TableService._commit` builds for it."""
     service = TableService(storage, {GAME.key: GAME}, ai_delay=3600.0, seed=lambda: 7)
     table = await service.open(1, 10, GAME.key, 100, "Ann", {"assist": "full"})
     await service.join(table.id, 101, "Bea")
@@ -81,12 +79,14 @@ async def realistic_change(folder: Path) -> tuple[SqliteStorage, Table, Change]:
     change = Change(after, expected=stored.version,
                     log=LogEntry("u100", GAME.dump_action(action), GAME.dump_events(events)),
                     letters=letters, timers=plan)
-    return storage, stored, change
+    return stored, change
 
 
 async def persist(rounds: int, per_round: int) -> str:
     folder = Path(tempfile.mkdtemp(prefix="bench-side-"))
-    storage, table, change = await realistic_change(folder)
+    storage = SqliteStorage(folder / "persist.sqlite3")
+    await storage.open()
+    table, change = await realistic_change(storage)
     state = change.table.state or ""
     raw = await aiosqlite.connect(folder / "raw.sqlite3", isolation_level=None)
     for pragma in PRAGMAS:

@@ -7,7 +7,7 @@ import logging
 import signal
 import sys
 
-from bot.config import Config
+from bot.config import Config, ConfigError
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
@@ -36,7 +36,11 @@ def main(argv: list[str]) -> int:
         from bot.demo import main as demo
 
         return demo(argv[1:])
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     if config.token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -50,7 +54,7 @@ async def serve(config: Config) -> int:
 
     from bot.client import DeductionBot
     from bot.lease import LeaseHeld
-    from bot.storage import SchemaTooNew
+    from bot.storage import StorageError
 
     assert config.token is not None
     bot = DeductionBot(config)
@@ -67,7 +71,7 @@ async def serve(config: Config) -> int:
         await bot.close()
     try:
         await running
-    except (LeaseHeld, SchemaTooNew) as exc:
+    except (LeaseHeld, StorageError) as exc:  # SchemaTooNew, or no database to reach
         print(exc, file=sys.stderr)
         await bot.close()
         return 3

@@ -22,7 +22,7 @@ from bot.interactions import UNCHANGED, answer, expired
 from bot.lease import Lease
 from bot.outbox import Sender
 from bot.plug import AnyGame
-from bot.storage import SqliteStorage, Storage
+from bot.storage import Storage, storage_for
 from bot.tables import TableService
 from bot.timers import TimerDispatcher
 from bot.transport import Transport
@@ -68,11 +68,11 @@ class DeductionBot(commands.AutoShardedBot):
         """The DynamicItem classes registered: what a component click can be routed to."""
 
     async def setup_hook(self) -> None:
-        storage = SqliteStorage(self.config.database_path)
-        await storage.open()
+        storage = storage_for(self.config.database_url, self.config.database_path)
         self.storage = storage
+        await storage.open()
         self._lease = Lease(storage, ttl=self.config.lease_ttl, wait=self.config.lease_wait)
-        await self._lease.acquire(str(self.config.database_path))
+        await self._lease.acquire(self.config.database)
         warming: asyncio.Future[int] | None = None
         if self.config.ai_workers > 0:
             self._thinker = helper_pool(self.config.ai_workers)

@@ -9,12 +9,20 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 DEFAULT_DATABASE = Path("data") / "deduction.sqlite3"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class ConfigError(Exception):
+    """A setting that cannot be used; the message says which and how to fix it."""
 
 
 @dataclass(frozen=True)
 class Config:
     token: str | None
     database_path: Path
+    database_url: str | None = None
+    """PostgreSQL (`postgresql://…`), the database several processes can share: when set,
+    it wins over `database_path`."""
     guild_id: int | None = None
     """Sync slash commands to this guild only (instant, for development)."""
     ai_delay: float = 1.5
@@ -46,9 +54,16 @@ class Config:
         if env_file is not None:
             load_dotenv(env_file, override=False)
         guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
+        url = os.environ.get("DATABASE_URL", "").strip() or None
+        if url is not None and not url.startswith(POSTGRES_SCHEMES):
+            raise ConfigError(
+                "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/db);"
+                " leave it unset to keep the SQLite file of DATABASE_PATH."
+            )
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database_path=Path(os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
+            database_url=url,
             guild_id=int(guild) if guild else None,
             ai_delay=float(os.environ.get("AI_DELAY_SECONDS", "1.5")),
             sync_commands=_flag(os.environ.get("SYNC_COMMANDS", "1")),
@@ -57,6 +72,17 @@ class Config:
             ai_workers=int(os.environ.get("AI_WORKERS", "1")),
             draw_workers=int(os.environ.get("DRAW_WORKERS", "2")),
         )
+
+
+    @property
+    def database(self) -> str:
+        """The database in words, for messages (a URL's password left out)."""
+        if self.database_url is None:
+            return str(self.database_path)
+        scheme, _, rest = self.database_url.partition("://")
+        credentials, at, place = rest.rpartition("@")
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}://{user}{at}{place}"
 
 
 def _flag(text: str) -> bool:

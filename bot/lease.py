@@ -50,7 +50,8 @@ class Lease:
                 raise LeaseHeld(
                     f"Another bot process ({other}) is playing on {describe}. Two processes on "
                     "one database would answer every click twice, so this one stops. Stop the "
-                    "other process first, or give this one its own DATABASE_PATH."
+                    "other process first, or give this one its own database (DATABASE_PATH, or"
+                    " DATABASE_URL for PostgreSQL)."
                 )
             if not told:
                 log.warning("waiting for %s to release %s (up to %.0fs)", other, describe,

@@ -1,5 +1,6 @@
 """Guards for the whole suite: a test that leaves tasks behind, or hangs where pytest-timeout
-does not look (the event loop's own teardown), must fail the run, not stall it for hours."""
+does not look (the event loop's own teardown), must fail the run, not stall it for hours.
+And the PostgreSQL server the tests of that backend run against."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+
+from tests import pgserver
+from tests.pgserver import PostgresServer
 
 HARD_LIMIT = float(os.environ.get("TEST_HARD_LIMIT", "420"))
 """Seconds a test may take, teardown included, before the worker is stopped with a dump of
@@ -59,3 +63,27 @@ async def _no_task_left_behind() -> AsyncIterator[None]:
             task.cancel()
         await asyncio.wait(left, timeout=0.05)
     pytest.fail(f"tasks that cannot be cancelled: {left}")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One throwaway PostgreSQL server per test process (each pytest-xdist worker its own),
+    started on first use; each test then takes a fresh database of it. In CI (CI=true) a
+    server that cannot start fails the run with the reason; elsewhere it is skipped with it."""
+    try:
+        server = pgserver.start()
+    except pgserver.NoPostgres as exc:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"PostgreSQL is required in CI and could not start: {exc}",
+                        pytrace=False)
+        pytest.skip(f"no PostgreSQL here: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: PostgresServer) -> str:
+    """A fresh, empty database on the test server."""
+    return await postgres_server.fresh_database()

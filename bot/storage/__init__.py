@@ -1,4 +1,7 @@
-"""Where the bot keeps everything: behind the `Storage` protocol, SQLite by default."""
+"""Where the bot keeps everything: behind the `Storage` protocol, SQLite by default,
+PostgreSQL when a `DATABASE_URL` names one."""
+
+from pathlib import Path
 
 from bot.storage.base import (
     Change,
@@ -10,16 +13,26 @@ from bot.storage.base import (
     StorageError,
     TimerPlan,
 )
+from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SqliteStorage
 
 __all__ = [
     "Change",
     "Committed",
     "LogEntry",
+    "PostgresStorage",
     "SchemaTooNew",
     "SqliteStorage",
     "StaleVersion",
     "Storage",
     "StorageError",
     "TimerPlan",
+    "storage_for",
 ]
+
+
+def storage_for(database_url: str | None, database_path: Path) -> Storage:
+    """PostgreSQL at `database_url` if there is one, else the SQLite file."""
+    if database_url is not None:
+        return PostgresStorage(database_url)
+    return SqliteStorage(database_path)

@@ -12,8 +12,11 @@ return the row as it was.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from bot.models import Table
+from bot.storage.base import Change
+from bot.storage.rows import Row
 
 TABLES_KEPT = 2048
 """Recently used tables kept (a few KB each, their state's JSON)."""
@@ -48,6 +51,22 @@ class TableCache:
         self._bump(table.id)
         self._put(table.model_copy(update=written))
 
+    def committed(self, table: Table, now: float) -> None:
+        """A change of `table` as just stored: its living message is in the row, not in
+        `table`, so a table not kept here is forgotten rather than kept without it."""
+        known = self._items.get(table.id)
+        if known is None:
+            self.forget(table.id)
+        else:
+            self.stored(table, message_id=known.message_id, updated_at=now)
+
+    def status_may_change(self, change: Change) -> bool:
+        """False when the stored row is known to hold the status this change keeps: setting
+        it anyway rewrites the two indexes that name it (`bench.side`)."""
+        before = self._items.get(change.table.id)
+        return not (before is not None and before.version == change.expected
+                    and before.status == change.table.status)
+
     def message_stored(self, table_id: int, message_id: int | None) -> None:
         """The table's living message as just written."""
         self._bump(table_id)
@@ -71,3 +90,25 @@ class TableCache:
         self._items.move_to_end(table.id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
+
+
+class OpenTables:
+    """Channel → its open table (at most one, the schema says): read at `open`, kept by every
+    write of a table's status, so a channel's table is found without a read."""
+
+    def __init__(self) -> None:
+        self._ids: dict[int, int] = {}
+
+    def reset(self, rows: Iterable[Row]) -> None:
+        """From rows of (id, channel_id) of the open tables."""
+        self._ids = {r["channel_id"]: r["id"] for r in rows}
+
+    def get(self, channel_id: int) -> int | None:
+        return self._ids.get(channel_id)
+
+    def place(self, table: Table) -> None:
+        """Kept true after a write of this table."""
+        if table.status != "over":
+            self._ids[table.channel_id] = table.id
+        elif self._ids.get(table.channel_id) == table.id:
+            del self._ids[table.channel_id]

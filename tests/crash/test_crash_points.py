@@ -30,7 +30,7 @@ from bot.client import DeductionBot
 from bot.config import Config
 from bot.models import SeatRef, Table, player_id
 from bot.storage import Change, SqliteStorage
-from bot.storage.sqlite import table_from_row as stored_table
+from bot.storage.rows import table_from_row as stored_table
 from engine.thirteen_clues import (
     Ask,
     ChoosePass,

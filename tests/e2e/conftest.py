@@ -1,4 +1,5 @@
-"""End-to-end fixtures: the real bot, a real SQLite file, the local Discord stand-in.
+"""End-to-end fixtures: the real bot, a real SQLite file (or PostgreSQL database), the local
+Discord stand-in.
 
 Every test's interaction latencies (dispatch → the bot's first callback, as the stand-in
 measures them) are collected for the whole session: the terminal summary prints the median
@@ -27,9 +28,11 @@ LATENCIES: dict[str, list[float]] = {}
 class World:
     """A stand-in Discord with one guild, four members, and a way to (re)start the bot."""
 
-    def __init__(self, dc: DiscordStandIn, db: Path) -> None:
+    def __init__(self, dc: DiscordStandIn, db: Path, database_url: str | None = None) -> None:
         self.dc = dc
         self.db = db
+        self.database_url = database_url
+        """PostgreSQL instead of the SQLite file `db`, when set."""
         self.guild: Guild = dc.add_guild()
         self.channel = self.guild.channel_id
         self.users: list[User] = [
@@ -50,6 +53,7 @@ class World:
     def make_bot(self, games: Sequence[AnyGame] | None = None, **overrides: object
                  ) -> DeductionBot:
         settings: dict[str, object] = {"token": "standin-token", "database_path": self.db,
+                                       "database_url": self.database_url,
                                        "ai_delay": 0.05, "retry_base": 0.05}
         config = Config(**{**settings, **overrides})  # type: ignore[arg-type]
         return DeductionBot(config, games)
@@ -73,9 +77,17 @@ def _delivering(bot: DeductionBot) -> str | None:
 
 
 @pytest.fixture
-async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
+def database_url() -> str | None:
+    """None: the bot plays on a SQLite file. A module that overrides this fixture plays its
+    tests on PostgreSQL (tests/e2e/test_postgres.py)."""
+    return None
+
+
+@pytest.fixture
+async def world(tmp_path: Path, request: pytest.FixtureRequest, database_url: str | None
+                ) -> AsyncIterator[World]:
     async with running_standin() as dc:
-        world = World(dc, tmp_path / "bot.sqlite3")
+        world = World(dc, tmp_path / "bot.sqlite3", database_url)
         yield world
         LATENCIES[request.node.nodeid] = list(dc.latencies)
         unexpected = world.unexpected_errors()

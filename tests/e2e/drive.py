@@ -1,8 +1,8 @@
 """More helpers for driving 13 Clues tables through the stand-in: database snapshots, the
 living table message, pickers, turn loops and the secrecy scan.
 
-The database is read with a separate sqlite3 connection (WAL allows it while the bot runs,
-and it also works while the bot is stopped between restarts).
+The database is read with a separate connection (sqlite3: WAL allows it while the bot runs,
+and it also works while the bot is stopped between restarts; or asyncpg on PostgreSQL).
 """
 
 from __future__ import annotations
@@ -10,9 +10,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
+
+from bot.storage.postgres import numbered
+from bot.storage.rows import Row
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import Category
 from tests.e2e.conftest import World
@@ -20,16 +25,35 @@ from tests.e2e.play import named_cards
 from tests.standin import InteractionResult, Message, User
 
 
-def query(world: World, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+def query(world: World, sql: str, args: tuple[Any, ...] = ()) -> list[Row]:
+    """One statement on the bot's database, its rows read by name; `?` placeholders, and SQL
+    both backends speak."""
+    if world.database_url is not None:
+        return list(_postgres_query(world.database_url, sql, args))
     con = sqlite3.connect(world.db, timeout=5)
     con.row_factory = sqlite3.Row
     try:
-        return con.execute(sql, args).fetchall()
+        with con:  # a write (a test's own rows) is committed
+            return con.execute(sql, args).fetchall()
     finally:
         con.close()
 
 
-def table_row(world: World) -> sqlite3.Row:
+def _postgres_query(url: str, sql: str, args: tuple[Any, ...]) -> list[asyncpg.Record]:
+    """The same read on PostgreSQL, on a connection of its own in a thread of its own (the
+    helpers are called synchronously from inside the test's event loop)."""
+    async def fetch() -> list[asyncpg.Record]:
+        con = await asyncpg.connect(url)
+        try:
+            return await con.fetch(numbered(sql), *args)
+        finally:
+            await con.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, fetch()).result()
+
+
+def table_row(world: World) -> Row:
     """The channel's latest table row (open or finished)."""
     rows = query(world, "SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
                  (world.channel,))

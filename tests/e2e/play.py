@@ -15,15 +15,8 @@ CARD_NAME = {c: re.compile(rf"\b{re.escape(info.name)}\b") for c, info in CARDS.
 async def true_state(world: World) -> GameState:
     """The stored truth, read from the bot's own database (tests may know everything)."""
     assert world.bot is not None
-    table = await world.bot.storage.open_table(world.channel)
-    if table is None:  # finished: the latest table of this channel
-        async with world.bot.storage.db.execute(
-            "SELECT state FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-            (world.channel,),
-        ) as cur:
-            row = await cur.fetchone()
-        return GameState.model_validate_json(row["state"])
-    assert table.state is not None
+    table = await world.bot.storage.last_game(world.channel)  # open, else the last finished
+    assert table is not None and table.state is not None
     return GameState.model_validate_json(table.state)
 
 

@@ -5,7 +5,6 @@ server's default, and the stale or doubled texts of point 9."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 
 from engine.thirteen_clues import legal
@@ -290,17 +289,18 @@ async def test_plurals_and_a_leaderboard_by_wins_with_the_ai_that_won(world: Wor
         assert "Turn timer" in lobby.text and "(s)" not in lobby.text
         await dc.slash(ann, world.channel, "13clues", "end")
         # results: Bea 2 wins of 3, Cid 1 win of 1, Ann 0 of 4, an expert AI 1 of 2
-        con = sqlite3.connect(world.db)
         rows = [(1, bea.id, 1, None), (2, bea.id, 1, None), (3, bea.id, 0, None),
                 (4, cid_.id, 1, None), (5, -2, 1, "expert"), (6, -3, 0, "expert"),
                 (7, -2, 0, "easy")]
         rows += [(10 + i, ann.id, 0, None) for i in range(4)]
-        with con:
-            con.executemany(
-                "INSERT INTO results (guild_id, game, table_id, user_id, won, finished_at,"
-                " ai_level) VALUES (?, '13clues', ?, ?, ?, ?, ?)",
-                [(world.guild.id, t, u, w, time.time(), lvl) for t, u, w, lvl in rows])
-        con.close()
+        for t, u, w, lvl in rows:  # each result of a finished table (PostgreSQL checks)
+            query(world, "INSERT INTO tables (id, guild_id, channel_id, game, status, host_id,"
+                  " options, seats, created_at, updated_at)"
+                  " VALUES (?, ?, ?, '13clues', 'over', ?, '{}', '[]', 0, 0)",
+                  (1000 + t, world.guild.id, world.channel, ann.id))
+            query(world, "INSERT INTO results (guild_id, game, table_id, user_id, won,"
+                  " finished_at, ai_level) VALUES (?, '13clues', ?, ?, ?, ?, ?)",
+                  (world.guild.id, 1000 + t, u, w, time.time(), lvl))
         board = await dc.slash(ann, world.channel, "leaderboard")
         lines = board.text.splitlines()[1:]
         assert lines[0].startswith(f"1. <@{bea.id}> — 2 wins in 3 games"), lines

@@ -1,6 +1,7 @@
 """The bot as an OS process, as a PaaS runs it (`python -m bot`): SIGTERM during play loses
 nothing and exits within 10 s; a second process on the same database does not play while the
-first holds the lease, and takes over when it is released (a rolling deploy)."""
+first holds the lease, and takes over when it is released (a rolling deploy), on SQLite and
+on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import asyncio
 import sqlite3
 import time
 from pathlib import Path
+
+import pytest
 
 from tests.standin import running_standin
 from tests.standin.process import BotProcess
@@ -71,24 +74,34 @@ async def test_sigterm_mid_action_loses_nothing_and_exits_in_time(tmp_path: Path
             assert len([m for m in dc.dms(ann) if "13c:pass:" in "".join(m.custom_ids)]) == 1
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The environment that picks the backend: nothing for SQLite, DATABASE_URL for a fresh
+    PostgreSQL database."""
+    if request.param == "sqlite":
+        return {}
+    return {"DATABASE_URL": request.getfixturevalue("postgres_url")}
+
+
 async def test_a_second_process_does_not_play_while_the_first_holds_the_lease(
-    tmp_path: Path,
+    tmp_path: Path, database_env: dict[str, str]
 ) -> None:
     db = tmp_path / "bot.sqlite3"
+    env = {**ENV, **database_env}
     async with running_standin() as dc:
         guild = dc.add_guild()
         ann = dc.add_user("Ann", guild_id=guild.id)
-        first = await dc.start_bot_process(database_path=db, env=ENV)
+        first = await dc.start_bot_process(database_path=db, env=env)
         identified = dc.identify_count
 
-        refused = BotProcess(dc.url, database_path=db, env={**ENV, "LEASE_WAIT_SECONDS": "1"})
+        refused = BotProcess(dc.url, database_path=db, env={**env, "LEASE_WAIT_SECONDS": "1"})
         await refused.start()
         assert await refused.wait(20) == 3
         assert "Another bot process" in refused.output(), refused.output()[-2000:]
         assert dc.identify_count == identified  # it never connected to the gateway
 
         # a rolling deploy: the new process waits while the old one stops cleanly
-        waiting = BotProcess(dc.url, database_path=db, env={**ENV, "LEASE_WAIT_SECONDS": "30"})
+        waiting = BotProcess(dc.url, database_path=db, env={**env, "LEASE_WAIT_SECONDS": "30"})
         await waiting.start()
         await asyncio.sleep(1.5)
         assert waiting.running and dc.identify_count == identified
@@ -99,3 +112,17 @@ async def test_a_second_process_does_not_play_while_the_first_holds_the_lease(
         assert "Table open" in opened.text, opened.text
         waiting.terminate()
         assert await waiting.wait(15) == 0
+    assert db.exists() == (not database_env)  # PostgreSQL alone, when DATABASE_URL names it
+
+
+async def test_a_postgresql_database_out_of_reach_stops_the_bot_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    url = f"postgresql://bot@/deduction?host={tmp_path / 'nowhere'}&port=5432"
+    async with running_standin() as dc:
+        proc = BotProcess(dc.url, database_path=tmp_path / "bot.sqlite3",
+                          env={**ENV, "DATABASE_URL": url})
+        await proc.start()
+        assert await proc.wait(30) == 3
+        assert "cannot reach the PostgreSQL database" in proc.output(), proc.output()[-2000:]
+        assert "Traceback" not in proc.output(), proc.output()[-2000:]

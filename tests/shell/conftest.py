@@ -1,4 +1,5 @@
-"""A real SQLite file per test, opened through the storage layer."""
+"""A real database per test, opened through the storage layer: each storage test runs on
+SQLite (a file) and on PostgreSQL (a fresh database of the test server)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,22 @@ from pathlib import Path
 import pytest
 
 from bot.models import SeatRef, Table
-from bot.storage import SqliteStorage
+from bot.storage import SqliteStorage, Storage
+from bot.storage.postgres import PostgresStorage
+
+BACKENDS = ("sqlite", "postgres")
 
 
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
-    store = SqliteStorage(tmp_path / "bot.sqlite3")
+@pytest.fixture(params=BACKENDS)
+async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+    """Parametrized: a test of the storage seam runs once per backend. A test of one backend
+    alone asks `@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)`."""
+    store: Storage
+    if request.param == "sqlite":
+        store = SqliteStorage(tmp_path / "bot.sqlite3")
+    else:
+        server = request.getfixturevalue("postgres_server")
+        store = PostgresStorage(await server.fresh_database())
     await store.open()
     yield store
     await store.close()

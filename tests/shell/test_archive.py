@@ -16,7 +16,7 @@ from bot.archive import ArchiveError, GameRecord, Replay, frames, record_of, tra
 from bot.models import Table
 from bot.plug import AnyGame
 from bot.registry import GAMES
-from bot.storage import SqliteStorage
+from bot.storage import Storage
 from bot.tables import TableService
 
 GAME = {g.key: g for g in GAMES}
@@ -80,7 +80,7 @@ SETUPS = [
 
 @pytest.mark.parametrize(("game", "players", "options"), SETUPS)
 async def test_a_finished_game_replays_from_its_record_to_the_same_end(
-    storage: SqliteStorage, game: str, players: int, options: dict[str, Any]
+    storage: Storage, game: str, players: int, options: dict[str, Any]
 ) -> None:
     tables = TableService(storage, GAME, seed=lambda: 4242 + players)
     table = await play_out(tables, await seated(tables, game, players, options), players)
@@ -92,7 +92,7 @@ async def test_a_finished_game_replays_from_its_record_to_the_same_end(
         assert len(json.loads(table.state or "")["rounds"]) >= 2  # a whole series replayed
 
 
-async def test_a_rematch_and_an_ended_game_replay_too(storage: SqliteStorage) -> None:
+async def test_a_rematch_and_an_ended_game_replay_too(storage: Storage) -> None:
     """A rematch has no deal in its log (its table is created dealt); an ended table's last
     step is the engine's abandon."""
     tables = TableService(storage, GAME, seed=lambda: 77)
@@ -110,7 +110,7 @@ async def test_a_rematch_and_an_ended_game_replay_too(storage: SqliteStorage) ->
 
 
 async def test_a_record_that_does_not_arrive_at_its_end_is_refused(
-    storage: SqliteStorage,
+    storage: Storage,
 ) -> None:
     tables = TableService(storage, GAME, seed=lambda: 5)
     table = await play_out(tables, await seated(tables, "mansion", 3, {}), 5)
@@ -124,7 +124,7 @@ async def test_a_record_that_does_not_arrive_at_its_end_is_refused(
 
 
 async def test_any_step_from_a_checkpoint_is_the_step_played_in_order(
-    storage: SqliteStorage,
+    storage: Storage,
 ) -> None:
     """The replay keeps a state every few steps and plays a step on from the one before it:
     each step, its state and its events, is exactly the one met playing the game through."""
@@ -144,7 +144,7 @@ async def test_any_step_from_a_checkpoint_is_the_step_played_in_order(
         assert module.dump_events(frame.events) == module.dump_events(played[step].events)
 
 
-async def test_the_history_reads_only_games_that_are_over(storage: SqliteStorage) -> None:
+async def test_the_history_reads_only_games_that_are_over(storage: Storage) -> None:
     tables = TableService(storage, GAME, seed=lambda: 9)
     done = await play_out(tables, await seated(tables, "13clues", 2, {}, channel=10), 9)
     in_play = await seated(tables, "mansion", 3, {}, channel=11)
@@ -168,7 +168,7 @@ async def test_the_history_reads_only_games_that_are_over(storage: SqliteStorage
 
 
 async def test_every_replay_and_history_custom_id_is_handled_by_exactly_one_family(
-    storage: SqliteStorage,
+    storage: Storage,
 ) -> None:
     import discord
 

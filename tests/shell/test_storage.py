@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import cast
 
+import asyncpg
 import pytest
 
 from bot.messages import Outgoing
@@ -17,11 +20,23 @@ from bot.storage import (
     SchemaTooNew,
     SqliteStorage,
     StaleVersion,
+    Storage,
     StorageError,
     TimerPlan,
 )
-from bot.storage.sqlite import MIGRATIONS
-from tests.shell.conftest import lobby
+from bot.storage.postgres import PostgresStorage
+from bot.storage.schema import MIGRATIONS, postgres
+from tests.shell.conftest import BACKENDS, lobby
+
+
+@pytest.fixture
+async def second(storage: Storage) -> AsyncIterator[Storage]:
+    """Another process's storage on the same database as `storage`."""
+    other: Storage = (SqliteStorage(storage.path) if isinstance(storage, SqliteStorage)
+                      else PostgresStorage(cast(PostgresStorage, storage).url))
+    await other.open()
+    yield other
+    await other.close()
 
 
 def post(text: str, channel: int = 10) -> Letter:
@@ -32,6 +47,7 @@ def timer(kind: str, seat: int, key: str = "k", due: float | None = None) -> Tim
     return TimerSpec(kind=kind, seat=seat, key=key, due=time.time() - 1 if due is None else due)
 
 
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_a_new_database_has_every_migration_and_durable_pragmas(
     storage: SqliteStorage,
 ) -> None:
@@ -52,18 +68,37 @@ async def test_a_new_database_has_every_migration_and_durable_pragmas(
         assert (await cur.fetchone())[0] == 5000
 
 
-async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    con = sqlite3.connect(path)
-    con.executescript(f"BEGIN; {MIGRATIONS[0]}; PRAGMA user_version = 1; COMMIT;")
-    con.execute(
-        "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options, seats,"
-        " created_at, updated_at) VALUES (1, 10, '13clues', 'lobby', 100, '{}', '[]', 0, 0)"
-    )
-    con.execute("INSERT INTO timers (guild_id, table_id, kind, due) VALUES (1, 1, 'ai', 0)")
-    con.commit()
-    con.close()
-    store = SqliteStorage(path)
+OLD_ROWS = (
+    "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options, seats,"
+    " created_at, updated_at) VALUES (1, 10, '13clues', 'lobby', 100, '{}', '[]', 0, 0)",
+    "INSERT INTO timers (guild_id, table_id, kind, due) VALUES (1, 1, 'ai', 0)",
+)
+"""A lobby and its timer, as a version-1 database holds them."""
+
+
+async def version_1_database(backend: str, request: pytest.FixtureRequest, tmp_path: Path
+                             ) -> Storage:
+    """A storage, not yet open, on a database left at schema version 1 with `OLD_ROWS`."""
+    if backend == "sqlite":
+        path = tmp_path / "old.sqlite3"
+        con = sqlite3.connect(path)
+        con.executescript(f"BEGIN; {MIGRATIONS[0]}; PRAGMA user_version = 1;"
+                          f" {'; '.join(OLD_ROWS)}; COMMIT;")
+        con.close()
+        return SqliteStorage(path)
+    url = await request.getfixturevalue("postgres_server").fresh_database()
+    pg = await asyncpg.connect(url)
+    await pg.execute(f"{postgres(MIGRATIONS[0])}; CREATE TABLE schema_version (version INTEGER"
+                     f" NOT NULL); INSERT INTO schema_version VALUES (1); {'; '.join(OLD_ROWS)}")
+    await pg.close()
+    return PostgresStorage(url)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_version_1_database_is_upgraded_in_place(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    store = await version_1_database(backend, request, tmp_path)
     await store.open()
     try:
         table = await store.table(1)
@@ -71,6 +106,9 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
         [old] = await store.timers(1)
         assert old.kind == "ai" and old.attempts == 0
         assert await store.nonce_salt()
+        # table ids go on after the rows already there
+        created = await store.create_table(lobby(11), lambda t: Change(t))
+        assert created.table.id == 2
     finally:
         await store.close()
 
@@ -120,6 +158,7 @@ async def test_a_change_is_stored_whole_or_not_at_all(storage: SqliteStorage) ->
     assert texts == ["one", "two", "three"]
 
 
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_uncommitted_letters_are_invisible_to_the_sender(storage: SqliteStorage) -> None:
     created = (await storage.create_table(lobby(), lambda t: Change(t))).table
 
@@ -193,19 +232,34 @@ async def test_timers_move_with_the_change(storage: SqliteStorage) -> None:
     assert await storage.next_timer_due() is None
 
 
-async def test_the_lease_keeps_a_second_process_out(storage: SqliteStorage) -> None:
+async def test_the_lease_keeps_a_second_process_out(
+    storage: Storage, second: Storage
+) -> None:
+    """Two processes on one database (two storages): the second is kept out and told who
+    holds it, and comes in once the first releases it."""
     now = time.time()
     assert await storage.acquire_lease("a", 30, now) is None
-    assert await storage.acquire_lease("b", 30, now + 1) == "a"
+    assert await second.acquire_lease("b", 30, now + 1) == "a"
+    assert await storage.acquire_lease("a", 30, now + 10) is None  # renewed
+    assert (await second.lease_holder() or ("",))[0] == "a"
+    await second.release_lease("b")  # not the holder: nothing happens
+    assert await second.acquire_lease("b", 30, now + 11) == "a"
+    await storage.release_lease("a")
+    assert await storage.lease_holder() is None
+    assert await second.acquire_lease("b", 30, now + 12) is None
+    assert await storage.acquire_lease("a", 30, now + 13) == "b"
+
+
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
+async def test_an_sqlite_lease_not_renewed_expires(storage: SqliteStorage) -> None:
+    now = time.time()
+    assert await storage.acquire_lease("a", 30, now) is None
     assert await storage.acquire_lease("a", 30, now + 10) is None  # renewed
     assert await storage.acquire_lease("b", 30, now + 35) == "a"
     assert await storage.acquire_lease("b", 30, now + 41) is None  # expired: taken
     assert await storage.take_lease_from("c", "a", 30, now + 42) is False
     assert await storage.take_lease_from("c", "b", 30, now + 42) is True
-    await storage.release_lease("b")  # not the holder: nothing happens
     assert (await storage.lease_holder() or ("",))[0] == "c"
-    await storage.release_lease("c")
-    assert await storage.lease_holder() is None
 
 
 
@@ -275,13 +329,11 @@ async def test_marks_sent_together_are_stored_together(storage: SqliteStorage) -
 
 
 async def test_tables_are_read_from_memory_and_agree_with_the_file(
-    storage: SqliteStorage, tmp_path: Path
+    storage: Storage, second: Storage
 ) -> None:
     """After a write, a table and a channel's open table are found without a read (the cache
     and the open-table map), and what they show is what the file holds, the living message
     stored by a mark included."""
-    from bot.storage.sqlite import table_from_row
-
     table = (await storage.create_table(lobby(), lambda t: Change(t))).table
     after = table.model_copy(update={"version": 1, "status": "playing", "feed": ["news"]})
     living = Letter.post(10, Outgoing(content="table"), living=True)
@@ -302,11 +354,8 @@ async def test_tables_are_read_from_memory_and_agree_with_the_file(
         assert await storage.open_table(11) is None
     finally:
         storage._rows = real  # type: ignore[method-assign]
-    con = sqlite3.connect(storage.path)
-    con.row_factory = sqlite3.Row
-    stored = table_from_row(con.execute("SELECT * FROM tables WHERE id = ?",
-                                        (table.id,)).fetchone())
-    con.close()
+    stored = await second.table(table.id)  # another process: what the database holds
+    assert stored is not None
     assert cached == by_channel == stored
     assert stored.version == 1 and stored.feed == ["news"] and stored.message_id == 777
 
@@ -319,7 +368,7 @@ async def test_tables_are_read_from_memory_and_agree_with_the_file(
 
 
 async def test_a_read_begun_before_a_write_never_caches_the_older_row(
-    storage: SqliteStorage,
+    storage: Storage,
 ) -> None:
     import asyncio
 

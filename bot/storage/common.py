@@ -1,0 +1,301 @@
+"""What both backends do alike, written once: the memory of tables (`cache.py`) and of each
+channel's open table, and the statements SQLite and PostgreSQL read the same way. They are
+written with `?` placeholders; the PostgreSQL backend numbers them (`$1`, `$2`, …).
+
+A backend supplies `_rows` (one read) and `_write` (one statement in a transaction of its
+own), and everything that differs between the dialects: its transactions (a change, a new
+table, the outbox marks), the JSON and array forms of its queries, and the lease.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.models import Posting, Table, Timer
+from bot.storage.base import Change, Committed, LogEntry
+from bot.storage.cache import OpenTables, TableCache
+from bot.storage.rows import Row, changed_columns, table_from_row, timer_from_row
+from bot.storage.schema import KEEP_DONE_LETTERS, NOT_HELD
+
+
+class SqlStorage(ABC):
+    def __init__(self) -> None:
+        self._tables = TableCache()
+        self._open = OpenTables()
+        self._salt: str | None = None
+
+    @abstractmethod
+    async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> Sequence[Row]:
+        """One read, its rows fetched whole; committed data only."""
+
+    @abstractmethod
+    async def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
+        """One statement in a transaction of its own; a failure is a StorageError."""
+
+    async def _row(self, sql: str, args: tuple[Any, ...] = ()) -> Row | None:
+        rows = await self._rows(sql, args)
+        return rows[0] if rows else None
+
+    async def _value(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        """The first column of the first row, or None."""
+        rows = await self._rows(sql, args)
+        return rows[0][0] if rows else None
+
+    async def _opened(self) -> None:
+        """Once the schema is current: each channel's open table read, and the letters done
+        with long ago pruned."""
+        self._open.reset(await self._rows(
+            "SELECT id, channel_id FROM tables WHERE status != 'over'"))
+        await self._write(
+            "DELETE FROM outbox WHERE state != 'pending' AND done_at < ?",
+            (time.time() - KEEP_DONE_LETTERS,),
+        )
+
+    @abstractmethod
+    async def _new_table_id(self) -> int:
+        """An id no table of this database has, or will be given by anyone else."""
+
+    @abstractmethod
+    async def _insert_table(self, change: Change, now: float) -> tuple[int, ...]:
+        """A new table's row with its letters and timers, in one transaction; the letters'
+        ids in order. StaleVersion if its channel has an open table."""
+
+    @abstractmethod
+    async def _store_change(self, change: Change, columns: dict[str, Any], now: float
+                            ) -> tuple[int, ...]:
+        """One change in one transaction: with `expected`, the version checked and `columns`
+        of the table's row rewritten; the log line, letters, timers, results and notes. The
+        letters' ids in order."""
+
+    # tables -------------------------------------------------------------------------------
+
+    async def create_table(self, table: Table, render: Callable[[Table], Change]) -> Committed:
+        """A new table, with what it owes and the timers it arms rendered once its id is known
+        (its buttons carry it); StaleVersion if the channel has an open table."""
+        now = time.time()
+        change = render(table.model_copy(update={"id": await self._new_table_id()}))
+        ids = await self._insert_table(change, now)
+        self._tables.stored(change.table, updated_at=now)
+        self._open.place(change.table)
+        return Committed(change.table, ids)
+
+    async def commit(self, change: Change) -> Committed:
+        new, now = change.table, time.time()
+        # the status is set only when it changes: setting it rewrites the two indexes that
+        # name it, two of the pages a transaction writes (`bench.side`)
+        columns = changed_columns(new, now, status=self._tables.status_may_change(change))
+        try:
+            ids = await self._store_change(change, columns, now)
+        except BaseException:
+            self._tables.forget(new.id)
+            raise
+        self._open.place(new)
+        self._tables.committed(new, now)
+        return Committed(new, ids)
+
+    async def table(self, table_id: int) -> Table | None:
+        cached = self._tables.get(table_id)
+        if cached is not None:
+            return cached
+        stamp = self._tables.stamp(table_id)
+        row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
+        if row is None:
+            return None
+        table = table_from_row(row)
+        self._tables.fill(table, stamp)
+        return table
+
+    async def open_table(self, channel_id: int) -> Table | None:
+        table_id = self._open.get(channel_id)
+        return None if table_id is None else await self.table(table_id)
+
+    async def last_game(self, channel_id: int) -> Table | None:
+        """The channel's open table, else its most recently finished game."""
+        row = await self._row(
+            "SELECT * FROM tables WHERE channel_id = ? AND (status != 'over' OR state IS NOT NULL)"
+            " ORDER BY status = 'over', id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return table_from_row(row) if row else None
+
+    async def active_tables(self, guild_id: int | None = None) -> list[Table]:
+        if guild_id is None:
+            rows = await self._rows("SELECT * FROM tables WHERE status != 'over'")
+        else:
+            rows = await self._rows(
+                "SELECT * FROM tables WHERE status != 'over' AND guild_id = ?", (guild_id,)
+            )
+        return [table_from_row(r) for r in rows]
+
+    async def tables_of(self, user_id: int) -> list[Table]:
+        """Open tables where this member holds a seat."""
+        return [t for t in await self.active_tables() if t.seat_of(user_id) is not None]
+
+    # finished games -----------------------------------------------------------------------
+
+    async def finished_tables(
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> list[Table]:
+        """This server's games that were played and are over, newest first; with `user_id`,
+        only those that member had a seat at (their results row)."""
+        mine, args = _played_by(user_id)
+        rows = await self._rows(
+            f"SELECT * FROM tables WHERE guild_id = ? AND status = 'over' AND state IS NOT NULL"
+            f"{mine} ORDER BY id DESC LIMIT ? OFFSET ?",
+            (guild_id, *args, limit, offset),
+        )
+        return [table_from_row(r) for r in rows]
+
+    async def finished_count(self, guild_id: int, *, user_id: int | None = None) -> int:
+        mine, args = _played_by(user_id)
+        row = await self._row(
+            f"SELECT COUNT(*) AS n FROM tables WHERE guild_id = ? AND status = 'over'"
+            f" AND state IS NOT NULL{mine}",
+            (guild_id, *args),
+        )
+        return int(row["n"]) if row else 0
+
+    async def last_finished(self, channel_id: int, game: str) -> Table | None:
+        """The channel's most recently finished game of this kind (a lobby closed unplayed
+        is no game)."""
+        row = await self._row(
+            "SELECT * FROM tables WHERE channel_id = ? AND game = ? AND status = 'over'"
+            " AND state IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (channel_id, game),
+        )
+        return table_from_row(row) if row else None
+
+    async def action_log(self, table_id: int) -> list[LogEntry]:
+        """The table's action log, in the order the actions were applied."""
+        rows = await self._rows(
+            "SELECT actor, action, events FROM actions WHERE table_id = ? ORDER BY version",
+            (table_id,),
+        )
+        return [LogEntry(r["actor"], r["action"], r["events"]) for r in rows]
+
+    # the outbox ---------------------------------------------------------------------------
+
+    async def next_posting_at(self) -> float | None:
+        """When the earliest letter at the head of its destination is due."""
+        row = await self._row(
+            "SELECT MIN(o.next_at) AS at FROM outbox o"
+            " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
+            " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
+            f" WHERE {NOT_HELD}"
+        )
+        return None if row is None or row["at"] is None else float(row["at"])
+
+    async def posting_retry(self, posting: Posting, at: float) -> None:
+        await self._write(
+            "UPDATE outbox SET tries = tries + 1, next_at = ? WHERE id = ?", (at, posting.id)
+        )
+
+    async def posting_failed(self, posting: Posting, reason: str) -> None:
+        await self._write(
+            "UPDATE outbox SET state = 'failed', reason = ?, tries = tries + 1, done_at = ?"
+            " WHERE id = ?",
+            (reason, time.time(), posting.id),
+        )
+
+    async def living_message(self, table_id: int) -> int | None:
+        cached = self._tables.peek(table_id)
+        if cached is not None:
+            return cached.message_id
+        found = await self._value("SELECT message_id FROM tables WHERE id = ?", (table_id,))
+        return None if found is None else int(found)
+
+    async def slot_message(self, table_id: int, dest: str, slot: str) -> int | None:
+        row = await self._row(
+            "SELECT message_id FROM slots WHERE table_id = ? AND dest = ? AND slot = ?",
+            (table_id, dest, slot),
+        )
+        return None if row is None else int(row["message_id"])
+
+    async def postings_pending(self, ids: Sequence[int]) -> int:
+        if not ids:
+            return 0
+        marks = ",".join("?" * len(ids))
+        row = await self._row(
+            f"SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending' AND id IN ({marks})",
+            tuple(ids),
+        )
+        return int(row["n"]) if row else 0
+
+    async def nonce_salt(self) -> str:
+        if self._salt is None:
+            row = await self._row("SELECT value FROM meta WHERE key = 'nonce_salt'")
+            assert row is not None
+            self._salt = str(row["value"])
+        return self._salt
+
+    # timers -------------------------------------------------------------------------------
+
+    async def next_timer_due(self) -> float | None:
+        row = await self._row(
+            "SELECT MIN(due) AS due FROM timers t JOIN tables b ON b.id = t.table_id"
+            " WHERE b.paused IS NULL"
+        )
+        return None if row is None or row["due"] is None else float(row["due"])
+
+    async def timers(self, table_id: int) -> list[Timer]:
+        rows = await self._rows(
+            "SELECT * FROM timers WHERE table_id = ? ORDER BY due, id", (table_id,)
+        )
+        return [timer_from_row(r) for r in rows]
+
+    async def retry_timer(self, timer_id: int, due: float) -> None:
+        await self._write(
+            "UPDATE timers SET due = ?, attempts = attempts + 1 WHERE id = ?", (due, timer_id)
+        )
+
+    # settings, notes, results -------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        row = await self._row(
+            "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return dict(json.loads(row["settings"])) if row else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+            (guild_id, json.dumps(settings)),
+        )
+
+    async def user_settings(self, user_id: int) -> dict[str, Any]:
+        row = await self._row("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
+        return dict(json.loads(row["settings"])) if row else {}
+
+    async def set_user_settings(self, user_id: int, settings: dict[str, Any]) -> None:
+        await self._write(
+            "INSERT INTO user_settings (user_id, settings) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
+            (user_id, json.dumps(settings)),
+        )
+
+    async def seat_notes(self, table_id: int, seat: int) -> dict[str, Any]:
+        row = await self._row(
+            "SELECT notes FROM seat_notes WHERE table_id = ? AND seat = ?", (table_id, seat)
+        )
+        return dict(json.loads(row["notes"])) if row else {}
+
+    async def player_stats(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        """game → (played, won) for one member of one guild."""
+        rows = await self._rows(
+            "SELECT game, COUNT(*) AS played, SUM(won) AS won FROM results"
+            " WHERE guild_id = ? AND user_id = ? AND ai_level IS NULL GROUP BY game",
+            (guild_id, user_id),
+        )
+        return {r["game"]: (int(r["played"]), int(r["won"] or 0)) for r in rows}
+
+
+def _played_by(user_id: int | None) -> tuple[str, tuple[int, ...]]:
+    """The SQL condition (and its argument) keeping the games a member had a seat at."""
+    if user_id is None:
+        return "", ()
+    return " AND id IN (SELECT table_id FROM results WHERE user_id = ?)", (user_id,)

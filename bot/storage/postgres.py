@@ -1,0 +1,422 @@
+"""The PostgreSQL backend (asyncpg), chosen by `DATABASE_URL=postgresql://…`: the database
+that several bot processes can share.
+
+What makes it safe for more than one process, already: table ids come from the
+`tables_id_seq` sequence (never handed out in memory); a change locks its table's row
+(`SELECT … FOR UPDATE`) inside its own transaction and checks the version under that lock;
+migrations run under an advisory lock, so processes starting together apply each one once;
+the lease is a session advisory lock, which the server releases the moment the holding
+process (or its connection) dies. Each transaction runs whole on one pooled connection.
+Reads of tables come from the same memory cache as SQLite's (`cache.py`), which stays true
+while the lease keeps one process per database (see docs/decisions.md, "PostgreSQL").
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+
+import asyncpg
+
+from bot.models import Letter, Posting, Table, Timer
+from bot.storage.base import (
+    Change,
+    LogEntry,
+    SchemaTooNew,
+    StaleVersion,
+    StorageError,
+    TimerPlan,
+)
+from bot.storage.common import SqlStorage
+from bot.storage.rows import (
+    due_heads,
+    result_rows,
+    table_row,
+    timer_from_row,
+    timer_payload,
+)
+from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD, postgres
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+T = TypeVar("T")
+Con: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
+"""A pooled connection (asyncpg's classes are generic only in its stubs)."""
+
+LOCKS = 0x44454454
+"""The advisory lock namespace of this bot ("DEDT"); with two int keys, pg_locks shows it
+as `classid`, the lock's number as `objid`."""
+MIGRATING = 1
+LEASE_LOCK = 2
+FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+"""What a database or connection failure raises; a change that meets one is not stored."""
+
+
+def _marks(start: int, count: int) -> str:
+    return ", ".join(f"${i}" for i in range(start, start + count))
+
+
+async def _as_it_was(con: asyncpg.Connection[asyncpg.Record]) -> None:
+    """A pooled connection is given back as it was taken: no statement here leaves session
+    state behind (settings, LISTEN, cursors, a session lock: `migrate` unlocks its own), so
+    asyncpg's reset query, one more round trip at every release, is skipped."""
+
+
+@functools.lru_cache(maxsize=256)
+def numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1`, `$2`, … (no statement here holds a literal `?`)."""
+    count = itertools.count(1)
+    return re.sub(r"\?", lambda _: f"${next(count)}", sql)
+
+
+class PostgresStorage(SqlStorage):
+    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        super().__init__()
+        self.url = url
+        self.pool_size = pool_size
+        self._pool: asyncpg.Pool[asyncpg.Record] | None = None
+        self._lease: asyncpg.Connection[asyncpg.Record] | None = None
+        """The session that holds the lease's advisory lock, kept apart from the pool."""
+
+    # connections --------------------------------------------------------------------------
+
+    @property
+    def pool(self) -> asyncpg.Pool[asyncpg.Record]:
+        if self._pool is None:
+            raise RuntimeError("Storage is not open.")
+        return self._pool
+
+    async def open(self) -> None:
+        try:
+            self._pool = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=self.pool_size, reset=_as_it_was
+            )
+        except FAILURES as exc:
+            raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
+        await self.migrate()
+        await self._opened()
+
+    async def close(self) -> None:
+        if self._lease is not None:
+            self._lease.terminate()
+            self._lease = None
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    async def migrate(self) -> int:
+        """Apply the migrations this database has not seen, each in its own transaction,
+        under an advisory lock: processes starting together wait for one another."""
+        async with self.pool.acquire() as con:
+            await con.execute("SELECT pg_advisory_lock($1, $2)", LOCKS, MIGRATING)
+            try:
+                await con.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                current = int(await con.fetchval(
+                    "SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+                if current > len(MIGRATIONS):
+                    raise SchemaTooNew(
+                        f"The database has schema version {current}, but this bot knows only"
+                        f" up to {len(MIGRATIONS)}: it was written by a newer release. Run"
+                        " that release, or point DATABASE_URL at another database."
+                    )
+                for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
+                    async with con.transaction():
+                        await con.execute(postgres(step))
+                        await con.execute(
+                            "INSERT INTO schema_version (version) VALUES ($1)", number)
+            finally:
+                await con.execute("SELECT pg_advisory_unlock($1, $2)", LOCKS, MIGRATING)
+        return len(MIGRATIONS)
+
+    async def _transaction(self, work: Callable[[Con], Awaitable[T]]) -> T:
+        """One transaction on one pooled connection; a database error rolls it back whole
+        and is a StorageError."""
+        try:
+            async with self.pool.acquire() as con, con.transaction():
+                return await work(con)
+        except FAILURES as exc:
+            raise StorageError(f"the change was not stored: {exc}") from exc
+
+    async def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
+        try:
+            await self.pool.execute(numbered(sql), *args)
+        except FAILURES as exc:
+            raise StorageError(f"the change was not stored: {exc}") from exc
+
+    async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[asyncpg.Record]:
+        """One read on a pooled connection; `?` placeholders, as the shared statements."""
+        return await self.pool.fetch(numbered(sql), *args)
+
+    # tables -------------------------------------------------------------------------------
+
+    async def _new_table_id(self) -> int:
+        """From the sequence, before the table's transaction, so that what it owes (its
+        buttons carry the id) is rendered first; the same sequence for every process."""
+        return int(await self._value("SELECT nextval('tables_id_seq')"))
+
+    async def _insert_table(self, change: Change, now: float) -> tuple[int, ...]:
+        created = change.table
+
+        async def insert(con: Con) -> tuple[int, ...]:
+            row = table_row(created, now)
+            await con.execute(
+                f"INSERT INTO tables ({', '.join(row)}) VALUES ({_marks(1, len(row))})",
+                *row.values(),
+            )
+            ids = await _insert_letters(con, created.id, change.letters, now)
+            await _move_timers(con, created, change.timers)
+            return ids
+
+        try:
+            return await self._transaction(insert)
+        except StorageError as exc:
+            if isinstance(exc.__cause__, asyncpg.UniqueViolationError):
+                raise StaleVersion("A table is already open in this channel.") from exc
+            raise
+
+    async def _store_change(self, change: Change, columns: dict[str, Any], now: float
+                            ) -> tuple[int, ...]:
+        """The transaction first locks its table's row: a change of the same table in
+        another process waits for this one, then finds the version moved."""
+        new = change.table
+
+        async def work(con: Con) -> tuple[int, ...]:
+            version = await con.fetchval(
+                "SELECT version FROM tables WHERE id = $1 FOR UPDATE", new.id)
+            if change.expected is not None:
+                if version != change.expected:
+                    raise StaleVersion("This table changed in the meantime.")
+                sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(columns, start=2))
+                await con.execute(
+                    f"UPDATE tables SET {sets} WHERE id = $1", new.id, *columns.values())
+            if change.log is not None:
+                await _insert_log(con, new, change.log, now)
+            ids = await _insert_letters(con, new.id, change.letters, now)
+            await _move_timers(con, new, change.timers)
+            if change.winners is not None:
+                await con.executemany(
+                    "INSERT INTO results (guild_id, game, table_id, user_id, won, finished_at,"
+                    " ai_level) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                    result_rows(new, change.winners, now),
+                )
+            if change.notes is not None:
+                seat, notes = change.notes
+                await con.execute(
+                    "INSERT INTO seat_notes (table_id, seat, notes) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (table_id, seat) DO UPDATE SET notes = excluded.notes",
+                    new.id, seat, json.dumps(notes),
+                )
+            return ids
+
+        return await self._transaction(work)
+
+    # the outbox ---------------------------------------------------------------------------
+
+    async def due_postings(
+        self, now: float, limit: int, busy: Collection[str] = ()
+    ) -> list[Posting]:
+        """As SqliteStorage.due_postings: pending letters in order per destination, those
+        behind a waiting one held back, a paused table's channel letters held, the `busy`
+        destinations left out unread."""
+        rows = await self._rows(
+            "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
+            " LEFT JOIN tables t ON t.id = o.table_id"
+            f" WHERE o.state = 'pending' AND {NOT_HELD}"
+            " AND o.dest <> ALL(?::text[]) ORDER BY o.id LIMIT ?",
+            (list(busy), limit),
+        )
+        return due_heads(rows, now)
+
+    async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
+        """Marked after its own send, in one transaction with what the post becomes: the
+        table's living message, or the message a slot's next letters edit."""
+        letter, table_id = posting.letter, posting.table_id
+        placed = table_id is not None and message_id is not None
+
+        async def work(con: Con) -> None:
+            await con.execute(
+                "UPDATE outbox SET state = 'sent', message_id = $1, done_at = $2"
+                " WHERE id = $3", message_id, time.time(), posting.id)
+            if placed and letter.living:
+                await con.execute(
+                    "UPDATE tables SET message_id = $1 WHERE id = $2", message_id, table_id)
+            if placed and letter.slot is not None:
+                await con.execute(
+                    "INSERT INTO slots (table_id, dest, slot, message_id)"
+                    " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, dest, slot)"
+                    " DO UPDATE SET message_id = excluded.message_id",
+                    table_id, letter.to, letter.slot, message_id,
+                )
+
+        living = table_id if placed and letter.living else None
+        try:
+            await self._transaction(work)
+        except BaseException:
+            if living is not None:
+                self._tables.forget(living)
+            raise
+        if living is not None:
+            self._tables.message_stored(living, message_id)
+
+    # timers -------------------------------------------------------------------------------
+
+    async def due_timers(
+        self, now: float, limit: int, running: Collection[int] = ()
+    ) -> list[Timer]:
+        """Due timers, earliest first, but for those `running` (in a handler's hands)."""
+        rows = await self._rows(
+            "SELECT t.* FROM timers t JOIN tables b ON b.id = t.table_id"
+            " WHERE t.due <= ? AND b.paused IS NULL AND t.id <> ALL(?::bigint[])"
+            " ORDER BY t.due, t.id LIMIT ?",
+            (now, list(running), limit),
+        )
+        return [timer_from_row(r) for r in rows]
+
+    # the lease ----------------------------------------------------------------------------
+
+    async def acquire_lease(self, holder: str, ttl: float, now: float) -> str | None:
+        """Take the lease's session advisory lock on a connection of its own, or renew it
+        (the lock lasts as long as that connection: `expires` is only shown to others);
+        the holder's name if another process has it. A lease whose connection was lost is
+        lost: another process may have played meanwhile."""
+        if self._lease is not None:
+            try:
+                await self._lease.execute(
+                    "UPDATE lease SET expires = $1 WHERE name = $2", now + ttl, LEASE)
+            except Exception:  # any failure of its own session (asyncpg's protocol errors too)
+                self._lease.terminate()
+                self._lease = None
+                return "nobody now: this process lost its database session, and its lease"
+            return None
+        try:
+            con = await asyncpg.connect(self.url)
+        except FAILURES as exc:
+            raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
+        if not await con.fetchval("SELECT pg_try_advisory_lock($1, $2)", LOCKS, LEASE_LOCK):
+            await con.close()
+            other = await self._value("SELECT holder FROM lease WHERE name = ?", (LEASE,))
+            return str(other) if other is not None else "another process"
+        await con.execute(
+            "INSERT INTO lease (name, holder, expires) VALUES ($1, $2, $3)"
+            " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
+            " expires = excluded.expires",
+            LEASE, holder, now + ttl,
+        )
+        self._lease = con
+        return None
+
+    async def release_lease(self, holder: str) -> None:
+        con, self._lease = self._lease, None
+        if con is None:
+            return
+        try:
+            await con.execute("DELETE FROM lease WHERE name = $1 AND holder = $2", LEASE,
+                              holder)
+            await con.close()  # the session ends: its advisory lock goes with it
+        except FAILURES:
+            con.terminate()
+
+    async def lease_holder(self) -> tuple[str, float] | None:
+        """The holder, if a session holds the lock (a row left by a dead process is not)."""
+        row = await self._row(
+            "SELECT holder, expires FROM lease WHERE name = ? AND EXISTS ("
+            " SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND classid = ? AND objid = ? AND objsubid = 2)",
+            (LEASE, LOCKS, LEASE_LOCK),
+        )
+        return None if row is None else (str(row["holder"]), float(row["expires"]))
+
+    async def take_lease_from(self, holder: str, dead: str, ttl: float, now: float) -> bool:
+        """A dead process's lock went with its session: taking over is taking the lock."""
+        return await self.acquire_lease(holder, ttl, now) is None
+
+    # settings, notes, results -------------------------------------------------------------
+
+    async def leaderboard(self, guild_id: int, limit: int = 10
+                          ) -> list[tuple[int | str, int, int]]:
+        """As SqliteStorage.leaderboard: most wins, then the best win rate, then the most
+        games; members before AI levels on a full tie, as SQLite sorts numbers before text."""
+        rows = await self._rows(
+            "SELECT COALESCE('ai:' || ai_level, user_id::text) AS who, SUM(won) AS won,"
+            " COUNT(*) AS played FROM results WHERE guild_id = ?"
+            " GROUP BY who HAVING MIN(ai_level) IS NULL OR SUM(won) > 0"
+            " ORDER BY SUM(won) DESC, SUM(won)::float8 / COUNT(*) DESC, COUNT(*) DESC,"
+            " MIN(ai_level) IS NOT NULL, MIN(ai_level), MIN(user_id) LIMIT ?",
+            (guild_id, limit),
+        )
+        return [(_who(r["who"]), int(r["won"] or 0), int(r["played"])) for r in rows]
+
+
+# --- statements used inside a unit of work ------------------------------------------------
+
+
+async def _insert_log(con: Con, table: Table, log: LogEntry, now: float) -> None:
+    await con.execute(
+        "INSERT INTO actions (table_id, version, actor, action, events, delivered, at)"
+        " VALUES ($1, $2, $3, $4, $5, 1, $6)",
+        table.id, table.version, log.actor, log.action, log.events, now,
+    )
+
+
+async def _insert_letters(
+    con: Con, table_id: int, letters: Iterable[Letter], now: float
+) -> tuple[int, ...]:
+    """Every letter in one statement, in order (ids from the sequence, row by row); a
+    letter said `once` per table that is already stored is skipped."""
+    letters = list(letters)
+    if not letters:
+        return ()
+    rows = await con.fetch(
+        "INSERT INTO outbox (table_id, dest, letter, once, created_at)"
+        " SELECT $1, x.dest, x.letter, x.once, $5"
+        " FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY"
+        " AS x(dest, letter, once, n) ORDER BY x.n"
+        " ON CONFLICT (table_id, once) WHERE once IS NOT NULL DO NOTHING RETURNING id",
+        table_id,
+        [letter.to for letter in letters],
+        [letter.model_dump_json() for letter in letters],
+        [letter.once for letter in letters],
+        now,
+    )
+    return tuple(sorted(int(r["id"]) for r in rows))
+
+
+async def _move_timers(con: Con, table: Table, plan: TimerPlan) -> None:
+    if plan.delete:
+        await con.execute("DELETE FROM timers WHERE id = ANY($1::bigint[])", list(plan.delete))
+    if plan.seats_done:
+        await con.execute(
+            "DELETE FROM timers WHERE table_id = $1"
+            " AND (payload::jsonb ->> 'seat')::int = ANY($2::int[])",
+            table.id, list(plan.seats_done),
+        )
+    if plan.clear == "all":
+        await con.execute("DELETE FROM timers WHERE table_id = $1", table.id)
+    elif plan.clear:
+        await con.execute(
+            "DELETE FROM timers WHERE table_id = $1 AND kind = ANY($2::text[])",
+            table.id, list(plan.clear),
+        )
+    if plan.add:
+        await con.executemany(
+            "INSERT INTO timers (guild_id, table_id, kind, due, payload)"
+            " VALUES ($1, $2, $3, $4, $5)",
+            [(table.guild_id, table.id, spec.kind, spec.due, timer_payload(spec))
+             for spec in plan.add],
+        )
+
+
+def _loads(text: str | None) -> dict[str, Any]:
+    return {} if text is None else dict(json.loads(text))
+
+
+def _who(who: str) -> int | str:
+    return who if who.startswith("ai:") else int(who)
