@@ -12,6 +12,7 @@ import statistics
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from bot.client import DeductionBot
 from bot.config import Config
 from bot.plug import AnyGame
 from tests.standin import DiscordStandIn, Guild, User, running_standin
+from tests.standin.globallimit import DISCORD_GLOBAL_LIMIT
 
 LATENCIES: dict[str, list[float]] = {}
 """test node id → the latencies of its interactions."""
@@ -72,14 +74,29 @@ def _delivering(bot: DeductionBot) -> str | None:
     return f"{working} outbox destination(s) being delivered" if working else None
 
 
-@pytest.fixture
-async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
-    async with running_standin() as dc:
+async def _world(tmp_path: Path, request: pytest.FixtureRequest, **limits: Any
+                 ) -> AsyncIterator[World]:
+    async with running_standin(**limits) as dc:
         world = World(dc, tmp_path / "bot.sqlite3")
         yield world
         LATENCIES[request.node.nodeid] = list(dc.latencies)
         unexpected = world.unexpected_errors()
         assert not unexpected, "the bot logged errors:\n" + "\n".join(unexpected)
+
+
+@pytest.fixture
+async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
+    async for made in _world(tmp_path, request, global_rate_limit=DISCORD_GLOBAL_LIMIT):
+        yield made
+
+
+@pytest.fixture
+async def limited_world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
+    """A world whose stand-in also enforces Discord's per-channel message limit (5 posts in 5
+    seconds), for the tests that count what a game costs."""
+    async for made in _world(tmp_path, request, global_rate_limit=DISCORD_GLOBAL_LIMIT,
+                             message_rate_limit=(5, 5.0)):
+        yield made
 
 
 WorldFactory = Callable[[], World]
