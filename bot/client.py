@@ -21,6 +21,7 @@ from bot.drawings import Drawings
 from bot.interactions import UNCHANGED, answer, expired
 from bot.lease import Lease
 from bot.outbox import Sender
+from bot.pacing import Pacer
 from bot.plug import AnyGame
 from bot.storage import SqliteStorage, Storage
 from bot.tables import TableService
@@ -85,7 +86,8 @@ class DeductionBot(commands.AutoShardedBot):
             on_commit=self._wake,
             thinker=self._thinker,
         )
-        self.transport = Transport(self, self.drawings)
+        self.pacer = Pacer(self.config.rest_per_second)
+        self.transport = Transport(self, self.drawings, self.pacer)
         self.sender = Sender(
             storage, self.transport, self.tables.world.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
@@ -169,6 +171,7 @@ class DeductionBot(commands.AutoShardedBot):
         if not await self.sender.flush(SHUTDOWN_FLUSH):
             log.info("letters left in the outbox: the next start delivers them")
         await self.sender.stop()
+        await self.pacer.close()
         if self._lease is not None:
             await self._lease.release()
         await self.storage.close()

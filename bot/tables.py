@@ -659,10 +659,14 @@ class TableService:
         waiting = [] if over else module.waiting_on(state)
         earlier = set() if before is None else set(module.waiting_on(before))
         newly = [s for s in waiting if s not in earlier]
+        # an AI seat that plays on: this step's news waits for its next one (one edit a turn)
+        hold = done is not None and done.kind == "ai" and waiting == [done.seat]
+        after_ai = bool(earlier) and all(after.seats[s].is_ai for s in earlier)
         after, owed = news.letters(
             module, after, state, events, newly_waiting=newly,
             alerts=await self._alerts(after, newly), fresh=before is None,
-            channel=channel, was_lobby=was_lobby or table.status == "lobby",
+            channel=channel, was_lobby=was_lobby or table.status == "lobby", hold=hold,
+            after_ai=after_ai,
         )
         letters = [*notices, *owed]
         if reply is not None:

@@ -13,7 +13,7 @@ from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
 from bot.thirteen_clues import components, pictures
-from bot.thirteen_clues.casebook import casebook_update, deducible
+from bot.thirteen_clues.casebook import casebook_embed, casebook_update, deducible
 from bot.thirteen_clues.family import PREFIX
 from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
 from bot.thirteen_clues.render.lines import channel_text, dm_text
@@ -166,14 +166,16 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         )
 
     def slots(
-        self, table: Table, state: GameState, events: Sequence[Event], seat: int
+        self, table: Table, state: GameState, events: Sequence[Event], seat: int, *,
+        catch_up: bool
     ) -> dict[str, Outgoing]:
-        """The casebook at full assist: one living DM per player, edited after each answer
-        that changes it."""
+        """The casebook: one living DM per player, brought up to date when their turn
+        begins and after each of their own answers that changes it."""
         if state.phase != "turns":
             return {}
         view = player_view(state, seat)
-        casebook = _casebook_update(table, view, events)
+        casebook = _casebook_now(table, view) if catch_up else _casebook_update(
+            table, view, events)
         if casebook is None:
             return {}
         shown = [casebook_picture(view, embed=0)] if _full(table) and deducible(view) else []
@@ -219,6 +221,12 @@ def _sees_more(events: Sequence[Event], seat: int) -> bool:
 
 def _full(table: Table) -> bool:
     return ThirteenCluesSettings.model_validate(table.options).assist == "full"
+
+
+def _casebook_now(table: Table, view: PlayerView) -> discord.Embed | None:
+    """The whole casebook as it stands (None without assist)."""
+    assist = ThirteenCluesSettings.model_validate(table.options).assist
+    return casebook_embed(view, assist)
 
 
 def _casebook_update(

@@ -50,11 +50,15 @@ def play(
     table = table.model_copy(update={"seats": [by_id[i] for i in order]})
     users = {s.user_id: i for i, s in enumerate(table.seats)}
     rng = random.Random(seed)
+    earlier: set[int] = set()
     for step in range(max_steps + 2):
         over = GAME.is_over(state)
         if over:
             table = table.model_copy(update={"status": "over"})
-        table, owed = letters(GAME, table, state, events, newly_waiting=[], alerts={})
+        waiting = [] if over else GAME.waiting_on(state)
+        newly = [s for s in waiting if s not in earlier]  # as the table service counts them
+        earlier = set(waiting)
+        table, owed = letters(GAME, table, state, events, newly_waiting=newly, alerts={})
         for letter in owed:
             seat = users[letter.address] if letter.kind == "u" else None
             yield Sent(seat, over, letter.body, letter.op == "send" and letter.slot is None)

@@ -1,0 +1,85 @@
+"""Pacing below Discord's global rate limit: one bot token makes 50 requests a second in all,
+every shard and process together (interaction answers are outside it). Meeting the limit
+costs a 429 and a wait for every request in flight; a token bucket spends a share of it
+instead, and when it runs short it serves the requests that matter most first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import time
+from collections.abc import Callable
+
+DISCORD_LIMIT = 50
+DEFAULT_RATE = 45.0
+"""Requests a second one process spends (REST_PER_SECOND): a margin below Discord's 50 for
+what discord.py sends on its own (command sync, member lookups). A cluster of N processes on
+one token gives each 45 / N."""
+
+# Who waits for the budget when it is short, first served first.
+PROMPT = 0
+"""A member's own DMs: a prompt to answer, their private news."""
+TABLE = 1
+"""The table's living message."""
+KEPT = 2
+"""DMs kept up to date in place (a casebook), which can wait for the member's turn."""
+
+
+class Pacer:
+    """A token bucket: `rate` requests a second, at most `burst` at once (by default what
+    keeps any one second at or below Discord's 50: burst + rate); waiters are served by
+    priority (lower first), then in arrival order."""
+
+    def __init__(self, rate: float = DEFAULT_RATE, burst: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if rate <= 0:
+            raise ValueError("rate must be positive")
+        self.rate = rate
+        self.burst = burst if burst is not None else max(1.0, DISCORD_LIMIT - rate)
+        self._clock = clock
+        self._tokens = self.burst
+        self._at = clock()
+        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._pump: asyncio.Task[None] | None = None
+        self.waited = 0
+        """Requests that had to wait for the budget (a figure for benchmarks)."""
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+
+    async def take(self, priority: int) -> None:
+        """Wait for one request's share of the budget."""
+        self._refill()
+        if not self._queue and self._tokens >= 1:
+            self._tokens -= 1
+            return
+        self.waited += 1
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (priority, next(self._order), future))
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.create_task(self._serve(), name="rest-pacer")
+        await future
+
+    async def _serve(self) -> None:
+        while self._queue:
+            self._refill()
+            if self._tokens < 1:
+                await asyncio.sleep((1 - self._tokens) / self.rate)
+                continue
+            _, _, future = heapq.heappop(self._queue)
+            if not future.done():  # a cancelled waiter gives its turn away
+                self._tokens -= 1
+                future.set_result(None)
+
+    async def close(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+            await asyncio.gather(self._pump, return_exceptions=True)
+        for _, _, future in self._queue:
+            future.cancel()
+        self._queue.clear()
