@@ -62,11 +62,11 @@ class World:
         again after exit restarts it on the same database."""
         self.bot = self.make_bot(games, **overrides)
         bot = self.bot
-        self.dc.busy_checks[:] = [lambda: _delivering(bot)]
+        self.dc.busy_checks[:] = [lambda: delivering(bot)]
         return self.dc.run_bot(self.bot)  # type: ignore[return-value]
 
 
-def _delivering(bot: DeductionBot) -> str | None:
+def delivering(bot: DeductionBot) -> str | None:
     """Letters in the outbox sender's hands (a picture is drawn in a thread meanwhile, with
     no request in flight): the stand-in's `settle` waits for them."""
     sender = getattr(bot, "sender", None)
