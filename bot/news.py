@@ -50,19 +50,22 @@ def letters(
     headline: str | None = None,
     hold: bool = False,
     after_ai: bool = False,
+    told: int | None = None,
 ) -> tuple[Table, list[Letter]]:
     """The letters of one stored change, and the table with its feed as they leave it.
     `hold`: an AI seat's step that its next step follows: its news joins the feed and goes
     out with that step's edit (one edit for the AI's whole turn, not one per step).
     `after_ai`: only AI seats were waited on before this change, so the living message shows
-    its feed without status lines, and may be retired with its feed (held news included)."""
+    its feed without status lines, and may be retired with its feed (held news included).
+    `told`: the seat whose answer to its own interaction already shows its news: its DM
+    goes only if it brings a prompt (buttons), as every prompt arrives by DM."""
     owed: list[Letter] = []
     to_act = set() if game.is_over(state) else set(game.waiting_on(state))
     for seat, ref in enumerate(table.seats):
         if ref.human is None:
             continue
         out = game.letter(table, state, events, seat)
-        if out is not None:
+        if out is not None and not (seat == told and not out.components):
             owed.append(Letter.dm(ref.human, headed(game, table, out)))
         kept_dms = game.slots(table, state, events, seat, catch_up=seat in newly_waiting) \
             if seat in to_act else {}

@@ -60,6 +60,9 @@ class Reply:
     then: Callable[[Any, list[Any]], Outgoing] | None = None
     """Renders the answer from the change's result (the new engine state and its events),
     for answers that depend on what happened: a panel that moves on to the next step."""
+    tells: int | None = None
+    """The seat whose private news (and next prompt) this answer shows: its DM about this
+    change would say it twice, so it is not sent (one request less per member's step)."""
 
     def letter(self, follows: int) -> Letter:
         if self.vanish:
@@ -666,7 +669,7 @@ class TableService:
             module, after, state, events, newly_waiting=newly,
             alerts=await self._alerts(after, newly), fresh=before is None,
             channel=channel, was_lobby=was_lobby or table.status == "lobby", hold=hold,
-            after_ai=after_ai,
+            after_ai=after_ai, told=reply.tells if reply is not None else None,
         )
         letters = [*notices, *owed]
         if reply is not None:
