@@ -91,6 +91,7 @@ class DeductionBot(commands.AutoShardedBot):
         self.sender = Sender(
             storage, self.transport, self.tables.world.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
+            pacer=self.pacer,
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)
         self.drawings.warm()

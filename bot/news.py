@@ -51,6 +51,7 @@ def letters(
     hold: bool = False,
     after_ai: bool = False,
     told: int | None = None,
+    acting: int | None = None,
 ) -> tuple[Table, list[Letter]]:
     """The letters of one stored change, and the table with its feed as they leave it.
     `hold`: an AI seat's step that its next step follows: its news joins the feed and goes
@@ -58,9 +59,13 @@ def letters(
     `after_ai`: only AI seats were waited on before this change, so the living message shows
     its feed without status lines, and may be retired with its feed (held news included).
     `told`: the seat whose answer to its own interaction already shows its news: its DM
-    goes only if it brings a prompt (buttons), as every prompt arrives by DM."""
+    goes only if it brings a prompt (buttons), as every prompt arrives by DM. Kept DMs (a
+    casebook) are brought up to date for the seats to act and the one that acted (`acting`),
+    not for the others, whose turn brings theirs up to date."""
     owed: list[Letter] = []
     to_act = set() if game.is_over(state) else set(game.waiting_on(state))
+    if acting is not None:
+        to_act.add(acting)
     for seat, ref in enumerate(table.seats):
         if ref.human is None:
             continue

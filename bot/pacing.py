@@ -12,6 +12,8 @@ import itertools
 import time
 from collections.abc import Callable
 
+from bot.models import Letter
+
 DISCORD_LIMIT = 50
 DEFAULT_RATE = 45.0
 """Requests a second one process spends (REST_PER_SECOND): a margin below Discord's 50 for
@@ -27,17 +29,30 @@ KEPT = 2
 """DMs kept up to date in place (a casebook), which can wait for the member's turn."""
 
 
+def rank_of(letter: Letter) -> int:
+    """Who goes first when the budget is short."""
+    if letter.kind == "u":
+        return KEPT if letter.slot is not None else PROMPT
+    return TABLE
+
+
+def paced(letter: Letter) -> bool:
+    """Whether a letter's request is under the global limit (interaction answers are not)."""
+    return letter.op not in ("reply", "unsay")
+
+
 class Pacer:
-    """A token bucket: `rate` requests a second, at most `burst` at once (by default what
-    keeps any one second at or below Discord's 50: burst + rate); waiters are served by
-    priority (lower first), then in arrival order."""
+    """A token bucket: `rate` requests a second, at most `burst` at once (by default one:
+    requests are spread evenly, as a larger burst met 429s on the stand-in's sliding second
+    once replies and retries bunched up); waiters are served by priority (lower first), then
+    in arrival order."""
 
     def __init__(self, rate: float = DEFAULT_RATE, burst: float | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if rate <= 0:
             raise ValueError("rate must be positive")
         self.rate = rate
-        self.burst = burst if burst is not None else max(1.0, DISCORD_LIMIT - rate)
+        self.burst = burst if burst is not None else 1.0
         self._clock = clock
         self._tokens = self.burst
         self._at = clock()

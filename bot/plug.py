@@ -128,7 +128,8 @@ class GameModule(Protocol[S, A, E, O]):
         """DMs kept up to date in place (a casebook), by name: posted the first time, then
         edited. Asked only for a seat the game waits on (the REST budget: a member's DM is
         brought up to date when they are to act, not after every answer); `catch_up` when
-        that seat has just become waited on: the whole current DM, whatever these events."""
+        that seat has just become waited on: the DM as it stands, if it changed since the
+        seat last saw it, whatever these events."""
         ...
 
     def farewell(self, table: Table, state: S, seat: int) -> Outgoing | None:

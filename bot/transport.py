@@ -23,7 +23,7 @@ from discord.http import Route
 from bot.drawings import Drawn, as_file, with_images
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
-from bot.pacing import KEPT, PROMPT, TABLE, Pacer
+from bot.pacing import PROMPT, Pacer, rank_of
 
 log = logging.getLogger(__name__)
 
@@ -71,13 +71,6 @@ class Drawer(Protocol):
     async def pictures(self, refs: Sequence[Picture]) -> Drawn: ...
 
 
-def priority(letter: Letter) -> int:
-    """Who goes first when the REST budget is short (`bot.pacing`)."""
-    if letter.kind == "u":
-        return KEPT if letter.slot is not None else PROMPT
-    return TABLE
-
-
 class Transport:
     def __init__(self, client: discord.Client, draw: Drawer | None = None,
                  pacer: Pacer | None = None) -> None:
@@ -85,8 +78,9 @@ class Transport:
         self.draw = draw
         """Draws the pictures letters carry; None sends letters without them."""
         self.pacer = pacer
-        """Spends the process's share of the global rate limit on every bot-token request
-        (interaction answers are outside it); None: unpaced."""
+        """The process's share of the global rate limit, for the requests a letter costs
+        beyond the one the sender paced it for (a DM channel opened, a post again after a
+        deleted living message or without its pictures); None: unpaced."""
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
 
@@ -155,7 +149,7 @@ class Transport:
             )
             data = await self._request(route, letter.body, drawn)
             return Outcome("sent", _id(data))
-        rank = priority(letter)
+        rank = rank_of(letter)
         if letter.kind == "u":
             channel_id = await self._dm_channel(letter.address, rank)
         else:
@@ -177,6 +171,7 @@ class Transport:
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_MESSAGE and letter.target == LIVING:
                     # The living message (or slot) was deleted by someone: post it again.
+                    await self._pace(rank)
                     return await self._post(channel_id, letter.body, nonce, drawn, rank)
                 raise
             return Outcome("sent", _id(data))
@@ -206,9 +201,8 @@ class Transport:
         self, route: Route, body: Outgoing, drawn: Drawn, extra: dict[str, Any] | None = None,
         *, rank: int | None = None,
     ) -> Any:
-        """`rank`: the request is under the global limit, paced at this priority; None: an
-        interaction's webhook, outside it."""
-        await self._pace(rank)
+        """`rank`: the priority of a request under the global limit, for a second try
+        (paced); None: an interaction's webhook, outside it."""
         payload = {**body.payload(), **(extra or {})}
         if not drawn:
             return await self.client.http.request(route, json=payload)

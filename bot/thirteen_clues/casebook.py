@@ -76,13 +76,6 @@ def casebook_update(before: PlayerView, after: PlayerView, assist: str) -> disco
     return _embed(after, assist, marks, deduction) if changed else None
 
 
-def casebook_embed(view: PlayerView, assist: str) -> discord.Embed | None:
-    """The casebook as it stands, for a DM brought up to date (None without assist)."""
-    if assist == "off":
-        return None
-    return _embed(view, assist, *assist_marks(view, assist, set()))
-
-
 def _embed(
     view: PlayerView, assist: str, marks: Marks, deduction: Deduction | None
 ) -> discord.Embed:

@@ -13,7 +13,7 @@ from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
 from bot.thirteen_clues import components, pictures
-from bot.thirteen_clues.casebook import casebook_embed, casebook_update, deducible
+from bot.thirteen_clues.casebook import casebook_update, deducible
 from bot.thirteen_clues.family import PREFIX
 from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
 from bot.thirteen_clues.render.lines import channel_text, dm_text
@@ -170,7 +170,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         catch_up: bool
     ) -> dict[str, Outgoing]:
         """The casebook: one living DM per player, brought up to date when their turn
-        begins and after each of their own answers that changes it."""
+        begins and after each of their own answers, when that changed it."""
         if state.phase != "turns":
             return {}
         view = player_view(state, seat)
@@ -224,9 +224,13 @@ def _full(table: Table) -> bool:
 
 
 def _casebook_now(table: Table, view: PlayerView) -> discord.Embed | None:
-    """The whole casebook as it stands (None without assist)."""
+    """At the seat's turn, its casebook if others' answers changed it (as `casebook_update`
+    counts a change) since the DM was last brought up to date: at the seat's own last
+    question, or the start."""
     assist = ThirteenCluesSettings.model_validate(table.options).assist
-    return casebook_embed(view, assist)
+    last = max((i for i, q in enumerate(view.questions) if q.asker == view.seat), default=-1)
+    return casebook_update(view.model_copy(update={"questions": view.questions[:last + 1]}),
+                           view, assist)
 
 
 def _casebook_update(

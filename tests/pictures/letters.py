@@ -51,6 +51,7 @@ def play(
     users = {s.user_id: i for i, s in enumerate(table.seats)}
     rng = random.Random(seed)
     earlier: set[int] = set()
+    actor: int | None = None
     for step in range(max_steps + 2):
         over = GAME.is_over(state)
         if over:
@@ -58,7 +59,8 @@ def play(
         waiting = [] if over else GAME.waiting_on(state)
         newly = [s for s in waiting if s not in earlier]  # as the table service counts them
         earlier = set(waiting)
-        table, owed = letters(GAME, table, state, events, newly_waiting=newly, alerts={})
+        table, owed = letters(GAME, table, state, events, newly_waiting=newly, alerts={},
+                              acting=actor)
         for letter in owed:
             seat = users[letter.address] if letter.kind == "u" else None
             yield Sent(seat, over, letter.body, letter.op == "send" and letter.slot is None)
@@ -70,5 +72,5 @@ def play(
         if step >= max_steps:
             state, events = GAME.abandon(state, "The test ended the table.")
             continue
-        seat = GAME.waiting_on(state)[0]
-        state, events = GAME.apply(state, GAME.ai_action(state, seat, "easy", rng))
+        actor = GAME.waiting_on(state)[0]
+        state, events = GAME.apply(state, GAME.ai_action(state, actor, "easy", rng))

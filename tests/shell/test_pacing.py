@@ -8,8 +8,7 @@ import time
 
 from bot.messages import Outgoing
 from bot.models import Letter
-from bot.pacing import KEPT, PROMPT, TABLE, Pacer
-from bot.transport import priority
+from bot.pacing import DISCORD_LIMIT, KEPT, PROMPT, TABLE, Pacer, paced, rank_of
 
 
 async def test_the_bucket_paces_at_its_rate_and_serves_by_priority() -> None:
@@ -44,11 +43,12 @@ async def test_a_cancelled_waiter_gives_its_turn_away() -> None:
 
 def test_the_default_burst_keeps_any_second_within_discord_limit() -> None:
     pacer = Pacer(rate=45.0)
-    assert pacer.burst + pacer.rate <= 50
+    assert pacer.burst + pacer.rate <= DISCORD_LIMIT
 
 
 def test_priorities_of_letters() -> None:
     body = Outgoing(content="x")
-    assert priority(Letter.dm(1, body)) == PROMPT
-    assert priority(Letter.post(2, body)) == TABLE
-    assert priority(Letter.dm(1, body, slot="casebook")) == KEPT
+    assert rank_of(Letter.dm(1, body)) == PROMPT
+    assert rank_of(Letter.post(2, body)) == TABLE
+    assert rank_of(Letter.dm(1, body, slot="casebook")) == KEPT
+    assert not paced(Letter.reply(3, "token", body)) and paced(Letter.edit(2, 4, body))
