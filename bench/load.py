@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -495,6 +496,8 @@ class Run:
     """The most of them in any one second."""
     rest_429: int = 0
     """Global 429s the stand-in answered (it enforces Discord's 50 a second)."""
+    rest_kinds: str = ""
+    """What the requests were (posts, edits, DM channels opened), and the 429s."""
     turns: int = 0
     """Turns begun at every table (each game's turn number), for the requests per turn."""
     slow_followups: int = 0
@@ -506,6 +509,7 @@ class Run:
             f"REST under the global limit: {self.rest / self.seconds:.1f}/s (peak "
             f"{self.rest_peak}/s), {self.rest / max(1, self.turns):.2f} per turn, 429s: "
             f"{self.rest_429}",
+            f"  {self.rest_kinds}",
             f"N={self.tables:<4} {self.interactions} interactions in {self.seconds:.0f}s: "
             f"{self.rate:.1f}/s; games started {self.games_started}, finished "
             f"{self.games_finished}; actions applied {self.actions}",
@@ -678,7 +682,10 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             latencies=latencies, bot_side=bot_side, action_dm=by_action, change_dm=by_change,
             actions=actions, helpers_cpu=helpers_cpu, turns=turns,
             rest=len(dc.under_limit.since(rest_mark)), rest_peak=dc.under_limit.peak(rest_mark),
-            rest_429=len(dc.under_limit.refused) - refused_mark, driver_cpu=driver_cpu,
+            rest_429=len(dc.under_limit.refused) - refused_mark,
+            rest_kinds=f"made {dc.under_limit.by_kind(rest_mark)}; refused "
+                       f"{Counter(c.route.split('/')[1] for c in dc.under_limit.refused)}",
+            driver_cpu=driver_cpu,
             cpu=cpu, rss_base=rss_base, rss_peak=rss_peak,
             late=sum(1 for x in latencies if x > 3.0),
             unanswered=sum(1 for r in recs if r.callback_type is None),

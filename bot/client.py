@@ -86,7 +86,7 @@ class DeductionBot(commands.AutoShardedBot):
             on_commit=self._wake,
             thinker=self._thinker,
         )
-        self.pacer = Pacer(self.config.rest_per_second)
+        self.pacer = Pacer(self.config.rest_per_second, gate=self._global_hold)
         self.transport = Transport(self, self.drawings, self.pacer)
         self.sender = Sender(
             storage, self.transport, self.tables.world.on_undeliverable,
@@ -149,6 +149,12 @@ class DeductionBot(commands.AutoShardedBot):
             log.exception("command %s failed", interaction.command, exc_info=error)
             text = UNCHANGED
         await answer(interaction, text)
+
+    def _global_hold(self) -> asyncio.Event | None:
+        """discord.py's own hold during a global 429: set while requests may go (it has no
+        public name; before the login it is not an event yet)."""
+        event = getattr(self.http, "_global_over", None)
+        return event if isinstance(event, asyncio.Event) else None
 
     async def close(self) -> None:
         """A clean shutdown: refuse new changes, finish those in flight, deliver what is

@@ -15,6 +15,9 @@ from collections.abc import Callable
 from bot.models import Letter
 
 DISCORD_LIMIT = 50
+JITTER = 3
+"""Requests a second kept spare for requests that leave together though paced apart (a
+busy event loop, a connection pool): their bunching met the limit on the stand-in."""
 DEFAULT_RATE = 45.0
 """Requests a second one process spends (REST_PER_SECOND): a margin below Discord's 50 for
 what discord.py sends on its own (command sync, member lookups). A cluster of N processes on
@@ -42,18 +45,25 @@ def paced(letter: Letter) -> bool:
 
 
 class Pacer:
-    """A token bucket: `rate` requests a second, at most `burst` at once (by default one:
-    requests are spread evenly, as a larger burst met 429s on the stand-in's sliding second
-    once replies and retries bunched up); waiters are served by priority (lower first), then
-    in arrival order."""
+    """A token bucket: `rate` requests a second, at most `burst` at once after a quiet spell
+    (by default one: requests are spread evenly). While requests wait, a late wake-up of the
+    event loop is made up, up to `JITTER` below Discord's 50 in any second, or a busy loop
+    would spend less than its share. Waiters are served by priority (lower first), then in
+    arrival order."""
 
     def __init__(self, rate: float = DEFAULT_RATE, burst: float | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 gate: Callable[[], asyncio.Event | None] | None = None) -> None:
+        """`gate`: the event set while requests may go, cleared while a global 429 is waited
+        out (discord.py's own): no budget is handed out meanwhile, or the requests given it
+        would all go at once when the hold ends, and meet the limit again."""
         if rate <= 0:
             raise ValueError("rate must be positive")
         self.rate = rate
         self.burst = burst if burst is not None else 1.0
+        self.catch_up = max(self.burst, DISCORD_LIMIT - rate - JITTER)
         self._clock = clock
+        self._gate = gate
         self._tokens = self.burst
         self._at = clock()
         self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
@@ -62,15 +72,15 @@ class Pacer:
         self.waited = 0
         """Requests that had to wait for the budget (a figure for benchmarks)."""
 
-    def _refill(self) -> None:
+    def _refill(self, cap: float) -> None:
         now = self._clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._tokens = min(cap, self._tokens + (now - self._at) * self.rate)
         self._at = now
 
     async def take(self, priority: int) -> None:
         """Wait for one request's share of the budget."""
-        self._refill()
-        if not self._queue and self._tokens >= 1:
+        self._refill(self.catch_up if self._queue else self.burst)
+        if not self._queue and self._tokens >= 1 and self._open():
             self._tokens -= 1
             return
         self.waited += 1
@@ -82,7 +92,11 @@ class Pacer:
 
     async def _serve(self) -> None:
         while self._queue:
-            self._refill()
+            gate = self._gate() if self._gate is not None else None
+            if gate is not None and not gate.is_set():
+                await gate.wait()
+                self._at = self._clock()  # no budget piles up during the hold
+            self._refill(self.catch_up)
             if self._tokens < 1:
                 await asyncio.sleep((1 - self._tokens) / self.rate)
                 continue
@@ -90,6 +104,10 @@ class Pacer:
             if not future.done():  # a cancelled waiter gives its turn away
                 self._tokens -= 1
                 future.set_result(None)
+
+    def _open(self) -> bool:
+        gate = self._gate() if self._gate is not None else None
+        return gate is None or gate.is_set()
 
     async def close(self) -> None:
         if self._pump is not None:

@@ -43,7 +43,7 @@ async def test_a_cancelled_waiter_gives_its_turn_away() -> None:
 
 def test_the_default_burst_keeps_any_second_within_discord_limit() -> None:
     pacer = Pacer(rate=45.0)
-    assert pacer.burst + pacer.rate <= DISCORD_LIMIT
+    assert max(pacer.burst, pacer.catch_up) + pacer.rate <= DISCORD_LIMIT
 
 
 def test_priorities_of_letters() -> None:
@@ -52,3 +52,14 @@ def test_priorities_of_letters() -> None:
     assert rank_of(Letter.post(2, body)) == TABLE
     assert rank_of(Letter.dm(1, body, slot="casebook")) == KEPT
     assert not paced(Letter.reply(3, "token", body)) and paced(Letter.edit(2, 4, body))
+
+
+async def test_no_budget_is_handed_out_while_a_global_429_is_waited_out() -> None:
+    hold = asyncio.Event()  # cleared: discord.py is waiting a global 429 out
+    pacer = Pacer(rate=100.0, burst=1.0, gate=lambda: hold)
+    waiter = asyncio.create_task(pacer.take(PROMPT))
+    await asyncio.sleep(0.1)
+    assert not waiter.done()
+    hold.set()
+    await asyncio.wait_for(waiter, 1.0)
+    await pacer.close()
