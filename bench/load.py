@@ -21,8 +21,9 @@ Printed for each N: interactions per second; INTERACTION_CREATE → the bot's fi
 (median, p99, max; the stand-in's clock), overall and per game; a member's action → the last
 DM it caused (p99, matched through the stored outbox: the reply and the DMs of one change
 share its commit); any stored change → its last DM (p99); the bot's CPU per applied action;
-its resident memory per active table; and the interactions past Discord's 3 s or never
-answered.
+its resident memory per active table; the interactions past Discord's 3 s or never
+answered; and the requests under Discord's global limit, which the stand-in enforces (50 a
+second per token): `REST under the global limit: X/s (peak Y/s), Z per turn, 429s: W`.
 
 Then, side by side in this run (see `bench/side.py`): persisting one action against a raw
 upsert, a 6-player DM fan-out with 50 ms REST latency against one-by-one sends, and start-up
@@ -44,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -57,6 +59,7 @@ from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
 from tests.e2e.mansion_drive import Driver as MansionDriver
 from tests.e2e.mansion_drive import find
 from tests.standin import DiscordStandIn, InteractionResult, Message, User, running_standin
+from tests.standin.globallimit import DISCORD_GLOBAL_LIMIT
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 ANSWER_TIMEOUT = 10.0
@@ -487,12 +490,26 @@ class Run:
     """The bot-side first-callback latencies of each kind of interaction (command, button)."""
     """The first-callback latencies of each game's interactions."""
     retries: int = 0
+    rest: int = 0
+    """Requests under Discord's global limit (bot-token routes) during the run."""
+    rest_peak: int = 0
+    """The most of them in any one second."""
+    rest_429: int = 0
+    """Global 429s the stand-in answered (it enforces Discord's 50 a second)."""
+    rest_kinds: str = ""
+    """What the requests were (posts, edits, DM channels opened), and the 429s."""
+    turns: int = 0
+    """Turns begun at every table (each game's turn number), for the requests per turn."""
     slow_followups: int = 0
     """Acknowledged (a defer) in time, but the answer itself came after ANSWER_TIMEOUT."""
 
     def report(self) -> str:
         ms = [x * 1000 for x in self.latencies]
         lines = [
+            f"REST under the global limit: {self.rest / self.seconds:.1f}/s (peak "
+            f"{self.rest_peak}/s), {self.rest / max(1, self.turns):.2f} per turn, 429s: "
+            f"{self.rest_429}",
+            f"  {self.rest_kinds}",
             f"N={self.tables:<4} {self.interactions} interactions in {self.seconds:.0f}s: "
             f"{self.rate:.1f}/s; games started {self.games_started}, finished "
             f"{self.games_finished}; actions applied {self.actions}",
@@ -582,7 +599,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
     workdir = Path(tempfile.mkdtemp(prefix=f"bench-load-{n}-"))
     db = workdir / "bot.sqlite3"
     rng = random.Random(seed)
-    async with running_standin(check=False, quiet=0.05) as dc:
+    async with running_standin(check=False, quiet=0.05,
+                               global_rate_limit=DISCORD_GLOBAL_LIMIT) as dc:
         guilds = [dc.add_guild(f"Guild {g}") for g in range(max(1, n // 4))]
         plans = []
         for t in range(n):
@@ -617,6 +635,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             helpers0 = helpers_cpu_seconds(proc.pid)
             own0 = own_cpu_seconds()
             begin = time.monotonic()
+            rest_mark = dc.under_limit.mark()
+            refused_mark = len(dc.under_limit.refused)
             ramp = min(5.0, seconds / 4)
             driver = Driver(dc, db, begin + seconds, seed, think)
             if profile is not None:
@@ -651,6 +671,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         bot_side = [left[r.id] - r.dispatched_at for r in recs if r.id in left]
         con = sqlite3.connect(db)
         actions = con.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        turns = con.execute("SELECT COALESCE(SUM(json_extract(state, '$.turn_number')), 0) "
+                            "FROM tables WHERE state IS NOT NULL").fetchone()[0]
         con.close()
         offset = time.time() - dc.now()
         dispatched = {r.id: r.dispatched_at + offset for r in recs}
@@ -658,7 +680,12 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         return Run(
             tables=n, seconds=elapsed, interactions=len(recs), rate=len(recs) / elapsed,
             latencies=latencies, bot_side=bot_side, action_dm=by_action, change_dm=by_change,
-            actions=actions, helpers_cpu=helpers_cpu, driver_cpu=driver_cpu,
+            actions=actions, helpers_cpu=helpers_cpu, turns=turns,
+            rest=len(dc.under_limit.since(rest_mark)), rest_peak=dc.under_limit.peak(rest_mark),
+            rest_429=len(dc.under_limit.refused) - refused_mark,
+            rest_kinds=f"made {dc.under_limit.by_kind(rest_mark)}; refused "
+                       f"{Counter(c.route.split('/')[1] for c in dc.under_limit.refused)}",
+            driver_cpu=driver_cpu,
             cpu=cpu, rss_base=rss_base, rss_peak=rss_peak,
             late=sum(1 for x in latencies if x > 3.0),
             unanswered=sum(1 for r in recs if r.callback_type is None),

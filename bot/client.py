@@ -21,6 +21,7 @@ from bot.drawings import Drawings
 from bot.interactions import UNCHANGED, answer, expired
 from bot.lease import Lease
 from bot.outbox import Sender
+from bot.pacing import Pacer
 from bot.plug import AnyGame
 from bot.storage import Storage, storage_for
 from bot.tables import TableService
@@ -85,10 +86,12 @@ class DeductionBot(commands.AutoShardedBot):
             on_commit=self._wake,
             thinker=self._thinker,
         )
-        self.transport = Transport(self, self.drawings)
+        self.pacer = Pacer(self.config.rest_per_second, gate=self._global_hold)
+        self.transport = Transport(self, self.drawings, self.pacer)
         self.sender = Sender(
             storage, self.transport, self.tables.world.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
+            pacer=self.pacer,
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)
         self.drawings.warm()
@@ -147,6 +150,12 @@ class DeductionBot(commands.AutoShardedBot):
             text = UNCHANGED
         await answer(interaction, text)
 
+    def _global_hold(self) -> asyncio.Event | None:
+        """discord.py's own hold during a global 429: set while requests may go (it has no
+        public name; before the login it is not an event yet)."""
+        event = getattr(self.http, "_global_over", None)
+        return event if isinstance(event, asyncio.Event) else None
+
     async def close(self) -> None:
         """A clean shutdown: refuse new changes, finish those in flight, deliver what is
         owed for a few seconds, release the database, then disconnect."""
@@ -169,6 +178,7 @@ class DeductionBot(commands.AutoShardedBot):
         if not await self.sender.flush(SHUTDOWN_FLUSH):
             log.info("letters left in the outbox: the next start delivers them")
         await self.sender.stop()
+        await self.pacer.close()
         if self._lease is not None:
             await self._lease.release()
         await self.storage.close()

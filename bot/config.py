@@ -44,6 +44,10 @@ class Config:
     """Processes the AI detectives think in, beside the bot's own (0: in the bot's process,
     which then stalls every table while an expert thinks). `python -m bot` reads AI_WORKERS,
     default 1; bots built in tests think in their own process unless they ask."""
+    rest_per_second: float = 45.0
+    """This process's share of Discord's global rate limit (50 requests a second per token,
+    every process together; interaction answers are outside it): the outbox paces its
+    requests below it. A cluster of N processes gives each 45 / N (REST_PER_SECOND)."""
     draw_workers: int = 0
     """Processes the pictures are drawn in (0: a thread of the bot's process, where half of
     each drawing holds the GIL and delays the event loop). `python -m bot` reads
@@ -71,6 +75,7 @@ class Config:
             lease_wait=float(os.environ.get("LEASE_WAIT_SECONDS", "90")),
             ai_workers=int(os.environ.get("AI_WORKERS", "1")),
             draw_workers=int(os.environ.get("DRAW_WORKERS", "2")),
+            rest_per_second=float(os.environ.get("REST_PER_SECOND", "45")),
         )
 
 

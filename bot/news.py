@@ -48,16 +48,33 @@ def letters(
     channel: bool = True,
     was_lobby: bool = False,
     headline: str | None = None,
+    hold: bool = False,
+    after_ai: bool = False,
+    told: int | None = None,
+    acting: int | None = None,
 ) -> tuple[Table, list[Letter]]:
-    """The letters of one stored change, and the table with its feed as they leave it."""
+    """The letters of one stored change, and the table with its feed as they leave it.
+    `hold`: an AI seat's step that its next step follows: its news joins the feed and goes
+    out with that step's edit (one edit for the AI's whole turn, not one per step).
+    `after_ai`: only AI seats were waited on before this change, so the living message shows
+    its feed without status lines, and may be retired with its feed (held news included).
+    `told`: the seat whose answer to its own interaction already shows its news: its DM
+    goes only if it brings a prompt (buttons), as every prompt arrives by DM. Kept DMs (a
+    casebook) are brought up to date for the seats to act and the one that acted (`acting`),
+    not for the others, whose turn brings theirs up to date."""
     owed: list[Letter] = []
+    to_act = set() if game.is_over(state) else set(game.waiting_on(state))
+    if acting is not None:
+        to_act.add(acting)
     for seat, ref in enumerate(table.seats):
         if ref.human is None:
             continue
         out = game.letter(table, state, events, seat)
-        if out is not None:
+        if out is not None and not (seat == told and not out.components):
             owed.append(Letter.dm(ref.human, headed(game, table, out)))
-        for slot, kept in game.slots(table, state, events, seat).items():
+        kept_dms = game.slots(table, state, events, seat, catch_up=seat in newly_waiting) \
+            if seat in to_act else {}
+        for slot, kept in kept_dms.items():
             owed.append(Letter.dm(ref.human, headed(game, table, kept), slot=slot))
         if not channel and game.is_over(state):  # the channel cannot show the end
             bye = game.farewell(table, state, seat)
@@ -75,8 +92,11 @@ def letters(
     if not channel:
         return table, owed
     news = "\n".join(t for t in (headline, game.news(table, state, events)) if t) or None
+    fresh = fresh or game.is_over(state)
+    if hold and not fresh and not pinged:
+        return table.model_copy(update={"feed": [*table.feed, *([news] if news else [])]}), owed
     table, channel_letters = living(game, table, state, news, pinged=pinged,
-                                    fresh=fresh or game.is_over(state), was_lobby=was_lobby)
+                                    fresh=fresh, was_lobby=was_lobby, carry_feed=after_ai)
     return table, owed + channel_letters
 
 
@@ -89,9 +109,11 @@ def living(
     pinged: Sequence[int] = (),
     fresh: bool = False,
     was_lobby: bool = False,
+    carry_feed: bool = False,
 ) -> tuple[Table, list[Letter]]:
     """The living table message after this news: edited in place with the news added to its
-    feed, or posted anew (the old one keeps its news and loses its status and buttons)."""
+    feed, or posted anew (the old one keeps its news and loses its status and buttons;
+    `carry_feed`: its text is set to its feed, which may hold news it never showed)."""
     out = game.table_message(table, state)
     added = [news] if news else []
     feed = [*table.feed, *added]
@@ -114,10 +136,11 @@ def living(
         "mentions": list(pinged),
         "components": components,
     })
+    shown = table.feed
     table = table.model_copy(update={"feed": feed})
     if not fresh:
         return table, [Letter.edit(table.channel_id, LIVING, body)]
-    retired = Outgoing.retired()
+    retired = Outgoing(content="\n".join(shown)) if carry_feed and shown else Outgoing.retired()
     if was_lobby:
         retired = Outgoing(content=f"🪑 **{game.title}**: this table has started below.")
     return table, [

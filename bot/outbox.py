@@ -18,6 +18,7 @@ from typing import Protocol
 
 from bot.drawings import Drawn
 from bot.models import LIVING, Letter, Posting
+from bot.pacing import Pacer, paced, rank_of
 from bot.storage import Storage
 from bot.transport import Outcome
 
@@ -52,12 +53,17 @@ class Sender:
         concurrency: int = CONCURRENCY,
         max_tries: int = MAX_TRIES,
         backoff: Callable[[int], float] | None = None,
+        pacer: Pacer | None = None,
     ) -> None:
         self.storage = storage
         self.transport = transport
         self.on_undeliverable = on_undeliverable
         self.max_tries = max_tries
         self.backoff = backoff or _backoff
+        self.pacer = pacer
+        """Paces the letters under the global rate limit, most urgent first; taken before a
+        sending slot, so that letters waiting for the budget do not hold the slots the
+        urgent ones need. None: unpaced."""
         self._slots = asyncio.Semaphore(concurrency)
         self._reply_slots = asyncio.Semaphore(concurrency)
         """Replies to interactions have their own lane: a member waits on each, an interaction
@@ -200,6 +206,8 @@ class Sender:
                 living = await self.storage.living_message(posting.table_id)
             elif letter.slot is not None:
                 living = await self.storage.slot_message(posting.table_id, letter.to, letter.slot)
+        if self.pacer is not None and paced(letter):
+            await self.pacer.take(rank_of(letter))
         async with self._reply_slots if letter.op == "reply" else self._slots:
             outcome = await self.transport.deliver(letter, nonce, living, drawn)
         if outcome.verdict == "sent":

@@ -127,10 +127,13 @@ class GameModule(Protocol[S, A, E, O]):
         """What `seat` privately learns from these events, with any prompt it must answer."""
         ...
 
-    def slots(self, table: Table, state: S, events: Sequence[E], seat: int
-              ) -> Mapping[str, Outgoing]:
+    def slots(self, table: Table, state: S, events: Sequence[E], seat: int, *,
+              catch_up: bool) -> Mapping[str, Outgoing]:
         """DMs kept up to date in place (a casebook), by name: posted the first time, then
-        edited."""
+        edited. Asked only for a seat the game waits on (the REST budget: a member's DM is
+        brought up to date when they are to act, not after every answer); `catch_up` when
+        that seat has just become waited on: the DM as it stands, if it changed since the
+        seat last saw it, whatever these events."""
         ...
 
     def farewell(self, table: Table, state: S, seat: int) -> Outgoing | None:
@@ -178,8 +181,8 @@ class PydanticGame(Generic[S, A, E, O]):
     def load_events(self, raw: str) -> list[E]:
         return [self.events.validate_python(e) for e in json.loads(raw)]
 
-    def slots(self, table: Table, state: S, events: Sequence[E], seat: int
-              ) -> Mapping[str, Outgoing]:
+    def slots(self, table: Table, state: S, events: Sequence[E], seat: int, *,
+              catch_up: bool) -> Mapping[str, Outgoing]:
         return {}
 
     def farewell(self, table: Table, state: S, seat: int) -> Outgoing | None:

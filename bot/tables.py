@@ -60,6 +60,9 @@ class Reply:
     then: Callable[[Any, list[Any]], Outgoing] | None = None
     """Renders the answer from the change's result (the new engine state and its events),
     for answers that depend on what happened: a panel that moves on to the next step."""
+    tells: int | None = None
+    """The seat whose private news (and next prompt) this answer shows: its DM about this
+    change would say it twice, so it is not sent (one request less per member's step)."""
 
     def letter(self, follows: int) -> Letter:
         if self.vanish:
@@ -671,10 +674,16 @@ class TableService:
         waiting = [] if over else module.waiting_on(state)
         earlier = set() if before is None else set(module.waiting_on(before))
         newly = [s for s in waiting if s not in earlier]
+        # an AI seat that plays on: this step's news waits for its next one (one edit a turn)
+        hold = done is not None and done.kind == "ai" and waiting == [done.seat]
+        after_ai = bool(earlier) and all(after.seats[s].is_ai for s in earlier)
+        acting = done.seat if done is not None else (
+            after.seat_of(int(actor[1:])) if actor.startswith("u") else None)
         after, owed = news.letters(
             module, after, state, events, newly_waiting=newly,
             alerts=await self._alerts(after, newly), fresh=before is None,
-            channel=channel, was_lobby=was_lobby or table.status == "lobby",
+            channel=channel, was_lobby=was_lobby or table.status == "lobby", hold=hold,
+            after_ai=after_ai, told=reply.tells if reply is not None else None, acting=acting,
         )
         letters = [*notices, *owed, *spectators.letters(module, after, state, events)]
         if reply is not None:

@@ -23,6 +23,7 @@ from discord.http import Route
 from bot.drawings import Drawn, as_file, with_images
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
+from bot.pacing import PROMPT, Pacer, rank_of
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +72,15 @@ class Drawer(Protocol):
 
 
 class Transport:
-    def __init__(self, client: discord.Client, draw: Drawer | None = None) -> None:
+    def __init__(self, client: discord.Client, draw: Drawer | None = None,
+                 pacer: Pacer | None = None) -> None:
         self.client = client
         self.draw = draw
         """Draws the pictures letters carry; None sends letters without them."""
+        self.pacer = pacer
+        """The process's share of the global rate limit, for the requests a letter costs
+        beyond the one the sender paced it for (a DM channel opened, a post again after a
+        deleted living message or without its pictures); None: unpaced."""
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
 
@@ -92,7 +98,7 @@ class Transport:
 
     async def _open(self, user_id: int) -> None:
         try:
-            await self._dm_channel(user_id)
+            await self._dm_channel(user_id, PROMPT)
         except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as exc:
             log.info("could not open the DM channel of %s ahead: %s", user_id, exc)
 
@@ -143,8 +149,9 @@ class Transport:
             )
             data = await self._request(route, letter.body, drawn)
             return Outcome("sent", _id(data))
+        rank = rank_of(letter)
         if letter.kind == "u":
-            channel_id = await self._dm_channel(letter.address)
+            channel_id = await self._dm_channel(letter.address, rank)
         else:
             channel_id = letter.address
         if letter.slot is not None and living is not None:
@@ -160,30 +167,42 @@ class Transport:
                 message_id=target,
             )
             try:
-                data = await self._request(route, letter.body, drawn)
+                data = await self._request(route, letter.body, drawn, rank=rank)
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_MESSAGE and letter.target == LIVING:
                     # The living message (or slot) was deleted by someone: post it again.
-                    return await self._post(channel_id, letter.body, nonce, drawn)
+                    await self._pace(rank)
+                    return await self._post(channel_id, letter.body, nonce, drawn, rank)
                 raise
             return Outcome("sent", _id(data))
-        return await self._post(channel_id, letter.body, nonce, drawn)
+        return await self._post(channel_id, letter.body, nonce, drawn, rank)
 
-    async def _post(self, channel_id: int, body: Outgoing, nonce: str, drawn: Drawn) -> Outcome:
+    async def _post(self, channel_id: int, body: Outgoing, nonce: str, drawn: Drawn,
+                    rank: int) -> Outcome:
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-        data = await self._request(route, body, drawn, {"nonce": nonce, "enforce_nonce": True})
+        data = await self._request(route, body, drawn, {"nonce": nonce, "enforce_nonce": True},
+                                   rank=rank)
         return Outcome("sent", _id(data))
 
-    async def _dm_channel(self, user_id: int) -> int:
+    async def _pace(self, rank: int | None) -> None:
+        if self.pacer is not None and rank is not None:
+            await self.pacer.take(rank)
+
+    async def _dm_channel(self, user_id: int, rank: int) -> int:
+        """The member's DM channel, opened once per process and kept: it costs a request."""
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
+            await self._pace(rank)
             data = await self.client.http.start_private_message(user_id)
             channel_id = self._dm_channels[user_id] = int(data["id"])
         return channel_id
 
     async def _request(
-        self, route: Route, body: Outgoing, drawn: Drawn, extra: dict[str, Any] | None = None
+        self, route: Route, body: Outgoing, drawn: Drawn, extra: dict[str, Any] | None = None,
+        *, rank: int | None = None,
     ) -> Any:
+        """`rank`: the priority of a request under the global limit, for a second try
+        (paced); None: an interaction's webhook, outside it."""
         payload = {**body.payload(), **(extra or {})}
         if not drawn:
             return await self.client.http.request(route, json=payload)
@@ -206,6 +225,7 @@ class Transport:
             if exc.code != MISSING_PERMISSIONS:
                 raise
             # no Attach Files here: the text says it all without its pictures
+            await self._pace(rank)
             return await self.client.http.request(route, json=body.payload() | (extra or {}))
         finally:
             for f in files:

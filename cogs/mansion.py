@@ -79,7 +79,7 @@ class MansionCog(
         async def work() -> None:
             table = await self.here(interaction)()
             seat = self.tables.seat(table, interaction.user.id)
-            reply.then = after(table.id, seat)
+            reply.then, reply.tells = after(table.id, seat), seat
             await self.tables.act(table.id, interaction.user.id,
                                   actions.accuse(None, suspect, vehicle, destination),
                                   place=place_of(interaction), reply=reply)

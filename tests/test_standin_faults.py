@@ -315,3 +315,35 @@ async def test_message_rate_limit_mode_slows_the_bot_like_discord() -> None:
             assert time.monotonic() - started >= 0.5
             texts = [m.content for m in dc.channel_messages(guild.channel_id)]
             assert texts == [f"line {i}" for i in range(5)]
+
+
+async def test_global_limit_answers_a_global_429_and_spares_interactions() -> None:
+    async with running_standin(global_rate_limit=3) as dc:
+        guild = dc.add_guild()
+        path = f"/channels/{guild.channel_id}/messages"
+        answers = [await raw(dc, "POST", path, {"content": str(i)}) for i in range(4)]
+        assert [a[0] for a in answers] == [200, 200, 200, 429]
+        _, headers, body = answers[3]
+        assert body["global"] is True and 0 < body["retry_after"] <= 1.0
+        assert headers["X-RateLimit-Scope"] == "global" and headers["X-RateLimit-Global"] == "true"
+        assert len(dc.under_limit.calls) == 3 and len(dc.under_limit.refused) == 1
+        assert [m.content for m in dc.channel_messages(guild.channel_id)] == ["0", "1", "2"]
+        assert dc.under_limit.peak() == 3 and dc.under_limit.by_kind() == {"post": 3}
+        async with dc.run_bot(TinyBot()) as bot:
+            # discord.py waits the global 429 out by itself: every message arrives, and the
+            # stand-in never let more than 3 through in a second
+            general = channel(bot, guild.channel_id)
+            started = time.monotonic()
+            for i in range(8):
+                await general.send(f"line {i}")
+            assert time.monotonic() - started >= 1.0
+            texts = [m.content for m in dc.channel_messages(guild.channel_id)]
+            assert texts[3:] == [f"line {i}" for i in range(8)]
+            assert dc.under_limit.peak() <= 3 and dc.under_limit.refused
+            # interaction answers are outside the global limit
+            user = dc.add_user("alice")
+            before = len(dc.under_limit.calls)
+            result = await dc.slash(user, guild, "tt", "ping", target=user, word="hi")
+            assert "pong" in result.text
+            assert not any("/interactions/" in c.route or "/webhooks/" in c.route
+                           for c in dc.under_limit.since(before))

@@ -71,8 +71,8 @@ class Family(GameFamily, template=r"mbm:never"):
 
         async def work(reply: Reply) -> None:
             table = await self.table(interaction)
-            reply.then = after(table.id, tables_of(interaction).seat(table, interaction.user.id),
-                               done)
+            seat = tables_of(interaction).seat(table, interaction.user.id)
+            reply.then, reply.tells = after(table.id, seat, done), seat
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, build,
                 place=place_of(interaction), reply=reply,

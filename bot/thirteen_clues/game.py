@@ -172,14 +172,16 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         )
 
     def slots(
-        self, table: Table, state: GameState, events: Sequence[Event], seat: int
+        self, table: Table, state: GameState, events: Sequence[Event], seat: int, *,
+        catch_up: bool
     ) -> dict[str, Outgoing]:
-        """The casebook at full assist: one living DM per player, edited after each answer
-        that changes it."""
+        """The casebook: one living DM per player, brought up to date when their turn
+        begins and after each of their own answers, when that changed it."""
         if state.phase != "turns":
             return {}
         view = player_view(state, seat)
-        casebook = _casebook_update(table, view, events)
+        casebook = _casebook_now(table, view) if catch_up else _casebook_update(
+            table, view, events)
         if casebook is None:
             return {}
         shown = [casebook_picture(view, embed=0)] if _full(table) and deducible(view) else []
@@ -225,6 +227,16 @@ def _sees_more(events: Sequence[Event], seat: int) -> bool:
 
 def _full(table: Table) -> bool:
     return ThirteenCluesSettings.model_validate(table.options).assist == "full"
+
+
+def _casebook_now(table: Table, view: PlayerView) -> discord.Embed | None:
+    """At the seat's turn, its casebook if others' answers changed it (as `casebook_update`
+    counts a change) since the DM was last brought up to date: at the seat's own last
+    question, or the start."""
+    assist = ThirteenCluesSettings.model_validate(table.options).assist
+    last = max((i for i, q in enumerate(view.questions) if q.asker == view.seat), default=-1)
+    return casebook_update(view.model_copy(update={"questions": view.questions[:last + 1]}),
+                           view, assist)
 
 
 def _casebook_update(

@@ -43,6 +43,7 @@ from engine.thirteen_clues import (
 )
 from engine.thirteen_clues.cards import CARDS, Category
 from tests.crash.kill import Crasher, bury, installed
+from tests.e2e.conftest import delivering
 from tests.standin import DiscordStandIn, InteractionResult, User, running_standin
 
 SEED = 20261123
@@ -135,6 +136,8 @@ class Run:
                         minute_seconds=MINUTE, lease_ttl=5.0, lease_wait=5.0)
         self.bot = DeductionBot(config)
         self.bot._connection.guild_ready_timeout = 0.05
+        bot = self.bot
+        self.dc.busy_checks[:] = [lambda: delivering(bot)]  # letters paced or being drawn
         before = self.dc.identify_count
         self.task = asyncio.create_task(self.bot.start("standin-token"))
         await self.dc.wait_ready(10, after=before, task=self.task)

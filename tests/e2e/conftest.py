@@ -13,6 +13,7 @@ import statistics
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from bot.client import DeductionBot
 from bot.config import Config
 from bot.plug import AnyGame
 from tests.standin import DiscordStandIn, Guild, User, running_standin
+from tests.standin.globallimit import DISCORD_GLOBAL_LIMIT
 
 LATENCIES: dict[str, list[float]] = {}
 """test node id → the latencies of its interactions."""
@@ -64,11 +66,11 @@ class World:
         again after exit restarts it on the same database."""
         self.bot = self.make_bot(games, **overrides)
         bot = self.bot
-        self.dc.busy_checks[:] = [lambda: _delivering(bot)]
+        self.dc.busy_checks[:] = [lambda: delivering(bot)]
         return self.dc.run_bot(self.bot)  # type: ignore[return-value]
 
 
-def _delivering(bot: DeductionBot) -> str | None:
+def delivering(bot: DeductionBot) -> str | None:
     """Letters in the outbox sender's hands (a picture is drawn in a thread meanwhile, with
     no request in flight): the stand-in's `settle` waits for them."""
     sender = getattr(bot, "sender", None)
@@ -83,15 +85,31 @@ def database_url() -> str | None:
     return None
 
 
-@pytest.fixture
-async def world(tmp_path: Path, request: pytest.FixtureRequest, database_url: str | None
-                ) -> AsyncIterator[World]:
-    async with running_standin() as dc:
+async def _world(tmp_path: Path, request: pytest.FixtureRequest, database_url: str | None,
+                 **limits: Any) -> AsyncIterator[World]:
+    async with running_standin(**limits) as dc:
         world = World(dc, tmp_path / "bot.sqlite3", database_url)
         yield world
         LATENCIES[request.node.nodeid] = list(dc.latencies)
         unexpected = world.unexpected_errors()
         assert not unexpected, "the bot logged errors:\n" + "\n".join(unexpected)
+
+
+@pytest.fixture
+async def world(tmp_path: Path, request: pytest.FixtureRequest, database_url: str | None
+                ) -> AsyncIterator[World]:
+    async for made in _world(tmp_path, request, database_url,
+                             global_rate_limit=DISCORD_GLOBAL_LIMIT):
+        yield made
+
+
+@pytest.fixture
+async def limited_world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
+    """A world whose stand-in also enforces Discord's per-channel message limit (5 posts in 5
+    seconds), for the tests that count what a game costs."""
+    async for made in _world(tmp_path, request, None, global_rate_limit=DISCORD_GLOBAL_LIMIT,
+                             message_rate_limit=(5, 5.0)):
+        yield made
 
 
 WorldFactory = Callable[[], World]

@@ -55,11 +55,17 @@ def play(
     table = table.model_copy(update={"seats": [by_id[i] for i in order]})
     users = {s.user_id: i for i, s in enumerate(table.seats)}
     rng = random.Random(seed)
+    earlier: set[int] = set()
+    actor: int | None = None
     for step in range(max_steps + 2):
         over = game.is_over(state)
         if over:
             table = table.model_copy(update={"status": "over"})
-        table, owed = letters(game, table, state, events, newly_waiting=[], alerts={})
+        waiting = [] if over else game.waiting_on(state)
+        newly = [s for s in waiting if s not in earlier]  # as the table service counts them
+        earlier = set(waiting)
+        table, owed = letters(game, table, state, events, newly_waiting=newly, alerts={},
+                              acting=actor)
         for letter in owed:
             seat = users[letter.address] if letter.kind == "u" else None
             yield Sent(seat, over, letter.body, letter.op == "send" and letter.slot is None,
@@ -72,5 +78,5 @@ def play(
         if step >= max_steps:
             state, events = game.abandon(state, "The test ended the table.")
             continue
-        seat = game.waiting_on(state)[0]
-        state, events = game.apply(state, game.ai_action(state, seat, "easy", rng))
+        actor = game.waiting_on(state)[0]
+        state, events = game.apply(state, game.ai_action(state, actor, "easy", rng))

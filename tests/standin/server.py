@@ -28,6 +28,7 @@ from aiohttp import WSMsgType, web
 from . import limits
 from .faults import FaultSet, bucket_hash, rate_limit_response
 from .gateway import HEARTBEAT_INTERVAL_MS, Connection, Session
+from .globallimit import GlobalCounter
 from .process import BotProcess
 from .records import (
     EPHEMERAL,
@@ -141,11 +142,15 @@ class DiscordStandIn:
         capture_loggers: Iterable[str] = ("discord", "bot", "cogs", "engine"),
         nonce_window: float = 5 * 60.0,
         message_rate_limit: tuple[int, float] | None = None,
+        global_rate_limit: int | None = None,
         upload_limit: int = limits.UPLOAD_LIMIT,
     ) -> None:
         """nonce_window: how long (stand-in clock) an enforced nonce deduplicates creates;
         message_rate_limit: (messages, seconds) per channel, answered with 429 like Discord's
         (5, 5.0) once exceeded; None (default) leaves message posting unlimited;
+        global_rate_limit: requests per second one bot token may make on the bot routes
+        (Discord's global limit, 50), answered with a global 429 once exceeded; interaction
+        callbacks and webhooks are outside it, as on Discord; None (default): unlimited;
         upload_limit: bytes per uploaded file (Discord's default for a server without boosts,
         10 MiB; a larger file is refused with 413, code 40005)."""
         self._ids = itertools.count(FIRST_ID)
@@ -155,6 +160,10 @@ class DiscordStandIn:
         self.nonce_window = nonce_window
         self.message_rate_limit = message_rate_limit
         self.upload_limit = upload_limit
+        self.global_rate_limit = global_rate_limit
+        self.under_limit = GlobalCounter()
+        """Every request made on a bot route (under Discord's global limit), counted whether
+        or not the limit is enforced: what tests and benchmarks read."""
         self.uploads: dict[int, bytes] = {}
         """The bytes of every attachment uploaded, by attachment id."""
         self.faults = FaultSet(self.now)
@@ -1353,6 +1362,10 @@ class DiscordStandIn:
             handler, params, needs_auth = found
             if needs_auth and not req.authorized:
                 return self._error(req, 401, 0, "401: Unauthorized")
+            if needs_auth:
+                limited = self._global_limit(request, req)
+                if limited is not None:
+                    return limited
             if req.files:
                 refused = self._check_upload(req)
                 if refused is not None:
@@ -1712,6 +1725,17 @@ class DiscordStandIn:
     def _can_dm(self, user: User) -> bool:
         """Open DMs and at least one guild shared with the bot, as Discord requires."""
         return user.dms_open and bool(user.guild_ids & self.bot_user.guild_ids)
+
+    def _global_limit(self, request: web.Request, req: _Request) -> web.Response | None:
+        """Count a bot-route request against its token; past `global_rate_limit` in the
+        last second, answer Discord's global 429 (the request is not carried out)."""
+        token = request.headers.get("Authorization", "")
+        wait = self.under_limit.take(token, self.now(), self.global_rate_limit,
+                                     f"{req.method} {req.path}")
+        if wait is None:
+            return None
+        self.faults.expect_retry(req.method, req.path, wait)
+        return rate_limit_response(wait, global_=True)
 
     def _take_message_slot(self, channel_id: int) -> tuple[bool, int, float]:
         """message_rate_limit's fixed window: (allowed, remaining, seconds until reset)."""

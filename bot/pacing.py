@@ -1,0 +1,118 @@
+"""Pacing below Discord's global rate limit: one bot token makes 50 requests a second in all,
+every shard and process together (interaction answers are outside it). Meeting the limit
+costs a 429 and a wait for every request in flight; a token bucket spends a share of it
+instead, and when it runs short it serves the requests that matter most first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import time
+from collections.abc import Callable
+
+from bot.models import Letter
+
+DISCORD_LIMIT = 50
+JITTER = 3
+"""Requests a second kept spare for requests that leave together though paced apart (a
+busy event loop, a connection pool): their bunching met the limit on the stand-in."""
+DEFAULT_RATE = 45.0
+"""Requests a second one process spends (REST_PER_SECOND): a margin below Discord's 50 for
+what discord.py sends on its own (command sync, member lookups). A cluster of N processes on
+one token gives each 45 / N."""
+
+# Who waits for the budget when it is short, first served first.
+PROMPT = 0
+"""A member's own DMs: a prompt to answer, their private news."""
+TABLE = 1
+"""The table's living message."""
+KEPT = 2
+"""DMs kept up to date in place (a casebook), which can wait for the member's turn."""
+
+
+def rank_of(letter: Letter) -> int:
+    """Who goes first when the budget is short."""
+    if letter.kind == "u":
+        return KEPT if letter.slot is not None else PROMPT
+    return TABLE
+
+
+def paced(letter: Letter) -> bool:
+    """Whether a letter's request is under the global limit (interaction answers are not)."""
+    return letter.op not in ("reply", "unsay")
+
+
+class Pacer:
+    """A token bucket: `rate` requests a second, at most `burst` at once after a quiet spell
+    (by default one: requests are spread evenly). While requests wait, a late wake-up of the
+    event loop is made up, up to `JITTER` below Discord's 50 in any second, or a busy loop
+    would spend less than its share. Waiters are served by priority (lower first), then in
+    arrival order."""
+
+    def __init__(self, rate: float = DEFAULT_RATE, burst: float | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 gate: Callable[[], asyncio.Event | None] | None = None) -> None:
+        """`gate`: the event set while requests may go, cleared while a global 429 is waited
+        out (discord.py's own): no budget is handed out meanwhile, or the requests given it
+        would all go at once when the hold ends, and meet the limit again."""
+        if rate <= 0:
+            raise ValueError("rate must be positive")
+        self.rate = rate
+        self.burst = burst if burst is not None else 1.0
+        self.catch_up = max(self.burst, DISCORD_LIMIT - rate - JITTER)
+        self._clock = clock
+        self._gate = gate
+        self._tokens = self.burst
+        self._at = clock()
+        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._pump: asyncio.Task[None] | None = None
+        self.waited = 0
+        """Requests that had to wait for the budget (a figure for benchmarks)."""
+
+    def _refill(self, cap: float) -> None:
+        now = self._clock()
+        self._tokens = min(cap, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+
+    async def take(self, priority: int) -> None:
+        """Wait for one request's share of the budget."""
+        self._refill(self.catch_up if self._queue else self.burst)
+        if not self._queue and self._tokens >= 1 and self._open():
+            self._tokens -= 1
+            return
+        self.waited += 1
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (priority, next(self._order), future))
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.create_task(self._serve(), name="rest-pacer")
+        await future
+
+    async def _serve(self) -> None:
+        while self._queue:
+            gate = self._gate() if self._gate is not None else None
+            if gate is not None and not gate.is_set():
+                await gate.wait()
+                self._at = self._clock()  # no budget piles up during the hold
+            self._refill(self.catch_up)
+            if self._tokens < 1:
+                await asyncio.sleep((1 - self._tokens) / self.rate)
+                continue
+            _, _, future = heapq.heappop(self._queue)
+            if not future.done():  # a cancelled waiter gives its turn away
+                self._tokens -= 1
+                future.set_result(None)
+
+    def _open(self) -> bool:
+        gate = self._gate() if self._gate is not None else None
+        return gate is None or gate.is_set()
+
+    async def close(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+            await asyncio.gather(self._pump, return_exceptions=True)
+        for _, _, future in self._queue:
+            future.cancel()
+        self._queue.clear()

@@ -1,0 +1,34 @@
+"""Said once (issue 21's REST budget): a member whose own interaction made a change reads its
+news in the answer to that interaction, so the DM that would repeat it is not sent; a DM that
+brings a prompt (buttons) still goes, as every prompt arrives by DM."""
+
+from __future__ import annotations
+
+from bot import news
+from bot.mansion.game import GAME
+from engine.mansion import legal
+from tests.mansion_bot.test_rendering import games, table_for
+
+
+def test_the_actor_is_not_told_twice_but_still_gets_its_prompts() -> None:
+    quiet = prompted = 0
+    for seed in range(3):
+        earlier: list[int] = []
+        for state, events in games(4, seed):
+            table = table_for(state)
+            actor = earlier[0] if earlier else None  # the seat that made this change
+            earlier = [] if state.phase == "over" else legal.waiting_on(state)
+            if actor is None:
+                continue
+            _, every = news.letters(GAME, table, state, events, newly_waiting=[], alerts={},
+                                    channel=False)
+            _, told = news.letters(GAME, table, state, events, newly_waiting=[], alerts={},
+                                   channel=False, told=actor)
+            mine = f"u:{actor + 1}"
+            before = [x for x in every if x.to == mine and x.slot is None]
+            after = [x for x in told if x.to == mine and x.slot is None]
+            assert [x for x in every if x.to != mine] == [x for x in told if x.to != mine]
+            assert after == [x for x in before if x.body.components]
+            quiet += len(before) - len(after)
+            prompted += len(after)
+    assert quiet > 10 and prompted > 0, (quiet, prompted)

@@ -1,0 +1,59 @@
+"""The casebook DM at full assist (issue 21's REST budget): kept up to date when its member is
+to act (at their turn, and after their own answers), not after every answer. Whatever the
+others asked meanwhile, nothing that matters (`casebook_update`: a possible mystery ruled
+out) has changed since the DM a member has when they are to act; and a seat not to act gets
+no casebook DM."""
+
+from __future__ import annotations
+
+import random
+
+from bot.news import letters
+from bot.thirteen_clues.casebook import casebook_update
+from bot.thirteen_clues.game import GAME
+from engine.thirteen_clues import PlayerView, player_view
+from tests.pictures.letters import table_for
+
+
+def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:
+    checked = sent = 0
+    for seed in range(4):
+        players = 3 + seed % 2
+        table = table_for(players, edition="2020", assist="full")
+        settings = GAME.settings.model_validate(table.options)
+        state, events = GAME.start(table.seats, settings, seed)
+        order = GAME.seat_ids(state)
+        by_id = {s.player_id: s for s in table.seats}
+        table = table.model_copy(update={"seats": [by_id[i] for i in order]})
+        users = {s.user_id: i for i, s in enumerate(table.seats)}
+        rng = random.Random(seed)
+        shown: dict[int, PlayerView] = {}
+        """Each seat's view when its casebook DM was last sent."""
+        earlier: set[int] = set()
+        actor: int | None = None
+        for _ in range(60):
+            if GAME.is_over(state):
+                break
+            waiting = GAME.waiting_on(state)
+            newly = [s for s in waiting if s not in earlier]
+            earlier = set(waiting)
+            table, owed = letters(GAME, table, state, events, newly_waiting=newly, alerts={},
+                                  acting=actor)
+            for letter in owed:
+                if letter.slot == "casebook":
+                    seat = users[letter.address]
+                    assert seat in (*waiting, actor), "a casebook DM for a seat not to act"
+                    shown[seat] = player_view(state, seat)
+                    sent += 1
+            if state.phase == "turns":
+                for seat in waiting:
+                    view = player_view(state, seat)
+                    # what the DM showed, with what the seat learned itself since (its own
+                    # informant peeks, Top Secret answers: said in the answers to it)
+                    asked = shown[seat].questions if seat in shown else []
+                    last = view.model_copy(update={"questions": asked})
+                    assert casebook_update(last, view, "full") is None, (seed, seat)
+                    checked += 1
+            actor = waiting[0]
+            state, events = GAME.apply(state, GAME.ai_action(state, actor, "easy", rng))
+    assert checked > 50 and sent > 5, (checked, sent)
