@@ -11,9 +11,9 @@ consistent deals than the enumerator's budget are skipped and counted; the other
 compared in full: the number of consistent deals, the count of every possible solution,
 and for every card the count of deals in which each seat (and the solution) holds it.
 A compared position whose solution is already certain (the seat chose it, accused, or has
-deduced it) tests little, so each of the 12 cells plays on until at least half of its
-compared positions are not certain ("non-trivial"): `--positions 10000` compares at least
-10,000 positions of which at least 5,000 are non-trivial.
+deduced it) tests little, so each of the 12 cells plays on until it has compared its share
+of `--positions` and at least half that share is not certain ("non-trivial"):
+`--positions 10000` compares at least 10,000 positions, at least 5,000 of them non-trivial.
 Also checked on every position, enumerable or not: the true deal is one the solver counts
 (its solution has a positive count, every card's true holder a positive count), and the
 bookkeeping notes never contradict the exact ones. Exits non-zero on any disagreement.

@@ -41,8 +41,7 @@ class WorldChanges:
                         f"`/{command} hand` shows everything it said.")
             notice = Letter(to=f"c:{table.channel_id}", op="send", once=f"dm:{user}",
                             body=Outgoing(content=text, mentions=[user]))
-            async with self.tables._locks[table.id]:
-                await self.tables._store(Change(table, letters=[notice]))
+            await self._notify(table.id, [notice])
         elif letter.kind == "c" and table.status != "over":
             if outcome.verdict == "deleted":
                 await self.channel_gone(letter.address, "its channel is gone")
@@ -55,8 +54,17 @@ class WorldChanges:
                         f"`/{module.command} status` and `/{module.command} log` show it all.")
                 notices = [Letter.dm(u, Outgoing(content=text), once=f"lost:{u}")
                            for u in table.humans()]
-                async with self.tables._locks[table.id]:
-                    await self.tables._store(Change(table, letters=notices))
+                await self._notify(table.id, notices)
+
+    async def _notify(self, table_id: int, letters: list[Letter]) -> None:
+        """Store notices with the table as it is now: read under the table's lock, since a
+        copy read before it may be older than a change committed meanwhile, and storing it
+        would put that older version back in the storage's cache (the next action on the
+        table would then be refused as stale)."""
+        async with self.tables._locks[table_id]:
+            table = await self.tables.storage.table(table_id)
+            if table is not None:
+                await self.tables._store(Change(table, letters=letters))
 
     async def channel_gone(self, channel_id: int, why: str) -> None:
         table = await self.tables.storage.open_table(channel_id)
