@@ -93,8 +93,9 @@ class SqlStorage(ABC):
         except BaseException:
             self._tables.forget(new.id)
             raise
-        self._open.place(new)
-        self._tables.committed(new, now)
+        if change.expected is not None:  # letters alone leave the row, and its copy, as they are
+            self._open.place(new)
+            self._tables.committed(new, now)
         return Committed(new, ids)
 
     async def table(self, table_id: int) -> Table | None:

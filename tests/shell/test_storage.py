@@ -209,6 +209,19 @@ async def test_a_notice_said_once_per_table(storage: SqliteStorage) -> None:
     assert len(await storage.due_postings(time.time(), 10)) == 2
 
 
+async def test_letters_alone_never_put_an_older_table_back(storage: SqliteStorage) -> None:
+    """A notice stored with a copy of the table read before a change (the closed-DM notice of
+    an outbox failure) leaves the stored table, and the copy kept in memory, as they are: an
+    older copy read back would refuse the member's next click as stale."""
+    old = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    await storage.table(old.id)  # kept in memory
+    newer = (await storage.commit(Change(old.model_copy(update={"version": old.version + 1}),
+                                         expected=old.version))).table
+    await storage.commit(Change(old, letters=[post("could not DM")]))
+    seen = await storage.table(newer.id)
+    assert seen is not None and seen.version == newer.version
+
+
 async def test_timers_move_with_the_change(storage: SqliteStorage) -> None:
     created = (await storage.create_table(lobby(), lambda t: Change(t))).table
     await storage.commit(Change(created, timers=TimerPlan(add=(
