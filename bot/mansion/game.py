@@ -14,7 +14,7 @@ from bot.mansion import components, pictures
 from bot.mansion.family import PREFIX
 from bot.mansion.render.embeds import hand_embed, lobby_embed, table_embed
 from bot.mansion.render.labels import TITLE, Voice, action_name, card_name
-from bot.mansion.render.lines import channel_text, dm_text, voice
+from bot.mansion.render.lines import awaited_text, channel_text, dm_text, prompt_text, voice
 from bot.mansion.render.texts import log_text, rules_text
 from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import hand_picture, markers_picture, reveal_picture
@@ -192,8 +192,33 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
         return channel_text(events, public_view(state)) or None
 
+    def awaited(self, state: GameState, seat: int) -> str | None:
+        """The turn player's own steps after the turn began (the Snoop's pick, accuse or end)
+        need no alert: the turn's alert was given, and the DM of what they learned brings
+        the next step."""
+        view = public_view(state)
+        prompt = next((p for p in view.waiting if p.seat == seat), None)
+        if prompt is None:
+            return "your turn"
+        if seat == view.turn and prompt.kind != "play" and (
+                prompt.kind == "accuse_or_end" or prompt.reason == "snoop"):
+            return None
+        return awaited_text(prompt, voice(view))
+
+    def alert_dm(self, table: Table, state: GameState, seat: int) -> Outgoing:
+        """The turn's one DM for a member who chose `dm`: what to do, with My turn."""
+        view = player_view(state, seat)
+        if view.prompt is None:
+            return Outgoing(content=f"🔔 The table is waiting for you: <#{table.channel_id}>.")
+        items = components.prompt_items(table.id, view)
+        return Outgoing.of(prompt_text(view.prompt, view), view=view_of(*items) if items else None)
+
     def letter(self, table: Table, state: GameState, events: Sequence[Event], seat: int
                ) -> Outgoing | None:
+        """What the seat learned, with the prompts it must answer; a turn's start is not
+        among them (the member's alert says it, as they chose: a ping, a DM or nothing)."""
+        events = [e for e in events
+                  if not (isinstance(e, PromptOpened) and e.prompt.kind == "play")]
         view = player_view(state, seat)
         text = dm_text(events, view)
         if text is None:
