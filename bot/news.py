@@ -63,9 +63,9 @@ def letters(
     out with that step's edit (one edit for the AI's whole turn, not one per step).
     `after_ai`: only AI seats were waited on before this change, so the living message shows
     its feed without status lines, and may be retired with its feed (held news included).
-    `told`: the seat whose answer to its own interaction already shows its news: its DM
-    goes only if it brings a prompt (buttons), as every prompt arrives by DM, or a picture
-    (a new game's hand). Kept DMs (a
+    `told`: the seat whose answer to its own interaction already shows its news and its next
+    prompt with the prompt's buttons: its DM goes only if it brings a picture (a new game's
+    hand). Kept DMs (a
     casebook) are brought up to date for the seats to act and the one that acted (`acting`),
     not for the others, whose turn brings theirs up to date."""
     owed: list[Letter] = []
@@ -77,7 +77,7 @@ def letters(
         if ref.human is None:
             continue
         out = game.letter(table, state, events, seat)
-        if out is not None and not (seat == told and not out.components and not out.pictures):
+        if out is not None and not (seat == told and not out.pictures):
             owed.append(Letter.dm(ref.human, headed(game, table, out)))
             if out.components:
                 prompted.add(seat)

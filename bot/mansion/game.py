@@ -45,7 +45,7 @@ from engine.mansion import (
     public_view,
 )
 from engine.mansion.ai import LEVELS, Level, choose_action
-from engine.mansion.events import HandDealt, PromptOpened
+from engine.mansion.events import ActionDrawn, HandDealt, PromptOpened
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 from engine.mansion.records import AllSnooped, Sleuthed, Suggested, Tipped, TurnBegan
 
@@ -215,10 +215,11 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
 
     def letter(self, table: Table, state: GameState, events: Sequence[Event], seat: int
                ) -> Outgoing | None:
-        """What the seat learned, with the prompts it must answer; a turn's start is not
-        among them (the member's alert says it, as they chose: a ping, a DM or nothing)."""
-        events = [e for e in events
-                  if not (isinstance(e, PromptOpened) and e.prompt.kind == "play")]
+        """What the seat learned, with the prompts it must answer; a turn's start (its draw
+        and its play prompt) is not among them: the member's alert says it, as they chose (a
+        ping, a DM or nothing), and the panel shows the cards."""
+        events = [e for e in events if not isinstance(e, ActionDrawn)
+                  and not (isinstance(e, PromptOpened) and e.prompt.kind == "play")]
         view = player_view(state, seat)
         text = dm_text(events, view)
         if text is None:
