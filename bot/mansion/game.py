@@ -13,7 +13,7 @@ from bot.components import view_of
 from bot.mansion import components, pictures
 from bot.mansion.family import PREFIX
 from bot.mansion.render.embeds import hand_embed, lobby_embed, table_embed
-from bot.mansion.render.labels import TITLE, Voice, action_name, card_name
+from bot.mansion.render.labels import TITLE, Voice, action_name, card_name, plain_name
 from bot.mansion.render.lines import awaited_text, channel_text, dm_text, prompt_text, voice
 from bot.mansion.render.texts import log_text, rules_text
 from bot.mansion.settings import MansionSettings
@@ -45,7 +45,7 @@ from engine.mansion import (
     public_view,
 )
 from engine.mansion.ai import LEVELS, Level, choose_action
-from engine.mansion.events import ActionDrawn, HandDealt, PromptOpened
+from engine.mansion.events import ActionDrawn, HandDealt, PromptOpened, RoundStarted
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 from engine.mansion.records import AllSnooped, Sleuthed, Suggested, Tipped, TurnBegan
 
@@ -221,14 +221,19 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         events = [e for e in events if not isinstance(e, ActionDrawn)
                   and not (isinstance(e, PromptOpened) and e.prompt.kind == "play")]
         view = player_view(state, seat)
+        dealt = any(isinstance(e, HandDealt) and e.seat == seat for e in events)
+        starts = [i for i, e in enumerate(events) if isinstance(e, RoundStarted)]
+        if starts:  # a new game of the series: its own DM (the last game's news came before)
+            events = events[starts[-1]:]
         text = dm_text(events, view)
         if text is None:
             return None
+        if dealt and state.round > 1:
+            text = f"{series_line(state)}\n{text}"
         opened = {e.prompt.id for e in events
                   if isinstance(e, PromptOpened) and e.audience.includes(seat)}
         items = (components.prompt_items(table.id, view)
                  if view.prompt is not None and view.prompt.id in opened else [])
-        dealt = any(isinstance(e, HandDealt) and e.seat == seat for e in events)
         return Outgoing.of(text, view=view_of(*items) if items else None,
                            pictures=[hand_picture(view)] if dealt else [])
 
@@ -248,6 +253,13 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
             return rules_text()
         settings = MansionSettings.model_validate(table.options)
         return rules_text(settings.variant, settings.series)
+
+
+def series_line(state: GameState) -> str:
+    """The head of a new game's deal DM: which game of the series, and the score."""
+    score = " · ".join(f"{plain_name(s.name)} {s.score}" for s in state.seats)
+    return (f"🔁 **Game {state.round} of the series** (first to {state.options.series_wins} "
+            f"wins) · score: {score}")
 
 
 def _idle_choice(state: GameState, seat: int) -> Action | None:
