@@ -133,6 +133,9 @@ async def test_thirteen_clues_alerts_as_chosen_and_every_dm_names_its_table(
     assert pings_of(world, bea) == [] and pings_of(world, cid) == []
     assert 0 < len(dm_alerts(world, bea)) <= by_user[bea.id]
     assert dm_alerts(world, ann) == [] and dm_alerts(world, cid) == []
+    # the pass, everyone's at once, is said as what it is, not as "your turn"
+    assert any(f"<@{ann.id}>: choose the cards to pass" in v
+               for m in dc.channel_messages(world.channel) for v in versions(m))
     assert_every_dm_names_its_table(world, [ann, bea, cid], "13 Clues")
 
 
