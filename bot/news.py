@@ -36,6 +36,11 @@ def headed(game: AnyGame, table: Table, out: Outgoing) -> Outgoing:
     return out.model_copy(update={"content": f"{head}\n{body}"[:2000].rstrip()})
 
 
+def headed_in_dm(game: AnyGame, table: Table, out: Outgoing, guild_id: int | None) -> Outgoing:
+    """A DM that becomes the answer to its own button (no guild) keeps naming its table."""
+    return out if guild_id is not None else headed(game, table, out)
+
+
 def letters(
     game: AnyGame,
     table: Table,
@@ -58,20 +63,24 @@ def letters(
     out with that step's edit (one edit for the AI's whole turn, not one per step).
     `after_ai`: only AI seats were waited on before this change, so the living message shows
     its feed without status lines, and may be retired with its feed (held news included).
-    `told`: the seat whose answer to its own interaction already shows its news: its DM
-    goes only if it brings a prompt (buttons), as every prompt arrives by DM. Kept DMs (a
+    `told`: the seat whose answer to its own interaction already shows its news and its next
+    prompt with the prompt's buttons: its DM goes only if it brings a picture (a new game's
+    hand). Kept DMs (a
     casebook) are brought up to date for the seats to act and the one that acted (`acting`),
     not for the others, whose turn brings theirs up to date."""
     owed: list[Letter] = []
     to_act = set() if game.is_over(state) else set(game.waiting_on(state))
     if acting is not None:
         to_act.add(acting)
+    prompted: set[int] = set()  # seats this change DMs a prompt: for `dm`, that is the alert
     for seat, ref in enumerate(table.seats):
         if ref.human is None:
             continue
         out = game.letter(table, state, events, seat)
-        if out is not None and not (seat == told and not out.components):
+        if out is not None and not (seat == told and not out.pictures):
             owed.append(Letter.dm(ref.human, headed(game, table, out)))
+            if out.components:
+                prompted.add(seat)
         kept_dms = game.slots(table, state, events, seat, catch_up=seat in newly_waiting) \
             if seat in to_act else {}
         for slot, kept in kept_dms.items():
@@ -80,15 +89,8 @@ def letters(
             bye = game.farewell(table, state, seat)
             if bye is not None:
                 owed.append(Letter.dm(ref.human, headed(game, table, bye)))
-    pinged: list[int] = []
-    for seat in newly_waiting:
-        user = table.seats[seat].human
-        mode = alerts.get(user, "ping") if user is not None else "silent"
-        if user is not None and mode == "ping":
-            pinged.append(user)
-        elif user is not None and mode == "dm":
-            owed.append(Letter.dm(user, headed(game, table, Outgoing(
-                content=f"🔔 The table is waiting for you: <#{table.channel_id}>."))))
+    pinged, dms = alerted(game, table, state, newly_waiting, alerts, prompted)
+    owed += dms
     if not channel:
         return table, owed
     news = "\n".join(t for t in (headline, game.news(table, state, events)) if t) or None
@@ -98,6 +100,33 @@ def letters(
     table, channel_letters = living(game, table, state, news, pinged=pinged,
                                     fresh=fresh, was_lobby=was_lobby, carry_feed=after_ai)
     return table, owed + channel_letters
+
+
+def alerted(
+    game: AnyGame,
+    table: Table,
+    state: Any,
+    newly_waiting: Sequence[int],
+    alerts: Mapping[int, Alert],
+    prompted: set[int],
+) -> tuple[list[int], list[Letter]]:
+    """One alert per new wait, the way each member chose it: the members to mention in a new
+    post (`ping`: only when the table waits on them alone, so a choice several make at once
+    pings nobody), and the DM alerts (`dm`: none when the change's DM already brings them a
+    prompt); `silent`, or a wait the game needs no alert for, gets nothing."""
+    waiting = [] if game.is_over(state) else list(game.waiting_on(state))
+    pinged: list[int] = []
+    dms: list[Letter] = []
+    for seat in newly_waiting:
+        user = table.seats[seat].human
+        if user is None or game.awaited(state, seat) is None:
+            continue
+        mode = alerts.get(user, "ping")
+        if mode == "ping" and waiting == [seat]:
+            pinged.append(user)
+        elif mode == "dm" and seat not in prompted:
+            dms.append(Letter.dm(user, headed(game, table, game.alert_dm(table, state, seat))))
+    return pinged, dms
 
 
 def living(
@@ -122,11 +151,14 @@ def living(
         feed = added
     lines = list(feed)
     waited = [] if state is None or game.is_over(state) else [
-        u for s in game.waiting_on(state) if (u := table.seats[s].human) is not None]
-    if waited:  # a mention pings only in a new post, and only those just waited on
-        lines.append("🔔 " + ", ".join(f"<@{u}>" for u in waited) + ": your turn.")
-        if table.deadline is not None:
-            lines.append(f"⏰ An AI plays for them <t:{int(table.deadline)}:R>.")
+        (u, game.awaited(state, s) or "your turn")
+        for s in game.waiting_on(state) if (u := table.seats[s].human) is not None]
+    # what each member waited on must do; a mention pings only in a new post, and only those
+    # just alerted (`pinged`)
+    lines += [f"🔔 <@{u}>: {what}." for u, what in waited]
+    if waited and table.deadline is not None:
+        who = "them" if len(waited) == 1 else "anyone who has not chosen by then"
+        lines.append(f"⏰ An AI plays for {who} <t:{int(table.deadline)}:R>.")
     components = list(out.components)
     if state is not None and game.is_over(state) and table.status == "over":
         again = TableButton(game.prefix, "again", table.id)

@@ -140,6 +140,16 @@ class GameModule(Protocol[S, A, E, O]):
         """The end of the game by DM, when the table's channel can no longer show it."""
         ...
 
+    def awaited(self, state: S, seat: int) -> str | None:
+        """What the table waits on `seat` for, in a few words the channel may read ("your
+        turn", "show Bob a card"); None when a new wait needs no alert (the seat is in the
+        middle of its own turn and the DM of what it learned brings its next step)."""
+        ...
+
+    def alert_dm(self, table: Table, state: S, seat: int) -> Outgoing:
+        """The DM alert of a member who chose `dm`, for a wait that brought no prompt DM."""
+        ...
+
     # what commands show
 
     def hand(self, table: Table, state: S, seat: int) -> Outgoing:
@@ -187,6 +197,12 @@ class PydanticGame(Generic[S, A, E, O]):
 
     def farewell(self, table: Table, state: S, seat: int) -> Outgoing | None:
         return None
+
+    def awaited(self, state: S, seat: int) -> str | None:
+        return "your turn"
+
+    def alert_dm(self, table: Table, state: S, seat: int) -> Outgoing:
+        return Outgoing(content=f"🔔 The table is waiting for you: <#{table.channel_id}>.")
 
 
 def settings_of(game: AnyGame, table: Table) -> TableSettings:

@@ -405,6 +405,9 @@ class TableService:
             by_id = {s.player_id: s for s in old.seats}
             seats = [by_id[i] for i in module.seat_ids(state)]
             score = " · ".join(f"{s.name} {tally.get(s.player_id, 0)}" for s in seats)
+            moved = [s.player_id for s in seats] != [s.player_id for s in old.seats]
+            seating = (f" New seating, in turn order: {', '.join(s.name for s in seats)}."
+                       if moved else "")
             new = Table(
                 guild_id=old.guild_id, channel_id=old.channel_id, game=old.game,
                 status="playing", host_id=old.host_id, seats=seats, place=old.place,
@@ -419,7 +422,7 @@ class TableService:
                     table, None, state, plan)})
                 table, letters = news.letters(
                     module, table, state, events, newly_waiting=waiting, alerts=alerts,
-                    fresh=True, headline=f"🔁 **Rematch!** Wins so far: {score}.",
+                    fresh=True, headline=f"🔁 **Rematch!** Wins so far: {score}.{seating}",
                 )
                 if reply is not None:
                     letters.append(reply.letter(len(letters)))

@@ -19,7 +19,18 @@ from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
 from bot.interactions import answer
 from bot.mansion import actions
-from bot.mansion.family import BLUE, GREEN, GREY, NONE, PREFIX, RED, Family, Then, custom_id
+from bot.mansion.family import (
+    BLUE,
+    GREEN,
+    GREY,
+    NONE,
+    PREFIX,
+    RED,
+    Family,
+    Then,
+    custom_id,
+    headed_in_dm,
+)
 from bot.mansion.render.labels import (
     EFFECT_EMOJI,
     KIND_EMOJI,
@@ -508,9 +519,9 @@ class SolutionPicker(Family, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<t
         slot = self.SLOTS[self.click.verb]
         draft[slot] = chosen_value(interaction, BY_KIND[TRIPLE_KINDS[slot]])
         text = prompt_text(view.prompt, view)
+        out = Outgoing.of(text, view=view_of(*solution_items(table.id, pid, draft)))
         await interaction.response.edit_message(
-            **Outgoing.of(text, view=view_of(*solution_items(table.id, pid, draft)))
-            .reply_kwargs())
+            **headed_in_dm(interaction, table, out).reply_kwargs())
 
 
 class PromptButton(Family, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"

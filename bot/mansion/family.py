@@ -72,13 +72,24 @@ class Family(GameFamily, template=r"mbm:never"):
         async def work(reply: Reply) -> None:
             table = await self.table(interaction)
             seat = tables_of(interaction).seat(table, interaction.user.id)
-            reply.then, reply.tells = after(table.id, seat, done), seat
+            then = after(table.id, seat, done)
+            reply.then = lambda state, events: headed_in_dm(interaction, table,
+                                                            then(state, events))
+            reply.tells = seat
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, build,
                 place=place_of(interaction), reply=reply,
             )
 
         await run_update(interaction, work, done)
+
+
+def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing) -> Outgoing:
+    """A DM that becomes its answer keeps naming its table (the header every DM has)."""
+    from bot.mansion.game import GAME
+    from bot.news import headed_in_dm as headed
+
+    return headed(GAME, table, out, interaction.guild_id)
 
 
 STALE_PROMPT = ("That button is out of date: it was already answered, or the game has moved "

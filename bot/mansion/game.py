@@ -13,8 +13,8 @@ from bot.components import view_of
 from bot.mansion import components, pictures
 from bot.mansion.family import PREFIX
 from bot.mansion.render.embeds import hand_embed, lobby_embed, table_embed
-from bot.mansion.render.labels import TITLE, Voice, action_name, card_name
-from bot.mansion.render.lines import channel_text, dm_text, voice
+from bot.mansion.render.labels import TITLE, Voice, action_name, card_name, plain_name
+from bot.mansion.render.lines import awaited_text, channel_text, dm_text, prompt_text, voice
 from bot.mansion.render.texts import log_text, rules_text
 from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import hand_picture, markers_picture, reveal_picture
@@ -45,7 +45,7 @@ from engine.mansion import (
     public_view,
 )
 from engine.mansion.ai import LEVELS, Level, choose_action
-from engine.mansion.events import HandDealt, PromptOpened
+from engine.mansion.events import ActionDrawn, HandDealt, PromptOpened, RoundStarted
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 from engine.mansion.records import AllSnooped, Sleuthed, Suggested, Tipped, TurnBegan
 
@@ -192,17 +192,48 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
         return channel_text(events, public_view(state)) or None
 
+    def awaited(self, state: GameState, seat: int) -> str | None:
+        """The turn player's own steps after the turn began (the Snoop's pick, accuse or end)
+        need no alert: the turn's alert was given, and the DM of what they learned brings
+        the next step."""
+        view = public_view(state)
+        prompt = next((p for p in view.waiting if p.seat == seat), None)
+        if prompt is None:
+            return "your turn"
+        if seat == view.turn and prompt.kind != "play" and (
+                prompt.kind == "accuse_or_end" or prompt.reason == "snoop"):
+            return None
+        return awaited_text(prompt, voice(view))
+
+    def alert_dm(self, table: Table, state: GameState, seat: int) -> Outgoing:
+        """The turn's one DM for a member who chose `dm`: what to do, with My turn."""
+        view = player_view(state, seat)
+        if view.prompt is None:
+            return Outgoing(content=f"🔔 The table is waiting for you: <#{table.channel_id}>.")
+        items = components.prompt_items(table.id, view)
+        return Outgoing.of(prompt_text(view.prompt, view), view=view_of(*items) if items else None)
+
     def letter(self, table: Table, state: GameState, events: Sequence[Event], seat: int
                ) -> Outgoing | None:
+        """What the seat learned, with the prompts it must answer; a turn's start (its draw
+        and its play prompt) is not among them: the member's alert says it, as they chose (a
+        ping, a DM or nothing), and the panel shows the cards."""
+        events = [e for e in events if not isinstance(e, ActionDrawn)
+                  and not (isinstance(e, PromptOpened) and e.prompt.kind == "play")]
         view = player_view(state, seat)
+        dealt = any(isinstance(e, HandDealt) and e.seat == seat for e in events)
+        starts = [i for i, e in enumerate(events) if isinstance(e, RoundStarted)]
+        if starts:  # a new game of the series: its own DM (the last game's news came before)
+            events = events[starts[-1]:]
         text = dm_text(events, view)
         if text is None:
             return None
+        if dealt and state.round > 1:
+            text = f"{series_line(state)}\n{text}"
         opened = {e.prompt.id for e in events
                   if isinstance(e, PromptOpened) and e.audience.includes(seat)}
         items = (components.prompt_items(table.id, view)
                  if view.prompt is not None and view.prompt.id in opened else [])
-        dealt = any(isinstance(e, HandDealt) and e.seat == seat for e in events)
         return Outgoing.of(text, view=view_of(*items) if items else None,
                            pictures=[hand_picture(view)] if dealt else [])
 
@@ -222,6 +253,13 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
             return rules_text()
         settings = MansionSettings.model_validate(table.options)
         return rules_text(settings.variant, settings.series)
+
+
+def series_line(state: GameState) -> str:
+    """The head of a new game's deal DM: which game of the series, and the score."""
+    score = " · ".join(f"{plain_name(s.name)} {s.score}" for s in state.seats)
+    return (f"🔁 **Game {state.round} of the series** (first to {state.options.series_wins} "
+            f"wins) · score: {score}")
 
 
 def _idle_choice(state: GameState, seat: int) -> Action | None:

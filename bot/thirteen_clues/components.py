@@ -15,6 +15,7 @@ from bot.errors import UserError
 from bot.interactions import place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
+from bot.news import headed_in_dm
 from bot.plug import TableSettings
 from bot.tables import Reply
 from bot.thirteen_clues import actions
@@ -144,7 +145,11 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
                 "neighbour's card holder. Waiting for the others…")
 
         async def work(reply: Reply) -> None:
-            reply.then = pass_reply(text)
+            from bot.thirteen_clues.game import GAME
+
+            table, then = await self.table(interaction), pass_reply(text)
+            reply.then = lambda state, events: headed_in_dm(GAME, table, then(state, events),
+                                                            interaction.guild_id)
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, actions.pass_chosen(chosen),
                 place=place_of(interaction), reply=reply,

@@ -107,6 +107,11 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     def turn_key(self, state: GameState) -> str:
         return "pass" if state.phase == "passing" else f"turn{state.turn_number}"
 
+    def awaited(self, state: GameState, seat: int) -> str | None:
+        """The pass is everyone's choice at once, asked by the deal DM: not "your turn"."""
+        return "choose the cards to pass (the menu is in your DMs)" \
+            if state.phase == "passing" else "your turn"
+
     def is_over(self, state: GameState) -> bool:
         return state.phase == "over"
 

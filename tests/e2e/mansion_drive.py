@@ -190,6 +190,8 @@ class Driver:
             return await self.dc.slash(user, self.world.channel, "mansion", "accuse",
                                        suspect=action.suspect, vehicle=action.vehicle,
                                        destination=action.destination)
+        if prompt.kind == "pick" and seat == state.turn and via == "dm":
+            via = "panel"  # their own card's pick: the panel they played it from shows it
         if prompt.kind in ("show", "pick", "answer_tip", "choose_solution") and via != "panel":
             msg = await self.answer_message(user, pid, via)
             return await self.answer(user, msg, state, action)

@@ -61,10 +61,10 @@ async def test_three_members_play_a_seeded_game_to_the_end_quietly(world: World)
         whole = count(world)
         play = count(world, before_play)
 
-        # one mention per turn start (and one for each member when the pass begins), nothing
-        # else pinging anyone
+        # one mention per turn start, nothing else pinging anyone: not the pass, a choice
+        # everyone makes at once, which the deal DM asks for
         turn_posts = [m for m in dc.messages if m.pings]
-        assert whole.pings == len(players) + final.turn_number, whole
+        assert whole.pings == final.turn_number, whole
         for msg in turn_posts:
             assert "your turn" in msg.content, msg.content
         assert play.pings == final.turn_number - 1  # turn 1 began with the last pass
@@ -109,6 +109,10 @@ async def test_three_members_play_a_seeded_game_to_the_end_quietly(world: World)
         winner_pid = final.seats[final.winner].id
         assert options["tally"] == {winner_pid: 1}
         assert "Rematch" in dc.last_message(world.channel).text
+        # seats that come back in a new order are announced in the channel
+        moved = [s["user_id"] for s in json.loads(new["seats"])] != [
+            s["user_id"] for s in json.loads(old["seats"])]
+        assert ("New seating" in dc.last_message(world.channel).text) == moved
         await pass_all(world, players)
         assert state_of(world).phase == "turns"
     print(f"\n3 members, seed game: {marks.questions} questions, {final.turn_number} turns; "

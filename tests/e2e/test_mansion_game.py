@@ -51,6 +51,8 @@ async def test_a_standard_game_uses_every_action(world: World) -> None:
     users = world.users[:4]
     seed = find_seed(4)
     async with world.running():
+        for user in users:  # a turn's DM alert brings My turn, which some turns are played from
+            await dc.slash(user, world.channel, "notify", alert="dm")
         await open_mansion(world, users, seed=seed)
         state = mstate(world)
         me = user_at(world, state, state.turn)

@@ -40,6 +40,11 @@ async def test_a_series_to_its_master_detective(world: World) -> None:
     for user in users:
         dealt = [m for m in dc.dms(user) if "Your Clue cards" in m.text]
         assert len(dealt) == len(final.rounds)
+        # each later game's deal is a DM of its own: which game, the score, nothing else
+        for n, msg in enumerate(dealt[1:], start=2):
+            head = msg.content.splitlines()[1]
+            assert head.startswith(f"🔁 **Game {n} of the series** (first to 2 wins) · score: ")
+            assert "accusation" not in msg.content and "Game 1 is over" not in msg.content
     assert "Master Detective" in status.text and "first to 2" in status.text
     assert "Game 1: solved by" in log.text
     assert hand.ephemeral and "Every hand" in hand.text  # the finished game, whole

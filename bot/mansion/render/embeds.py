@@ -33,6 +33,7 @@ COLOUR_PLAY = discord.Colour.dark_green()
 COLOUR_OVER = discord.Colour.gold()
 COLOUR_SECRET = discord.Colour.dark_purple()
 FOOTER = "/mansion turn plays your turn · /mansion hand shows your secrets · /mansion notes"
+FOOTER_OVER = "Game over · /mansion replay steps through it · /history lists the games played here"
 
 
 def _field(embed: discord.Embed, name: str, value: str, *, inline: bool = False) -> None:
@@ -117,11 +118,8 @@ def table_embed(view: PublicView) -> discord.Embed:
     if view.options.series_wins > 1:
         scores = " · ".join(f"{v.plain(i)} {s.score}" for i, s in enumerate(view.seats))
         _field(embed, f"⭐ Crimes solved (first to {view.options.series_wins})", scores)
-    if view.phase == "over" and view.rounds:
-        last = view.rounds[-1]
-        if last.solution is not None:
-            _field(embed, "🔓 The solution", triple_text(last.solution))
-    embed.set_footer(text=FOOTER)
+    # at the end the news above says the solution once; the footer offers what still works
+    embed.set_footer(text=FOOTER_OVER if view.phase == "over" else FOOTER)
     return embed
 
 

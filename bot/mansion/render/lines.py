@@ -352,6 +352,23 @@ def prompt_text(prompt: PromptInfo, view: PlayerView, v: Voice | None = None) ->
                     "you see it).")
 
 
+def awaited_text(prompt: PromptInfo, v: Voice) -> str:
+    """What a member must do, for the line that alerts them ("show Bob a card")."""
+    match prompt.kind:
+        case "choose_solution":
+            return "choose the solution"
+        case "play":
+            return "your turn"
+        case "accuse_or_end":
+            return "accuse or end your turn"
+        case "show":
+            return f"show {v.plain(prompt.to or 0)} a card"
+        case "pick":
+            return f"pick one of {v.plain(prompt.target or 0)}'s face-down cards"
+        case "answer_tip":
+            return f"answer {v.plain(prompt.to or 0)}'s Private Tip"
+
+
 def waiting_text(prompt: PromptInfo, v: Voice) -> str:
     """What the table waits for, publicly: who must do what (no options, no tip text)."""
     who = v.who(prompt.seat)
