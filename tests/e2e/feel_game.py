@@ -22,14 +22,19 @@ QUESTIONS = 30
 """Questions asked before the player whose turn it is accuses their true holder."""
 
 
-def state_of(world: Any) -> GameState:
+def _latest(world: Any) -> tuple[str, int]:
+    """The state and version of the channel's latest table."""
     con = sqlite3.connect(world.db, timeout=5)
     try:
-        row = con.execute("SELECT state FROM tables WHERE channel_id = ? ORDER BY id DESC "
-                          "LIMIT 1", (world.channel,)).fetchone()
+        row = con.execute("SELECT state, version FROM tables WHERE channel_id = ? ORDER BY id "
+                          "DESC LIMIT 1", (world.channel,)).fetchone()
     finally:
         con.close()
-    return GameState.model_validate_json(row[0])
+    return row[0], row[1]
+
+
+def state_of(world: Any) -> GameState:
+    return GameState.model_validate_json(_latest(world)[0])
 
 
 def user_of(world: Any, state: GameState, seat: int) -> User | None:
@@ -45,12 +50,15 @@ def living(world: Any) -> Message:
 
 
 async def turn_message(world: Any, verb: str) -> Message:
-    """The living table message once it offers `verb` (the outbox may still be posting it
-    when the database already has the new turn)."""
-    for _ in range(250):
+    """The living table message once it offers `verb` for the stored version of the table:
+    the outbox (paced) may still be posting the new turn's message when the database already
+    has it, and the previous turn's message offers the same verbs, to be refused as stale."""
+    for _ in range(500):
         try:
             msg = living(world)
-            if any(c.split(":")[1] == verb for c in msg.custom_ids):
+            version = str(_latest(world)[1])
+            if any(c.split(":")[1] == verb and c.split(":")[3] == version
+                   for c in msg.custom_ids):
                 return msg
         except AssertionError:
             pass
