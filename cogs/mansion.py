@@ -14,7 +14,7 @@ from bot.interactions import Answer, place_of, reply_for, run
 from bot.mansion import actions
 from bot.mansion.components import FAMILIES, after, member_view, turn_panel
 from bot.mansion.game import GAME
-from bot.mansion.notes import notes_message
+from bot.mansion.notes import notes_answer
 from bot.models import Table
 from cogs.table import TableCog
 
@@ -89,7 +89,8 @@ class MansionCog(
     @app_commands.command(name="notes", description="Your notes grid (only you see this)")
     async def notes(self, interaction: discord.Interaction) -> None:
         async def work(table: Table) -> Answer:
-            return notes_message(table, member_view(self.tables, table, interaction.user.id))
+            view = member_view(self.tables, table, interaction.user.id)
+            return await notes_answer(interaction, table, view)
 
         await self.on_table(interaction, work, finished=True)
 

@@ -8,16 +8,10 @@ milliseconds of pure Python that would otherwise hold up every other table.
 
 from __future__ import annotations
 
-import asyncio
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar
-
 import discord
 
-from bot.errors import UserError
-from bot.interactions import tables_of
 from bot.plug import Assist
+from bot.thinking import think
 from bot.thirteen_clues.render.labels import Voice, card_label, subject_label
 from engine.thirteen_clues.actions import Accuse, Ask, Consult
 from engine.thirteen_clues.cards import CARDS, REMOVED_SUITS, in_subject, subject_kind, subject_name
@@ -26,9 +20,6 @@ from engine.thirteen_clues.state import Question
 from engine.thirteen_clues.views import PlayerView
 from engine.thirteen_clues.why import Fact, Level, Why, explain, visible_part
 
-T = TypeVar("T")
-FULL_ONLY = ("Hints are given at **full** assist only; this table's casebook is at "
-             "**{assist}**.")
 NOT_YET = "Hints start once every card holder is filled (after the pass)."
 
 
@@ -67,20 +58,6 @@ def hint_text(view: PlayerView, advice: Advice) -> str:
 async def advice_for(interaction: discord.Interaction, view: PlayerView) -> Advice:
     """The coach's ranking for this view."""
     return await think(interaction, advise, view)
-
-
-async def think(interaction: discord.Interaction, work: Callable[..., T], *args: Any) -> T:
-    """Pure engine work (a ranking, a review), in the thinkers' pool when there is one."""
-    thinker = tables_of(interaction).thinker
-    if thinker is None:
-        return work(*args)
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(thinker, functools.partial(work, *args))
-
-
-def require_full(assist: Assist) -> None:
-    if assist != "full":
-        raise UserError(FULL_ONLY.format(assist=assist))
 
 
 # why ------------------------------------------------------------------------------------------
