@@ -12,14 +12,15 @@ import logging
 
 import discord
 
-from bot.mansion.coaching import advice_for, hint_due, hint_text
+from bot.errors import UserError
+from bot.mansion.coaching import advice_for, explain_for, hint_due, hint_text, why_text
 from bot.mansion.render.embeds import COLOUR_SECRET, FIELD
 from bot.mansion.render.labels import KIND_PLURAL, TITLE, card_name, clip, triple_text
 from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import notes_grid_picture
 from bot.messages import Outgoing
 from bot.models import Table
-from engine.mansion.cards import BY_KIND, CLUES
+from engine.mansion.cards import BY_KIND, CLUES, find_clue
 from engine.mansion.coach import Advice
 from engine.mansion.deduction import Inconsistent
 from engine.mansion.notes import Mark, Notes, notes
@@ -73,10 +74,16 @@ ASSIST_NOTE = {
 }
 
 
-async def notes_answer(interaction: discord.Interaction, table: Table, view: PlayerView
-                       ) -> Outgoing:
+async def notes_answer(interaction: discord.Interaction, table: Table, view: PlayerView,
+                       why: str | None = None) -> Outgoing:
     """`/mansion notes` and the Notes button: the notes, with the coach's hint at full assist
-    when it is the seat's turn to play."""
+    when it is the seat's turn to play; with `why` (a card), why the notes mark it so."""
+    if why is not None:
+        card = find_clue(why)
+        if card is None:
+            raise UserError(f"There is no card called {why!r}.")
+        assist = MansionSettings.model_validate(table.options).assist
+        return Outgoing.of(why_text(view, assist, await explain_for(interaction, view, card)))
     advice = None
     if MansionSettings.model_validate(table.options).assist == "full" and hint_due(view):
         advice = await advice_for(interaction, view)

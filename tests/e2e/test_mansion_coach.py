@@ -1,15 +1,21 @@
 """The Mansion coach through the real bot: the Hint in the turn panel and the notes at full
-assist only, its figures the engine's, and a forged Hint click below full refused."""
+assist only, its figures the engine's, a forged Hint click below full refused, and
+`/mansion notes why:<card>`."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.mansion.coaching import why_text
+from bot.mansion.render.labels import card_name
+from engine.mansion.cards import CLUES
 from engine.mansion.coach import advise
+from engine.mansion.deduction import solve
 from engine.mansion.views import player_view
+from engine.mansion.why import explain
 from tests.e2e.conftest import World
-from tests.e2e.mansion_drive import find, living, mstate, open_mansion, user_at
-from tests.e2e.mansion_plan import find_seed
+from tests.e2e.mansion_drive import Driver, find, living, mstate, open_mansion, user_at
+from tests.e2e.mansion_plan import find_seed, next_move
 
 
 def _has(msg: object, verb: str) -> bool:
@@ -68,3 +74,38 @@ async def test_no_hint_below_full_assist(world: World, assist: str) -> None:
         data = {"custom_id": f"mbm:hint:{table}:{prompt}", "component_type": 2}
         refused = await dc.forge(turn, panel, data)
         assert refused.ephemeral and "Best next" not in refused.text
+
+
+async def test_notes_why_explains_a_deduced_card(world: World) -> None:
+    dc = world.dc
+    async with world.running():
+        await open_mansion(world, world.users[:3], seed=find_seed(3), assist="full")
+        driver = Driver(world)
+        found = None
+        for _ in range(8):
+            state = mstate(world)
+            for seat in range(3):
+                view = player_view(state, seat)
+                d = solve(view)
+                card = next((c for c in CLUES
+                             if explain(view, c, d).verdict in ("held", "not_solution")), None)
+                if card is not None:
+                    found = (state, seat, card)
+                    break
+            if found is not None:
+                break
+            await driver.perform(state, next_move(state))
+        assert found is not None, "some seat deduces a card within eight moves"
+        state, seat, card = found
+        user = user_at(world, state, seat)
+        assert user is not None
+        view = player_view(state, seat)
+        answer = await dc.slash(user, world.channel, "mansion", "notes", why=card_name(card))
+        assert answer.ephemeral
+        assert answer.text == why_text(view, "full", explain(view, card)), answer.text
+        assert answer.text.startswith(f"**{card_name(card)}** ")
+        mine = state.seats[seat].clues[0]
+        own = await dc.slash(user, world.channel, "mansion", "notes", why=mine)
+        assert own.text == f"**{card_name(mine)}** is in your hand."
+        unknown = await dc.slash(user, world.channel, "mansion", "notes", why="Unicorn")
+        assert unknown.ephemeral and "There is no card called" in unknown.text
