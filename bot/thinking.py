@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import discord
@@ -35,3 +35,12 @@ def require_full(assist: Assist, sheet: str = "casebook") -> None:
     """Hints are for full assist only: below it, a (forged) Hint click is refused."""
     if assist != "full":
         raise UserError(FULL_ONLY.format(sheet=sheet, assist=assist))
+
+
+def ranked_hint(certain: str | None, heading: str, rows: Sequence[str], note: str) -> str:
+    """A hint, the same shape in both games: the accusation alone once it is certain; else
+    the heading, the best moves numbered with their figures, and how they were ranked."""
+    if certain is not None:
+        return f"💡 **Certain**: {certain}."
+    numbered = [f"{i}. {row}" for i, row in enumerate(rows, start=1)]
+    return "\n".join([f"💡 {heading}", *numbered, f"-# {note}"])

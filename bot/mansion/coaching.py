@@ -10,7 +10,7 @@ import discord
 from bot.mansion.render.labels import Voice, action_name, card_label, card_name
 from bot.mansion.render.lines import voice
 from bot.plug import Assist
-from bot.thinking import think
+from bot.thinking import ranked_hint, think
 from engine.mansion.actions import (
     Accuse,
     AllSnoop,
@@ -21,7 +21,7 @@ from engine.mansion.actions import (
     SuggestPresent,
     SuperSleuth,
 )
-from engine.mansion.coach import Advice, Play, Rated, advise
+from engine.mansion.coach import SAMPLES, Advice, Play, Rated, advise
 from engine.mansion.facts import INDEX
 from engine.mansion.notes import bookkeeping
 from engine.mansion.observations import (
@@ -66,16 +66,14 @@ def rated_text(v: Voice, view: PlayerView, rated: Rated, solutions: int) -> str:
 def hint_text(view: PlayerView, advice: Advice) -> str:
     """The top three plays with their figures, or the accusation once it is certain."""
     v = voice(view, view.seat)
-    if advice.accusation is not None:
-        return f"💡 **Certain**: {play_text(v, view, advice.accusation)}."
-    if not advice.ranked:
+    certain = play_text(v, view, advice.accusation) if advice.accusation is not None else None
+    if certain is None and not advice.ranked:
         return "💡 No play to rank now: hints are for your turn, before you play your card."
-    lines = [f"💡 **Best next plays** ({advice.solutions} possible solutions now):"]
-    lines += [f"{i}. {rated_text(v, view, r, advice.solutions)}"
-              for i, r in enumerate(advice.top(), start=1)]
-    lines.append("-# Ranked by the possible solutions expected to be left after the outcome, "
-                 "over the deals you cannot rule out (outcome chances from 256 sampled deals).")
-    return "\n".join(lines)
+    return ranked_hint(
+        certain, f"**Best next plays** ({advice.solutions} possible solutions now):",
+        [rated_text(v, view, r, advice.solutions) for r in advice.top()],
+        "Ranked by the possible solutions expected to be left after the outcome, over the "
+        f"deals you cannot rule out (outcome chances from {SAMPLES} sampled deals).")
 
 
 async def advice_for(interaction: discord.Interaction, view: PlayerView) -> Advice:

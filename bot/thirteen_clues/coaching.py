@@ -11,7 +11,7 @@ from __future__ import annotations
 import discord
 
 from bot.plug import Assist
-from bot.thinking import think
+from bot.thinking import ranked_hint, think
 from bot.thirteen_clues.render.labels import Voice, card_label, subject_label
 from engine.thirteen_clues.actions import Accuse, Ask, Consult
 from engine.thirteen_clues.cards import CARDS, REMOVED_SUITS, in_subject, subject_kind, subject_name
@@ -45,14 +45,12 @@ def rated_text(voice: Voice, rated: Rated, mysteries: int) -> str:
 def hint_text(view: PlayerView, advice: Advice) -> str:
     """The top three moves with their figures, or the accusation once it is certain."""
     voice = Voice.viewer(view)
-    if advice.accusation is not None:
-        return f"💡 **Certain**: {move_text(voice, advice.accusation)}."
-    lines = [f"💡 **Best next moves** ({advice.mysteries} possible mysteries now):"]
-    lines += [f"{i}. {rated_text(voice, r, advice.mysteries)}"
-              for i, r in enumerate(advice.top(), start=1)]
-    lines.append("-# Ranked by the exact expected number of possible mysteries left after "
-                 "the answer, over every deal you cannot rule out.")
-    return "\n".join(lines)
+    certain = move_text(voice, advice.accusation) if advice.accusation is not None else None
+    return ranked_hint(
+        certain, f"**Best next moves** ({advice.mysteries} possible mysteries now):",
+        [rated_text(voice, r, advice.mysteries) for r in advice.top()],
+        "Ranked by the exact expected number of possible mysteries left after the answer, "
+        "over every deal you cannot rule out.")
 
 
 async def advice_for(interaction: discord.Interaction, view: PlayerView) -> Advice:
