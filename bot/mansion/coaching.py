@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.mansion.render.labels import Voice, action_name, card_label, card_name
+from bot.mansion.render.labels import Voice, action_name, card_label, card_name, triple_text
 from bot.mansion.render.lines import voice
 from bot.plug import Assist
 from bot.thinking import ranked_hint, think
@@ -31,6 +31,7 @@ from engine.mansion.observations import (
     SuggestionSeen,
     TipSeen,
 )
+from engine.mansion.records import Triple
 from engine.mansion.views import PlayerView
 from engine.mansion.why import SOLUTION_SEEN, Why, explain
 
@@ -54,8 +55,8 @@ def play_text(v: Voice, view: PlayerView, move: Play | Accuse) -> str:
         case PrivateTip():
             return f"Pass {action_name(move.card)} to {v.who(move.target)}"
         case Accuse():
-            named = (move.suspect, move.vehicle, move.destination)
-            return "Accuse " + ", ".join(card_label(c) for c in named)
+            return "Accuse " + triple_text(
+                Triple(suspect=move.suspect, vehicle=move.vehicle, destination=move.destination))
 
 
 def rated_text(v: Voice, view: PlayerView, rated: Rated, solutions: int) -> str:
