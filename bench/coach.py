@@ -1,6 +1,9 @@
 """The coach (13 Clues): its top move against the true best by brute force, and its speed.
 
     python -m bench.coach [--positions 2000] [--timed 500] [--reviews 30] [--seed 16]
+                          [--game thirteen-clues|mansion|both]
+
+The Mansion's figures are `bench/mansion_coach.py`'s (its docstring says how).
 
 1. Agreement: seeded random mid-game positions (2 to 6 players, random seat, up to 40
    random actions: questions incl. Top Secret and 2016 categories, informant looks, wrong
@@ -136,10 +139,17 @@ def main() -> None:
     parser.add_argument("--timed", type=int, default=500)
     parser.add_argument("--reviews", type=int, default=30)
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--game", choices=["thirteen-clues", "mansion", "both"], default="both")
     args = parser.parse_args()
-    agreement(args.positions, args.seed)
-    timing(args.timed, args.seed)
-    reviews(args.reviews, args.seed)
+    if args.game != "mansion":
+        agreement(args.positions, args.seed)
+        timing(args.timed, args.seed)
+        reviews(args.reviews, args.seed)
+    if args.game != "thirteen-clues":
+        from bench import mansion_coach
+
+        mansion_coach.agreement(args.positions, args.seed)
+        mansion_coach.timing(args.timed, args.seed)
 
 
 if __name__ == "__main__":

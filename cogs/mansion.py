@@ -14,7 +14,7 @@ from bot.interactions import Answer, place_of, reply_for, run
 from bot.mansion import actions
 from bot.mansion.components import FAMILIES, after, member_view, turn_panel
 from bot.mansion.game import GAME
-from bot.mansion.notes import notes_message
+from bot.mansion.notes import notes_answer
 from bot.models import Table
 from cogs.table import TableCog
 
@@ -87,9 +87,11 @@ class MansionCog(
         await run(interaction, work, stored=reply)
 
     @app_commands.command(name="notes", description="Your notes grid (only you see this)")
-    async def notes(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(why="A card: why your notes mark it as they do")
+    async def notes(self, interaction: discord.Interaction, why: Text | None = None) -> None:
         async def work(table: Table) -> Answer:
-            return notes_message(table, member_view(self.tables, table, interaction.user.id))
+            view = member_view(self.tables, table, interaction.user.id)
+            return await notes_answer(interaction, table, view, why)
 
         await self.on_table(interaction, work, finished=True)
 
@@ -103,6 +105,12 @@ class MansionCog(
         kind = actions.focused_kind(interaction.data)
         return [app_commands.Choice(name=n, value=v)
                 for n, v in actions.card_choices(kind, current)]
+
+    @notes.autocomplete("why")
+    async def _why_cards(self, interaction: discord.Interaction, current: str) -> Choices:
+        """Every Clue card whose name holds what was typed (no reads: autocomplete cannot
+        defer)."""
+        return [app_commands.Choice(name=n, value=v) for n, v in actions.why_choices(current)]
 
 
 async def setup(bot: DeductionBot) -> None:

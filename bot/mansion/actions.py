@@ -160,6 +160,12 @@ def card_choices(kind: Kind, current: str, first: Sequence[str] = ()) -> list[Ch
     return [(card_label(c), c) for c in cards if needle in CLUES[c].name.lower()][:25]
 
 
+def why_choices(current: str) -> list[Choice]:
+    """Autocomplete of `notes why`: every Clue card whose name contains what was typed."""
+    needle = current.strip().lower()
+    return [(card_label(c), c) for c in CLUES if needle in CLUES[c].name.lower()][:25]
+
+
 def focused_kind(data: object) -> Kind:
     """The kind of the card option being typed (`suspect`, `vehicle` or `destination`)."""
     command = data if isinstance(data, dict) else {}

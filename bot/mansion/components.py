@@ -41,9 +41,11 @@ from bot.mansion.render.labels import (
     plain_name,
 )
 from bot.mansion.render.lines import prompt_text, seat_note, voice, waiting_text
+from bot.mansion.settings import MansionSettings
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import TableService
+from bot.thinking import require_full
 from engine.mansion import GameState, player_view
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
 from engine.mansion.legal import opponents, playable_cards
@@ -112,9 +114,11 @@ def table_view(table_id: int, view: PublicView) -> discord.ui.View | None:
 # ---------------------------------------------------------------- prompts and the panel
 
 
-def prompt_items(table_id: int, view: PlayerView, *, panel: bool = False) -> list[Item]:
+def prompt_items(table_id: int, view: PlayerView, *, panel: bool = False, hint: bool = False
+                 ) -> list[Item]:
     """The buttons answering the seat's open prompt (for a DM, `/mansion hand` and the
-    panel). A turn's play prompt outside the panel offers My turn, which opens the panel."""
+    panel). A turn's play prompt outside the panel offers My turn, which opens the panel;
+    in the panel at full assist (`hint`), also Hint."""
     prompt = view.prompt
     if prompt is None:
         return []
@@ -129,6 +133,8 @@ def prompt_items(table_id: int, view: PlayerView, *, panel: bool = False) -> lis
                 for c in playable_cards(view, view.seat)
             ]
             items.append(button("Accuse", custom_id("acopen", table_id, pid), RED, emoji="⚖️"))
+            if hint:
+                items.append(button("Hint", custom_id("hint", table_id, pid), GREY, emoji="💡"))
             return items
         case "accuse_or_end":
             return [
@@ -158,19 +164,20 @@ def prompt_items(table_id: int, view: PlayerView, *, panel: bool = False) -> lis
             return solution_items(table_id, pid, [None, None, None])
 
 
-def prompt_message(table_id: int, view: PlayerView, note: str = "") -> Outgoing:
+def prompt_message(table_id: int, view: PlayerView, note: str = "", hint: bool = False
+                   ) -> Outgoing:
     """A prompt on its own: its text and its buttons (a DM's answer, a panel's step)."""
     assert view.prompt is not None
     text = prompt_text(view.prompt, view)
     return Outgoing.of("\n".join(x for x in (note, text) if x),
-                       view=view_of(*prompt_items(table_id, view, panel=True)))
+                       view=view_of(*prompt_items(table_id, view, panel=True, hint=hint)))
 
 
-def panel(table_id: int, view: PlayerView, note: str = "") -> Outgoing:
+def panel(table_id: int, view: PlayerView, note: str = "", hint: bool = False) -> Outgoing:
     """The turn panel (ephemeral): what this seat must do now, with its buttons; or, when it
-    has nothing to do, where the game stands."""
+    has nothing to do, where the game stands. `hint`: the table plays at full assist."""
     if view.prompt is not None:
-        return prompt_message(table_id, view, note)
+        return prompt_message(table_id, view, note, hint)
     return Outgoing.of("\n".join(x for x in (note, idle_text(view)) if x))
 
 
@@ -367,13 +374,13 @@ class TableMenu(Family, template=r"mbm:(?P<verb>turn|notes):(?P<table>\d+)(?::-)
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if self.click.verb == "notes":
-            from bot.mansion.notes import notes_message
+            from bot.mansion.notes import notes_answer
 
             table, view = await self.seat_view(interaction)
-            await answer(interaction, notes_message(table, view))
+            await answer(interaction, await notes_answer(interaction, table, view))
             return
         table, view = await self.seat_view(interaction)
-        await answer(interaction, open_panel(table.id, view))
+        await answer(interaction, open_panel(table.id, view, hint=hints(table)))
 
 
 def member_view(tables: TableService, table: Table, user_id: int) -> PlayerView:
@@ -388,31 +395,39 @@ def turn_panel(tables: TableService, table: Table, user_id: int) -> Outgoing:
     if table.status != "playing":
         raise UserError("This game is over." if table.status == "over"
                         else "The game has not started yet.")
-    return open_panel(table.id, member_view(tables, table, user_id))
+    return open_panel(table.id, member_view(tables, table, user_id), hint=hints(table))
 
 
-def open_panel(table_id: int, view: PlayerView) -> Outgoing:
+def hints(table: Table) -> bool:
+    """The table plays at full assist: the panel offers the coach's Hint."""
+    return MansionSettings.model_validate(table.options).assist == "full"
+
+
+def open_panel(table_id: int, view: PlayerView, hint: bool = False) -> Outgoing:
     """`/mansion turn` and My turn: the panel, or a clear word when there is nothing to do."""
     if view.prompt is None and not (view.turn == view.seat and view.phase == "playing"):
         v = voice(view)
         waits = [waiting_text(p, v) for p in view.waiting]
         why = f"waiting for {'; '.join(waits)}" if waits else "nothing to answer"
         raise UserError(f"It is not your turn and nothing waits for you ({why}).")
-    return panel(table_id, view)
+    return panel(table_id, view, hint=hint)
 
 
-class PanelButton(Family, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acopen):"
+class PanelButton(Family, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acopen|hint):"
                                    r"(?P<table>\d+):(?P<stamp>\d+)(?::(?P<draft>[a-z0-9_.]+))?"):
     """The turn panel's steps: an Action card, its target or confirmation, Accuse, End turn,
-    Back."""
+    Back, Hint."""
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         verb, draft = self.click.verb, self.click.draft
+        if verb == "hint":
+            await self.hint(interaction)
+            return
         table, view = await self.current(interaction)
         assert view.prompt is not None
         pid = view.prompt.id
         if verb == "back":
-            await show_or_edit(interaction, panel(table.id, view))
+            await show_or_edit(interaction, panel(table.id, view, hint=hints(table)))
         elif verb == "acopen":
             await show_or_edit(interaction, accuse_picker(table.id, pid, [None] * 3))
         elif verb == "card":
@@ -432,6 +447,20 @@ class PanelButton(Family, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acop
         else:
             await self.act(interaction, actions.super_sleuth(pid, draft),
                            "🔎 Super Sleuth played.")
+
+
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """The coach's three best plays for this seat, at full assist only; a new message
+        only the member sees, so the panel stays."""
+        from bot.mansion.coaching import advice_for, hint_due, hint_text
+
+        table = await self.table(interaction)
+        require_full(MansionSettings.model_validate(table.options).assist, "notes")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table, view = await self.current(interaction)
+        if not hint_due(view):
+            raise UserError("Hints are for your turn, before you play your card.")
+        await answer(interaction, hint_text(view, await advice_for(interaction, view)))
 
 
 def _int(text: str) -> int:

@@ -12,13 +12,16 @@ import logging
 
 import discord
 
+from bot.errors import UserError
+from bot.mansion.coaching import advice_for, explain_for, hint_due, hint_text, why_text
 from bot.mansion.render.embeds import COLOUR_SECRET, FIELD
 from bot.mansion.render.labels import KIND_PLURAL, TITLE, card_name, clip, triple_text
 from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import notes_grid_picture
 from bot.messages import Outgoing
 from bot.models import Table
-from engine.mansion.cards import BY_KIND, CLUES
+from engine.mansion.cards import BY_KIND, CLUES, find_clue
+from engine.mansion.coach import Advice
 from engine.mansion.deduction import Inconsistent
 from engine.mansion.notes import Mark, Notes, notes
 from engine.mansion.views import PlayerView
@@ -71,8 +74,24 @@ ASSIST_NOTE = {
 }
 
 
-def notes_message(table: Table, view: PlayerView) -> Outgoing:
-    """`/mansion notes` and the Notes button (ephemeral)."""
+async def notes_answer(interaction: discord.Interaction, table: Table, view: PlayerView,
+                       why: str | None = None) -> Outgoing:
+    """`/mansion notes` and the Notes button: the notes, with the coach's hint at full assist
+    when it is the seat's turn to play; with `why` (a card), why the notes mark it so."""
+    if why is not None:
+        card = find_clue(why)
+        if card is None:
+            raise UserError(f"There is no card called {why!r}.")
+        assist = MansionSettings.model_validate(table.options).assist
+        return Outgoing.of(why_text(view, assist, await explain_for(interaction, view, card)))
+    advice = None
+    if MansionSettings.model_validate(table.options).assist == "full" and hint_due(view):
+        advice = await advice_for(interaction, view)
+    return notes_message(table, view, advice)
+
+
+def notes_message(table: Table, view: PlayerView, advice: Advice | None = None) -> Outgoing:
+    """The notes (ephemeral); with the coach's `advice` as a Hint field."""
     if view.phase == "choosing_solution":
         return Outgoing(content="📓 Nothing to note yet: the cards are dealt once the fugitive "
                                 "has chosen the solution.")
@@ -85,7 +104,10 @@ def notes_message(table: Table, view: PlayerView) -> Outgoing:
         log.warning("notes: no consistent deal for seat %s; showing bookkeeping", view.seat)
         grid = notes(view, "bookkeeping")
     shown = notes_grid_picture(grid, view, embed=0)
-    return Outgoing.of(embeds=[notes_embed(grid, view)], pictures=[shown] if shown else [])
+    embed = notes_embed(grid, view)
+    if advice is not None:
+        embed.add_field(name="Hint", value=clip(hint_text(view, advice), FIELD), inline=False)
+    return Outgoing.of(embeds=[embed], pictures=[shown] if shown else [])
 
 
 def _head(name: str, me: bool) -> str:

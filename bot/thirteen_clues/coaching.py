@@ -8,16 +8,10 @@ milliseconds of pure Python that would otherwise hold up every other table.
 
 from __future__ import annotations
 
-import asyncio
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar
-
 import discord
 
-from bot.errors import UserError
-from bot.interactions import tables_of
 from bot.plug import Assist
+from bot.thinking import ranked_hint, think
 from bot.thirteen_clues.render.labels import Voice, card_label, subject_label
 from engine.thirteen_clues.actions import Accuse, Ask, Consult
 from engine.thirteen_clues.cards import CARDS, REMOVED_SUITS, in_subject, subject_kind, subject_name
@@ -26,9 +20,6 @@ from engine.thirteen_clues.state import Question
 from engine.thirteen_clues.views import PlayerView
 from engine.thirteen_clues.why import Fact, Level, Why, explain, visible_part
 
-T = TypeVar("T")
-FULL_ONLY = ("Hints are given at **full** assist only; this table's casebook is at "
-             "**{assist}**.")
 NOT_YET = "Hints start once every card holder is filled (after the pass)."
 
 
@@ -54,33 +45,17 @@ def rated_text(voice: Voice, rated: Rated, mysteries: int) -> str:
 def hint_text(view: PlayerView, advice: Advice) -> str:
     """The top three moves with their figures, or the accusation once it is certain."""
     voice = Voice.viewer(view)
-    if advice.accusation is not None:
-        return f"💡 **Certain**: {move_text(voice, advice.accusation)}."
-    lines = [f"💡 **Best next moves** ({advice.mysteries} possible mysteries now):"]
-    lines += [f"{i}. {rated_text(voice, r, advice.mysteries)}"
-              for i, r in enumerate(advice.top(), start=1)]
-    lines.append("-# Ranked by the exact expected number of possible mysteries left after "
-                 "the answer, over every deal you cannot rule out.")
-    return "\n".join(lines)
+    certain = move_text(voice, advice.accusation) if advice.accusation is not None else None
+    return ranked_hint(
+        certain, f"**Best next moves** ({advice.mysteries} possible mysteries now):",
+        [rated_text(voice, r, advice.mysteries) for r in advice.top()],
+        "Ranked by the exact expected number of possible mysteries left after the answer, "
+        "over every deal you cannot rule out.")
 
 
 async def advice_for(interaction: discord.Interaction, view: PlayerView) -> Advice:
     """The coach's ranking for this view."""
     return await think(interaction, advise, view)
-
-
-async def think(interaction: discord.Interaction, work: Callable[..., T], *args: Any) -> T:
-    """Pure engine work (a ranking, a review), in the thinkers' pool when there is one."""
-    thinker = tables_of(interaction).thinker
-    if thinker is None:
-        return work(*args)
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(thinker, functools.partial(work, *args))
-
-
-def require_full(assist: Assist) -> None:
-    if assist != "full":
-        raise UserError(FULL_ONLY.format(assist=assist))
 
 
 # why ------------------------------------------------------------------------------------------

@@ -18,9 +18,10 @@ from bot.models import Table
 from bot.news import headed_in_dm
 from bot.plug import TableSettings
 from bot.tables import Reply
+from bot.thinking import require_full
 from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import MarkSelect, show_casebook
-from bot.thirteen_clues.coaching import advice_for, hint_text, require_full
+from bot.thirteen_clues.coaching import advice_for, hint_text
 from bot.thirteen_clues.family import (
     BLUE,
     GREEN,

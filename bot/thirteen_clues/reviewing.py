@@ -13,7 +13,8 @@ from bot.components import Locate
 from bot.errors import UserError
 from bot.interactions import run, tables_of
 from bot.messages import Outgoing
-from bot.thirteen_clues.coaching import move_text, think
+from bot.thinking import think
+from bot.thirteen_clues.coaching import move_text
 from bot.thirteen_clues.render.labels import Voice, card_label, fit_lines, subject_label
 from engine.thirteen_clues.coach import Rated
 from engine.thirteen_clues.review import Moment, Review, move_of, review

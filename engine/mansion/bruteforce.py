@@ -30,13 +30,24 @@ grows with the number of deals: `budget` bounds the hands placed, raising `TooLa
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, product
 
 from engine.mansion import legal
-from engine.mansion.actions import Accuse, Action
+from engine.mansion.actions import (
+    Accuse,
+    Action,
+    AllSnoop,
+    PrivateTip,
+    Snoop,
+    SuggestAny,
+    SuggestPresent,
+    SuperSleuth,
+)
 from engine.mansion.cards import ACTIONS, CLUES, DESTINATIONS, SUSPECTS, VEHICLES, matches
+from engine.mansion.coach import move_key
+from engine.mansion.coach import plays as coach_plays
 from engine.mansion.observations import (
     AllSnoopSeen,
     DealtSeen,
@@ -45,6 +56,7 @@ from engine.mansion.observations import (
     SuggestionSeen,
     TipSeen,
 )
+from engine.mansion.outcomes import all_snoop_target
 from engine.mansion.rules import apply, new_game
 from engine.mansion.state import GameState, Options, PlayerRef, Variant
 from engine.mansion.views import PlayerView, player_view
@@ -67,10 +79,12 @@ class Reference:
 
 
 Check = tuple[int, object]
+Visit = Callable[[dict[int, frozenset[str]], TripleIds], None]
 
 
-def brute_force(view: PlayerView, budget: int = 200_000) -> Reference:
-    """Enumerate every deal consistent with `view` (see the module docstring)."""
+def brute_force(view: PlayerView, budget: int = 200_000, visit: Visit | None = None) -> Reference:
+    """Enumerate every deal consistent with `view` (see the module docstring); `visit`, if
+    given, sees each deal (every seat's hand, and the solution)."""
     players = len(view.seats)
     me = view.seat
     sizes = [s.clue_count for s in view.seats]
@@ -128,6 +142,8 @@ def brute_force(view: PlayerView, budget: int = 200_000) -> Reference:
             elif hand:
                 continue
             _count(out, hands, triple, players)
+            if visit is not None:
+                visit(hands, triple)
 
     place(0, rest)
     return out
@@ -223,6 +239,76 @@ def _checks(view: PlayerView) -> dict[int, list[Check]]:
             case _:
                 pass
     return out
+
+
+# --- the coach's reference ----------------------------------------------------------------
+
+
+def play_left(view: PlayerView, budget: int = 200_000) -> dict[tuple[str, ...], float]:
+    """Every play open to `view.seat` (named as `coach.move_key` names them) with the expected
+    number of possible solutions left once its outcome is known, the literal way: over every
+    consistent deal, each outcome the rules allow (a refuter, a Super Sleuth answerer or a
+    tip's target choosing among its answers alike), a solution counting as left after an
+    outcome when some deal with it gives that outcome."""
+    plays = coach_plays(view)
+    weight: dict[tuple[str, ...], dict[object, float]] = {move_key(p): {} for p in plays}
+    support: dict[tuple[str, ...], dict[object, set[TripleIds]]] = {move_key(p): {} for p in plays}
+    deals = [0]
+
+    def visit(hands: dict[int, frozenset[str]], triple: TripleIds) -> None:
+        deals[0] += 1
+        for play in plays:
+            key = move_key(play)
+            for outcome, chance in _outcomes(view, play, hands):
+                weights = weight[key]
+                weights[outcome] = weights.get(outcome, 0.0) + chance
+                support[key].setdefault(outcome, set()).add(triple)
+
+    brute_force(view, budget, visit)
+    return {
+        key: sum(w * len(support[key][o]) for o, w in weight[key].items()) / deals[0]
+        for key in weight
+    }
+
+
+def _outcomes(
+    view: PlayerView, play: Action, hands: dict[int, frozenset[str]]
+) -> list[tuple[object, float]]:
+    """What `view.seat` may see after `play` in this deal, with each outcome's chance."""
+    me = view.seat
+    match play:
+        case SuggestAny() | SuggestPresent():
+            where = play.destination if isinstance(play, SuggestAny) else view.seats[me].marker
+            named = {play.suspect, play.vehicle, where}
+            for seat in _order(view, me):
+                held = sorted(named & hands[seat])
+                if held:
+                    return [((seat, c), 1 / len(held)) for c in held]
+            return [(None, 1.0)]
+        case Snoop() | AllSnoop():
+            target = play.target if isinstance(play, Snoop) else all_snoop_target(view, play.card)
+            hand = sorted(hands[target])
+            return [(c, 1 / len(hand)) for c in hand] if hand else [(None, 1.0)]
+        case SuperSleuth():
+            info = ACTIONS[play.card]
+            choices: list[list[tuple[int, str | None]]] = []
+            for seat in [*_order_clockwise(view, me)]:
+                held = sorted(c for c in hands[seat] if matches(c, info))
+                choices.append([(seat, c) for c in held] or [(seat, None)])
+            chance = 1.0
+            for options in choices:
+                chance /= len(options)
+            return [(combo, chance) for combo in product(*choices)]
+        case PrivateTip():
+            answers = _tip_answers(hands[play.target], play.card)
+            return [(tuple(sorted(a)), 1 / len(answers)) for a in answers]
+        case _:  # the PRESENT card's move: nothing learned
+            return [(None, 1.0)]
+
+
+def _order_clockwise(view: PlayerView, seat: int) -> list[int]:
+    n = len(view.seats)
+    return [(seat + k) % n for k in range(1, n)]
 
 
 # --- random positions ---------------------------------------------------------------------

@@ -37,9 +37,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.mansion import coaching
 from bot.mansion.game import GAME
 from bot.models import Letter
 from engine.mansion import GameState, player_view, public_view
+from engine.mansion.deduction import solve
 from engine.mansion.events import (
     AccusationMade,
     ActionDrawn,
@@ -95,15 +97,18 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
     def __init__(self, path: Path, seed: int) -> None:
         super().__init__(path, seed, MansionAudit())
         self._tips: dict[int, set[str]] = {}
+        self._assist = "off"
         """seat → the Private Tip questions it may read (its Action cards, dealt or drawn)."""
 
     def options(self) -> dict[str, Any]:
         rng = self.rng
-        return {
+        chosen = {
             "variant": "one-against-all" if rng.random() < 0.3 else "standard",
             "series": 1 if rng.random() < 0.8 else 2,
             "assist": rng.choice(("off", "bookkeeping", "full")),
         }
+        self._assist = chosen["assist"]
+        return chosen
 
     def begin(self) -> None:
         self._tips = {}
@@ -169,6 +174,29 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
             return
         self.owed(state, events, got)
         self.no_choice_told(state, events)
+        if self._assist == "full":
+            self.check_hint(state)
+
+    def check_hint(self, state: GameState) -> None:
+        """The hint the seat to play would get now is its own (every play ranked is one it
+        may make) and advises an accusation only once its own deduction is certain."""
+        seat = state.turn
+        view = player_view(state, seat)
+        if not coaching.hint_due(view):
+            return
+        advice = coaching.advise(view)
+        text = coaching.hint_text(view, advice)
+        self.audit.checked["hint"] += 1
+        certain = solve(view).certain()
+        accused = advice.accusation
+        if ("Certain" in text or accused is not None) and (
+            certain is None
+            or accused is None
+            or (accused.suspect, accused.vehicle, accused.destination) != certain
+        ):
+            self.audit.leaks.append(f"hint to seat {seat}: an accusation it cannot be sure of")
+        if any(r.move.seat != seat for r in advice.ranked):
+            self.audit.leaks.append(f"hint to seat {seat}: ranks another seat's play")
 
     def no_choice_told(self, state: GameState, events: list[Any]) -> None:
         """Nothing public says whether a refuter had a choice, and every refuter is asked."""

@@ -28,6 +28,30 @@ async def test_no_mansion_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.checked["asked"] > 0  # refuters asked which card to show, none told
 
 
+async def test_the_mansion_audit_checks_hints_and_sees_a_planted_hint_leak(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At full assist the hint of the seat to play is checked after every change; a coach
+    that advises its likeliest guess as if it were certain is reported."""
+    from dataclasses import replace
+
+    from bot.mansion import coaching
+    from engine.mansion.actions import Accuse
+    from engine.mansion.deduction import solve
+
+    clean = await run_mansion_audit(tmp_path / "clean.sqlite3", 2, seed=7)
+    assert clean.checked["hint"] > 0 and clean.leaks == [], clean.leaks[:3]
+    advise = coaching.advise
+
+    def guessing(view):  # type: ignore[no-untyped-def]
+        s, v, d = solve(view).candidates()[0]
+        return replace(advise(view),
+                       accusation=Accuse(seat=view.seat, suspect=s, vehicle=v, destination=d))
+
+    monkeypatch.setattr(coaching, "advise", guessing)
+    audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 2, seed=7)
+    assert any("cannot be sure of" in leak for leak in audit.leaks), audit.leaks[:3]
+
+
 async def test_the_mansion_audit_sees_a_refuters_choice_told(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Not vacuous: a channel line saying a refuter chose among several is reported."""

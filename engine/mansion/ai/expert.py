@@ -18,7 +18,6 @@ solving (it has seen nearly every card) and its own best guess is likely enough.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.mansion import legal
@@ -35,9 +34,10 @@ from engine.mansion.actions import (
     SuperSleuth,
 )
 from engine.mansion.ai import common
-from engine.mansion.cards import ACTIONS, DESTINATIONS, SUSPECTS, VEHICLES, matches
-from engine.mansion.deduction import Deal, Deduction, solve, solve_and_sample
-from engine.mansion.facts import CARD_IDS, INDEX
+from engine.mansion.cards import ACTIONS, DESTINATIONS, SUSPECTS, VEHICLES
+from engine.mansion.deduction import Deduction, solve, solve_and_sample
+from engine.mansion.facts import INDEX
+from engine.mansion.outcomes import Board
 from engine.mansion.views import PlayerView
 
 
@@ -60,172 +60,13 @@ class Params:
 DEFAULT = Params()
 
 
-class _Board:
-    """What scoring needs, computed once per decision."""
-
-    def __init__(
-        self, view: PlayerView, d: Deduction, deals: Sequence[Deal], weighted: bool = False
-    ) -> None:
-        self.view = view
-        self.weighted = weighted
-        self.d = d
-        self.me = view.seat
-        self.players = len(view.seats)
-        possible = list(d.triples)
-        self.possible = len(possible)
-        # Per card: the possible solutions naming it, as a bitmask over `possible`.
-        self.naming = [0] * len(CARD_IDS)
-        for t, triple in enumerate(possible):
-            for card in triple:
-                self.naming[INDEX[card]] |= 1 << t
-        # What removing each possible solution is worth: 1 (count them), or its probability
-        # scaled to the count (mass).
-        if weighted:
-            self.worth = [d.triples[t] * len(possible) / d.total for t in possible]
-        else:
-            self.worth = [1.0] * len(possible)
-        self.removes = [self._worth(m) for m in self.naming]
-        self.all_possible = (1 << len(possible)) - 1
-        self.deals = deals
-        self.everyone = (1 << len(deals)) - 1
-        # holds[seat][card]: bitmask of the deals in which seat holds card.
-        self.holds = [[0] * len(CARD_IDS) for _ in range(self.players)]
-        for k, deal in enumerate(deals):
-            bit = 1 << k
-            for seat, hand in enumerate(deal.hands):
-                h = hand
-                while h:
-                    low = h & -h
-                    self.holds[seat][low.bit_length() - 1] |= bit
-                    h ^= low
-        self.mine = {INDEX[c] for c in view.clues}
-
-    def _worth(self, mask: int) -> float:
-        if not self.weighted:
-            return float(bin(mask).count("1"))
-        total = 0.0
-        while mask:
-            low = mask & -mask
-            total += self.worth[low.bit_length() - 1]
-            mask ^= low
-        return total
-
-    def shown_removal(self, cards: Sequence[int]) -> float:
-        """Possible solutions removed once all `cards` are known to be held."""
-        mask = 0
-        for c in cards:
-            mask |= self.naming[c]
-        return self._worth(mask)
-
-    def suggestion(self, named: tuple[int, int, int]) -> float:
-        """Expected solutions removed by suggesting `named` (card indices)."""
-        order = legal.refutation_order(self.view, self.me)
-        left = self.everyone
-        total = 0.0
-        s, v, d = named
-        rs, rv, rd = (self.removes[c] for c in named)
-        for seat in order:
-            row = self.holds[seat]
-            hs, hv, hd = row[s] & left, row[v] & left, row[d] & left
-            some = hs | hv | hd
-            if not some:
-                continue
-            total += (
-                _pop(hs & ~hv & ~hd) * rs
-                + _pop(hv & ~hs & ~hd) * rv
-                + _pop(hd & ~hs & ~hv) * rd
-                + _pop(hs & hv & ~hd) * (rs + rv) / 2
-                + _pop(hs & hd & ~hv) * (rs + rd) / 2
-                + _pop(hv & hd & ~hs) * (rv + rd) / 2
-                + _pop(hs & hv & hd) * (rs + rv + rd) / 3
-            )
-            left &= ~some
-            if not left:
-                break
-        if left:
-            pinned = self.all_possible
-            for c in named:
-                if c not in self.mine:
-                    pinned &= self.naming[c]
-            total += _pop(left) * self._worth(self.all_possible & ~pinned)
-        return total / len(self.deals)
-
-    def snoop(self, target: int) -> float:
-        """Expected solutions removed by looking at one random card of `target` (exact)."""
-        size = self.view.seats[target].clue_count
-        if not size:
-            return 0.0
-        total = self.d.total
-        return (
-            sum(
-                self.d.holders[card][target] / total * self.removes[INDEX[card]]
-                for card in CARD_IDS
-            )
-            / size
-        )
-
-    def sleuth(self, action_card: str) -> float:
-        """Every opponent shows one matching card (its choice) or nothing."""
-        info = ACTIONS[action_card]
-        feature = [INDEX[c] for c in CARD_IDS if matches(c, info)]
-        total = 0.0
-        for k in range(len(self.deals)):
-            bit = 1 << k
-            options: list[list[int]] = []
-            for seat in range(self.players):
-                if seat == self.me:
-                    continue
-                held = [c for c in feature if self.holds[seat][c] & bit]
-                if held:
-                    options.append(held)
-            total += self._expected_union(options)
-        return total / len(self.deals)
-
-    def _expected_union(self, options: list[list[int]]) -> float:
-        """Expected removal when one card is drawn uniformly from each list."""
-        if not options:
-            return 0.0
-        if all(len(o) == 1 for o in options):
-            return self.shown_removal([o[0] for o in options])
-        # Few seats and few cards: enumerate the choices, weighting each equally.
-        combos: list[list[int]] = [[]]
-        for o in options:
-            combos = [[*c, x] for c in combos for x in o]
-            if len(combos) > 64:
-                break
-        if len(combos) > 64:
-            return sum(
-                sum(self.removes[x] for x in o) / len(o) for o in options
-            )  # an upper bound; rare
-        return sum(self.shown_removal(c) for c in combos) / len(combos)
-
-    def tip(self, action_card: str, target: int) -> float:
-        info = ACTIONS[action_card]
-        feature = [INDEX[c] for c in CARD_IDS if matches(c, info)]
-        total = 0.0
-        for k in range(len(self.deals)):
-            bit = 1 << k
-            held = [c for c in feature if self.holds[target][c] & bit]
-            if not held:
-                continue
-            if info.all_of_kind:
-                total += self.shown_removal(held)
-            else:
-                total += sum(self.removes[c] for c in held) / len(held)
-        return total / len(self.deals)
-
-
-def _pop(x: int) -> int:
-    return bin(x).count("1")
-
-
 def _named(suspect: str, vehicle: str, destination: str) -> tuple[int, int, int]:
     return INDEX[suspect], INDEX[vehicle], INDEX[destination]
 
 
-def analyse(view: PlayerView, rng: random.Random, params: Params) -> _Board:
+def analyse(view: PlayerView, rng: random.Random, params: Params) -> Board:
     d, deals = solve_and_sample(view, params.samples, rng)
-    return _Board(view, d, deals, weighted=params.weighted)
+    return Board(view, d, deals, weighted=params.weighted)
 
 
 def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Action:
@@ -267,11 +108,8 @@ def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Acti
                         (board.snoop(target) + keep, rng.random(), Snoop(seat=me, target=target))
                     )
             case "all_snoop":
-                direction = ACTIONS[card].direction
-                n = len(view.seats)
-                target = (me - 1) % n if direction == "left" else (me + 1) % n
                 scored.append(
-                    (board.snoop(target) + keep, rng.random(), AllSnoop(seat=me, card=card))
+                    (board.all_snoop(card) + keep, rng.random(), AllSnoop(seat=me, card=card))
                 )
             case "super_sleuth":
                 scored.append(
@@ -289,7 +127,7 @@ def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Acti
     return max(scored, key=lambda x: (x[0], x[1]))[2]
 
 
-def _best_pair(board: _Board, destination: str) -> tuple[float, tuple[str, str]]:
+def _best_pair(board: Board, destination: str) -> tuple[float, tuple[str, str]]:
     d = INDEX[destination]
     best = (-1.0, ("", ""))
     for s in SUSPECTS:

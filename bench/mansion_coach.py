@@ -1,0 +1,105 @@
+"""The coach (Mansion): its top play against the true best by brute force, its figures'
+error, and its time to rank. Run through `python -m bench.coach --game mansion`.
+
+1. Agreement: seeded random positions (3 to 5 players, both variants, 10 to 60 random
+   actions), seen by the seat that is to play. `coach.advise` ranks every play;
+   `bruteforce.play_left` computes every play's expected possible solutions left the literal
+   way (every consistent deal, every outcome the rules allow). The coach agrees when its
+   top play is a best one by brute force (ties count); regret is the brute-force figure of
+   its top play minus the best. Positions beyond the enumerator's budget are drawn again,
+   and counted. The coach samples its outcome chances and counts only what an outcome
+   removes at once, so its figures differ from the literal ones: the error over every play
+   ranked (|coach - brute force|, in possible solutions) is printed too.
+2. Time to rank: `advise` on positions of 3, 4 and 5 players, as the bot calls it (one call,
+   time.perf_counter): median, p99, max. The target is p99 <= 200 ms at five.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from bench.coach import percentile
+from engine.mansion import legal
+from engine.mansion.bruteforce import TooLarge, play_left, random_positions
+from engine.mansion.coach import advise, move_key
+from engine.mansion.state import Variant
+from engine.mansion.views import PlayerView, player_view
+
+BUDGET = 30_000
+
+
+def playing(rng: random.Random, players: int) -> PlayerView:
+    """A random position seen by the seat that is to play."""
+    while True:
+        variant: Variant = rng.choice(["standard", "one_against_all"])
+        for state, _ in random_positions(rng, players, variant, [rng.randint(10, 60)]):
+            seats = [s for s in legal.waiting_on(state) if legal.playable_cards(state, s)]
+            if seats:
+                return player_view(state, seats[0])
+
+
+def agreement(count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    agree = drawn = too_large = 0
+    regrets: list[float] = []
+    errors: list[float] = []
+    relative: list[float] = []
+    per_players: dict[int, list[int]] = {p: [0, 0] for p in (3, 4, 5)}
+    started = time.perf_counter()
+    while agree + len(regrets) < count:
+        players = rng.choice([3, 4, 5])
+        view = playing(rng, players)
+        drawn += 1
+        try:
+            reference = play_left(view, budget=BUDGET)
+        except TooLarge:
+            too_large += 1
+            continue
+        advice = advise(view)
+        for rated in advice.ranked:
+            error = abs(rated.left - reference[move_key(rated.move)])
+            errors.append(error)
+            relative.append(error / advice.solutions)
+        regret = reference[move_key(advice.ranked[0].move)] - min(reference.values())
+        per_players[players][1] += 1
+        if regret <= 1e-9:
+            agree += 1
+            per_players[players][0] += 1
+        else:
+            regrets.append(regret)
+    done = agree + len(regrets)
+    print(
+        f"mansion agreement: {agree}/{done} positions ({agree / done:.2%}) where the coach's "
+        f"top play is a best play by brute force ({drawn} drawn, {too_large} beyond the "
+        f"enumerator's budget of {BUDGET:,} hands); {time.perf_counter() - started:.0f} s"
+    )
+    print("  by players: " + ", ".join(f"{p}p {a}/{n}" for p, (a, n) in per_players.items()))
+    if regrets:
+        print(
+            f"  regret where they differ: mean {statistics.mean(regrets):.3f}, max "
+            f"{max(regrets):.3f} possible solutions"
+        )
+    print(
+        f"  |coach figure - brute-force figure| over {len(errors)} plays: mean "
+        f"{statistics.mean(errors):.3f}, p99 {percentile(errors, 0.99):.3f}, max "
+        f"{max(errors):.3f} possible solutions; relative to the solutions possible: mean "
+        f"{statistics.mean(relative):.2%}, p99 {percentile(relative, 0.99):.2%}"
+    )
+
+
+def timing(count: int, seed: int) -> None:
+    for players in (3, 4, 5):
+        rng = random.Random(seed * 10 + players)
+        samples = []
+        for _ in range(count):
+            view = playing(rng, players)
+            start = time.perf_counter()
+            advise(view)
+            samples.append(time.perf_counter() - start)
+        print(
+            f"mansion time to rank, {players}p ({count} positions): median "
+            f"{statistics.median(samples) * 1e3:.1f} ms, p99 "
+            f"{percentile(samples, 0.99) * 1e3:.1f} ms, max {max(samples) * 1e3:.1f} ms"
+        )

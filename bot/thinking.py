@@ -1,0 +1,46 @@
+"""Pure engine work a member asked for (a coach's ranking, a review), off the event loop.
+
+Shared by both games' coaches: the work runs where the AI detectives think (the table
+service's process pool, when there is one), as a ranking is tens of milliseconds of pure
+Python that would otherwise hold up every other table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import discord
+
+from bot.errors import UserError
+from bot.interactions import tables_of
+from bot.plug import Assist
+
+T = TypeVar("T")
+FULL_ONLY = "Hints are given at **full** assist only; this table's {sheet} is at **{assist}**."
+
+
+async def think(interaction: discord.Interaction, work: Callable[..., T], *args: Any) -> T:
+    """`work(*args)`, in the thinkers' pool when there is one."""
+    thinker = tables_of(interaction).thinker
+    if thinker is None:
+        return work(*args)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(thinker, functools.partial(work, *args))
+
+
+def require_full(assist: Assist, sheet: str = "casebook") -> None:
+    """Hints are for full assist only: below it, a (forged) Hint click is refused."""
+    if assist != "full":
+        raise UserError(FULL_ONLY.format(sheet=sheet, assist=assist))
+
+
+def ranked_hint(certain: str | None, heading: str, rows: Sequence[str], note: str) -> str:
+    """A hint, the same shape in both games: the accusation alone once it is certain; else
+    the heading, the best moves numbered with their figures, and how they were ranked."""
+    if certain is not None:
+        return f"💡 **Certain**: {certain}."
+    numbered = [f"{i}. {row}" for i, row in enumerate(rows, start=1)]
+    return "\n".join([f"💡 {heading}", *numbered, f"-# {note}"])

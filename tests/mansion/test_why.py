@@ -1,0 +1,62 @@
+"""Why chains of the Mansion notes: every chain proves its verdict on its own (the exact
+solver, given only the chain), and no premise in it can be dropped."""
+
+from __future__ import annotations
+
+import random
+
+from engine.mansion.actions import ShowCard, SuggestPresent
+from engine.mansion.bruteforce import random_positions
+from engine.mansion.cards import CLUES, SUSPECTS, VEHICLES
+from engine.mansion.deduction import solve
+from engine.mansion.state import Variant
+from engine.mansion.views import PlayerView, player_view
+from engine.mansion.why import explain, proves, restricted
+from tests.mansion.helpers import build_state, hand_of
+from tests.mansion.helpers import play as play_actions
+
+
+def positions(seed: int, count: int) -> list[PlayerView]:
+    rng = random.Random(seed)
+    out: list[PlayerView] = []
+    while len(out) < count:
+        players = rng.choice([3, 4, 5])
+        variant: Variant = rng.choice(["standard", "one_against_all"])
+        out += [v for _, v in random_positions(rng, players, variant, [rng.randint(10, 50)])]
+    return out[:count]
+
+
+def test_every_chain_proves_its_verdict_alone() -> None:
+    checked = 0
+    for view in positions(5, 8):
+        d = solve(view)
+        for card in CLUES:
+            why = explain(view, card, d)
+            if why.verdict in ("mine", "open"):
+                continue
+            assert proves(view, why), (card, why)
+            checked += 1
+            # the restricted view really holds only the chain's observations
+            alone = restricted(view, why.premises)
+            assert len(alone.observations) <= len(view.observations)
+            # and the chain is not padded: dropping any premise loses the verdict
+            for premise in why.premises:
+                fewer = tuple(p for p in why.premises if p != premise)
+                assert not proves(view, type(why)(card, why.verdict, why.holder, fewer))
+    assert checked >= 20
+
+
+def test_a_card_shown_is_explained_by_that_showing() -> None:
+    state = build_state(3)
+    suspect = next(c for c in hand_of(state, 1) if c in SUSPECTS)
+    vehicle = next(c for c in VEHICLES if c not in hand_of(state, 0))
+    state, _ = play_actions(
+        state,
+        SuggestPresent(seat=0, suspect=suspect, vehicle=vehicle),
+        ShowCard(seat=1, card=suspect),
+    )
+    view = player_view(state, 0)
+    why = explain(view, suspect)
+    assert (why.verdict, why.holder) == ("held", 1)
+    assert len(why.premises) == 1
+    assert view.observations[why.premises[0]].kind == "suggestion"
