@@ -105,7 +105,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return legal.waiting_on(state)
 
     def turn_key(self, state: GameState) -> str:
-        return "pass" if state.phase == "passing" else f"turn{state.turn_number}"
+        return legal.turn_key(state)
 
     def is_over(self, state: GameState) -> bool:
         return state.phase == "over"
