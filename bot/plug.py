@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -42,6 +42,23 @@ class TableSettings(BaseModel):
         chosen = {k: v for k, v in defaults.items() if k in known and v is not None}
         chosen.update({k: v for k, v in given.items() if v is not None})
         return cls.model_validate(chosen)
+
+    @classmethod
+    def own_options(cls) -> dict[str, dict[str, object]]:
+        """The game's own options (beyond every table's) and the values each takes, by the
+        text a member types: read from the model, so `/settings` and the demo offer a new
+        game's options with no word of the shell changed."""
+        return {name: _values(field.annotation) for name, field in cls.model_fields.items()
+                if name not in TableSettings.model_fields}
+
+
+def _values(annotation: object) -> dict[str, object]:
+    """Text → value for an option that takes a few values (a Literal or a bool)."""
+    if annotation is bool:
+        return {"true": True, "false": False}
+    if get_origin(annotation) is Literal:
+        return {str(v): v for v in get_args(annotation)}
+    raise TypeError(f"a game option takes a Literal or a bool, not {annotation!r}")
 
 
 class GameModule(Protocol[S, A, E, O]):
