@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -168,6 +168,14 @@ class GameModule(Protocol[S, A, E, O]):
 
 
 AnyGame = GameModule[Any, Any, Any, Any]
+
+
+def commands_of(games: Iterable[AnyGame], sub: str,
+                options: str = "", joiner: str = "and") -> str:
+    """`/<game> <sub>` for every game, e.g. "`/13clues replay` and `/mansion replay`": texts
+    that name a command build it here, from the registry, never by a game's name."""
+    named = [f"`/{g.command} {sub}{options}`" for g in games]
+    return ", ".join(named[:-1]) + f" {joiner} " + named[-1] if len(named) > 1 else named[0]
 
 
 class PydanticGame(Generic[S, A, E, O]):
