@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def generic_rooms(root: Path = ROOT) -> list[Path]:
     rooms = [p for p in sorted((root / "bot").glob("*.py")) if p.name != "registry.py"]
-    return rooms + [root / "cogs" / "general.py", root / "cogs" / "table.py"]
+    return [*rooms, root / "cogs" / "general.py", root / "cogs" / "table.py"]
 
 
 def game_words(games: tuple[AnyGame, ...] = GAMES) -> tuple[set[str], set[str]]:
@@ -50,9 +50,7 @@ def naming(path: Path, names: set[str], options: set[str]) -> list[str]:
             seen = node.id
         elif isinstance(node, ast.Attribute) and node.attr in options:
             seen = node.attr
-        elif isinstance(node, ast.arg) and node.arg in options:
-            seen = node.arg
-        elif isinstance(node, ast.keyword) and node.arg in options:
+        elif isinstance(node, ast.arg | ast.keyword) and node.arg in options:
             seen = node.arg
         if seen is not None:
             line = getattr(node, "lineno", 0)
