@@ -76,6 +76,8 @@ class GameModule(Protocol[S, A, E, O]):
     min_players: int
     max_players: int
     ai_levels: tuple[str, ...]
+    default_level: str
+    """The level `add-ai` seats when none is chosen."""
     idle_level: str
     """The level that answers for an idle member when the turn timer runs out."""
     gone_level: str

@@ -21,9 +21,9 @@ def generic_rooms(root: Path = ROOT) -> list[Path]:
 
 
 def game_words(games: tuple[AnyGame, ...] = GAMES) -> tuple[set[str], set[str]]:
-    """What would name a game: its key and command (in any text), its own options (as a name
-    in the code, or as a whole word in a string)."""
-    names = {w for g in games for w in (g.key, g.command)}
+    """What would name a game: its key, command and AI levels (in any text), its own options
+    (as a name in the code, or as a whole word in a string)."""
+    names = {w for g in games for w in (g.key, g.command, *g.ai_levels)}
     options = {o for g in games for o in g.settings.own_options()}
     return names, options
 
@@ -55,7 +55,7 @@ def naming(path: Path, names: set[str], options: set[str]) -> list[str]:
         if seen is not None:
             line = getattr(node, "lineno", 0)
             found.append(f"{path.relative_to(path.parents[1])}:{line} {seen}")
-    return sorted(found, key=lambda hit: int(hit.split(":")[1].split()[0]))
+    return sorted(found, key=lambda hit: (int(hit.split(":")[1].split()[0]), hit))
 
 
 def test_generic_rooms_name_no_game() -> None:
@@ -67,7 +67,7 @@ def test_the_scan_knows_every_game_and_finds_what_it_forbids(tmp_path: Path) -> 
     """A check that finds nothing must be able to find something: the registry's words, and
     each form a game's name could hide in, but not a comment or a docstring."""
     names, options = game_words()
-    assert {"13clues", "mansion"} <= names
+    assert {"13clues", "mansion", "easy", "normal", "expert"} <= names
     assert {"edition", "top_secret", "variant", "series"} <= options
     rooms = {str(p.relative_to(ROOT)) for p in generic_rooms()}
     assert {"bot/tables.py", "bot/components.py", "bot/demo.py", "cogs/general.py",
@@ -83,8 +83,10 @@ def test_the_scan_knows_every_game_and_finds_what_it_forbids(tmp_path: Path) -> 
         "    g(top_secret=True)\n"
         "    series = 1\n"
         "    ok = 'the mansion'\n"
+        "    level: Literal['easy', 'expert'] = 'easy'\n"
     )
     assert naming(planted, names, options) == [
         "bot/room.py:3 13clues", "bot/room.py:4 edition", "bot/room.py:5 variant",
         "bot/room.py:6 top_secret", "bot/room.py:7 series", "bot/room.py:8 mansion",
+        "bot/room.py:9 easy", "bot/room.py:9 easy", "bot/room.py:9 expert",
     ]

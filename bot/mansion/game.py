@@ -62,6 +62,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     min_players = 3
     max_players = 5
     ai_levels: tuple[str, ...] = ("easy", "normal", "expert")
+    default_level = "normal"
     idle_level = IDLE
     gone_level = "normal"
     """A member who left the server is replaced for good: by a real AI, not idle moves."""

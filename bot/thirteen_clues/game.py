@@ -64,6 +64,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     min_players = 2
     max_players = 6
     ai_levels: tuple[str, ...] = ("easy", "normal", "expert")
+    default_level = "normal"
     idle_level = "normal"
     gone_level = "normal"
     settings = ThirteenCluesSettings
