@@ -61,8 +61,8 @@ class General(commands.Cog):
     async def settings(
         self,
         interaction: discord.Interaction,
-        option: str | None = None,
-        value: str | None = None,
+        option: app_commands.Range[str, 1, 50] | None = None,
+        value: app_commands.Range[str, 1, 50] | None = None,
         assist: Literal["off", "bookkeeping", "full"] | None = None,
         turn_minutes: app_commands.Range[int, 0, 1440] | None = None,
         alert: Literal["ping", "dm", "silent"] | None = None,

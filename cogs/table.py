@@ -116,7 +116,7 @@ class TableCog(commands.GroupCog):
         self,
         interaction: discord.Interaction,
         count: app_commands.Range[int, 1, 5] = 1,
-        level: str | None = None,
+        level: app_commands.Range[str, 1, 50] | None = None,
     ) -> None:
         level = level or self.module.default_level
         reply = reply_for(interaction, f"Seated {count} {level} AI player(s).")
