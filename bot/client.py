@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import NOT_ROUTED, TableButton, routed
+from bot.components import TableButton, not_routed, routed
 from bot.config import Config
 from bot.drawings import Drawings
 from bot.interactions import UNCHANGED, answer, expired
@@ -122,7 +122,7 @@ class DeductionBot(commands.AutoShardedBot):
         if interaction.type is discord.InteractionType.component and not routed(
             self.families, interaction
         ):
-            await answer(interaction, NOT_ROUTED)
+            await answer(interaction, not_routed(self.games.values()))
 
     def _wake(self) -> None:
         self.sender.kick()

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.models import Table
+from bot.plug import AnyGame, commands_of
 
 Locate = Callable[[], Awaitable[Table]]
 """Finds the table an interaction is about (by a button's id, or the channel's table)."""
@@ -88,8 +89,10 @@ class TableButton(
         await lobby.HANDLERS[self.verb](interaction, locate)
 
 
-NOT_ROUTED = ("This button or menu is not one I can use any more: use the latest table message "
-              "(or `/13clues status`).")
+def not_routed(games: Iterable[AnyGame]) -> str:
+    """The answer to a click no family takes: where the table is now."""
+    return ("This button or menu is not one I can use any more: use the latest table message "
+            f"(or {commands_of(games, 'status', joiner='or')}).")
 
 
 def routed(

@@ -21,26 +21,30 @@ MAX_ACTIONS = 5000
 
 def main(argv: list[str]) -> int:
     games = {g.key: g for g in GAMES}
-    parser = argparse.ArgumentParser(prog="python -m bot demo", description=__doc__)
-    parser.add_argument("--game", choices=sorted(games), default="13clues")
+    parser = argparse.ArgumentParser(prog="python -m bot demo", description=__doc__,
+                                     add_help=False)  # the help waits for the game's options
+    parser.add_argument("--game", choices=sorted(games), default=GAMES[0].key)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=None)
-    levels = sorted({lv for g in GAMES for lv in g.ai_levels})
-    parser.add_argument("--level", choices=levels, default="expert")
     parser.add_argument("--quiet-dms", action="store_true", help="print only the channel")
-    parser.add_argument("--edition", default=None, help="13 Clues: 2020 or 2016")
-    parser.add_argument("--top-secret", action="store_true", default=None,
-                        help="13 Clues: the Top Secret variant")
-    parser.add_argument("--variant", default=None, help="Mansion: standard or one-against-all")
-    parser.add_argument("--series", type=int, default=None, help="Mansion: wins needed (1-3)")
+    game = games[parser.parse_known_args(argv)[0].game]
+    parser.add_argument("-h", "--help", action="help", help="this help, with --game's options")
+    parser.add_argument("--level", choices=game.ai_levels, default=game.ai_levels[-1],
+                        help=f"{game.title}'s AI levels")
+    options = game.settings.own_options()
+    for name, values in options.items():
+        flag = "--" + name.replace("_", "-")
+        if set(values) == {"true", "false"}:
+            parser.add_argument(flag, dest=name, action="store_true", default=None,
+                                help=f"{game.title}: {name.replace('_', ' ')}")
+        else:
+            parser.add_argument(flag, dest=name, choices=list(values), default=None,
+                                help=f"{game.title}: {name.replace('_', ' ')}")
     args = parser.parse_args(argv)
-    game = games[args.game]
     if not game.min_players <= args.players <= game.max_players:
         parser.error(f"{game.title} takes {game.min_players}–{game.max_players} players")
-    if args.level not in game.ai_levels:
-        parser.error(f"{game.title} AI levels: {', '.join(game.ai_levels)}")
-    given = {"edition": args.edition, "top_secret": args.top_secret, "variant": args.variant,
-             "series": args.series}
+    given = {name: values["true"] if chosen is True else values[chosen]
+             for name, values in options.items() if (chosen := getattr(args, name)) is not None}
     settings = game.settings.merged({}, given)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     seats = [SeatRef(name=n, ai_level=args.level) for n in NAMES[: args.players]]

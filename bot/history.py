@@ -20,6 +20,7 @@ from bot.family import GameFamily
 from bot.interactions import defer, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
+from bot.plug import commands_of
 from bot.replay import open_replay
 from bot.tables import TableService
 
@@ -61,8 +62,8 @@ async def history_page(tables: TableService, guild_id: int, user_id: int | None,
         line = (f"**#{t.id}** · <t:{int(t.updated_at)}:d> · {tables.module(t).title} · "
                 f"{players(t)} · {outcome(tables, t)}")
         lines.append(line[:180])
-    lines.append("-# Replay one with the menu below, or `/13clues replay game:<number>` and "
-                 "`/mansion replay game:<number>`.")
+    lines.append("-# Replay one with the menu below, or "
+                 f"{commands_of(tables.games.values(), 'replay', ' game:<number>')}.")
     mine = int(user_id is not None)
     menu = discord.ui.Select[Any](
         custom_id=f"hist:pick:{page}:{mine}", placeholder="📼 Replay one of these games",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -43,6 +43,23 @@ class TableSettings(BaseModel):
         chosen.update({k: v for k, v in given.items() if v is not None})
         return cls.model_validate(chosen)
 
+    @classmethod
+    def own_options(cls) -> dict[str, dict[str, object]]:
+        """The game's own options (beyond every table's) and the values each takes, by the
+        text a member types: read from the model, so `/settings` and the demo offer a new
+        game's options with no word of the shell changed."""
+        return {name: _values(field.annotation) for name, field in cls.model_fields.items()
+                if name not in TableSettings.model_fields}
+
+
+def _values(annotation: object) -> dict[str, object]:
+    """Text → value for an option that takes a few values (a Literal or a bool)."""
+    if annotation is bool:
+        return {"true": True, "false": False}
+    if get_origin(annotation) is Literal:
+        return {str(v): v for v in get_args(annotation)}
+    raise TypeError(f"a game option takes a Literal or a bool, not {annotation!r}")
+
 
 class GameModule(Protocol[S, A, E, O]):
     """A game as the shell sees it. State, actions and events are the engine's models."""
@@ -59,6 +76,8 @@ class GameModule(Protocol[S, A, E, O]):
     min_players: int
     max_players: int
     ai_levels: tuple[str, ...]
+    default_level: str
+    """The level `add-ai` seats when none is chosen."""
     idle_level: str
     """The level that answers for an idle member when the turn timer runs out."""
     gone_level: str
@@ -161,6 +180,14 @@ class GameModule(Protocol[S, A, E, O]):
 
 
 AnyGame = GameModule[Any, Any, Any, Any]
+
+
+def commands_of(games: Iterable[AnyGame], sub: str,
+                options: str = "", joiner: str = "and") -> str:
+    """`/<game> <sub>` for every game, e.g. "`/13clues replay` and `/mansion replay`": texts
+    that name a command build it here, from the registry, never by a game's name."""
+    named = [f"`/{g.command} {sub}{options}`" for g in games]
+    return ", ".join(named[:-1]) + f" {joiner} " + named[-1] if len(named) > 1 else named[0]
 
 
 class PydanticGame(Generic[S, A, E, O]):

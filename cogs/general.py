@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.client import DeductionBot
 from bot.history import HistoryButton, history_page
 from bot.interactions import Answer, run
+from bot.plug import commands_of
 from bot.replay import ReplayButton
 
 FAMILIES = (HistoryButton, ReplayButton)
@@ -37,10 +38,11 @@ class General(commands.Cog):
         text = (
             f"**Deduction games on Discord**\n{games}\n"
             "📊 `/stats` shows your record here, `/leaderboard` the server's best detectives.\n"
-            "📜 `/history` lists this server's finished games (`me`: yours); `/13clues replay` "
-            "and `/mansion replay` step through one, with a ⬇️ Download of it as files.\n"
-            "👀 `/13clues watch` and `/mansion watch` follow a table without a seat, from one "
-            "DM kept up to date (the same command stops it).\n"
+            "📜 `/history` lists this server's finished games (`me`: yours); "
+            f"{commands_of(self.bot.games.values(), 'replay')} step through one, with a "
+            "⬇️ Download of it as files.\n"
+            f"👀 {commands_of(self.bot.games.values(), 'watch')} follow a table without a seat, "
+            "from one DM kept up to date (the same command stops it).\n"
             "🔔 `/notify` chooses how you hear it is your turn: ping, dm or silent.\n"
             "Only the host (or a member with Manage Server) can `end` a table."
         )
@@ -48,7 +50,8 @@ class General(commands.Cog):
 
     @app_commands.command(name="settings", description="This server's defaults for new tables")
     @app_commands.describe(
-        edition="Default 13 Clues rules for new tables",
+        option="A game's own option (pick from the list), set with value",
+        value="The option's value (pick from the list)",
         assist="Default notes help for new tables",
         turn_minutes="Default minutes per turn before an AI plays it (0 = no limit)",
         alert="How members hear it is their turn, unless they chose with /notify",
@@ -58,7 +61,8 @@ class General(commands.Cog):
     async def settings(
         self,
         interaction: discord.Interaction,
-        edition: Literal["2020", "2016"] | None = None,
+        option: app_commands.Range[str, 1, 50] | None = None,
+        value: app_commands.Range[str, 1, 50] | None = None,
         assist: Literal["off", "bookkeeping", "full"] | None = None,
         turn_minutes: app_commands.Range[int, 0, 1440] | None = None,
         alert: Literal["ping", "dm", "silent"] | None = None,
@@ -69,16 +73,21 @@ class General(commands.Cog):
         if not interaction.permissions.manage_guild:
             await interaction.followup.send("Only members with Manage Server can change this.")
             return
+        changes: dict[str, object] = {"assist": assist, "turn_minutes": turn_minutes,
+                                      "alert": alert}
+        if option is not None or value is not None:
+            chosen = self.game_option(option, value)
+            if isinstance(chosen, str):
+                await interaction.followup.send(chosen)
+                return
+            changes.update(chosen)
         current = await self.bot.storage.guild_settings(interaction.guild_id)
-        changes = {"edition": edition, "assist": assist, "turn_minutes": turn_minutes,
-                   "alert": alert}
         current.update({k: v for k, v in changes.items() if v is not None})
         await self.bot.storage.set_guild_settings(interaction.guild_id, current)
         lines = []
         for game in self.bot.games.values():
             shown = game.settings.merged(current, {}).model_dump()
-            parts = [_setting(k, v) for k, v in shown.items()
-                     if k in current or k in ("edition", "assist", "turn_minutes")]
+            parts = [_setting(k, v) for k, v in shown.items()]
             lines.append(f"**{game.title}**: " + ", ".join(parts))
         mode = current.get("alert", "ping")
         lines.append(f"🔔 Turn alerts: **{mode}** ({ALERT_TEXT[mode]}); "
@@ -87,6 +96,40 @@ class General(commands.Cog):
             "⚙️ Defaults for new tables here:\n" + "\n".join(lines)
             + "\nOptions given to `new` still win."
         )
+
+    def game_options(self) -> dict[str, tuple[str, dict[str, object]]]:
+        """`game.option` → (what the list shows, text → value), from each game's settings."""
+        return {f"{game.key}.{name}": (f"{game.title}: {name.replace('_', ' ')}", values)
+                for game in self.bot.games.values()
+                for name, values in game.settings.own_options().items()}
+
+    def game_option(self, option: str | None, value: str | None) -> dict[str, object] | str:
+        """The change `option` and `value` ask for, or why it is refused (nothing stored)."""
+        known = self.game_options()
+        if option is None or option not in known:
+            return "Pick `option` from its list (a game's own option), then its `value`."
+        shown, values = known[option]
+        if value is None or value not in values:
+            return f"**{shown}** takes one of: " + ", ".join(f"`{v}`" for v in values) + "."
+        return {option.split(".", 1)[1]: values[value]}
+
+    @settings.autocomplete("option")
+    async def _options(self, interaction: discord.Interaction, current: str
+                       ) -> list[app_commands.Choice[str]]:
+        """Autocomplete cannot defer: the games' settings models only, no reads."""
+        typed = current.lower()
+        return [app_commands.Choice(name=shown, value=key)
+                for key, (shown, _) in self.game_options().items()
+                if typed in shown.lower() or typed in key][:25]
+
+    @settings.autocomplete("value")
+    async def _values(self, interaction: discord.Interaction, current: str
+                      ) -> list[app_commands.Choice[str]]:
+        option = getattr(interaction.namespace, "option", None)
+        known = self.game_options()
+        values = known[option][1] if isinstance(option, str) and option in known else {}
+        return [app_commands.Choice(name=text, value=text)
+                for text in values if current.lower() in text.lower()][:25]
 
     @app_commands.command(name="notify", description="How you hear that it is your turn")
     @app_commands.describe(

@@ -4,7 +4,7 @@ hand, end). A game's cog extends it with `new` (its own options) and its own com
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -111,13 +111,14 @@ class TableCog(commands.GroupCog):
 
     @app_commands.command(name="add-ai", description="Seat AI players (host only)")
     @app_commands.describe(count="How many AI players to seat",
-                           level="How strong they play: easy, normal or expert")
+                           level="How strong they play (pick from the list)")
     async def add_ai(
         self,
         interaction: discord.Interaction,
         count: app_commands.Range[int, 1, 5] = 1,
-        level: Literal["easy", "normal", "expert"] = "normal",
+        level: app_commands.Range[str, 1, 50] | None = None,
     ) -> None:
+        level = level or self.module.default_level
         reply = reply_for(interaction, f"Seated {count} {level} AI player(s).")
 
         async def work() -> None:
@@ -126,6 +127,13 @@ class TableCog(commands.GroupCog):
                                      place=place_of(interaction), reply=reply)
 
         await run(interaction, work, stored=reply)
+
+    @add_ai.autocomplete("level")
+    async def _levels(self, interaction: discord.Interaction, current: str
+                      ) -> list[app_commands.Choice[str]]:
+        """The game's own AI levels; autocomplete cannot defer, so no reads."""
+        return [app_commands.Choice(name=lv, value=lv) for lv in self.module.ai_levels
+                if current.lower() in lv]
 
     @app_commands.command(name="start", description="Deal the cards (host)")
     async def start(self, interaction: discord.Interaction) -> None:

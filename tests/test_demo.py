@@ -46,3 +46,19 @@ def test_the_demo_refuses_a_player_count_the_game_does_not_take(
     with pytest.raises(SystemExit):
         main(["demo", "--game", "mansion", "--players", "2"])
     assert "3–5 players" in capsys.readouterr().err
+
+
+def test_the_demo_takes_the_chosen_games_own_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """The flags come from the game's settings model: 13 Clues' are taken and shown, and
+    refused for a game without them."""
+    argv = ["demo", "--players", "3", "--seed", "2", "--quiet-dms", "--edition", "2016",
+            "--top-secret", "--level", "easy"]
+    assert main(argv) == 0
+    assert "13 Clues demo — 3 AI players (easy), edition 2016, top_secret True" in (
+        capsys.readouterr().out)
+    with pytest.raises(SystemExit):
+        main(["demo", "--game", "mansion", "--players", "3", "--edition", "2016"])
+    assert "unrecognized arguments: --edition" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["demo", "--game", "mansion", "--players", "3", "--series", "4"])
+    assert "invalid choice: '4'" in capsys.readouterr().err

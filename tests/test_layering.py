@@ -1,6 +1,6 @@
 """The architecture, read from the imports: cogs talk to the shell only (never to an engine,
-to rendering or to storage), the engine imports nothing of the bot, and no module of the bot
-imports a cog."""
+to rendering or to storage), the engine imports nothing of the bot, no module of the bot
+imports a cog, and no import circle runs through the engine."""
 
 from __future__ import annotations
 
@@ -28,6 +28,68 @@ def imports(folder: str, root: Path = ROOT) -> dict[str, set[str]]:
                 names |= {f"{module}.{alias.name}" for alias in node.names}
         found[str(path.relative_to(root))] = names
     return found
+
+
+def module_name(path: str) -> str:
+    """`engine/mansion/legal.py` → `engine.mansion.legal`; a package is its `__init__`."""
+    parts = path.removesuffix(".py").split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(folder: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """module → the modules of `folder` it imports, wherever the import stands (top level,
+    inside a function, under `if TYPE_CHECKING:`). Each import points at the module it names:
+    `from a import b` at `a.b` when that is a module, else at `a`; `import a.b` at `a.b`.
+    A package's `__init__` running before its submodules is not an edge (every package that
+    re-exports would be a circle), so `from a import b` inside `a/` is no circle by itself."""
+    graph: dict[str, set[str]] = {}
+    paths = sorted((root / folder).rglob("*.py"))
+    known = {module_name(str(p.relative_to(root))) for p in paths}
+    for path in paths:
+        name = module_name(str(path.relative_to(root)))
+        package = list(path.relative_to(root).parts[:-1])
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                edges |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                module = ".".join([*base, *([node.module] if node.module else [])])
+                for alias in node.names:
+                    full = f"{module}.{alias.name}"
+                    edges.add(full if full in known else module)
+        graph[name] = (edges & known) - {name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every group of modules that import each other, directly or around a loop (the
+    strongly connected components of more than one module), each sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if target not in order:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], order[target])
+        if low[module] == order[module]:
+            group = []
+            while (top := stack.pop()) != module:
+                group.append(top)
+            if group:
+                found.append(sorted([*group, module]))
+
+    for module in sorted(graph):
+        if module not in order:
+            visit(module)
+    return sorted(found)
 
 
 def offenders(folder: str, forbidden: tuple[str, ...]) -> list[str]:
@@ -58,6 +120,10 @@ def test_the_engine_imports_nothing_of_the_bot() -> None:
     assert offenders("engine", ("bot", "cogs", "discord", "aiosqlite")) == []
 
 
+def test_no_import_circle_in_the_engine() -> None:
+    assert circles(import_graph("engine")) == []
+
+
 def test_the_shell_imports_no_cog() -> None:
     assert offenders("bot", ("cogs",)) == []
 
@@ -86,3 +152,28 @@ def test_the_scan_resolves_from_and_relative_imports(tmp_path: Path) -> None:
     )
     seen = imports("cogs", tmp_path)["cogs/sub/x.py"]
     assert {"bot.storage", "cogs.sub.render", "cogs.engine.rules"} <= seen
+
+
+def test_the_circle_check_finds_planted_circles(tmp_path: Path) -> None:
+    """A circle closed by a function-local import, one closed under TYPE_CHECKING and one
+    through a package's submodule are all found; re-exports from `__init__` are not circles."""
+    pkg = tmp_path / "engine" / "game"
+    pkg.mkdir(parents=True)
+    (tmp_path / "engine" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("from engine.game.state import State\n")
+    (pkg / "state.py").write_text(
+        "def f() -> None:\n    from engine.game.legal import must\n"
+    )
+    (pkg / "legal.py").write_text("from engine.game import state\n")
+    (pkg / "views.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .actions import A\n"
+    )
+    (pkg / "actions.py").write_text("import engine.game.views\n")
+    (pkg / "rules.py").write_text("from engine.game import legal\nfrom engine.game import State\n")
+    graph = import_graph("engine", tmp_path)
+    assert graph["engine.game.legal"] == {"engine.game.state"}
+    assert graph["engine.game.rules"] == {"engine.game", "engine.game.legal"}
+    assert circles(graph) == [
+        ["engine.game.actions", "engine.game.views"],
+        ["engine.game.legal", "engine.game.state"],
+    ]

@@ -47,7 +47,6 @@ from engine.mansion import (
 from engine.mansion.ai import LEVELS, Level, choose_action
 from engine.mansion.events import ActionDrawn, HandDealt, PromptOpened, RoundStarted
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
-from engine.mansion.records import AllSnooped, Sleuthed, Suggested, Tipped, TurnBegan
 
 IDLE = "idle"
 """The level that answers for an idle member: a random legal choice that never accuses
@@ -63,6 +62,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     min_players = 3
     max_players = 5
     ai_levels: tuple[str, ...] = ("easy", "normal", "expert")
+    default_level = "normal"
     idle_level = IDLE
     gone_level = "normal"
     """A member who left the server is replaced for good: by a real AI, not idle moves."""
@@ -105,22 +105,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         return legal.waiting_on(state)
 
     def turn_key(self, state: GameState) -> str:
-        """One waiting situation per stretch of a turn, so the turn timer runs once for the
-        turn player's whole turn (play, a Snoop's pick, accuse or end) unless others must
-        answer in between; while others answer (an All Snoop, a Super Sleuth) the key holds,
-        so one member answering does not restart the others' clocks."""
-        if state.phase == "over":
-            return "over"
-        base = f"g{state.round}t{state.turn_number}"
-        own = state.phase == "playing" and all(
-            p.seat == state.turn
-            and (p.kind in ("play", "accuse_or_end")
-                 or (isinstance(p, PickPrompt) and p.reason == "snoop"))
-            for p in state.prompts
-        )
-        if own:
-            return f"{base}:a{1 if _others_answered(state) else 0}"
-        return f"{base}:w"
+        return legal.turn_key(state)
 
     def is_over(self, state: GameState) -> bool:
         return legal.is_over(state)
@@ -267,21 +252,6 @@ def _idle_choice(state: GameState, seat: int) -> Action | None:
     is asked, so `idle_notice` can say what `ai_action` will do."""
     rng = random.Random(f"{state.seed}:{state.step}:idle:{seat}")
     return idle_action(player_view(state, seat), seat, rng)
-
-
-def _others_answered(state: GameState) -> bool:
-    """This turn's card made another seat answer (a refuter's choice, an All Snoop, a Super
-    Sleuth card shown, a Private Tip): the turn player's clock starts again after it."""
-    for record in reversed(state.log):
-        if isinstance(record, TurnBegan):
-            return False
-        if isinstance(record, Suggested) and record.refuter is not None:
-            return True
-        if isinstance(record, AllSnooped | Tipped):
-            return True
-        if isinstance(record, Sleuthed) and any(a.card is not None for a in record.answers):
-            return True
-    return False
 
 
 def _played(action: Action, v: Voice) -> str:

@@ -64,6 +64,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     min_players = 2
     max_players = 6
     ai_levels: tuple[str, ...] = ("easy", "normal", "expert")
+    default_level = "normal"
     idle_level = "normal"
     gone_level = "normal"
     settings = ThirteenCluesSettings
@@ -105,7 +106,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return legal.waiting_on(state)
 
     def turn_key(self, state: GameState) -> str:
-        return "pass" if state.phase == "passing" else f"turn{state.turn_number}"
+        return legal.turn_key(state)
 
     def awaited(self, state: GameState, seat: int) -> str | None:
         """The pass is everyone's choice at once, asked by the deal DM: not "your turn"."""

@@ -45,7 +45,7 @@ from engine.mansion.cards import (
 )
 from engine.mansion.events import PromptInfo
 from engine.mansion.prompts import PickPrompt, Prompt, ShowPrompt, TipPrompt
-from engine.mansion.records import Sleuthed
+from engine.mansion.records import AllSnooped, Sleuthed, Suggested, Tipped, TurnBegan
 from engine.mansion.state import GameState
 from engine.mansion.views import PlayerView, PublicView, prompt_info
 
@@ -63,11 +63,38 @@ def waiting_on(state: GameState) -> list[int]:
 
 
 def turn_key(state: GameState) -> str:
-    """Changes whenever the waiting situation changes: built from the open prompts' ids."""
+    """The waiting situation the turn timer runs for: one key per stretch of a turn, so the
+    timer runs once for the turn player's whole turn (play, a Snoop's pick, accuse or end)
+    and starts again only after others answered in it; while others answer (a refuter, an
+    All Snoop, a Super Sleuth, a Private Tip) the key holds, so one seat answering does not
+    restart the others' clocks. Whenever a seat is newly waited on, the key changes."""
     if state.phase == "over":
         return "over"
-    prompts = ".".join(str(p.id) for p in state.prompts)
-    return f"g{state.round}t{state.turn_number}p{prompts}"
+    base = f"g{state.round}t{state.turn_number}"
+    own = state.phase == "playing" and all(
+        p.seat == state.turn
+        and (p.kind in ("play", "accuse_or_end")
+             or (isinstance(p, PickPrompt) and p.reason == "snoop"))
+        for p in state.prompts
+    )
+    if own:
+        return f"{base}:a{1 if _others_answered(state) else 0}"
+    return f"{base}:w"
+
+
+def _others_answered(state: GameState) -> bool:
+    """This turn's card made another seat answer (a refuter's choice, an All Snoop, a Super
+    Sleuth card shown, a Private Tip): the turn player's clock starts again after it."""
+    for record in reversed(state.log):
+        if isinstance(record, TurnBegan):
+            return False
+        if isinstance(record, Suggested) and record.refuter is not None:
+            return True
+        if isinstance(record, AllSnooped | Tipped):
+            return True
+        if isinstance(record, Sleuthed) and any(a.card is not None for a in record.answers):
+            return True
+    return False
 
 
 def is_over(state: GameState) -> bool:

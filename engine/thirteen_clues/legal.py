@@ -115,6 +115,15 @@ def waiting_on(game: Table) -> list[int]:
     return [game.turn] if game.phase == "turns" else []
 
 
+def turn_key(game: Table) -> str:
+    """The waiting situation the turn timer runs for: the whole pass phase is one (seats
+    leave it as they choose, nobody joins), then one per turn; it changes whenever a seat is
+    newly waited on."""
+    if game.phase == "over":
+        return "over"
+    return "pass" if game.phase == "passing" else f"turn{game.turn_number}"
+
+
 def must_take(game: Table) -> bool:
     """The player whose turn it is holds no glass and the supply is empty: before anything
     else they must take a glass from another player (`TakeGlass`). The one definition."""

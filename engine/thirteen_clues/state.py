@@ -133,11 +133,3 @@ class GameState(BaseModel):
             if i != seat:
                 seen.update(other.holder)
         return seen
-
-    def awaiting_take(self) -> bool:
-        """The current player holds no glass and the supply is empty: they must pick a source.
-
-        Kept for existing callers; the rule is `legal.must_take`, which also takes a view."""
-        from engine.thirteen_clues.legal import must_take  # legal imports this module
-
-        return must_take(self)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import World
-from tests.e2e.drive import state_of
+from tests.e2e.drive import query, state_of
 from tests.e2e.mansion_drive import mstate, open_mansion
 from tests.e2e.mansion_drive import slash as mansion_slash
 from tests.e2e.play import open_table, pass_by_dm, seat_user
@@ -24,9 +24,10 @@ async def test_server_defaults_apply_to_new_tables_and_only_managers_set_them(
         assert "Mystery Beyond the Mansion" in help_text.text and "/mansion new" in help_text.text
         assert "/mansion hand" in help_text.text and "/mansion turn" in help_text.text
         with pytest.raises(StandInError, match="cannot see /settings"):
-            await dc.slash(ann, world.channel, "settings", edition="2016")  # hidden from her
-        done = await dc.slash(manager, world.channel, "settings", edition="2016",
-                              assist="full")
+            await dc.slash(ann, world.channel, "settings", option="13clues.edition",
+                           value="2016")  # hidden from her
+        done = await dc.slash(manager, world.channel, "settings", option="13clues.edition",
+                              value="2016", assist="full")
         assert "**2016**" in done.text and "**full**" in done.text
         await dc.slash(ann, world.channel, "13clues", "new")
         lobby = dc.channel_messages(world.channel)[-1]
@@ -110,3 +111,34 @@ async def test_after_the_game_hand_status_and_log_show_the_finished_game(world: 
                                  about="red")
         assert "The 13 Clues game in this channel is over" in refused.text
         assert "Rematch" in refused.text
+
+
+async def test_settings_offers_each_games_own_options_and_refuses_bad_ones(world: World) -> None:
+    """`/settings` names no game: its choices are read from every game's settings model, and
+    a value the option does not take is refused with the ones it does, nothing stored."""
+    dc = world.dc
+    manager = dc.add_user("Mod", guild_id=world.guild.id, manage_guild=True)
+    async with world.running():
+        offered = await dc.autocomplete(manager, world.channel, "settings", focused="option")
+        assert [(c["name"], c["value"]) for c in offered] == [
+            ("13 Clues: edition", "13clues.edition"),
+            ("13 Clues: top secret", "13clues.top_secret"),
+            ("Clue: Mystery Beyond the Mansion: variant", "mansion.variant"),
+            ("Clue: Mystery Beyond the Mansion: series", "mansion.series"),
+        ]
+        typed = await dc.autocomplete(manager, world.channel, "settings", focused="option",
+                                      option="ser")
+        assert [c["value"] for c in typed] == ["mansion.series"]
+        values = await dc.autocomplete(manager, world.channel, "settings", focused="value",
+                                       options={"option": "mansion.series"})
+        assert [c["value"] for c in values] == ["1", "2", "3"]
+        refused = await dc.slash(manager, world.channel, "settings", option="mansion.series",
+                                 value="7")
+        assert refused.ephemeral and refused.text == (
+            "**Clue: Mystery Beyond the Mansion: series** takes one of: `1`, `2`, `3`.")
+        lost = await dc.slash(manager, world.channel, "settings", value="2")
+        assert "Pick `option` from its list" in lost.text
+        assert query(world, "SELECT * FROM guild_settings") == []
+        done = await dc.slash(manager, world.channel, "settings", option="mansion.series",
+                              value="2")
+        assert "series **2**" in done.text and "edition **2020**" in done.text

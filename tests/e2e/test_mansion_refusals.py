@@ -43,6 +43,11 @@ async def test_lobby_refusals(world: World) -> None:
         await refused(world, command(world, cid, "notes"), "not started")
         await refused(world, command(world, ann, "add-ai", count=4, level="easy"),
                       "Only 3 seats are left")
+        levels = await world.dc.autocomplete(ann, world.channel, "mansion", "add-ai",
+                                             focused="level", level="e")
+        assert [c["value"] for c in levels] == ["easy", "expert"]  # the game's own levels
+        await refused(world, command(world, ann, "add-ai", count=1, level="godlike"),
+                      "AI level must be one of easy, normal, expert.")
         rules = await slash(world, cid, "rules")
         assert rules.ephemeral and "Series" in rules.text
 

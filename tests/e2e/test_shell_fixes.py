@@ -31,6 +31,11 @@ async def test_text_options_are_bounded_and_never_echoed_whole(world: World) -> 
         assert len(free) >= 7  # pass ×3, ask about, informant card, accuse ×3
         for option in free:
             assert option.get("max_length", 6001) <= 50, option
+        [general] = [c for c in dc.commands() if c["name"] == "settings"]
+        loose = [o for o in string_options(general) if not o.get("choices")]
+        assert {o["name"] for o in loose} == {"option", "value"}  # the games' settings'
+        for option in loose:
+            assert option.get("max_length", 6001) <= 50, option
         await open_table(world, [ann, bea])
         before = Snapshot.take(world)
         # Discord refuses anything over the bound; the longest allowed is still answered

@@ -269,6 +269,27 @@ def _check_secrecy(game: Game, events: list[Event], new_round: bool) -> None:
                     assert other.tip is None
 
 
+def _own_stretch(state: GameState) -> bool:
+    """Only the turn player's own decisions are open (play, a Snoop's pick, accuse or end)."""
+    return state.phase == "playing" and all(
+        p.seat == state.turn
+        and (p.kind in ("play", "accuse_or_end")
+             or (isinstance(p, PickPrompt) and p.reason == "snoop"))
+        for p in state.prompts
+    )
+
+
+def _check_turn_key(before: GameState, after: GameState) -> None:
+    """The turn timer's key changes exactly when a seat is newly waited on, the turn or game
+    moves on, or the turn passes between its player's own stretch and others answering; it
+    holds through the turn player's own moves and while the others answer."""
+    gained = set(legal.waiting_on(after)) - set(legal.waiting_on(before))
+    moved = (before.round, before.turn_number) != (after.round, after.turn_number)
+    expected = bool(gained) or moved or after.is_over or (
+        _own_stretch(before) != _own_stretch(after))
+    assert (legal.turn_key(after) != legal.turn_key(before)) == expected
+
+
 def _step(game: Game, action: Action) -> None:
     before = game.state
     game.state, events = apply(before, action)
@@ -293,8 +314,7 @@ def _step(game: Game, action: Action) -> None:
     if isinstance(action, SuperSleuth) and not new_round:
         _check_sleuth(game, before, action)
     _check_dealer(before, after)
-    if {p.id for p in after.prompts} != {p.id for p in before.prompts}:
-        assert legal.turn_key(after) != legal.turn_key(before)
+    _check_turn_key(before, after)
     _check_cards(after)
     _check_prompts(after)
     _check_secrecy(game, events, new_round)

@@ -8,6 +8,7 @@ from engine.mansion.actions import (
     Accuse,
     EndTurn,
     Move,
+    PickCard,
     ShowCard,
     Snoop,
     SuggestPresent,
@@ -105,6 +106,19 @@ def test_turn_key_changes_with_every_change_of_who_is_waited_on() -> None:
         state, _ = play(state, action)
         keys.append(legal.turn_key(state))
     assert len(set(keys)) == len(keys)
+
+
+def test_turn_key_holds_through_the_turn_players_own_moves() -> None:
+    """The turn timer runs once for a turn nobody else answers in: a Snoop, its pick and
+    the end of the turn keep one key."""
+    state = table(actions={0: ["snoop", "suggest_any"]})
+    key = legal.turn_key(state)
+    snooped, _ = play(state, Snoop(seat=0, target=1))
+    picked, _ = play(snooped, PickCard(seat=0, position=0))
+    assert legal.waiting_on(snooped) == legal.waiting_on(picked) == [0]
+    assert legal.turn_key(snooped) == legal.turn_key(picked) == key
+    ended, _ = play(picked, EndTurn(seat=0))
+    assert legal.turn_key(ended) != key
 
 
 # --- refusals -----------------------------------------------------------------------------

@@ -99,7 +99,6 @@ def test_must_take_reads_the_current_player_and_the_supply(
         assert legal.must_take(table) is expected
         assert legal.duty(table, 0) == ("take" if expected else "act" if glasses[0] else None)
         assert (legal.take_sources(table, 0) != []) is expected
-    assert state.awaiting_take() is expected
 
 
 def test_must_take_never_with_two_players_or_outside_play() -> None:

@@ -105,6 +105,7 @@ def _check_step(game: Game, before: GameState, action: Action, events: list[Even
     if len(game.log) % 4 == 0 or after.phase != before.phase:
         assert GameState.model_validate_json(after.model_dump_json()) == after
     _check_glasses(after)
+    _check_turn_key(before, after)
     if _play_began(after) and not _play_began(before):
         _check_cards(after)
     elif _play_began(after):  # cards never move once play has begun
@@ -223,6 +224,15 @@ def _finish_by_truth(game: Game, rng: random.Random) -> None:
     holder = game.state.seats[seat].holder
     _step(game, Accuse(seat=seat, person=holder[0], location=holder[1], weapon=holder[2]))
     assert game.state.phase == "over" and game.state.winner == seat
+
+
+def _check_turn_key(before: GameState, after: GameState) -> None:
+    """The turn timer's key changes exactly when the phase or the turn moves on, and always
+    when a seat is newly waited on; it holds while the pass phase empties."""
+    moved = (before.phase, before.turn_number) != (after.phase, after.turn_number)
+    assert (legal.turn_key(after) != legal.turn_key(before)) == moved
+    if set(legal.waiting_on(after)) - set(legal.waiting_on(before)):
+        assert moved
 
 
 def _step(game: Game, action: Action) -> None:

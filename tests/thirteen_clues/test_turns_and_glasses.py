@@ -81,7 +81,6 @@ def _supply_empty() -> GameState:
     assert state.turn == 1 and state.seats[1].glasses == 0
     assert of_type(events, "turn_started")[0].must_take
     assert legal.must_take(state) and legal.must_take(public_view(state))
-    assert state.awaiting_take()  # the state's own spelling of the same rule
     assert legal.duty(state, 1) == "take" and legal.duty(player_view(state, 0), 0) is None
     return state
 

@@ -59,6 +59,7 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
     extension = "tests.toy.cog"
     min_players = max_players = 2
     ai_levels: tuple[str, ...] = ("easy",)
+    default_level = "easy"
     idle_level = "easy"
     gone_level = "easy"
     settings = TableSettings
