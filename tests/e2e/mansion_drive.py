@@ -4,6 +4,7 @@ buttons, `/mansion hand` and slash commands."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Literal
 
@@ -160,12 +161,23 @@ class Driver:
         """A click returns once the bot answered it (a stored answer included), so the change
         is in the database; nothing waits for the other messages it owes (settling after
         every click would run into discord.py's own gateway rate limit in long games)."""
-        return await self.dc.click(user, msg, find(self.fresh(msg), verb, draft))
+        return await self.dc.click(user, msg, await self.offered(msg, verb, draft))
 
     async def select(self, user: User, msg: Message, verb: str, value: str
                      ) -> InteractionResult:
-        result = await self.dc.select(user, msg, find(self.fresh(msg), verb), [value])
-        return result
+        return await self.dc.select(user, msg, await self.offered(msg, verb), [value])
+
+    async def offered(self, msg: Message, verb: str, draft: str | None = None) -> str:
+        """The component's custom_id once `msg` offers it: the stored state may be ahead of
+        the message, whose edit the paced outbox may not have sent yet (a panel still saying
+        "waiting for …" when the answer it waited for is already stored)."""
+        def has() -> bool:
+            return any(c.split(":")[1] == verb and (draft is None or c.split(":")[-1] == draft)
+                       for c in self.fresh(msg).custom_ids)
+
+        with contextlib.suppress(AssertionError):
+            await wait_until(has, SLACK / 6, f"{verb!r} on the message")
+        return find(self.fresh(msg), verb, draft)
 
     async def panel_for(self, user: User, prompt_id: int,
                         how: Literal["button", "slash", "dm"]) -> Message:
