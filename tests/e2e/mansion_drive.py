@@ -4,8 +4,10 @@ buttons, `/mansion hand` and slash commands."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
+import time
 from typing import Literal
 
 from engine.mansion import (
@@ -354,3 +356,30 @@ def ever_text(msg: Message) -> str:
                 author_id=msg.author_id, content=s.get("content") or "",
                 embeds=s.get("embeds") or [], components=s.get("components") or []).text
         for s in states)
+
+
+async def play_members(world: World, driver: Driver, limit: float = 240.0) -> None:
+    """Play every member's waits with the scripted moves (AI seats play on their timers) until
+    the table is over: prompts to answer by DM, turns from the panel."""
+    from engine.mansion import legal
+    from tests.e2e.mansion_plan import next_move
+
+    def moved(seat: int, prompt_id: int) -> bool:
+        state = mstate(world)
+        prompt = state.prompt_for(seat)
+        return state.phase == "over" or prompt is None or prompt.id != prompt_id
+
+    end = time.monotonic() + limit
+    while mstate(world).phase != "over":
+        assert time.monotonic() < end, "the game did not end"
+        state = mstate(world)
+        members = [s for s in legal.waiting_on(state) if user_at(world, state, s) is not None]
+        if not members:
+            await asyncio.sleep(0.02)
+            continue
+        seat = members[0]
+        prompt = state.prompt_for(seat)
+        assert prompt is not None
+        via = "dm" if prompt.kind in ("show", "pick", "answer_tip") else "panel"
+        await driver.perform(state, next_move(state, (), seat=seat), via)  # type: ignore[arg-type]
+        await wait_until(lambda p=prompt.id, s=seat: moved(s, p), SLACK, "the move")

@@ -5,18 +5,13 @@ every DM, every version of it, names its table."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-import time
 
-from engine.mansion import legal as mansion_legal
 from engine.mansion.records import TurnBegan
 from engine.thirteen_clues.state import Played
 from tests.e2e.conftest import World
-from tests.e2e.drive import wait_until
 from tests.e2e.feel_game import Marks, open_and_deal, play_turns
-from tests.e2e.mansion_drive import SLACK, Driver, mstate, open_mansion, user_at
-from tests.e2e.mansion_plan import next_move
+from tests.e2e.mansion_drive import Driver, mstate, open_mansion, play_members, user_at
 from tests.standin import Message, User
 
 TURN_DM = "▶️ **Your turn**"
@@ -62,22 +57,7 @@ async def test_mansion_one_alert_per_member_turn_as_chosen(world: World) -> None
     async with world.running():
         await choose_alerts(world, ann, bea, cid)
         await open_mansion(world, [ann, bea, cid], seed=3, ai=(1, "normal"))
-        driver = Driver(world)
-        end = time.monotonic() + LIMIT
-        while mstate(world).phase != "over":
-            assert time.monotonic() < end, "the game did not end"
-            state = mstate(world)
-            members = [s for s in mansion_legal.waiting_on(state)
-                       if user_at(world, state, s) is not None]
-            if not members:
-                await asyncio.sleep(0.02)
-                continue
-            seat = members[0]
-            prompt = state.prompt_for(seat)
-            assert prompt is not None
-            via = "dm" if prompt.kind in ("show", "pick", "answer_tip") else "panel"
-            await driver.perform(state, next_move(state, (), seat=seat), via)  # type: ignore[arg-type]
-            await wait_until(lambda p=prompt.id, s=seat: _moved(world, s, p), SLACK, "the move")
+        await play_members(world, Driver(world), LIMIT)
         await dc.settle()
     final = mstate(world)
     turns = {u.id: 0 for u in (ann, bea, cid)}
@@ -142,8 +122,3 @@ async def test_thirteen_clues_alerts_as_chosen_and_every_dm_names_its_table(
 def _user(world: World, sid: str) -> User | None:
     return world.dc.users[int(sid[1:])] if sid.startswith("u") else None
 
-
-def _moved(world: World, seat: int, prompt_id: int) -> bool:
-    state = mstate(world)
-    prompt = state.prompt_for(seat)
-    return state.phase == "over" or prompt is None or prompt.id != prompt_id

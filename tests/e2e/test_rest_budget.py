@@ -8,15 +8,9 @@ from the deal to the end; the budget per turn is the one documented in docs/deci
 
 from __future__ import annotations
 
-import asyncio
-import time
-
-from engine.mansion import legal as mansion_legal
 from tests.e2e.conftest import World
-from tests.e2e.drive import wait_until
 from tests.e2e.feel_game import Marks, pass_all, play_turns
-from tests.e2e.mansion_drive import SLACK, Driver, mstate, slash, user_at
-from tests.e2e.mansion_plan import next_move
+from tests.e2e.mansion_drive import Driver, mstate, play_members, slash
 
 THIRTEEN_CLUES_BUDGET = 5.5
 """Requests under the global limit per turn: 13 Clues, 3 members and an AI, full assist
@@ -78,22 +72,7 @@ async def test_a_mansion_game_keeps_its_budget(limited_world: World) -> None:
         mark = dc.under_limit.mark()
         await slash(world, ann, "start")
         started = dc.channel_messages(world.channel)[-1]
-        driver = Driver(world)
-        end = time.monotonic() + LIMIT
-        while mstate(world).phase != "over":
-            assert time.monotonic() < end, "the game did not end"
-            state = mstate(world)
-            members = [s for s in mansion_legal.waiting_on(state)
-                       if user_at(world, state, s) is not None]
-            if not members:
-                await asyncio.sleep(0.02)
-                continue
-            seat = members[0]
-            prompt = state.prompt_for(seat)
-            assert prompt is not None
-            via = "dm" if prompt.kind in ("show", "pick", "answer_tip") else "panel"
-            await driver.perform(state, next_move(state, (), seat=seat), via)  # type: ignore[arg-type]
-            await wait_until(lambda p=prompt.id, s=seat: _moved(world, s, p), SLACK, "the move")
+        await play_members(world, Driver(world), LIMIT)
         await dc.settle()
     final = mstate(world)
     per_turn, line = _report(world, mark, final.turn_number)
@@ -104,9 +83,4 @@ async def test_a_mansion_game_keeps_its_budget(limited_world: World) -> None:
     # a quiet channel (issue 18): a new post only when a member is alerted or a turn begins
     assert len(posts) / final.turn_number <= CHANNEL_POSTS, [m.content for m in posts]
 
-
-def _moved(world: World, seat: int, prompt_id: int) -> bool:
-    state = mstate(world)
-    prompt = state.prompt_for(seat)
-    return state.phase == "over" or prompt is None or prompt.id != prompt_id
 
