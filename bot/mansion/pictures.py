@@ -20,9 +20,9 @@ from bot.pictures.cards import SMALL_CARD
 from bot.pictures.colours import THEME
 from bot.pictures.fonts import text_width
 from bot.pictures.names import alt_name, drawn_name, possessive
-from bot.pictures.page import PANEL_GAP, ROW_WIDTH, Page, pack_rows, render_page, same_width
+from bot.pictures.page import PANEL_GAP, ROW_WIDTH, Page, pack_rows, page_picture, same_width
 from bot.pictures.panels import SUBTITLE, TITLE, Group, Panel
-from bot.pictures.picture import Picture, make_picture
+from bot.pictures.picture import Picture
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
 from engine.mansion.records import Accused
 from engine.mansion.state import RoundResult
@@ -46,20 +46,20 @@ def hand_picture(view: PlayerView, *, cache: PictureCache | None = CACHE) -> Pic
     """One seat's hand: its Clue cards, its Action cards, its destination marker (and the
     solution when this seat knows it: the fugitive, an accuser)."""
     page, description = hand_page(view)
-    return _page_picture(page, f"mansion-hand-seat{view.seat + 1}.png", description, cache)
+    return page_picture(page, f"mansion-hand-seat{view.seat + 1}.png", description, cache)
 
 
 def markers_picture(view: PublicView, *, cache: PictureCache | None = CACHE) -> Picture:
     """Where everyone is: each seat's destination marker around the tray and the markers
     lying by it (all public)."""
     page, description = markers_page(view)
-    return _page_picture(page, "mansion-markers.png", description, cache)
+    return page_picture(page, "mansion-markers.png", description, cache)
 
 
 def reveal_picture(view: PublicView, *, cache: PictureCache | None = CACHE) -> Picture:
     """The end of the table: the last game's solution and every hand, the winner framed."""
     page, description = reveal_page(view)
-    return _page_picture(page, "mansion-reveal.png", description, cache)
+    return page_picture(page, "mansion-reveal.png", description, cache)
 
 
 # ------------------------------------------------------------------------- stored inputs
@@ -120,18 +120,6 @@ DRAWERS: dict[str, Callable[[dict[str, Any]], Picture]] = {
     NOTES: notes_picture.draw_notes,
 }
 """What the bot's picture registry draws for the Mansion (it caches by the stored input)."""
-
-
-def _page_picture(
-    page: Page, filename: str, description: str, cache: PictureCache | None
-) -> Picture:
-    def render() -> Picture:
-        image, faces = render_page(page)
-        return make_picture(image, filename, description, frozenset(faces))
-
-    if cache is None:
-        return render()
-    return cache.get_or_render(filename, page.to_json() + "\n" + description, render)
 
 
 # ------------------------------------------------------------------------- shared bits

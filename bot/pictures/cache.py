@@ -100,3 +100,12 @@ class PictureCache:
             self._items.clear()
             self._bytes = 0
             self.stats = CacheStats()
+
+
+def cached(
+    cache: PictureCache | None, kind: str, scene: str, render: Callable[[], Picture]
+) -> Picture:
+    """The picture for this scene from `cache`, rendered on a miss (always if no cache)."""
+    if cache is None:
+        return render()
+    return cache.get_or_render(kind, scene, render)

@@ -13,10 +13,12 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 
 from PIL import Image
 
+from bot.pictures.cache import PictureCache, cached
 from bot.pictures.canvas import Canvas
 from bot.pictures.colours import THEME
 from bot.pictures.grid import first_fit
 from bot.pictures.panels import PAD, Panel
+from bot.pictures.picture import Picture, make_picture
 
 MARGIN = 22
 ROW_GAP = 16
@@ -148,3 +150,14 @@ def draw_header(canvas: Canvas, title: str, subtitle: str) -> None:
             THEME.muted,
             max_width=canvas.width - 2 * MARGIN,
         )
+
+
+def page_picture(
+    page: Page, filename: str, description: str, cache: PictureCache | None
+) -> Picture:
+    """A page drawn as a picture, cached by the page and its description."""
+    def render() -> Picture:
+        image, faces = render_page(page)
+        return make_picture(image, filename, description, frozenset(faces))
+
+    return cached(cache, filename, page.to_json() + "\n" + description, render)

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.pictures.cache import PictureCache
+from bot.pictures.cache import PictureCache, cached
 from bot.pictures.canvas import Canvas
 from bot.pictures.cards import CARD, SMALL_CARD, FaceSpec
 from bot.pictures.colours import RGB, THEME, ink_on, mix, rgb
@@ -31,7 +31,7 @@ from bot.pictures.page import (
     Page,
     draw_header,
     pack_rows,
-    render_page,
+    page_picture,
     same_width,
     to_json,
 )
@@ -100,7 +100,7 @@ def player_picture(view: PlayerView, *, cache: PictureCache | None = CACHE) -> P
     """What one seat sees at the table: its own holder as card backs, its screen, every
     other holder, the informant cards it consulted; during the pass phase its five cards."""
     page, description = player_page(view)
-    return _page_picture(page, f"13clues-seat{view.seat + 1}.png", description, cache)
+    return page_picture(page, f"13clues-seat{view.seat + 1}.png", description, cache)
 
 
 def reveal_picture(
@@ -108,7 +108,7 @@ def reveal_picture(
 ) -> Picture:
     """The end of the game: every seat's holder and screen, the informants, the winner."""
     page, description = reveal_page(over, view)
-    return _page_picture(page, "13clues-reveal.png", description, cache)
+    return page_picture(page, "13clues-reveal.png", description, cache)
 
 
 def casebook_picture(
@@ -122,7 +122,7 @@ def casebook_picture(
     def render() -> Picture:
         return make_picture(render_casebook(scene), filename, scene.description)
 
-    return _cached(cache, filename, scene.to_json(), render)
+    return cached(cache, filename, scene.to_json(), render)
 
 
 # ------------------------------------------------------------------------- drawers
@@ -179,25 +179,6 @@ DRAWERS: dict[str, Callable[[dict[str, Any]], Picture]] = {
     CASEBOOK: draw_casebook,
 }
 """What the bot's picture registry draws for 13 Clues (it caches by the stored input)."""
-
-
-def _page_picture(
-    page: Page, filename: str, description: str, cache: PictureCache | None
-) -> Picture:
-    def render() -> Picture:
-        image, faces = render_page(page)
-        return make_picture(image, filename, description, frozenset(faces))
-
-    return _cached(cache, filename, page.to_json() + "\n" + description, render)
-
-
-def _cached(
-    cache: PictureCache | None, filename: str, scene: str, render: Callable[[], Picture]
-) -> Picture:
-    """The picture for this scene from `cache`, rendered on a miss (always if no cache)."""
-    if cache is None:
-        return render()
-    return cache.get_or_render(filename, scene, render)
 
 
 # ------------------------------------------------------------------------- shared bits
