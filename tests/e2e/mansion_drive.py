@@ -178,7 +178,7 @@ class Driver:
                        for c in self.fresh(msg).custom_ids)
 
         with contextlib.suppress(AssertionError):
-            await wait_until(has, SLACK / 6, f"{verb!r} on the message")
+            await wait_until(has, SLACK, f"{verb!r} on the message")
         return find(self.fresh(msg), verb, draft)
 
     async def panel_for(self, user: User, prompt_id: int,
