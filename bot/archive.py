@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
 from bot.plug import AnyGame, settings_of
+from bot.sitting import Sat
 from bot.storage import LogEntry
 
 ENDED = frozenset({"end", "close"})
@@ -41,6 +42,8 @@ class Move(BaseModel):
     """The log's actor: `u<user id>`, `ai:<seat>` or `bot`."""
     action: Any = None
     abandon: str | None = None
+    sat: Sat | None = None
+    """A member took over this seat (`sit`): the engine learns its new id and name."""
 
 
 class GameRecord(BaseModel):
@@ -56,7 +59,8 @@ class GameRecord(BaseModel):
     options: dict[str, Any]
     seed: int
     seats: list[SeatRef]
-    """In the order they were given to the deal (the engine may shuffle them)."""
+    """In the order they were given to the deal (the engine may shuffle them), as dealt:
+    a seat taken over later is a `sat` move."""
     moves: list[Move]
     final_state: dict[str, Any]
     """The stored end: replaying `moves` must arrive exactly here."""
@@ -79,17 +83,24 @@ def record_of(module: AnyGame, table: Table, log: Sequence[LogEntry]) -> GameRec
     final = json.loads(table.state)
     seed = int(final["seed"])
     moves: list[Move] = []
+    dealt = list(table.seats)  # the engine's order; seats taken over are put back below
     for entry in log:
         if entry.action in NOT_A_MOVE:
             continue
-        if entry.action in ENDED:
+        if (sat := Sat.parse(entry.action)) is not None:
+            moves.append(Move(actor=entry.actor, sat=sat))
+        elif entry.action in ENDED:
             moves.append(Move(actor=entry.actor, abandon=str(final.get("end_reason", ""))))
         else:
             moves.append(Move(actor=entry.actor, action=json.loads(entry.action)))
+    for move in reversed(moves):
+        if move.sat is not None:
+            dealt[move.sat.seat] = move.sat.was
+    as_dealt = table.model_copy(update={"seats": dealt})
     return GameRecord(
         game=table.game, table_id=table.id, guild_id=table.guild_id,
         channel_id=table.channel_id, finished_at=table.updated_at, options=table.options,
-        seed=seed, seats=dealt_order(module, table, seed), moves=moves, final_state=final,
+        seed=seed, seats=dealt_order(module, as_dealt, seed), moves=moves, final_state=final,
     )
 
 
@@ -131,6 +142,9 @@ def frames(module: AnyGame, record: GameRecord) -> Iterator[Frame]:
 
 def _step(module: AnyGame, state: Any, move: Move) -> tuple[Any, list[Any]]:
     try:
+        if move.sat is not None:
+            now = move.sat.now
+            return module.seated(state, move.sat.seat, now.player_id, now.name), []
         if move.abandon is not None:
             return module.abandon(state, move.abandon)
         return module.apply(state, module.load_action(json.dumps(move.action)))
@@ -174,7 +188,8 @@ def table_of(record: GameRecord) -> Table:
     """The table as rendering needs it, from a record alone (seats in the engine's order)."""
     state_ids = [s["id"] for s in record.final_state.get("seats", [])]
     by_id = {s.player_id: s for s in record.seats}
-    seats = [by_id[i] for i in state_ids] if set(state_ids) == set(by_id) else record.seats
+    by_id.update({m.sat.now.player_id: m.sat.now for m in record.moves if m.sat is not None})
+    seats = [by_id[i] for i in state_ids] if set(state_ids) <= set(by_id) else record.seats
     return Table(id=record.table_id, guild_id=record.guild_id, channel_id=record.channel_id,
                  game=record.game, status="over", host_id=0, options=record.options,
                  seats=seats, updated_at=record.finished_at)

@@ -23,6 +23,7 @@ from bot.lease import Lease
 from bot.outbox import Sender
 from bot.pacing import Pacer
 from bot.plug import AnyGame
+from bot.sitting import SitAnswer
 from bot.storage import Storage, storage_for
 from bot.tables import TableService
 from bot.timers import TimerDispatcher
@@ -97,7 +98,7 @@ class DeductionBot(commands.AutoShardedBot):
         self.drawings.warm()
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)
-        self.add_dynamic_items(TableButton)
+        self.add_dynamic_items(TableButton, SitAnswer)
         self.tree.error(self.on_app_command_error)
         if self.config.sync_commands:
             await self._sync()

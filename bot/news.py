@@ -160,7 +160,8 @@ def living(
         who = "them" if len(waited) == 1 else "anyone who has not chosen by then"
         lines.append(f"⏰ An AI plays for {who} <t:{int(table.deadline)}:R>.")
     components = list(out.components)
-    if state is not None and game.is_over(state) and table.status == "over":
+    if state is not None and game.is_over(state) and table.status == "over" \
+            and game.under_way(state):
         again = TableButton(game.prefix, "again", table.id)
         components.append({"type": 1, "components": [again.item.to_component_dict()]})
     body = out.model_copy(update={

@@ -114,6 +114,11 @@ class GameModule(Protocol[S, A, E, O]):
         ...
 
     def abandon(self, state: S, reason: str) -> tuple[S, list[E]]: ...
+    def seated(self, state: S, seat: int, player_id: str, name: str) -> S:
+        """The state with a new player in `seat` (`sit`): its id and name change, nothing
+        else (its cards and what it learned stay with the seat)."""
+        ...
+
 
     def waiting_on(self, state: S) -> list[int]:
         """Seats whose input the game waits for now."""
@@ -124,6 +129,11 @@ class GameModule(Protocol[S, A, E, O]):
         ...
 
     def is_over(self, state: S) -> bool: ...
+    def under_way(self, state: S) -> bool:
+        """Whether play began (past what every seat sets up at once: a pass, the fugitive's
+        solution): a game ended before that offers no Rematch, as it was never played."""
+        ...
+
     def winners(self, state: S) -> set[int]: ...
     def ai_action(self, state: S, seat: int, level: str, rng: random.Random) -> A: ...
 
@@ -227,6 +237,16 @@ class PydanticGame(Generic[S, A, E, O]):
 
     def awaited(self, state: S, seat: int) -> str | None:
         return "your turn"
+
+    def under_way(self, state: S) -> bool:
+        return True
+
+    def seated(self, state: S, seat: int, player_id: str, name: str) -> S:
+        """For a state whose `seats` each carry an `id` and a `name` (as every game's here)."""
+        data = state.model_dump(mode="json")
+        data["seats"][seat].update(id=player_id, name=name)
+        # a ClassVar cannot name S; each game sets state_model to its S
+        return self.state_model.model_validate(data)  # type: ignore[return-value]
 
     def alert_dm(self, table: Table, state: S, seat: int) -> Outgoing:
         return Outgoing(content=f"🔔 The table is waiting for you: <#{table.channel_id}>.")

@@ -183,9 +183,10 @@ class TableService:
     def _over_here(self, last: Table) -> str:
         """Why a game command after the end finds nothing to act on, and what to do instead."""
         module = self.games[last.game]
+        state = module.load(last.state) if last.state is not None else None
         again = ("press 🔁 **Rematch** on its last table message to play again with the same "
-                 "seats, or ") if last.state is not None and module.is_over(
-                     module.load(last.state)) else ""
+                 "seats, or ") if state is not None and module.is_over(state) \
+            and module.under_way(state) else ""
         return (f"The {module.title} game in this channel is over: {again}open a new table with "
                 f"`/{module.command} new`. `/{module.command} status` and `log` still show it.")
 
@@ -396,6 +397,9 @@ class TableService:
                 raise UserError("Only the players of that game can start its rematch.")
             module = self.module(old)
             finished = module.load(old.state)
+            if not module.under_way(finished):
+                raise UserError(f"That game ended before play began, so there is nothing to "
+                                f"play again: open a new table with `/{module.command} new`.")
             tally: dict[str, int] = dict(old.options.get("tally", {}))
             for seat in module.winners(finished):
                 pid = old.seats[seat].player_id

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, lobby, spectators
+from bot import components, lobby, sitting, spectators
 from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.interactions import Answer, place_of, reply_for, run
@@ -183,6 +183,34 @@ class TableCog(commands.GroupCog):
                                            place_of(interaction))
 
         await run(interaction, work)
+
+    @app_commands.command(name="sit", description="Take over an AI's seat mid-game (the host "
+                                                  "agrees), or take your own seat back")
+    @app_commands.describe(seat="The AI seat to take over (pick from the list)")
+    @app_commands.guild_only()
+    async def sit(self, interaction: discord.Interaction,
+                  seat: app_commands.Range[str, 1, 50] | None = None) -> None:
+        async def work() -> Answer:
+            table = await self.here(interaction)()
+            answer = await sitting.sit(self.tables, table.id, interaction.user.id,
+                                       interaction.user.display_name, seat,
+                                       place_of(interaction))
+            self.bot.transport.open_dm_soon(interaction.user.id)
+            return answer
+
+        await run(interaction, work)
+
+    @sit.autocomplete("seat")
+    async def _ai_seats(self, interaction: discord.Interaction, current: str
+                        ) -> list[app_commands.Choice[str]]:
+        """The seats an AI plays here (autocomplete cannot defer: one read, from memory)."""
+        try:
+            table = await self.here(interaction)()
+        except UserError:
+            return []
+        names = [table.seats[i].name for i in sitting.ai_seats(table)]
+        return [app_commands.Choice(name=n, value=n) for n in names
+                if current.lower() in n.lower()][:25]
 
     @app_commands.command(name="replay", description="Step through a finished game (only you "
                                                      "see it), and download it")

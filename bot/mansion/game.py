@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from bot.components import view_of
 from bot.mansion import components, pictures
 from bot.mansion.family import PREFIX
-from bot.mansion.render.embeds import hand_embed, lobby_embed, table_embed
+from bot.mansion.render.embeds import hand_embed, lobby_embed, status_line, table_embed
 from bot.mansion.render.labels import TITLE, Voice, action_name, card_name, plain_name
 from bot.mansion.render.lines import awaited_text, channel_text, dm_text, prompt_text, voice
 from bot.mansion.render.texts import log_text, rules_text
@@ -110,6 +110,10 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     def is_over(self, state: GameState) -> bool:
         return legal.is_over(state)
 
+    def under_way(self, state: GameState) -> bool:
+        """A game of the series was dealt (One Against All deals once the fugitive chose)."""
+        return state.solution is not None or any(r.solution is not None for r in state.rounds)
+
     def winners(self, state: GameState) -> set[int]:
         return legal.winners(state)
 
@@ -169,9 +173,13 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         # No content: an edit keeps the news the message was posted with (a change with no
         # public news, like a refuter's private choice, only updates the status embed).
         # The table embed shows the markers around the tray while playing, the reveal at the end.
+        # At the end the news is the content (who won, said once: the embed does not repeat
+        # it); `status` after the end, with no news, says it in the content instead.
         shown = (reveal_picture(view, embed=0) if view.phase == "over"
                  else markers_picture(view, embed=0))
-        return Outgoing.of(embeds=[table_embed(view)], view=components.table_view(table.id, view),
+        ended = status_line(view, voice(view)) if view.phase == "over" else None
+        return Outgoing.of(ended, embeds=[table_embed(view)],
+                           view=components.table_view(table.id, view),
                            pictures=[shown] if shown is not None else [])
 
     def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:

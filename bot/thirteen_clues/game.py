@@ -16,7 +16,13 @@ from bot.thirteen_clues import components, pictures
 from bot.thirteen_clues.casebook import casebook_update
 from bot.thirteen_clues.coaching import deducible
 from bot.thirteen_clues.family import PREFIX
-from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
+from bot.thirteen_clues.render.embeds import (
+    hand_embed,
+    lobby_embed,
+    outcome_text,
+    reveal_embed,
+    table_embed,
+)
 from bot.thirteen_clues.render.lines import channel_text, dm_text
 from bot.thirteen_clues.render.texts import question_log_text, rules_text
 from bot.thirteen_clues.reviewing import review_letter
@@ -116,6 +122,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     def is_over(self, state: GameState) -> bool:
         return state.phase == "over"
 
+    def under_way(self, state: GameState) -> bool:
+        return state.turn_number > 0  # 0 until the passes are made
+
     def winners(self, state: GameState) -> set[int]:
         return {state.winner} if state.winner is not None else set()
 
@@ -144,14 +153,17 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             )
         view = public_view(state)
         # the end is one message: the reveal alone (and its picture), no table status beside it
-        embeds = [table_embed(view)]
+        embeds, headline = [table_embed(view)], _headline(view)
         shown: list[Picture] = []
         if state.phase == "over":
+            # said once: the living message shows the news of the end instead of the
+            # headline, and `status` the headline, so the embed does not say who won
             over = reveal(state)
-            embeds = [reveal_embed(over, view)]
+            embeds = [reveal_embed(over, view, outcome=False)]
+            headline += " " + outcome_text(over, view)
             shown.append(reveal_picture(over, view, embed=0))
         return Outgoing.of(
-            _headline(view), embeds=embeds,
+            headline, embeds=embeds,
             view=components.table_view(table.id, table.version, view, hint=_full(table)),
             pictures=shown,
         )

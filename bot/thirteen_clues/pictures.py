@@ -379,6 +379,10 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
     if winner is not None:
         title = f"Case closed · {seat_name(view, winner)} solved it"
         alt = [f"13 Clues reveal: {_alt_name(view, winner)} solved the mystery and wins."]
+    elif not any(over.holders):  # ended during the pass phase, as the news says
+        title = "Ended before play · the cards dealt"
+        why = over.reason if over.reason and over.reason != "solved" else ""
+        alt = [f"13 Clues reveal: the game ended before the cards were passed. {why}".strip()]
     else:
         title = "Case closed · no winner"
         why = over.reason if over.reason and over.reason != "solved" else ""

@@ -145,7 +145,7 @@ def test_a_table_ended_during_the_pass_shows_the_deal() -> None:
     picture = reveal_picture(over, public_view(state), cache=None)
     assert_fit_for_discord(picture)
     assert picture.faces == {c for dealt in over.dealt for c in dealt} | set(over.informants)
-    assert "without a winner. The host ended the table." in picture.description
+    assert "ended before the cards were passed. The host ended the table." in picture.description
     mine = player_picture(player_view(state, 0), cache=None)
     assert_fit_for_discord(mine)
     assert mine.faces == set(state.seats[0].dealt) | set(state.informants)

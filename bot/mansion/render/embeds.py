@@ -105,7 +105,9 @@ def table_embed(view: PublicView) -> discord.Embed:
     v = voice(view)
     colour = COLOUR_OVER if view.phase == "over" else COLOUR_PLAY
     embed = discord.Embed(title=title_of(view), colour=colour)
-    lines = [status_line(view, v), "", "**Seats**, clockwise ⤵️"]
+    # at the end the news beside it says who won and how, once; the seats carry the 🏆
+    lines = ["🏁 Game over." if view.phase == "over" else status_line(view, v), "",
+             "**Seats**, clockwise ⤵️"]
     lines += [seat_line(view, i, v) for i in range(len(view.seats))]
     embed.description = clip("\n".join(lines), DESCRIPTION)
     if view.phase != "over":

@@ -250,8 +250,11 @@ def _round_over(event: RoundOver, view: PublicView, v: Voice, *, last: bool) -> 
              if view.options.series_wins > 1 else f"🏁 **The game is over**: {event.reason}"]
     if event.solution is not None:
         lines.append(f"🔓 The solution: {triple_text(event.solution)}.")
-    lines.append("🃏 The hands:")
-    lines += _hands_lines(event.hands, v)
+    if event.solution is None and not any(event.hands):
+        lines.append("🃏 No cards were dealt: the fugitive had not chosen the solution yet.")
+    else:
+        lines.append("🃏 The hands:")
+        lines += _hands_lines(event.hands, v)
     if view.options.series_wins > 1:
         lines.append(f"⭐ Crimes solved so far: {_scores(event.scores, v)} "
                      f"(first to {view.options.series_wins}; an escape solves none).")

@@ -323,28 +323,27 @@ def _secret_question_line(q: Question, v: Voice) -> str:
 # ---------------------------------------------------------------- the end
 
 
-def reveal_embed(event: GameOver, view: PublicView) -> discord.Embed:
-    """Case closed: the winner, every seat's holder and screen, the informant cards, every
-    accusation with its cards, and the Top Secret questions."""
+def reveal_embed(event: GameOver, view: PublicView, *, outcome: bool = True) -> discord.Embed:
+    """Case closed: every seat's holder and screen (or, for a game ended before the pass was
+    done, the cards it was dealt), the informant cards, every accusation with its cards, and
+    the Top Secret questions. `outcome`: the embed also says who won; False beside the news
+    of the end, which says it already (said once)."""
     v = Voice.of(view)
-    if event.winner is not None:
-        head = f"🏆 {v.who(event.winner)} solved the mystery and wins!"
-    else:
-        reason = f" {event.reason}" if event.reason and event.reason != "solved" else ""
-        head = f"🏁 The game ended without a winner.{reason}"
     embed = discord.Embed(
         title=table_title(view.options.edition, view.options.top_secret) + " — case closed",
-        description=clip(head, _DESCRIPTION),
         colour=COLOUR_OVER,
     )
+    if outcome:
+        embed.description = clip(outcome_text(event, view), _DESCRIPTION)
     two = len(view.seats) == 2
     for seat, holder in enumerate(event.holders):
         crown = " 🏆" if seat == event.winner else ""
         screen = event.screens[seat] if seat < len(event.screens) else []
-        value = (
-            f"Mystery: {cards_label(holder) if holder else '—'}\n"
-            f"Screen: {_screen_value(screen, two).replace(chr(10), ' · ')}"
-        )
+        if holder:
+            value = (f"Mystery: {cards_label(holder)}\n"
+                     f"Screen: {_screen_value(screen, two).replace(chr(10), ' · ')}")
+        else:  # ended during the pass phase: the dealt cards are all there is (as drawn)
+            value = f"Dealt: {cards_label(event.dealt[seat]) if event.dealt else '—'}"
         _field(embed, f"{plain_name(view.seats[seat].name)}{crown}", value)
     if event.informants:
         letters = [
@@ -368,9 +367,18 @@ def reveal_embed(event: GameOver, view: PublicView) -> discord.Embed:
             for a, w, s, side, n in event.secret_questions
         ]
         _field(embed, "🤫 Top Secret questions", fit_lines(lines, _FIELD_VALUE))
-    embed.set_footer(
-        text="/13clues log lists every question · Rematch plays again with the same seats")
+    again = " · Rematch plays again with the same seats" if view.turn_number else ""
+    embed.set_footer(text=f"/13clues log lists every question{again}")
     return _fit(embed)
+
+
+def outcome_text(event: GameOver, view: PublicView) -> str:
+    """Who won, or why nobody did, in one line: where no news of the end is beside it (the
+    reveal by DM, `status` after the end)."""
+    if event.winner is not None:
+        return f"🏆 {Voice.of(view).who(event.winner)} solved the mystery and wins!"
+    reason = f" {event.reason}" if event.reason and event.reason != "solved" else ""
+    return f"🏁 The game ended without a winner.{reason}"
 
 
 # ---------------------------------------------------------------- limits

@@ -282,6 +282,9 @@ def _game_over(event: GameOver, v: Voice) -> str:
     if event.winner is not None:
         return f"🏁 Game over: {v.who(event.winner)} solved the mystery! Everything is revealed."
     reason = f" {event.reason}" if event.reason and event.reason != "solved" else ""
+    if not any(event.holders):  # ended during the pass phase: no mystery was ever formed
+        return (f"🏁 The game ended before the cards were passed, so play never began.{reason} "
+                "The cards each seat was dealt are revealed.")
     return f"🏁 The game ended without a winner.{reason} Everything is revealed."
 
 

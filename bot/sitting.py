@@ -1,0 +1,263 @@
+"""`/… sit`: a member who has no seat takes over an AI's seat mid-game.
+
+Who may: any member of the server not playing at the table, with the host's approval (a
+request in the channel that only the host answers, with buttons); a member whose own seat an
+AI plays since they left (or the server lost them) takes it back at once, and that seat
+only. The seat keeps everything: its cards, what it was shown, its place in turn; the engine
+only learns its new player's id and name (a logged step, so a replay arrives at the same
+end). The new player gets the seat's secrets by DM, exactly what `hand` shows that seat, so
+the AI's knowledge passes with the seat and nothing more. A watcher who sits stops watching.
+
+Pending requests are kept in the table's options (`sit_requests`: member → the seat and
+their name), written at
+the same version, like the watchers, so the players' buttons stay valid; the seat changes
+hands in one change with its letters, timers and log line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+import discord
+from pydantic import BaseModel
+
+from bot import news, spectators
+from bot.components import button, view_of
+from bot.errors import UserError
+from bot.interactions import bot_of, place_of, run_update, tables_of
+from bot.messages import Outgoing
+from bot.models import Letter, SeatRef, Table, player_id
+from bot.storage import Change, LogEntry, StaleVersion, TimerPlan
+from bot.tables import Place, Reply, TableService, _require_playing
+
+REQUESTS = "sit_requests"
+LOGGED = "sit "
+"""The action log's prefix of a seat that changed hands (`Sat` as JSON after it)."""
+
+
+class Sat(BaseModel):
+    """A seat that changed hands mid-game, as logged: the engine's seat, who played it
+    before and who plays it now."""
+
+    seat: int
+    was: SeatRef
+    now: SeatRef
+
+    def logged(self) -> str:
+        return LOGGED + self.model_dump_json()
+
+    @classmethod
+    def parse(cls, action: str) -> Sat | None:
+        """The seat change a log line records, if it records one."""
+        if not action.startswith(LOGGED):
+            return None
+        return cls.model_validate_json(action[len(LOGGED):])
+
+
+class Asked(BaseModel):
+    """A pending request: the seat asked for, and the asking member's name in the server."""
+
+    seat: int
+    name: str
+
+
+def requests(table: Table) -> dict[int, Asked]:
+    """Pending requests, by member."""
+    return {int(u): Asked.model_validate(a) for u, a in table.options.get(REQUESTS, {}).items()}
+
+
+def ai_seats(table: Table) -> list[int]:
+    return [i for i, s in enumerate(table.seats) if s.is_ai]
+
+
+def seat_named(table: Table, name: str | None) -> int:
+    """The AI seat a member asks for: by name (case and "(AI)" aside), else the only one."""
+    free = ai_seats(table)
+    listed = ", ".join(f"**{table.seats[i].name}**" for i in free)
+    if name is None or not name.strip():
+        if len(free) == 1:
+            return free[0]
+        if not free:
+            raise UserError("Every seat at this table is played by a member: there is no AI "
+                            "seat to take over.")
+        raise UserError(f"Name the seat to take over with `seat`: {listed}.")
+    wanted = _plain(name)
+    found = next((i for i, s in enumerate(table.seats) if _plain(s.name) == wanted), None)
+    if found is None:
+        shown = name if len(name) <= 40 else f"{name[:40]}…"
+        raise UserError(f"There is no seat named '{shown}' at this table"
+                        + (f". AI seats: {listed}." if free else "."))
+    if not table.seats[found].is_ai:
+        raise UserError(f"**{table.seats[found].name}** is played by a member: only a seat an "
+                        "AI plays can be taken over.")
+    return found
+
+
+def _plain(name: str) -> str:
+    return re.sub(r"\s*\(ai\)\s*$", "", name.strip().lower())
+
+
+async def sit(tables: TableService, table_id: int, user_id: int, name: str,
+              seat_name: str | None, place: Place) -> str:
+    """Take back one's own seat at once, or ask the host for an AI seat (an ephemeral
+    answer either way: the channel hears the change or the request)."""
+    async with tables._operation(table_id):
+        table = await tables.by_id(table_id, place)
+        _require_playing(table)
+        mine = table.seat_of(user_id)
+        if mine is not None and not table.seats[mine].is_ai:
+            raise UserError("You are already seated at this table.")
+        seat = mine if mine is not None and seat_name is None else \
+            seat_named(table, seat_name)
+        module = tables.module(table)
+        if mine is not None:
+            if seat != mine:
+                raise UserError(f"Your own seat, **{table.seats[mine].name}**, is played by an "
+                                f"AI since you left: `/{module.command} sit` takes it back. "
+                                "You cannot take another.")
+            await seat_member(tables, table, user_id, table.seats[mine].name, mine,
+                              f"🪑 **{table.seats[mine].name}** is back and plays their seat "
+                              "again.")
+            return "You are back in your seat: your secrets are in your DMs."
+        pending = requests(table)
+        if user_id in pending:
+            raise UserError("You have already asked for a seat here: the host has not "
+                            "answered yet.")
+        if seat in {a.seat for a in pending.values()}:
+            raise UserError(f"Someone has already asked for **{table.seats[seat].name}**'s "
+                            "seat: the host has not answered yet.")
+        after = _with_requests(table, {**pending, user_id: Asked(seat=seat, name=name)})
+        ask = request_message(module.prefix, table, user_id, name, seat)
+        await tables._store(Change(after, expected=table.version,
+                                   letters=[Letter.post(table.channel_id, ask)]))
+    return (f"Asked: the host answers in the channel. If they agree, you play "
+            f"**{table.seats[seat].name}**'s seat from there on.")
+
+
+def request_message(prefix: str, table: Table, user_id: int, name: str, seat: int) -> Outgoing:
+    """The request the host answers: it mentions the host alone."""
+    text = (f"🙋 **{name}** asks to take over **{table.seats[seat].name}**'s seat. "
+            f"<@{table.host_id}>, you are the host: do you agree?")
+    return Outgoing.of(text, view=view_of(*answer_buttons(prefix, table.id, user_id)),
+                       mentions=[table.host_id])
+
+
+def answer_buttons(prefix: str, table_id: int, user_id: int) -> list[discord.ui.Item[Any]]:
+    return [
+        SitAnswer(prefix, "ok", table_id, user_id),
+        SitAnswer(prefix, "no", table_id, user_id),
+    ]
+
+
+async def answer(tables: TableService, table_id: int, host_id: int, user_id: int, agree: bool,
+                 place: Place, reply: Reply) -> None:
+    """The host agrees (the seat changes hands) or declines (the member hears it by DM);
+    the request message becomes the outcome (the reply to the click)."""
+    async with tables._operation(table_id):
+        table = await tables.by_id(table_id, place)
+        if host_id != table.host_id:
+            raise UserError("Only the host can answer this request.")
+        pending = requests(table)
+        if table.status != "playing" or user_id not in pending:
+            raise UserError("That request was already answered (or its game is over).")
+        asked = pending.pop(user_id)
+        seat, name = asked.seat, asked.name
+        seat_name, module = table.seats[seat].name, tables.module(table)
+        if not agree or not table.seats[seat].is_ai or table.seat_of(user_id) is not None:
+            why = "declined" if not agree else "could not agree (the seat changed hands)"
+            said = f"❌ The host {why}: <@{user_id}> does not take over **{seat_name}**'s seat."
+            reply.body = reply.body.model_copy(update={"content": said})
+            dm = Outgoing(content=f"❌ The host {why} your request to take over "
+                                  f"**{seat_name}**'s seat.")
+            letters = [Letter.dm(user_id, news.headed(module, table, dm)),
+                       reply.letter(1)]
+            await tables._store(Change(_with_requests(table, pending), expected=table.version,
+                                       letters=letters))
+            reply.stored = True
+            return
+        said = f"✅ The host agreed: <@{user_id}> takes over **{seat_name}**'s seat."
+        reply.body = reply.body.model_copy(update={"content": said})
+        await seat_member(tables, _with_requests(table, pending), user_id, name, seat,
+                          f"🪑 **{name}** takes over **{seat_name}**'s seat (the host agreed) "
+                          "and plays it from now on.", reply=reply)
+
+
+async def seat_member(tables: TableService, table: Table, user_id: int, name: str, seat: int,
+                      text: str, *, reply: Reply | None = None) -> None:
+    """The seat changes hands in one change: the engine's id and name for it, the seat, the
+    timers (an AI's move gives way to the member's turn timer), the new table message, the
+    seat's secrets by DM, and the log line a replay follows."""
+    module = tables.module(table)
+    before = tables.state_of(table)
+    was, now = table.seats[seat], SeatRef(name=name, user_id=user_id)
+    state = module.seated(before, seat, now.player_id, name)
+    seats = list(table.seats)
+    seats[seat] = now
+    kept = [u for u in spectators.watchers(table) if u != user_id]
+    after = table.model_copy(update={
+        "seats": seats, "state": module.dump(state), "version": table.version + 1,
+        "options": {**table.options, spectators.WATCHERS: kept},
+    })
+    plan = tables._plan(after, None, state)
+    after = after.model_copy(update={"deadline": tables._deadline(after, None, state, plan)})
+    waiting = [s for s in module.waiting_on(state) if s == seat]
+    chosen = await tables._alerts(after, waiting)
+    alerts = {u: "silent" if m == "dm" else m for u, m in chosen.items()}  # the DM below
+    after, letters = news.letters(module, after, state, [], newly_waiting=waiting,
+                                  alerts=alerts, fresh=True, headline=text)
+    secrets = module.hand(after, state, seat)
+    letters.insert(0, Letter.dm(user_id, news.headed(module, after, secrets.model_copy(
+        update={"content": f"🪑 You now play this seat.\n{secrets.content or ''}".strip()}))))
+    if reply is not None:
+        letters.append(reply.letter(len(letters)))
+    sat = Sat(seat=seat, was=was, now=now)
+    try:
+        await tables._store(Change(
+            after, expected=table.version, letters=letters,
+            log=LogEntry(player_id(user_id), sat.logged(), "[]"),
+            timers=TimerPlan(seats_done=(seat,), clear=plan.clear, add=plan.add),
+        ))
+    except StaleVersion as exc:
+        raise UserError("The table changed at the same moment; please try again.") from exc
+    if reply is not None:
+        reply.stored = True
+
+
+def _with_requests(table: Table, pending: dict[int, Asked]) -> Table:
+    kept = {str(u): a.model_dump() for u, a in pending.items()}
+    return table.model_copy(update={"options": {**table.options, REQUESTS: kept}})
+
+
+class SitAnswer(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"(?P<prefix>[a-z0-9]{1,8}):sit(?P<answer>ok|no):(?P<table>\d+):(?P<user>\d+)",
+):
+    """The host's Agree / Decline on a request to sit (any click reaches it; only the host's
+    counts)."""
+
+    LOOK: ClassVar[dict[str, tuple[str, discord.ButtonStyle, str]]] = {
+        "ok": ("Agree", discord.ButtonStyle.success, "✅"),
+        "no": ("Decline", discord.ButtonStyle.danger, "✖️")}
+
+    def __init__(self, prefix: str, verb: str, table_id: int, user_id: int) -> None:
+        label, style, emoji = self.LOOK[verb]
+        super().__init__(button(label, f"{prefix}:sit{verb}:{table_id}:{user_id}", style,
+                                emoji=emoji))
+        self.verb, self.table_id, self.user_id = verb, table_id, user_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> SitAnswer:
+        return cls(match["prefix"], match["answer"], int(match["table"]), int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            await answer(tables_of(interaction), self.table_id, interaction.user.id,
+                         self.user_id, self.verb == "ok", place_of(interaction), reply)
+            if self.verb == "ok":
+                bot_of(interaction).transport.open_dm_soon(self.user_id)
+
+        await run_update(interaction, work, "…", keep=True)
+
