@@ -522,6 +522,9 @@ class TableService:
                 await self._drop_timers(table, timer)
                 return
             ref = table.seats[timer.seat]
+            if (timer.kind == "ai") != ref.is_ai:  # the seat changed hands since it was armed
+                await self._drop_timers(table, timer)
+                return
             if timer.kind == "ai":
                 await self._ai_move(table, state, timer.seat, ref.ai_level or module.idle_level,
                                     done=timer)
