@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from bot.archive import ArchiveError, record_of
+from bot import sitting
+from bot.archive import ArchiveError, Replay, record_of
 from bot.errors import UserError
 from bot.history import PAGE
 from bot.messages import Outgoing
@@ -82,6 +83,8 @@ class AuditedPlay(Generic[T]):
         """interaction id → the member it answers."""
         self.watchers: set[int] = set()
         """Members watching the tables without a seat: they may read what the channel reads."""
+        self.watcher_sat = False
+        """This table's watcher took over an AI seat (`sit`) during the game."""
 
     async def __aenter__(self) -> Self:
         await self.storage.open()
@@ -191,12 +194,16 @@ class AuditedPlay(Generic[T]):
         mark = self.watermark()
         applied = await self.service.start(table.id, host, reply=self.reply(host, "Started."))
         self.check(applied.state, applied.events, mark)
-        for _ in range(self.MAX_STEPS):
+        sit_at = rng.randrange(1, 30) if ai else -1
+        for step in range(self.MAX_STEPS):
             stored = await self.storage.table(table.id)
             assert stored is not None
             if stored.status != "playing":
                 break
             await self.archive_closed(stored)
+            if step == sit_at:
+                await self.sit(stored, host, watcher)
+                continue
             state = game.load(stored.state or "")
             seat = rng.choice(game.waiting_on(state))
             ref = stored.seats[seat]
@@ -229,3 +236,37 @@ class AuditedPlay(Generic[T]):
                 f"table {table.id}: still playing after {self.MAX_STEPS} moves")
             return
         self.audit.finished += 1
+        if self.watcher_sat:
+            await self.replays_with_a_seat_taken(table.id)
+
+    async def sit(self, table: Table, host: int, watcher: int) -> None:
+        """The watcher takes over an AI seat mid-game, as `/… sit` does: a request, maybe
+        declined first, then agreed by the host. From then on their letters are the seat's
+        (the audit's `check` reads a DM's seat from the engine's ids), and the welcome DM
+        with the seat's secrets is checked like any."""
+        place = Place(table.guild_id, table.channel_id)
+        name = table.seats[self.rng.choice(sitting.ai_seats(table))].name
+        for agree in ([False, True] if self.rng.random() < 0.5 else [True]):
+            mark = self.watermark()
+            await sitting.sit(self.service, table.id, watcher, "W", name, place)
+            await sitting.answer(self.service, table.id, host, watcher, agree, place,
+                                 self.reply(host, "…"))
+            if agree:
+                self.watchers.discard(watcher)
+            after = await self.storage.table(table.id)
+            assert after is not None
+            self.check(self.GAME.load(after.state or ""), [], mark)
+        self.audit.checked["sat"] += 1
+        self.watcher_sat = True
+
+    async def replays_with_a_seat_taken(self, table_id: int) -> None:
+        """A finished game with a seat taken over plays again to its stored end."""
+        self.watcher_sat = False
+        table = await self.storage.table(table_id)
+        assert table is not None
+        try:
+            Replay(self.GAME, record_of(self.GAME, table, await self.storage.action_log(table_id)))
+        except ArchiveError as exc:
+            self.audit.missing.append(f"table {table_id}: a seat taken over, no replay: {exc}")
+        else:
+            self.audit.checked["sat replayed"] += 1

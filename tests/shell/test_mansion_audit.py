@@ -23,6 +23,8 @@ async def test_no_mansion_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.checked["pictures"] > 0
     assert audit.checked["archive"] > 0  # a game in play: no history, replay, download
     assert audit.checked["spectator"] > 0  # a watcher reads what the channel reads
+    assert audit.checked["sat"] > 0  # …and then plays an AI's seat, checked as that seat's
+    assert audit.checked["sat replayed"] > 0
     assert audit.delivered["dealt"] > 0 and audit.delivered["shown"] > 0
     assert audit.delivered["snooped"] > 0
     assert audit.checked["asked"] > 0  # refuters asked which card to show, none told

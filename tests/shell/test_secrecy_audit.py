@@ -20,6 +20,8 @@ async def test_no_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.checked["reply"] > 0
     assert audit.checked["archive"] > 0  # a game in play: no history, replay, download
     assert audit.checked["spectator"] > 0  # a watcher reads what the channel reads
+    assert audit.checked["sat"] > 0  # …and then plays an AI's seat, checked as that seat's
+    assert audit.checked["sat replayed"] > 0
     assert audit.delivered["dealt"] > 0 and audit.delivered["informant"] > 0
     assert audit.delivered["top_secret"] > 0
     assert audit.checked["hint"] > 0 and audit.checked["review"] > 0
@@ -151,3 +153,29 @@ async def test_the_audit_sees_a_secret_told_to_a_watcher(
     monkeypatch.setattr(spectators, "letters", leaky)
     audit = await run_audit(tmp_path / "audit.sqlite3", 2, seed=4)
     assert any("psst" in leak for leak in audit.leaks), audit.leaks[:3]
+
+
+async def test_the_audit_sees_a_member_who_sits_shown_their_own_holder(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    """Not vacuous for `sit`: the seat's secrets sent to the member who takes it over are
+    checked as that seat's, so a welcome DM naming the seat's own holder is reported."""
+    import pytest
+
+    from bot.thirteen_clues.game import ThirteenClues
+    from engine.thirteen_clues.cards import CARDS
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    hand = ThirteenClues.hand
+
+    def leaky_hand(self: ThirteenClues, table, state, seat):  # type: ignore[no-untyped-def]
+        out = hand(self, table, state, seat)
+        if not state.seats[seat].holder:
+            return out
+        card = CARDS[state.seats[seat].holder[0]].name
+        return out.model_copy(update={"content": f"{out.content or ''} psst: {card}"})
+
+    monkeypatch.setattr(ThirteenClues, "hand", leaky_hand)
+    audit = await run_audit(tmp_path / "audit.sqlite3", 6, seed=3)
+    assert audit.checked["sat"] > 0
+    assert any("own holder" in leak and "psst" in leak for leak in audit.leaks), audit.leaks[:3]
