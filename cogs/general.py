@@ -42,7 +42,9 @@ class General(commands.Cog):
             f"{commands_of(self.bot.games.values(), 'replay')} step through one, with a "
             "⬇️ Download of it as files.\n"
             f"👀 {commands_of(self.bot.games.values(), 'watch')} follow a table without a seat, "
-            "from one DM kept up to date (the same command stops it).\n"
+            "from one DM kept up to date (the same command stops it); "
+            f"{commands_of(self.bot.games.values(), 'sit')} take over an AI's seat mid-game "
+            "once the host agrees (or your own seat back, at once, after you left).\n"
             "🔔 `/notify` chooses how you hear it is your turn: ping, dm or silent.\n"
             "Only the host (or a member with Manage Server) can `end` a table."
         )

@@ -80,7 +80,8 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         "`join`, the host can `add-ai`, then `start`. Your secrets arrive by DM (or "
         "`/13clues hand`). On your turn use the **Ask / Informant / Accuse** buttons, or "
         "`/13clues ask`, `informant`, `accuse`. `/13clues rules` explains the game, "
-        "`/13clues log` lists every answer, `/13clues casebook` keeps your notes."
+        "`/13clues log` lists every answer, `/13clues casebook` keeps your notes, "
+        "`/13clues review` goes over your moves after the game."
     )
 
     state_model: ClassVar[type[BaseModel]] = GameState

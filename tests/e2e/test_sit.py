@@ -109,6 +109,11 @@ async def test_the_host_declines_and_a_member_who_left_takes_their_seat_back(
     dc = world.dc
     ann, bea, cid, dee = world.users
     async with world.running():
+        helped = await dc.slash(dee, world.channel, "help")  # the new commands are named
+        for named in ("`/13clues sit`", "`/mansion sit`", "`/13clues watch`", "`/mansion watch`",
+                      "`/13clues replay`", "`/mansion replay`", "Download", "`/history`",
+                      "`/13clues review`"):
+            assert named in helped.text, named
         await open_and_deal(world, [ann, bea, cid])
         none = await dc.slash(dee, world.channel, "13clues", "sit")
         assert "no AI seat" in none.text, none.text
