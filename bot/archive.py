@@ -184,6 +184,12 @@ class Replay:
         return Frame(self.record.moves[step - 1].actor, state, events)
 
 
+def seat_news(record: GameRecord, step: int) -> str | None:
+    """What the channel was told at a step that is no engine action (a seat taken over)."""
+    move = record.moves[step - 1] if 0 < step <= len(record.moves) else None
+    return move.sat.news() if move is not None and move.sat is not None else None
+
+
 def table_of(record: GameRecord) -> Table:
     """The table as rendering needs it, from a record alone (seats in the engine's order)."""
     state_ids = [s["id"] for s in record.final_state.get("seats", [])]
@@ -237,14 +243,14 @@ def transcript(module: AnyGame, record: GameRecord) -> str:
     for step, frame in enumerate(frames(module, record)):
         end = frame.state
         lines.append(f"== Step {step}: {actor_name(table, frame.actor)} ==")
-        news = module.news(table, frame.state, frame.events)
+        news = module.news(table, frame.state, frame.events) or seat_news(record, step)
         if news:
             lines.append(f"[table] {news}")
         for seat, ref in enumerate(table.seats):
             letter = module.letter(table, frame.state, frame.events, seat)
-            said = plain(letter) if letter is not None else ""
-            if said:
-                lines.append(f"[to {ref.name}] {said}")
+            told = plain(letter) if letter is not None else ""
+            if told:
+                lines.append(f"[to {ref.name}] {told}")
         lines.append("")
     lines.append("== The end: what each seat knew ==")
     for seat, ref in enumerate(table.seats):

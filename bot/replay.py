@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.archive import ArchiveError, Frame, Replay, actor_name, record_of
+from bot.archive import ArchiveError, Frame, Replay, actor_name, record_of, seat_news
 from bot.archive import transcript as transcript_of
 from bot.components import button, values, view_of
 from bot.drawings import Drawings, with_images
@@ -107,7 +107,8 @@ def step_message(tables: TableService, table: Table, replay: Replay, frame: Fram
     module = tables.module(table)
     last = replay.steps - 1
     seat = max(0, min(seat, len(table.seats) - 1))
-    news = module.news(table, frame.state, frame.events) or "(nothing was said in public)"
+    news = (module.news(table, frame.state, frame.events) or seat_news(replay.record, step)
+            or "(nothing was said in public)")
     head = (f"📼 **Replay of {module.title} #{table.id}** · step {step} of {last} · "
             f"{actor_name(table, frame.actor)}\n**What the table saw:**\n")
     tail = f"\n**What {table.seats[seat].name} knew** (pick any seat below):"

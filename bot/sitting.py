@@ -47,6 +47,13 @@ class Sat(BaseModel):
     def logged(self) -> str:
         return LOGGED + self.model_dump_json()
 
+    def news(self) -> str:
+        """What the channel is told (and a replay shows at this step)."""
+        if self.was.user_id == self.now.user_id:
+            return f"🪑 **{self.now.name}** is back and plays their seat again."
+        return (f"🪑 **{self.now.name}** takes over **{self.was.name}**'s seat and plays it "
+                "from now on.")
+
     @classmethod
     def parse(cls, action: str) -> Sat | None:
         """The seat change a log line records, if it records one."""
@@ -116,9 +123,7 @@ async def sit(tables: TableService, table_id: int, user_id: int, name: str,
                 raise UserError(f"Your own seat, **{table.seats[mine].name}**, is played by an "
                                 f"AI since you left: `/{module.command} sit` takes it back. "
                                 "You cannot take another.")
-            await seat_member(tables, table, user_id, table.seats[mine].name, mine,
-                              f"🪑 **{table.seats[mine].name}** is back and plays their seat "
-                              "again.")
+            await seat_member(tables, table, user_id, table.seats[mine].name, mine)
             return "You are back in your seat: your secrets are in your DMs."
         pending = requests(table)
         if user_id in pending:
@@ -179,18 +184,18 @@ async def answer(tables: TableService, table_id: int, host_id: int, user_id: int
         said = f"✅ The host agreed: <@{user_id}> takes over **{seat_name}**'s seat."
         reply.body = reply.body.model_copy(update={"content": said})
         await seat_member(tables, _with_requests(table, pending), user_id, name, seat,
-                          f"🪑 **{name}** takes over **{seat_name}**'s seat (the host agreed) "
-                          "and plays it from now on.", reply=reply)
+                          reply=reply)
 
 
 async def seat_member(tables: TableService, table: Table, user_id: int, name: str, seat: int,
-                      text: str, *, reply: Reply | None = None) -> None:
+                      *, reply: Reply | None = None) -> None:
     """The seat changes hands in one change: the engine's id and name for it, the seat, the
     timers (an AI's move gives way to the member's turn timer), the new table message, the
     seat's secrets by DM, and the log line a replay follows."""
     module = tables.module(table)
     before = tables.state_of(table)
-    was, now = table.seats[seat], SeatRef(name=name, user_id=user_id)
+    sat = Sat(seat=seat, was=table.seats[seat], now=SeatRef(name=name, user_id=user_id))
+    now = sat.now
     state = module.seated(before, seat, now.player_id, name)
     seats = list(table.seats)
     seats[seat] = now
@@ -205,13 +210,12 @@ async def seat_member(tables: TableService, table: Table, user_id: int, name: st
     chosen = await tables._alerts(after, waiting)
     alerts = {u: "silent" if m == "dm" else m for u, m in chosen.items()}  # the DM below
     after, letters = news.letters(module, after, state, [], newly_waiting=waiting,
-                                  alerts=alerts, fresh=True, headline=text)
+                                  alerts=alerts, fresh=True, headline=sat.news())
     secrets = module.hand(after, state, seat)
     letters.insert(0, Letter.dm(user_id, news.headed(module, after, secrets.model_copy(
         update={"content": f"🪑 You now play this seat.\n{secrets.content or ''}".strip()}))))
     if reply is not None:
         letters.append(reply.letter(len(letters)))
-    sat = Sat(seat=seat, was=was, now=now)
     try:
         await tables._store(Change(
             after, expected=table.version, letters=letters,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from bot import sitting
-from bot.archive import ArchiveError, Replay, record_of
+from bot.archive import ArchiveError, Replay, record_of, transcript
 from bot.errors import UserError
 from bot.history import PAGE
 from bot.messages import Outgoing
@@ -265,8 +265,12 @@ class AuditedPlay(Generic[T]):
         table = await self.storage.table(table_id)
         assert table is not None
         try:
-            Replay(self.GAME, record_of(self.GAME, table, await self.storage.action_log(table_id)))
+            record = record_of(self.GAME, table, await self.storage.action_log(table_id))
+            Replay(self.GAME, record)
+            read = transcript(self.GAME, record)
         except ArchiveError as exc:
             self.audit.missing.append(f"table {table_id}: a seat taken over, no replay: {exc}")
-        else:
-            self.audit.checked["sat replayed"] += 1
+            return
+        if "takes over" not in read:
+            self.audit.missing.append(f"table {table_id}: the transcript omits the seat taken")
+        self.audit.checked["sat replayed"] += 1
