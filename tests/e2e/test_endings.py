@@ -5,9 +5,12 @@ picture shows and offers no Rematch."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.errors import UserError
 from engine.thirteen_clues.cards import CARDS
 from tests.e2e.conftest import World
-from tests.e2e.drive import state_of
+from tests.e2e.drive import state_of, table_row
 from tests.e2e.endings import solve_mansion, solve_thirteen_clues
 from tests.e2e.mansion_drive import mstate, open_mansion
 from tests.e2e.mansion_drive import slash as mansion_slash
@@ -78,6 +81,9 @@ async def test_a_thirteen_clues_table_ended_in_the_pass_phase(world: World) -> N
         later = await dc.slash(players[1], world.channel, "13clues", "accuse",
                                person="maid", location="park", weapon="knife")
         assert "is over" in later.text and "Rematch" not in later.text, later.text
+        assert world.bot is not None  # a Rematch click from an older message is refused too
+        with pytest.raises(UserError, match="ended before play began"):
+            await world.bot.tables.rematch(table_row(world)["id"], players[0].id)
 
 
 async def test_a_one_against_all_table_ended_before_the_solution_was_chosen(
