@@ -104,7 +104,7 @@ async def test_without_attach_files_the_channel_gets_the_text_alone(world: World
         await slash(world, ann, "end")
         await dc.settle()
         final = dc.last_message(world.channel)
-        assert "Everything is revealed" in final.text
+        assert "dealt are revealed" in final.text  # ended in the pass phase: the deal
         assert final.attachments == [] and "image" not in final.embeds[0]
         status = await slash(world, bea, "status")
         assert "paused" not in status.text

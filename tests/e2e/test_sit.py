@@ -149,8 +149,9 @@ async def test_the_host_declines_and_a_member_who_left_takes_their_seat_back(
 
 
 async def test_a_member_takes_a_mansion_ai_seat_and_plays_to_the_end(world: World) -> None:
-    """The Mansion: two AI seats, so the seat is named; a non-host cannot agree; the new
-    player plays on to the end and is never shown what the seat may not know."""
+    """The Mansion: two AI seats, so the seat is named; the host declines Dee; a non-host
+    cannot agree to Cid, the host does after a restart; Cid plays on to the end and is never
+    shown what the seat may not know."""
     dc = world.dc
     ann, bea, cid, dee = world.users
     async with world.running():
@@ -160,8 +161,15 @@ async def test_a_member_takes_a_mansion_ai_seat_and_plays_to_the_end(world: Worl
         unnamed = await mansion_slash(world, cid, "sit")
         assert "Name the seat" in unnamed.text, unnamed.text
         state = mstate(world)
-        target = next(i for i, s in enumerate(state.seats) if s.id.startswith("ai:"))
+        target, other = (i for i, s in enumerate(state.seats) if s.id.startswith("ai:"))
         name = state.seats[target].name
+        await mansion_slash(world, dee, "sit", seat=state.seats[other].name)
+        declined = request_of(world, dee)
+        await dc.click(ann, declined, button_of(declined, "sitno"))
+        await dc.settle()
+        assert "declined" in dc.message(declined.id).content
+        assert any("declined your request" in m.text for m in dc.dms(dee))
+        assert mstate(world).seats[other].id.startswith("ai:")
         asked = await mansion_slash(world, cid, "sit", seat=name)
         assert "Asked" in asked.text, asked.text
         request = request_of(world, cid)

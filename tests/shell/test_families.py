@@ -28,7 +28,7 @@ from tests.pictures.positions import game_states
 from tests.toy.cog import ToyCog
 
 GENERIC = {"join", "leave", "add-ai", "start", "end", "status", "hand", "log", "rules",
-           "replay", "watch"}
+           "replay", "watch", "sit"}
 
 
 def commands_of(cog: type[TableCog]) -> set[str]:
