@@ -162,6 +162,9 @@ async def test_a_member_takes_a_mansion_ai_seat_and_plays_to_the_end(world: Worl
         assert "Name the seat" in unnamed.text, unnamed.text
         state = mstate(world)
         target, other = (i for i, s in enumerate(state.seats) if s.id.startswith("ai:"))
+        offered = await dc.autocomplete(cid, world.channel, "mansion", "sit", focused="seat")
+        assert sorted(c["value"] for c in offered) == sorted(
+            state.seats[i].name for i in (target, other))  # the AI seats, no member's
         name = state.seats[target].name
         await mansion_slash(world, dee, "sit", seat=state.seats[other].name)
         declined = request_of(world, dee)
