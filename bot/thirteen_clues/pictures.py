@@ -250,7 +250,8 @@ def player_page(view: PlayerView) -> tuple[Page, str]:
             [Group([_down("?", CATEGORY_LABELS[c]) for c in Category])],
             subtitle="Your mystery: everyone sees it but you",
         )
-        alt.append("Your holder: 3 face-down cards, your mystery.")
+        alt.append("Your holder: 3 face-down cards, your mystery." if view.phase != "over" else
+               "Your holder: never filled, the game ended before play began.")
     screen = Panel(
         "Your screen",
         [Group([_up(c, side) for c, side in zip(view.screen, _sides(2, two), strict=False)])],
@@ -334,6 +335,10 @@ def _passing_page(view: PlayerView) -> tuple[Page, str]:
             f"Dealt: {_cards_alt(view.dealt)}. Passed to {possessive(_alt_name(view, left))} "
             f"holder: {_cards_alt(view.passed)}."
         )
+    elif view.phase == "over":  # ended before the pass was made: nothing more to choose
+        slots = [_up(c) for c in view.dealt]
+        subtitle = "Dealt; the game ended before they were passed"
+        alt.append(f"Dealt: {_cards_alt(view.dealt)}. The game ended before the pass.")
     else:
         slots = [_up(c) for c in view.dealt]
         subtitle = f"Pass 1 Person, 1 Location, 1 Weapon to {possessive(left_name)} holder"
@@ -349,7 +354,8 @@ def _passing_page(view: PlayerView) -> tuple[Page, str]:
         [Group([_down("?", CATEGORY_LABELS[c]) for c in Category])],
         subtitle=waiting,
     )
-    alt.append("Your holder: 3 face-down cards, your mystery.")
+    alt.append("Your holder: 3 face-down cards, your mystery." if view.phase != "over" else
+               "Your holder: never filled, the game ended before play began.")
     panels = [hand, holder]
     informants = _informant_panel(view, alt)
     if informants is not None:

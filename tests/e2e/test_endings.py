@@ -81,6 +81,11 @@ async def test_a_thirteen_clues_table_ended_in_the_pass_phase(world: World) -> N
         later = await dc.slash(players[1], world.channel, "13clues", "accuse",
                                person="maid", location="park", weapon="knife")
         assert "is over" in later.text and "Rematch" not in later.text, later.text
+        hand = await dc.slash(players[2], world.channel, "13clues", "hand")
+        assert "play never began" in hand.text and "❓" not in hand.text, hand.text
+        seat = next(i for i, s in enumerate(state_of(world).seats)
+                    if s.id == f"u{players[2].id}")
+        assert all(CARDS[c].name in hand.text for c in dealt[seat]), hand.text
         assert world.bot is not None  # a Rematch click from an older message is refused too
         with pytest.raises(UserError, match="ended before play began"):
             await world.bot.tables.rematch(table_row(world)["id"], players[0].id)

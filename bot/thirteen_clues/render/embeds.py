@@ -190,13 +190,13 @@ def hand_embed(view: PlayerView) -> discord.Embed:
         description=_hand_status(view, v, left),
         colour=COLOUR_SECRET,
     )
-    if view.phase == "passing":
+    if view.phase == "passing" or not view.turn_number:  # before play: the five dealt
         _field(embed, "Your five cards", _by_category(view.dealt))
         if view.passed:
             kept = [c for c in view.dealt if c not in view.passed]
             _field(embed, f"You pass to {v.plain(left)}", cards_label(view.passed, "\n"))
             _field(embed, "Behind your screen", _screen_value(kept, two))
-        else:
+        elif view.phase == "passing":
             hint = pass_hint(view.dealt)
             if hint:
                 _field(embed, "Tip", hint)
@@ -233,6 +233,9 @@ def _hand_status(view: PlayerView, v: Voice, left: int) -> str:
             f"({v.plain(left)} sits on your left). The other two stay behind your screen."
         )
     if view.phase == "over":
+        if not view.turn_number:
+            return ("🏁 The game ended before the cards were passed, so play never began: "
+                    "your five cards are below, everyone's in the table's reveal.")
         if view.winner == view.seat:
             return "🏆 You solved your mystery!"
         if view.winner is not None:
