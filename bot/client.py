@@ -94,6 +94,7 @@ class DeductionBot(commands.AutoShardedBot):
             pacer=self.pacer,
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)
+        await storage.listen(self._wake)  # another process's letters and timers
         self.drawings.warm()
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)

@@ -341,12 +341,14 @@ async def test_marks_sent_together_are_stored_together(storage: SqliteStorage) -
     assert isinstance(postings[0], Posting)
 
 
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_tables_are_read_from_memory_and_agree_with_the_file(
     storage: Storage, second: Storage
 ) -> None:
     """After a write, a table and a channel's open table are found without a read (the cache
     and the open-table map), and what they show is what the file holds, the living message
-    stored by a mark included."""
+    stored by a mark included. (PostgreSQL is shared by other processes: it checks the row
+    first, `tests/shell/test_cluster_storage.py`.)"""
     table = (await storage.create_table(lobby(), lambda t: Change(t))).table
     after = table.model_copy(update={"version": 1, "status": "playing", "feed": ["news"]})
     living = Letter.post(10, Outgoing(content="table"), living=True)
