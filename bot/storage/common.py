@@ -15,6 +15,7 @@ a time sends them, in order), and timers are claimed before they fire. SQLite is
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import secrets
@@ -22,6 +23,7 @@ import socket
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.models import Posting, Table, Timer
@@ -290,6 +292,25 @@ class SqlStorage(ABC):
                 "UPDATE claims SET expires = ? WHERE holder = ? AND expires >= ?",
                 (now + CLAIM_SECONDS, self.holder, now),
             )
+
+    async def identify_turn(self, bucket: int, spacing: float) -> None:
+        """Wait until this IDENTIFY bucket's last IDENTIFY (by any process) is `spacing`
+        seconds old, and take the turn: under the bucket's lock, its last turn is read from
+        `meta`, waited out, and written (a process killed meanwhile leaves it written)."""
+        key = f"identify {bucket}"
+        async with self._identify_lock(bucket):
+            last = await self._value("SELECT value FROM meta WHERE key = ?", (key,))
+            wait = 0.0 if last is None else float(last) + spacing - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            await self._write(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, repr(time.time())))
+
+    @abstractmethod
+    def _identify_lock(self, bucket: int) -> AbstractAsyncContextManager[None]:
+        """Held by one process's shard of this IDENTIFY bucket at a time."""
 
     async def dm_closed(self, user_id: int, now: float) -> bool:
         """Whether this member's DMs were found closed lately (by any process)."""

@@ -18,12 +18,13 @@ covers a lost one). See docs/decisions.md, "A shard cluster".
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
 import re
 import time
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
@@ -62,6 +63,8 @@ LEASE_LOCK = 2
 never play on one database together."""
 SHARD_LOCKS = 0x44454455
 """The namespace of one lock per shard, held by the process playing that shard."""
+IDENTIFY_LOCKS = 0x44454456
+"""The namespace of one lock per IDENTIFY bucket (`identify_turn`)."""
 WAKE = "deduction_wake"
 """The NOTIFY channel of commits that store letters or timers."""
 FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
@@ -168,6 +171,17 @@ class PostgresStorage(SqlStorage):
             await self._listener.add_listener(WAKE, lambda *_: wake())
         except FAILURES as exc:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
+
+    @contextlib.asynccontextmanager
+    async def _identify_lock(self, bucket: int) -> AsyncIterator[None]:
+        """The bucket's advisory lock, on a pooled connection (unlocked before it goes
+        back); a process that dies holding it releases it with its session."""
+        async with self.pool.acquire() as con:
+            await con.execute("SELECT pg_advisory_lock($1, $2)", IDENTIFY_LOCKS, bucket)
+            try:
+                yield
+            finally:
+                await con.execute("SELECT pg_advisory_unlock($1, $2)", IDENTIFY_LOCKS, bucket)
 
     async def _transaction(self, work: Callable[[Con], Awaitable[T]]) -> T:
         """One transaction on one pooled connection; a database error rolls it back whole

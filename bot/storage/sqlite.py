@@ -68,6 +68,7 @@ class SqliteStorage(SqlStorage):
         self._mark_waiters: dict[int, asyncio.Future[None]] = {}
         self._marking: asyncio.Task[None] | None = None
         self._last_table_id = 0
+        self._identifying: dict[int, asyncio.Lock] = {}
         """Table ids are handed out here (one process holds the database: the lease), so a
         new table's letters are rendered with its id before its one transaction."""
 
@@ -107,6 +108,10 @@ class SqliteStorage(SqlStorage):
 
     async def listen(self, wake: Callable[[], None]) -> None:
         """No other process writes here (the lease): this process's commits wake it."""
+
+    def _identify_lock(self, bucket: int) -> asyncio.Lock:
+        """One process: a lock of its own is the bucket's."""
+        return self._identifying.setdefault(bucket, asyncio.Lock())
 
     async def _on_writer(self, work: Callable[..., T], *args: Any) -> T:
         """Run `work(writer connection, *args)` on the writer's thread (the connection is

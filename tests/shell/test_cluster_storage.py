@@ -235,3 +235,18 @@ async def test_a_stopped_sender_passes_its_destinations_on_in_order(
     for dest in {to for to, _, _ in calls}:
         order = [int(text or 0) for to, text, _ in calls if to == dest]
         assert sorted(set(order)) == [n for i, n in enumerate(order) if n not in order[:i]]
+
+
+async def test_a_bucket_identifies_once_per_spacing_across_processes(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """Discord's IDENTIFY limit: one shard per `max_concurrency` bucket every 5 seconds, every
+    process together (here 0.4 s): the second process's shard of a bucket waits its turn,
+    another bucket's does not."""
+    one, two = pair
+    started = time.monotonic()
+    await one.identify_turn(0, 0.4)
+    await two.identify_turn(1, 0.4)
+    assert time.monotonic() - started < 0.3
+    await asyncio.gather(one.identify_turn(0, 0.4), two.identify_turn(0, 0.4))
+    assert time.monotonic() - started >= 0.8  # two more turns of bucket 0, one after another
