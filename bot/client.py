@@ -35,8 +35,10 @@ SHUTDOWN_ACTIONS = 4.0
 """Seconds a clean shutdown gives the changes in flight."""
 SHUTDOWN_FLUSH = 3.0
 """Seconds it then gives the outbox."""
-IDENTIFY_SPACING = 5.0
-"""Discord lets each `max_concurrency` bucket IDENTIFY once every 5 seconds."""
+IDENTIFY_SPACING = 5.5
+"""Discord lets each `max_concurrency` bucket IDENTIFY once every 5 seconds; the turn is
+taken just before the IDENTIFY is sent, which then takes a moment to arrive (half a second
+kept spare)."""
 
 
 class DeductionBot(commands.AutoShardedBot):

@@ -32,7 +32,7 @@ from bot.storage.cache import OpenTables, TableCache
 from bot.storage.rows import Row, changed_columns, due_heads, table_from_row, timer_from_row
 from bot.storage.schema import KEEP_DONE_LETTERS, NOT_HELD
 
-CLAIM_SECONDS = 15.0
+CLAIM_SECONDS = 10.0
 """How long a process's claim on a destination lasts unless renewed (the sender renews its
 claims every third of it): a dead process's destinations pass to another after this."""
 TIMER_CLAIM_SECONDS = 120.0

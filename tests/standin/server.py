@@ -2241,6 +2241,7 @@ class DiscordStandIn:
             data=data,
             dispatched_at=self.now(),
             source_message_id=message.id if message is not None else None,
+            shard=conn.session.shard[0] if self._shards and conn.session else None,
         )
         payload = self._interaction_payload(rec, u, ch, message)
         self.interactions.append(rec)
