@@ -66,6 +66,15 @@ SHARD_LOCKS = 0x44454455
 IDENTIFY_LOCKS = 0x44454456
 """The namespace of one lock per IDENTIFY bucket (`identify_turn`)."""
 WAKE = "deduction_wake"
+LIVING_HOLDER = "pid:"
+"""A process holding the lease names its claims after its lease's session (`pid:<backend
+pid>`): once that session is gone (the process died), its claims pass on at once."""
+
+
+def gone(holder: str) -> str:
+    """SQL: the claim's `holder` column names a session that no longer exists."""
+    return (f"({holder} LIKE '{LIVING_HOLDER}%' AND substr({holder}, {len(LIVING_HOLDER) + 1})"
+            "::int NOT IN (SELECT pid FROM pg_stat_activity))")
 """The NOTIFY channel of commits that store letters or timers."""
 FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 """What a database or connection failure raises; a change that meets one is not stored."""
@@ -292,7 +301,8 @@ class PostgresStorage(SqlStorage):
             rows = await con.fetch(
                 "UPDATE claims SET holder = $1, expires = $2 WHERE dest IN ("
                 " SELECT dest FROM claims WHERE dest = ANY($3::text[])"
-                " AND (expires < $4 OR holder = $1) FOR UPDATE SKIP LOCKED) RETURNING dest",
+                f" AND (expires < $4 OR holder = $1 OR {gone('holder')})"
+                " FOR UPDATE SKIP LOCKED) RETURNING dest",
                 self.holder, now + CLAIM_SECONDS, dests, now,
             )
             return sorted(str(r["dest"]) for r in rows)
@@ -340,7 +350,8 @@ class PostgresStorage(SqlStorage):
         rows = await self._rows(
             "UPDATE timers SET claimed_until = ?, claimed_by = ? WHERE id IN ("
             " SELECT t.id FROM timers t JOIN tables b ON b.id = t.table_id"
-            " WHERE t.due <= ? AND (t.claimed_until < ? OR t.claimed_by = ?)"
+            " WHERE t.due <= ?"
+            f" AND (t.claimed_until < ? OR t.claimed_by = ? OR {gone('t.claimed_by')})"
             " AND b.paused IS NULL AND t.id <> ALL(?::bigint[]) ORDER BY t.due, t.id LIMIT ?"
             " FOR UPDATE OF t SKIP LOCKED) RETURNING *",
             (now + TIMER_CLAIM_SECONDS, self.holder, now, now, self.holder, list(running),
@@ -351,7 +362,7 @@ class PostgresStorage(SqlStorage):
     async def next_timer_due(self) -> float | None:
         """As SqlStorage's, another process's timer counted when its claim runs out."""
         row = await self._row(
-            "SELECT MIN(CASE WHEN t.claimed_by = ? THEN t.due"
+            f"SELECT MIN(CASE WHEN t.claimed_by = ? OR {gone('t.claimed_by')} THEN t.due"
             " ELSE GREATEST(t.due, t.claimed_until) END) AS due FROM timers t"
             " JOIN tables b ON b.id = t.table_id WHERE b.paused IS NULL",
             (self.holder,),
@@ -393,6 +404,7 @@ class PostgresStorage(SqlStorage):
             self.lease_name, holder, now + ttl,
         )
         self._lease = con
+        self.holder = f"{LIVING_HOLDER}{await con.fetchval('SELECT pg_backend_pid()')}"
         return None
 
     async def _lease_rival(self) -> str:

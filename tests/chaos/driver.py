@@ -278,24 +278,32 @@ async def run_chaos(tmp: Path, *, games: int, kills: int, seed: int = 7,
         pairs = [(dc.add_user(f"Ann{i}", guild_id=g.id), dc.add_user(f"Bea{i}", guild_id=g.id))
                  for i, (g, _) in enumerate(places)]
         chaos = Chaos(dc, tmp / "chaos.sqlite3", random.Random(seed), url, shards)
-        for shard in range(shards):
-            await chaos.start(shard)
-        every = max(1.0, 2.0 * games / max(kills, 1))
-        killer = asyncio.create_task(chaos.killer(kills, every))
-        await asyncio.gather(*(chaos.game(i, a, b, c, limit)
-                               for i, ((a, b), c) in enumerate(zip(pairs, channels, strict=True))))
-        await killer
-        for up in chaos.ups.values():
-            await up.wait()
-        end = time.monotonic() + 40  # a killed process's claims run out first (10 s)
-        while time.monotonic() < end:  # the last process delivers what is still owed
-            if not chaos.query("SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]:
-                break
-            await asyncio.sleep(0.2)
-        with contextlib.suppress(StandInError):
-            await dc.settle(timeout=10)
-        chaos.judge(games)
-        for proc in chaos.procs.values():
-            await proc.stop(10)
+        try:
+            await play_all(chaos, dc, pairs, channels, games=games, kills=kills, limit=limit)
+        finally:
+            for proc in chaos.procs.values():
+                await proc.stop(10)
     chaos.report.seconds = time.monotonic() - started
     return chaos.report
+
+
+async def play_all(chaos: Chaos, dc: DiscordStandIn, pairs: list[tuple[User, User]],
+                   channels: list[int], *, games: int, kills: int, limit: float) -> None:
+    """Start the processes, play every game while the killer works, judge."""
+    for shard in range(chaos.shards):
+        await chaos.start(shard)
+    every = max(1.0, 2.0 * games / max(kills, 1))
+    killer = asyncio.create_task(chaos.killer(kills, every))
+    await asyncio.gather(*(chaos.game(i, a, b, c, limit)
+                           for i, ((a, b), c) in enumerate(zip(pairs, channels, strict=True))))
+    await killer
+    for up in chaos.ups.values():
+        await up.wait()
+    end = time.monotonic() + 20
+    while time.monotonic() < end:  # the last process delivers what is still owed
+        if not chaos.query("SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]:
+            break
+        await asyncio.sleep(0.2)
+    with contextlib.suppress(StandInError):
+        await dc.settle(timeout=10)
+    chaos.judge(games)

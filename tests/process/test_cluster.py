@@ -74,15 +74,15 @@ async def test_a_two_process_cluster_plays_one_table_across_its_shards(
         try:
             for user, command, options in ((ann, "new", {}), (bea, "join", {}),
                                            (cy, "join", {}), (ann, "add-ai", {"count": 1})):
-                done = await dc.slash(user, channel, "13clues", command, **options)
+                done = await dc.slash(user, channel, "13clues", command, timeout=15, **options)
                 assert not done.errors and done.shard == 1, done.text
 
             # the deal, and process 1 killed while it sends it
-            started = await dc.slash(ann, channel, "13clues", "start")
+            started = await dc.slash(ann, channel, "13clues", "start", timeout=15)
             assert "Cards dealt" in started.text, started.text
             one.kill()
             await one.wait(10)
-            assert await settled(postgres_url, 40) == 0  # process 0 delivered what was owed
+            assert await settled(postgres_url, 30) == 0  # process 0 delivered what was owed
             for user in (ann, bea, cy):
                 prompts = [m for m in dc.dms(user)
                            if any(c.startswith("13c:pass:") for c in m.custom_ids)]
@@ -91,7 +91,7 @@ async def test_a_two_process_cluster_plays_one_table_across_its_shards(
             # a DM click for this shard-1 table reaches shard 0, played from the database
             [table] = await rows(postgres_url, "SELECT id, version FROM tables")
             cid, chosen = pass_values(dc, ann)
-            passed = await dc.select(ann, pass_prompt(dc, ann), cid, chosen, timeout=10)
+            passed = await dc.select(ann, pass_prompt(dc, ann), cid, chosen, timeout=15)
             assert passed.shard == 0 and not passed.errors, passed.text
             [after] = await rows(postgres_url, "SELECT version FROM tables")
             assert after["version"] == table["version"] + 1  # applied once
@@ -105,7 +105,7 @@ async def test_a_two_process_cluster_plays_one_table_across_its_shards(
                 dc.select(bea, pass_prompt(dc, bea), cid, chosen, wait=False),
                 dc.slash(bea, channel, "13clues", "pass", wait=False, person=chosen[0],
                          location=chosen[1], weapon=chosen[2]))
-            answers = [await dc.complete(r, timeout=10) for r in (by_dm, by_slash)]
+            answers = [await dc.complete(r, timeout=15) for r in (by_dm, by_slash)]
             assert {a.shard for a in answers} == {0, 1}
             assert all(not a.errors for a in answers), [a.errors for a in answers]
             stored = await rows(postgres_url, "SELECT action FROM actions WHERE actor = $1",
@@ -115,7 +115,7 @@ async def test_a_two_process_cluster_plays_one_table_across_its_shards(
             assert refused.ephemeral and refused.text, [a.text for a in answers]  # politely
 
             cid, chosen = pass_values(dc, cy)
-            await dc.select(cy, pass_prompt(dc, cy), cid, chosen, timeout=10)
+            await dc.select(cy, pass_prompt(dc, cy), cid, chosen, timeout=15)
             deadline = time.monotonic() + 20  # the AI's pass: its timer, in one process
             while time.monotonic() < deadline:
                 ai = await rows(postgres_url,

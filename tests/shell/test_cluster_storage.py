@@ -250,3 +250,29 @@ async def test_a_bucket_identifies_once_per_spacing_across_processes(
     assert time.monotonic() - started < 0.3
     await asyncio.gather(one.identify_turn(0, 0.4), two.identify_turn(0, 0.4))
     assert time.monotonic() - started >= 0.8  # two more turns of bucket 0, one after another
+
+
+async def test_a_dead_process_claims_pass_on_at_once(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """A process holding the lease names its claims after the lease's session: when that
+    session ends (the process died), its destinations and timers pass on without waiting
+    for their claims to run out."""
+    one, two = pair
+    now = time.time()
+    assert await one.acquire_lease("one", 30, now) is None
+    assert one.holder.startswith("pid:")
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    await one.commit(Change(table, letters=[post("a")], timers=TimerPlan(add=(
+        TimerSpec(kind="ai", seat=1, key="k", due=now - 1),))))
+    assert len(await one.due_postings(now, 10)) == 1
+    assert len(await one.due_timers(now, 10)) == 1
+    assert await two.due_postings(now, 10) == [] and await two.due_timers(now, 10) == []
+    assert one._lease is not None
+    one._lease.terminate()  # as a SIGKILL ends it
+    deadline = time.monotonic() + 5
+    while not await two.due_postings(time.time(), 10) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert [p.letter.body.content for p in await two.due_postings(time.time(), 10)] == ["a"]
+    assert len(await two.due_timers(time.time(), 10)) == 1
+    assert await two.next_timer_due() == pytest.approx(now - 1)
