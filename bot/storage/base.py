@@ -63,6 +63,10 @@ class Change:
     """Set when the game ended: each member's result is recorded."""
     notes: tuple[int, dict[str, Any]] | None = None
     """A seat's private notes (seat, notes)."""
+    read_at: int | None = None
+    """Without `expected`: what this change writes was decided from the table at this
+    version (a timer plan), so the stored version must still be it, else StaleVersion. Another
+    process may have changed the table since it was read (a shard cluster)."""
 
 
 @dataclass(frozen=True)

@@ -248,6 +248,8 @@ class PostgresStorage(SqlStorage):
         async def work(con: Con) -> tuple[int, ...]:
             version = await con.fetchval(
                 "SELECT version FROM tables WHERE id = $1 FOR UPDATE", new.id)
+            if change.read_at is not None and version != change.read_at:
+                raise StaleVersion("This table changed in the meantime.")
             if change.expected is not None:
                 if version != change.expected:
                     raise StaleVersion("This table changed in the meantime.")

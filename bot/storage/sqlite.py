@@ -186,6 +186,10 @@ class SqliteStorage(SqlStorage):
                 )
                 if cur.rowcount != 1:
                     raise StaleVersion("This table changed in the meantime.")
+            elif change.read_at is not None:
+                row = con.execute("SELECT version FROM tables WHERE id = ?", (new.id,)).fetchone()
+                if row is None or row[0] != change.read_at:
+                    raise StaleVersion("This table changed in the meantime.")
             if change.log is not None:
                 _insert_log(con, new, change.log, now)
             ids = _insert_letters(con, new.id, change.letters, now)

@@ -38,6 +38,9 @@ from tests.standin import (
 from tests.standin.process import BotProcess
 
 ENV = {"AI_DELAY_SECONDS": "0.05"}
+START_TIMEOUT = 120.0
+"""Seconds a process may take to start (a hundred tables' timers reconciled, on a busy
+machine)."""
 ASKS = 2
 """Questions each member asks before accusing right."""
 
@@ -88,7 +91,7 @@ class Chaos:
         if self.shards > 1:
             env |= {"SHARD_COUNT": str(self.shards), "SHARD_IDS": str(shard)}
         self.procs[shard] = await self.dc.start_bot_process(database_path=self.db, env=env,
-                                                            timeout=40)
+                                                            timeout=START_TIMEOUT)
         self.ups[shard].set()
 
     async def killer(self, kills: int, every: float) -> None:
@@ -135,6 +138,7 @@ class Chaos:
     async def step(self, user: User, channel: int, command: str, done: str,
                    stored: Callable[[], bool], **options: Any) -> None:
         """Do one step until it is stored, once: never again once it is."""
+        last: str | None = None
         for _ in range(200):
             if stored():
                 return
@@ -148,10 +152,12 @@ class Chaos:
             self.answers.append((rec, done, stored))
             with contextlib.suppress(StandInError):
                 await self.dc.complete(rec, timeout=4)
+            last = rec.text[:300]
             if stored():
                 return
             await asyncio.sleep(0.1)
-        raise AssertionError(f"{command} by {user.name} never went through")
+        raise AssertionError(f"{command} by {user.name} never went through; the last answer:"
+                             f" {last!r}")
 
     def shard_of(self, channel: int) -> int:
         """The shard whose process hears this channel's server."""

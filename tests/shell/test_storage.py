@@ -408,3 +408,17 @@ async def test_a_read_begun_before_a_write_never_caches_the_older_row(
     assert old is not None and old.version == 0  # it began before the write
     latest = await storage.table(table.id)
     assert latest is not None and latest.version == 1
+
+
+async def test_a_timer_plan_read_before_another_change_is_refused(storage: Storage) -> None:
+    """A plan of timers decided from the table as read (a restart's reconciling) is refused
+    if the table moved since: another process's change armed the timers it needs, and the
+    plan would delete them."""
+    table = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    moved = table.model_copy(update={"version": 1})
+    await storage.commit(Change(moved, expected=0, timers=TimerPlan(add=(timer("ai", 1),))))
+    with pytest.raises(StaleVersion):
+        await storage.commit(Change(table, read_at=0, timers=TimerPlan(clear="all")))
+    assert [t.kind for t in await storage.timers(table.id)] == ["ai"]
+    await storage.commit(Change(moved, read_at=1, timers=TimerPlan(clear="all")))
+    assert await storage.timers(table.id) == []
