@@ -48,7 +48,11 @@ class PolledTables:
         con = await asyncpg.connect(self.url)
         try:
             while True:
-                heads = await con.fetch("SELECT id, version FROM tables")
+                try:
+                    heads = await con.fetch("SELECT id, version FROM tables")
+                except asyncpg.UndefinedTableError:  # the first bot has not migrated yet
+                    await asyncio.sleep(POLL)
+                    continue
                 moved = [r["id"] for r in heads if self._versions.get(r["id"]) != r["version"]]
                 if moved:
                     for row in await con.fetch(
