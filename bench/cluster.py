@@ -96,7 +96,8 @@ def figures(name: str, result: Run) -> str:
         f"{', '.join(f'{x:.2f}' for x in per)} ms); stand-in "
         f"{result.rest / result.seconds:.1f} requests/s, peak {result.rest_peak}/s, 429s "
         f"{result.rest_429}; unanswered {result.unanswered}, bot errors "
-        f"{len(result.bot_errors)}")
+        f"{len(result.bot_errors)}"
+        + "".join(f"\n    bot: {e[:240]}" for e in result.bot_errors[:3]))
 
 
 async def main_async(args: argparse.Namespace) -> list[str]:
