@@ -46,6 +46,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -178,8 +179,12 @@ class Driver:
     """Plays the members of every table through the stand-in until the deadline."""
 
     def __init__(self, dc: DiscordStandIn, db: Path, deadline: float, seed: int,
-                 think: tuple[float, float] = (1.0, 3.0)) -> None:
+                 think: tuple[float, float] = (1.0, 3.0),
+                 rows: Callable[[int], Mapping[str, Any] | None] | None = None) -> None:
+        """`rows`: where a channel's latest table row is read, instead of the SQLite file
+        `db` (a PostgreSQL database: `bench.cluster`)."""
         self.dc = dc
+        self.rows = rows
         self.think = think
         """Seconds a member takes to read the table and act, drawn uniformly."""
         self.db = db
@@ -191,7 +196,9 @@ class Driver:
 
     # -- reading the truth (the driver may know everything; the bot's process is not charged)
 
-    def row(self, channel_id: int) -> sqlite3.Row | None:
+    def row(self, channel_id: int) -> Mapping[str, Any] | None:
+        if self.rows is not None:
+            return self.rows(channel_id)
         if self._reader is None:
             self._reader = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
             self._reader.row_factory = sqlite3.Row
@@ -502,6 +509,8 @@ class Run:
     """Turns begun at every table (each game's turn number), for the requests per turn."""
     slow_followups: int = 0
     """Acknowledged (a defer) in time, but the answer itself came after ANSWER_TIMEOUT."""
+    cpu_by_process: list[float] = field(default_factory=list)
+    """Each bot process's CPU (`cpu` is their sum)."""
 
     def report(self) -> str:
         ms = [x * 1000 for x in self.latencies]
@@ -565,17 +574,24 @@ def spread(values: list[float], unit: str) -> str:
             f" max {max(values):.1f} {unit}")
 
 
-def dm_delays(db: Path, dc: DiscordStandIn, dispatched: dict[int, float]
+SENT = "SELECT table_id, created_at, dest, message_id FROM outbox WHERE state = 'sent'"
+ACTIONS = "SELECT COUNT(*) FROM actions"
+TURNS = {
+    "sqlite": "SELECT COALESCE(SUM(json_extract(state, '$.turn_number')), 0) FROM tables"
+              " WHERE state IS NOT NULL",
+    "postgres": "SELECT COALESCE(SUM((state::jsonb ->> 'turn_number')::int), 0) FROM tables"
+                " WHERE state IS NOT NULL",
+}
+"""Turns begun at every table, in each backend's JSON."""
+
+
+def dm_delays(rows: Sequence[Sequence[Any]], dc: DiscordStandIn, dispatched: dict[int, float]
               ) -> tuple[list[float], list[float]]:
-    """(member's interaction → last DM of its change, any change → its last DM), in seconds.
+    """(member's interaction → last DM of its change, any change → its last DM), in seconds,
+    from the sent letters' rows (`SENT`).
 
     A change's letters share its commit time and table; the interaction is found through its
     reply letter (`i:<interaction id>`), the DM's arrival through its stored message id."""
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    rows = con.execute(
-        "SELECT table_id, created_at, dest, message_id FROM outbox WHERE state = 'sent'"
-    ).fetchall()
-    con.close()
     changes: dict[tuple[int, float], list[tuple[str, int | None]]] = {}
     for table_id, created, dest, mid in rows:
         changes.setdefault((table_id, created), []).append((dest, mid))
@@ -593,15 +609,48 @@ def dm_delays(db: Path, dc: DiscordStandIn, dispatched: dict[int, float]
     return by_action, by_change
 
 
+def sqlite_query(db: Path, sql: str) -> list[sqlite3.Row]:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+@dataclass
+class Cluster:
+    """Where `run` plays: `processes` bot processes, one shard each, on the PostgreSQL
+    database at `url` (`bench.cluster`); by default one process on a SQLite file."""
+
+    processes: int = 1
+    url: str | None = None
+    rows: Callable[[int], Mapping[str, Any] | None] | None = None
+    """How the driver reads a table's row from `url`."""
+    query: Callable[[str], Sequence[Sequence[Any]]] | None = None
+    """One read of `url`, for the figures at the end."""
+
+    def env(self, shard: int) -> dict[str, str]:
+        if self.url is None:
+            return {}
+        shards = {} if self.processes == 1 else {
+            "SHARD_COUNT": str(self.processes), "SHARD_IDS": str(shard)}
+        return {"DATABASE_URL": self.url, **shards}
+
+
 async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path | None,
               entry: str = "bench.probe:main", think: tuple[float, float] = (1.0, 3.0),
-              games: tuple[str, ...] = ("13clues", "mansion")) -> Run:
+              games: tuple[str, ...] = ("13clues", "mansion"),
+              cluster: Cluster | None = None) -> Run:
+    where = cluster or Cluster()
     workdir = Path(tempfile.mkdtemp(prefix=f"bench-load-{n}-"))
     db = workdir / "bot.sqlite3"
     rng = random.Random(seed)
     async with running_standin(check=False, quiet=0.05,
                                global_rate_limit=DISCORD_GLOBAL_LIMIT) as dc:
-        guilds = [dc.add_guild(f"Guild {g}") for g in range(max(1, n // 4))]
+        dc.max_concurrency = where.processes  # every shard its own IDENTIFY bucket
+        shards = where.processes
+        guilds = [dc.add_guild(f"Guild {g}", shard=(g % shards, shards) if shards > 1 else None)
+                  for g in range(max(1, n // 4))]
         plans = []
         for t in range(n):
             guild = guilds[t % len(guilds)]
@@ -621,24 +670,25 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
                 options = {"assist": assist, "edition": "2016" if t % 7 == 0 else "2020",
                            "top_secret": t % 6 == 1}
             plans.append((game, channel, humans, ai, level, options))
-        callbacks = workdir / "callbacks.txt"
-        proc = await dc.start_bot_process(
+        callbacks = [workdir / f"callbacks-{shard}.txt" for shard in range(shards)]
+        procs = [await dc.start_bot_process(
             database_path=db, timeout=60.0, entry=entry,
             env={"AI_DELAY_SECONDS": str(ai_delay), "LEASE_WAIT_SECONDS": "5",
-                 "BENCH_CALLBACKS": str(callbacks)},
-        )
+                 "BENCH_CALLBACKS": str(callbacks[shard]), **where.env(shard)},
+        ) for shard in range(shards)]
+        proc = procs[0]
         spy: subprocess.Popen[bytes] | None = None
         try:
             await asyncio.sleep(1.0)
-            rss_base = rss_bytes(proc.pid)
-            cpu0 = cpu_seconds(proc.pid)
-            helpers0 = helpers_cpu_seconds(proc.pid)
+            rss_base = sum(rss_bytes(p.pid) for p in procs)
+            cpu0 = [cpu_seconds(p.pid) for p in procs]
+            helpers0 = sum(helpers_cpu_seconds(p.pid) for p in procs)
             own0 = own_cpu_seconds()
             begin = time.monotonic()
             rest_mark = dc.under_limit.mark()
             refused_mark = len(dc.under_limit.refused)
             ramp = min(5.0, seconds / 4)
-            driver = Driver(dc, db, begin + seconds, seed, think)
+            driver = Driver(dc, db, begin + seconds, seed, think, where.rows)
             if profile is not None:
                 spy = start_profiler(proc.pid, profile / f"load-{n}.txt", seconds)
             tasks = [
@@ -648,35 +698,40 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             rss_peak = rss_base
             while not all(t.done() for t in tasks):
                 await asyncio.sleep(0.5)
-                rss_peak = max(rss_peak, rss_bytes(proc.pid))
+                rss_peak = max(rss_peak, sum(rss_bytes(p.pid) for p in procs))
                 if time.monotonic() > begin + seconds + 30:
                     for t in tasks:
                         t.cancel()
                     break
             await asyncio.gather(*tasks, return_exceptions=True)
             elapsed = time.monotonic() - begin
-            cpu = cpu_seconds(proc.pid) - cpu0
-            helpers_cpu = helpers_cpu_seconds(proc.pid) - helpers0
+            cpus = [cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
+            cpu = sum(cpus)
+            helpers_cpu = sum(helpers_cpu_seconds(p.pid) for p in procs) - helpers0
             driver_cpu = own_cpu_seconds() - own0
             await asyncio.sleep(2.0)  # the last letters go out
         finally:
             if spy is not None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     spy.wait(timeout=30)
-            await proc.stop(grace=10.0)
+            for p in procs:
+                await p.stop(grace=10.0)
         figures = driver.figures
         recs = figures.interactions
         latencies = [r.latency for r in recs if r.latency is not None]
-        left = probe.read(callbacks) if callbacks.exists() else {}
+        left = {i: at for path in callbacks if path.exists()
+                for i, at in probe.read(path).items()}
         bot_side = [left[r.id] - r.dispatched_at for r in recs if r.id in left]
-        con = sqlite3.connect(db)
-        actions = con.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
-        turns = con.execute("SELECT COALESCE(SUM(json_extract(state, '$.turn_number')), 0) "
-                            "FROM tables WHERE state IS NOT NULL").fetchone()[0]
-        con.close()
+        if where.query is None:
+            query: Callable[[str], Sequence[Sequence[Any]]] = lambda sql: sqlite_query(db, sql)  # noqa: E731
+            backend = "sqlite"
+        else:
+            query, backend = where.query, "postgres"
+        actions = query(ACTIONS)[0][0]
+        turns = query(TURNS[backend])[0][0]
         offset = time.time() - dc.now()
         dispatched = {r.id: r.dispatched_at + offset for r in recs}
-        by_action, by_change = dm_delays(db, dc, dispatched)
+        by_action, by_change = dm_delays(query(SENT), dc, dispatched)
         return Run(
             tables=n, seconds=elapsed, interactions=len(recs), rate=len(recs) / elapsed,
             latencies=latencies, bot_side=bot_side, action_dm=by_action, change_dm=by_change,
@@ -692,7 +747,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             slow_followups=sum(1 for r in figures.timed_out if r.callback_type is not None),
             games_started=figures.games_started, games_finished=figures.games_finished,
             violations=len(dc.violations), errors=figures.driver_errors,
-            bot_errors=proc.error_lines(),
+            bot_errors=[e for p in procs for e in p.error_lines()],
+            cpu_by_process=cpus,
             by_kind=by_kind(figures.kinds, recs, left),
             by_game={
                 game: [left[r.id] - r.dispatched_at for r in recs if r.id in left

@@ -37,7 +37,7 @@ def main(argv: list[str]) -> int:
 
         return demo(argv[1:])
     try:
-        config = Config.from_env()
+        config = Config.from_env(flags=_flags(argv))
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -45,6 +45,23 @@ def main(argv: list[str]) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     return asyncio.run(serve(config))
+
+
+def _flags(argv: list[str]) -> dict[str, str]:
+    """The cluster's settings given as flags; they win over the environment's."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bot", description=(
+        "Run the bot. Every setting is read from the environment or .env (see .env.example);"
+        " a shard cluster's can be given here instead."))
+    parser.add_argument("--shard-count", dest="SHARD_COUNT", help="shards of the whole bot")
+    parser.add_argument("--shard-ids", dest="SHARD_IDS",
+                        help="the shards this process plays, such as 0,1 (needs DATABASE_URL"
+                             " unless it is every shard)")
+    parser.add_argument("--cluster-size", dest="CLUSTER_SIZE",
+                        help="processes sharing the token (default: shard count / shard ids)")
+    given = vars(parser.parse_args(argv))
+    return {name: value for name, value in given.items() if value is not None}
 
 
 async def serve(config: Config) -> int:

@@ -36,6 +36,10 @@ SHUTDOWN_ACTIONS = 4.0
 """Seconds a clean shutdown gives the changes in flight."""
 SHUTDOWN_FLUSH = 3.0
 """Seconds it then gives the outbox."""
+IDENTIFY_SPACING = 5.5
+"""Discord lets each `max_concurrency` bucket IDENTIFY once every 5 seconds; the turn is
+taken just before the IDENTIFY is sent, which then takes a moment to arrive (half a second
+kept spare)."""
 
 
 class DeductionBot(commands.AutoShardedBot):
@@ -49,11 +53,17 @@ class DeductionBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.members = config.member_events
+        shards: dict[str, Any] = {}
+        if config.shard_count is not None:  # else as many as Discord recommends
+            shards["shard_count"] = config.shard_count
+        if config.shard_ids is not None:  # else every shard
+            shards["shard_ids"] = list(config.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             help_command=None,
+            **shards,
         )
         self.config = config
         if games is None:
@@ -68,13 +78,20 @@ class DeductionBot(commands.AutoShardedBot):
         self._thinker: ProcessPoolExecutor | None = None
         self.families: set[type[discord.ui.DynamicItem[Any]]] = set()
         """The DynamicItem classes registered: what a component click can be routed to."""
+        self._buckets: int | None = None
+        """Discord's `max_concurrency` in a cluster: shards IDENTIFY in that many buckets,
+        each one at a time across every process (`before_identify_hook`)."""
 
     async def setup_hook(self) -> None:
-        storage = storage_for(self.config.database_url, self.config.database_path)
+        storage = storage_for(self.config.database_url, self.config.database_path,
+                              self.config.shard_ids)
         self.storage = storage
         await storage.open()
         self._lease = Lease(storage, ttl=self.config.lease_ttl, wait=self.config.lease_wait)
         await self._lease.acquire(self.config.database)
+        if self.config.shard_ids is not None:
+            limits = await self.fetch_session_start_limits()
+            self._buckets = max(1, limits.max_concurrency)
         warming: asyncio.Future[int] | None = None
         if self.config.ai_workers > 0:
             self._thinker = helper_pool(self.config.ai_workers)
@@ -95,6 +112,7 @@ class DeductionBot(commands.AutoShardedBot):
             pacer=self.pacer,
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)
+        await storage.listen(self._wake)  # another process's letters and timers
         self.drawings.warm()
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)
@@ -124,6 +142,16 @@ class DeductionBot(commands.AutoShardedBot):
             self.families, interaction
         ):
             await answer(interaction, not_routed(self.games.values()))
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False
+                                   ) -> None:
+        """In a cluster, a shard's IDENTIFY waits for its bucket's turn across every process
+        (Discord answers INVALID_SESSION to one sent sooner); one process keeps discord.py's
+        own pacing."""
+        if self._buckets is None or shard_id is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        await self.storage.identify_turn(shard_id % self._buckets, IDENTIFY_SPACING)
 
     def _wake(self) -> None:
         self.sender.kick()

@@ -20,6 +20,7 @@ from bot.drawings import Drawn
 from bot.models import LIVING, Letter, Posting
 from bot.pacing import Pacer, paced, rank_of
 from bot.storage import Storage
+from bot.storage.common import CLAIM_SECONDS
 from bot.transport import Outcome
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,9 @@ class Sender:
         """Letters finished (sent, failed, or put off) since the current read of the due
         letters began: that read may predate their marks, so it must not hand them out again."""
         self._task: asyncio.Task[None] | None = None
+        self._claims: asyncio.Task[None] | None = None
+        """Renews this process's claims on the destinations it works on (a shared
+        database: see `Storage.due_postings`)."""
         self._stopping = False
         self.sent = 0
         """Letters delivered by this process (the figures of benchmarks and tests)."""
@@ -87,6 +91,8 @@ class Sender:
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="outbox-sender")
+        if self.storage.shared and self._claims is None:
+            self._claims = asyncio.create_task(self._keep_claims(), name="outbox-claims")
 
     async def stop(self) -> None:
         """Stop at once; a letter in flight stays pending and goes out at the next start."""
@@ -100,6 +106,11 @@ class Sender:
                 await self._task
             self._task = None
         self._stopping = False
+        if self._claims is not None:
+            self._claims.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._claims
+            self._claims = None
         workers = list(self._busy.values())
         for worker in workers:
             worker.cancel()
@@ -159,7 +170,7 @@ class Sender:
             timeout = None if wake is None else wake - time.time()
             if timeout is not None and timeout <= 0:
                 timeout = 0.1  # due letters in workers' hands, or stored after the last look
-            await sleep_until(self._kicked, timeout)
+            await sleep_until(self._kicked, polled(timeout, self.storage.poll_every))
 
     async def _pump(self) -> None:
         # A worker may finish (and free its destination) while the read below is under way:
@@ -189,7 +200,17 @@ class Sender:
             await asyncio.sleep(1.0)  # a storage fault: do not spin on it
         finally:
             self._busy.pop(destination, None)
+            with contextlib.suppress(Exception):  # else its claim runs out
+                await self.storage.release_destination(destination)
             self.kick()
+
+    async def _keep_claims(self) -> None:
+        while True:
+            await asyncio.sleep(CLAIM_SECONDS / 3)
+            try:
+                await self.storage.renew_claims(time.time())
+            except Exception:
+                log.exception("could not renew the outbox's claims; trying again")
 
     async def _one(self, posting: Posting) -> bool:
         """Deliver one letter; False when it must be tried again later."""
@@ -198,6 +219,13 @@ class Sender:
             siblings = range(posting.id - letter.follows, posting.id)
             if not await self.delivered(siblings, REPLY_WAIT):
                 letter = letter.with_note("The table's news is on its way.")
+        if letter.kind == "u" and await self.storage.dm_closed(
+            letter.address, time.time()
+        ):
+            await self._give_up(posting, Outcome("closed_dms", detail="found closed lately"))
+            self._handled.add(posting.id)
+            self._resolve([posting.id])
+            return True
         nonce = f"{await self.storage.nonce_salt()}{posting.id}"
         drawn = await self.transport.prepare(letter)  # not in a slot: see `prepare`
         living = None
@@ -223,6 +251,8 @@ class Sender:
                 return False
             await self._give_up(posting, Outcome("retry", detail=f"gave up: {outcome.detail}"))
         else:
+            if outcome.verdict == "closed_dms":
+                await self.storage.remember_closed_dm(letter.address, time.time())
             await self._give_up(posting, outcome)
         self._handled.add(posting.id)
         self._resolve([posting.id])
@@ -283,6 +313,13 @@ async def sleep_until(event: asyncio.Event, timeout: float | None) -> None:
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(timeout):
             await event.wait()
+
+
+def polled(timeout: float | None, every: float | None) -> float | None:
+    """A sleep's timeout, cut to the polling interval of a shared database."""
+    if every is None:
+        return timeout
+    return every if timeout is None else min(timeout, every)
 
 
 def _backoff(tries: int) -> float:

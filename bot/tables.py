@@ -10,6 +10,7 @@ and whatever was stored is delivered (once) by whichever process runs next.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import random
@@ -627,9 +628,9 @@ class TableService:
             else:
                 add += self._deadlines(table, key, [seat], now)
         if stale or add:
-            await self._store(
-                Change(table, timers=TimerPlan(delete=stale, add=tuple(add)))
-            )
+            with contextlib.suppress(StaleVersion):  # the newer change armed what it needs
+                await self._store(Change(table, timers=TimerPlan(delete=stale, add=tuple(add)),
+                                         read_at=table.version))
 
     # internals ----------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.models import Timer
-from bot.outbox import sleep_until
+from bot.outbox import polled, sleep_until
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ class TimerDispatcher:
             delay = None if due is None else due - time.time()
             if delay is not None and delay <= 0:
                 delay = 0.25  # due timers are being handled: look again shortly
-            await sleep_until(self._wake, delay)
+            await sleep_until(self._wake, polled(delay, self.storage.poll_every))
 
     async def _fire(self, timer: Timer) -> None:
         try:

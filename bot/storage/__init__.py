@@ -31,8 +31,10 @@ __all__ = [
 ]
 
 
-def storage_for(database_url: str | None, database_path: Path) -> Storage:
-    """PostgreSQL at `database_url` if there is one, else the SQLite file."""
+def storage_for(database_url: str | None, database_path: Path,
+                shards: tuple[int, ...] | None = None) -> Storage:
+    """PostgreSQL at `database_url` if there is one, else the SQLite file; `shards`: the
+    shard set of this process in a cluster (PostgreSQL only), None for every shard."""
     if database_url is not None:
-        return PostgresStorage(database_url)
+        return PostgresStorage(database_url, shards=shards)
     return SqliteStorage(database_path)

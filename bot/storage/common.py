@@ -5,28 +5,77 @@ written with `?` placeholders; the PostgreSQL backend numbers them (`$1`, `$2`, 
 A backend supplies `_rows` (one read) and `_write` (one statement in a transaction of its
 own), and everything that differs between the dialects: its transactions (a change, a new
 table, the outbox marks), the JSON and array forms of its queries, and the lease.
+
+A `shared` database (PostgreSQL) may have other processes writing to it: a cached table is
+used only once its row is found at the same version, a channel's open table is read from the
+row, each destination's letters are claimed before they are read for sending (one process at
+a time sends them, in order), and timers are claimed before they fire. SQLite is one process
+(its lease): none of that costs it anything.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import secrets
+import socket
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.models import Posting, Table, Timer
 from bot.storage.base import Change, Committed, LogEntry
 from bot.storage.cache import OpenTables, TableCache
-from bot.storage.rows import Row, changed_columns, table_from_row, timer_from_row
+from bot.storage.rows import Row, changed_columns, due_heads, table_from_row, timer_from_row
 from bot.storage.schema import KEEP_DONE_LETTERS, NOT_HELD
+
+CLAIM_SECONDS = 10.0
+"""How long a process's claim on a destination lasts unless renewed (the sender renews its
+claims every third of it): a dead process's destinations pass to another after this."""
+TIMER_CLAIM_SECONDS = 120.0
+"""How long a claimed timer is left to its process: its handler deletes it when its change
+is stored (an AI's move included); a dead process's timers fire elsewhere after this."""
+CLOSED_DM_SECONDS = 600.0
+"""How long a DM found closed (403, 50007) is not tried again: each try is an invalid
+request, and 10,000 of those in 10 minutes ban the bot's IP for an hour. The member plays on
+through `hand` meanwhile, and opening their DMs is noticed after this."""
+POLL_SECONDS = 2.0
+"""On a shared database, how often the sender and the timer dispatcher look again without a
+wake-up (a NOTIFY lost with its connection)."""
 
 
 class SqlStorage(ABC):
+    shared = False
+    """Whether other processes write to this database too (see the module's docstring)."""
+
     def __init__(self) -> None:
         self._tables = TableCache()
         self._open = OpenTables()
         self._salt: str | None = None
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process, as its claims name it."""
+        self._closed: dict[int, float] = {}
+        """Members whose DMs were found closed → until when they are not tried again."""
+        self._closed_read = 0.0
+
+    @property
+    def poll_every(self) -> float | None:
+        """Seconds between looks at the outbox and the timers without a wake-up; None: the
+        process's own commits are the only wake-ups there are."""
+        return POLL_SECONDS if self.shared else None
+
+    @abstractmethod
+    async def listen(self, wake: Callable[[], None]) -> None:
+        """Call `wake` when another process stores letters or timers."""
+
+    @abstractmethod
+    async def _pending(self, limit: int, busy: Collection[str],
+                       only: Collection[str] | None) -> Sequence[Row]:
+        """Pending letters not held, oldest first, but for the `busy` destinations; with
+        `only`, of those destinations alone."""
 
     @abstractmethod
     async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> Sequence[Row]:
@@ -50,6 +99,7 @@ class SqlStorage(ABC):
         with long ago pruned."""
         self._open.reset(await self._rows(
             "SELECT id, channel_id FROM tables WHERE status != 'over'"))
+        await self._read_closed_dms(time.time())
         await self._write(
             "DELETE FROM outbox WHERE state != 'pending' AND done_at < ?",
             (time.time() - KEEP_DONE_LETTERS,),
@@ -101,7 +151,11 @@ class SqlStorage(ABC):
     async def table(self, table_id: int) -> Table | None:
         cached = self._tables.get(table_id)
         if cached is not None:
-            return cached
+            if not self.shared:
+                return cached
+            current = await self._checked(cached)
+            if current is not None:
+                return current
         stamp = self._tables.stamp(table_id)
         row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
         if row is None:
@@ -110,9 +164,31 @@ class SqlStorage(ABC):
         self._tables.fill(table, stamp)
         return table
 
+    async def _checked(self, cached: Table) -> Table | None:
+        """The cached table if its row is still at its version (another process may have
+        changed it), with the living message the row names (another process's sender may
+        have moved it without a new version); None if the row is newer."""
+        stamp = self._tables.stamp(cached.id)
+        row = await self._row(
+            "SELECT version, message_id FROM tables WHERE id = ?", (cached.id,))
+        if row is None or row["version"] > cached.version:
+            self._tables.forget(cached.id)
+            return None
+        if row["version"] < cached.version:  # read as a commit of this process landed
+            return cached
+        if row["message_id"] != cached.message_id:
+            if self._tables.stamp(cached.id) == stamp:
+                self._tables.message_stored(cached.id, row["message_id"])
+            return cached.model_copy(update={"message_id": row["message_id"]})
+        return cached
+
     async def open_table(self, channel_id: int) -> Table | None:
-        table_id = self._open.get(channel_id)
-        return None if table_id is None else await self.table(table_id)
+        if self.shared:  # another process may have opened or closed it
+            table_id = await self._value(
+                "SELECT id FROM tables WHERE channel_id = ? AND status != 'over'", (channel_id,))
+        else:
+            table_id = self._open.get(channel_id)
+        return None if table_id is None else await self.table(int(table_id))
 
     async def last_game(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recently finished game."""
@@ -180,6 +256,82 @@ class SqlStorage(ABC):
 
     # the outbox ---------------------------------------------------------------------------
 
+    async def due_postings(
+        self, now: float, limit: int, busy: Collection[str] = ()
+    ) -> list[Posting]:
+        """Pending letters due now, oldest first, each behind every earlier letter to its
+        destination (one waiting for a retry holds back the rest); a paused table's channel
+        letters wait. Letters to the `busy` destinations (the sender's workers have them in
+        hand) are left out unread: under load the backlog is read again at every wake-up.
+
+        On a shared database only the destinations this process claims: their letters are
+        read again once claimed, so that none another process sent and marked meanwhile is
+        handed out a second time."""
+        postings = due_heads(await self._pending(limit, busy, None), now)
+        if not self.shared or not postings:
+            return postings
+        claimed = await self._claim(sorted({p.letter.to for p in postings}), now)
+        if not claimed:
+            return []
+        return due_heads(await self._pending(limit, (), claimed), now)
+
+    async def _claim(self, dests: list[str], now: float) -> list[str]:
+        """The destinations this process now claims of `dests` (a shared backend)."""
+        return dests
+
+    async def release_destination(self, dest: str) -> None:
+        """The sender is done with a destination for now: another process may claim it."""
+        if self.shared:
+            await self._write("UPDATE claims SET expires = 0 WHERE dest = ? AND holder = ?",
+                              (dest, self.holder))
+
+    async def renew_claims(self, now: float) -> None:
+        """Keep this process's live claims (the destinations its sender works on)."""
+        if self.shared:
+            await self._write(
+                "UPDATE claims SET expires = ? WHERE holder = ? AND expires >= ?",
+                (now + CLAIM_SECONDS, self.holder, now),
+            )
+
+    async def identify_turn(self, bucket: int, spacing: float) -> None:
+        """Wait until this IDENTIFY bucket's last IDENTIFY (by any process) is `spacing`
+        seconds old, and take the turn: under the bucket's lock, its last turn is read from
+        `meta`, waited out, and written (a process killed meanwhile leaves it written)."""
+        key = f"identify {bucket}"
+        async with self._identify_lock(bucket):
+            last = await self._value("SELECT value FROM meta WHERE key = ?", (key,))
+            wait = 0.0 if last is None else float(last) + spacing - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            await self._write(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, repr(time.time())))
+
+    @abstractmethod
+    def _identify_lock(self, bucket: int) -> AbstractAsyncContextManager[None]:
+        """Held by one process's shard of this IDENTIFY bucket at a time."""
+
+    async def dm_closed(self, user_id: int, now: float) -> bool:
+        """Whether this member's DMs were found closed lately (by any process)."""
+        if self.shared and now - self._closed_read >= POLL_SECONDS:
+            await self._read_closed_dms(now)
+        return self._closed.get(user_id, 0.0) > now
+
+    async def remember_closed_dm(self, user_id: int, now: float) -> None:
+        until = now + CLOSED_DM_SECONDS
+        self._closed[user_id] = until
+        await self._write(
+            "INSERT INTO closed_dms (user_id, expires) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET expires = excluded.expires",
+            (user_id, until),
+        )
+
+    async def _read_closed_dms(self, now: float) -> None:
+        self._closed_read = now
+        self._closed = {int(r["user_id"]): float(r["expires"]) for r in await self._rows(
+            "SELECT user_id, expires FROM closed_dms WHERE expires > ?", (now,))}
+
     async def next_posting_at(self) -> float | None:
         """When the earliest letter at the head of its destination is due."""
         row = await self._row(
@@ -204,7 +356,7 @@ class SqlStorage(ABC):
 
     async def living_message(self, table_id: int) -> int | None:
         cached = self._tables.peek(table_id)
-        if cached is not None:
+        if cached is not None and not self.shared:
             return cached.message_id
         found = await self._value("SELECT message_id FROM tables WHERE id = ?", (table_id,))
         return None if found is None else int(found)
@@ -250,7 +402,8 @@ class SqlStorage(ABC):
 
     async def retry_timer(self, timer_id: int, due: float) -> None:
         await self._write(
-            "UPDATE timers SET due = ?, attempts = attempts + 1 WHERE id = ?", (due, timer_id)
+            "UPDATE timers SET due = ?, attempts = attempts + 1, claimed_until = 0 WHERE id = ?",
+            (due, timer_id),
         )
 
     # settings, notes, results -------------------------------------------------------------

@@ -7,18 +7,24 @@ What makes it safe for more than one process, already: table ids come from the
 migrations run under an advisory lock, so processes starting together apply each one once;
 the lease is a session advisory lock, which the server releases the moment the holding
 process (or its connection) dies. Each transaction runs whole on one pooled connection.
-Reads of tables come from the same memory cache as SQLite's (`cache.py`), which stays true
-while the lease keeps one process per database (see docs/decisions.md, "PostgreSQL").
+
+Several processes (a shard cluster) share it: the lease is one per shard set, a cached table
+is used only while its row keeps the cached version, each destination's letters are sent by
+the one process that claims it (`claims`, taken with FOR UPDATE SKIP LOCKED, expiring unless
+renewed), each timer fires in the one process that claims it, and a commit that stores
+letters or timers sends a NOTIFY that wakes every process's sender and dispatcher (polling
+covers a lost one). See docs/decisions.md, "A shard cluster".
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
 import re
 import time
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
@@ -32,9 +38,8 @@ from bot.storage.base import (
     StorageError,
     TimerPlan,
 )
-from bot.storage.common import SqlStorage
+from bot.storage.common import CLAIM_SECONDS, TIMER_CLAIM_SECONDS, SqlStorage
 from bot.storage.rows import (
-    due_heads,
     result_rows,
     table_row,
     timer_from_row,
@@ -54,6 +59,23 @@ LOCKS = 0x44454454
 as `classid`, the lock's number as `objid`."""
 MIGRATING = 1
 LEASE_LOCK = 2
+"""Held alone by a process playing every shard, shared by each process of a cluster: the two
+never play on one database together."""
+SHARD_LOCKS = 0x44454455
+"""The namespace of one lock per shard, held by the process playing that shard."""
+IDENTIFY_LOCKS = 0x44454456
+"""The namespace of one lock per IDENTIFY bucket (`identify_turn`)."""
+WAKE = "deduction_wake"
+LIVING_HOLDER = "pid:"
+"""A process holding the lease names its claims after its lease's session (`pid:<backend
+pid>`): once that session is gone (the process died), its claims pass on at once."""
+
+
+def gone(holder: str) -> str:
+    """SQL: the claim's `holder` column names a session that no longer exists."""
+    return (f"({holder} LIKE '{LIVING_HOLDER}%' AND substr({holder}, {len(LIVING_HOLDER) + 1})"
+            "::int NOT IN (SELECT pid FROM pg_stat_activity))")
+"""The NOTIFY channel of commits that store letters or timers."""
 FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 """What a database or connection failure raises; a change that meets one is not stored."""
 
@@ -76,13 +98,26 @@ def numbered(sql: str) -> str:
 
 
 class PostgresStorage(SqlStorage):
-    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+    shared = True
+
+    def __init__(self, url: str, *, pool_size: int = 10,
+                 shards: tuple[int, ...] | None = None) -> None:
+        """`shards`: the shards this process plays in a cluster (None: every shard)."""
         super().__init__()
         self.url = url
         self.pool_size = pool_size
+        self.shards = shards
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
         self._lease: asyncpg.Connection[asyncpg.Record] | None = None
-        """The session that holds the lease's advisory lock, kept apart from the pool."""
+        """The session that holds the lease's advisory locks, kept apart from the pool."""
+        self._listener: asyncpg.Connection[asyncpg.Record] | None = None
+
+    @property
+    def lease_name(self) -> str:
+        """The lease row of this process's shard set."""
+        if self.shards is None:
+            return LEASE
+        return f"{LEASE} shards {','.join(map(str, self.shards))}"
 
     # connections --------------------------------------------------------------------------
 
@@ -106,6 +141,9 @@ class PostgresStorage(SqlStorage):
         if self._lease is not None:
             self._lease.terminate()
             self._lease = None
+        if self._listener is not None:
+            self._listener.terminate()
+            self._listener = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -134,6 +172,25 @@ class PostgresStorage(SqlStorage):
             finally:
                 await con.execute("SELECT pg_advisory_unlock($1, $2)", LOCKS, MIGRATING)
         return len(MIGRATIONS)
+
+    async def listen(self, wake: Callable[[], None]) -> None:
+        """LISTEN on a connection of its own (a pooled one must come back as it was)."""
+        try:
+            self._listener = await asyncpg.connect(self.url)
+            await self._listener.add_listener(WAKE, lambda *_: wake())
+        except FAILURES as exc:
+            raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
+
+    @contextlib.asynccontextmanager
+    async def _identify_lock(self, bucket: int) -> AsyncIterator[None]:
+        """The bucket's advisory lock, on a pooled connection (unlocked before it goes
+        back); a process that dies holding it releases it with its session."""
+        async with self.pool.acquire() as con:
+            await con.execute("SELECT pg_advisory_lock($1, $2)", IDENTIFY_LOCKS, bucket)
+            try:
+                yield
+            finally:
+                await con.execute("SELECT pg_advisory_unlock($1, $2)", IDENTIFY_LOCKS, bucket)
 
     async def _transaction(self, work: Callable[[Con], Awaitable[T]]) -> T:
         """One transaction on one pooled connection; a database error rolls it back whole
@@ -172,6 +229,7 @@ class PostgresStorage(SqlStorage):
             )
             ids = await _insert_letters(con, created.id, change.letters, now)
             await _move_timers(con, created, change.timers)
+            await _wake_others(con, change)
             return ids
 
         try:
@@ -190,6 +248,8 @@ class PostgresStorage(SqlStorage):
         async def work(con: Con) -> tuple[int, ...]:
             version = await con.fetchval(
                 "SELECT version FROM tables WHERE id = $1 FOR UPDATE", new.id)
+            if change.read_at is not None and version != change.read_at:
+                raise StaleVersion("This table changed in the meantime.")
             if change.expected is not None:
                 if version != change.expected:
                     raise StaleVersion("This table changed in the meantime.")
@@ -200,6 +260,7 @@ class PostgresStorage(SqlStorage):
                 await _insert_log(con, new, change.log, now)
             ids = await _insert_letters(con, new.id, change.letters, now)
             await _move_timers(con, new, change.timers)
+            await _wake_others(con, change)
             if change.winners is not None:
                 await con.executemany(
                     "INSERT INTO results (guild_id, game, table_id, user_id, won, finished_at,"
@@ -219,20 +280,36 @@ class PostgresStorage(SqlStorage):
 
     # the outbox ---------------------------------------------------------------------------
 
-    async def due_postings(
-        self, now: float, limit: int, busy: Collection[str] = ()
-    ) -> list[Posting]:
-        """As SqliteStorage.due_postings: pending letters in order per destination, those
-        behind a waiting one held back, a paused table's channel letters held, the `busy`
-        destinations left out unread."""
-        rows = await self._rows(
+    async def _pending(self, limit: int, busy: Collection[str],
+                       only: Collection[str] | None) -> list[asyncpg.Record]:
+        return await self._rows(
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
             f" WHERE o.state = 'pending' AND {NOT_HELD}"
-            " AND o.dest <> ALL(?::text[]) ORDER BY o.id LIMIT ?",
-            (list(busy), limit),
+            " AND o.dest <> ALL(?::text[]) AND (?::text[] IS NULL OR o.dest = ANY(?::text[]))"
+            " ORDER BY o.id LIMIT ?",
+            (list(busy), None if only is None else list(only),
+             None if only is None else list(only), limit),
         )
-        return due_heads(rows, now)
+
+    async def _claim(self, dests: list[str], now: float) -> list[str]:
+        """Claim what no other process holds of these destinations: their row is made if
+        it is new, then taken unless another process's claim is live, or another process is
+        taking it right now (SKIP LOCKED: the two never wait for each other)."""
+        async def work(con: Con) -> list[str]:
+            await con.execute(
+                "INSERT INTO claims (dest) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
+                dests)
+            rows = await con.fetch(
+                "UPDATE claims SET holder = $1, expires = $2 WHERE dest IN ("
+                " SELECT dest FROM claims WHERE dest = ANY($3::text[])"
+                f" AND (expires < $4 OR holder = $1 OR {gone('holder')})"
+                " FOR UPDATE SKIP LOCKED) RETURNING dest",
+                self.holder, now + CLAIM_SECONDS, dests, now,
+            )
+            return sorted(str(r["dest"]) for r in rows)
+
+        return await self._transaction(work)
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
         """Marked after its own send, in one transaction with what the post becomes: the
@@ -270,26 +347,46 @@ class PostgresStorage(SqlStorage):
     async def due_timers(
         self, now: float, limit: int, running: Collection[int] = ()
     ) -> list[Timer]:
-        """Due timers, earliest first, but for those `running` (in a handler's hands)."""
+        """Due timers, earliest first, but for those `running` (in a handler's hands) and
+        those another process claims: each is claimed here, so it fires in one process."""
         rows = await self._rows(
-            "SELECT t.* FROM timers t JOIN tables b ON b.id = t.table_id"
-            " WHERE t.due <= ? AND b.paused IS NULL AND t.id <> ALL(?::bigint[])"
-            " ORDER BY t.due, t.id LIMIT ?",
-            (now, list(running), limit),
+            "UPDATE timers SET claimed_until = ?, claimed_by = ? WHERE id IN ("
+            " SELECT t.id FROM timers t JOIN tables b ON b.id = t.table_id"
+            " WHERE t.due <= ?"
+            f" AND (t.claimed_until < ? OR t.claimed_by = ? OR {gone('t.claimed_by')})"
+            " AND b.paused IS NULL AND t.id <> ALL(?::bigint[]) ORDER BY t.due, t.id LIMIT ?"
+            " FOR UPDATE OF t SKIP LOCKED) RETURNING *",
+            (now + TIMER_CLAIM_SECONDS, self.holder, now, now, self.holder, list(running),
+             limit),
         )
-        return [timer_from_row(r) for r in rows]
+        return sorted((timer_from_row(r) for r in rows), key=lambda t: (t.due, t.id))
+
+    async def next_timer_due(self) -> float | None:
+        """As SqlStorage's, another process's timer counted when its claim runs out."""
+        row = await self._row(
+            f"SELECT MIN(CASE WHEN t.claimed_by = ? OR {gone('t.claimed_by')} THEN t.due"
+            " ELSE GREATEST(t.due, t.claimed_until) END) AS due FROM timers t"
+            " JOIN tables b ON b.id = t.table_id WHERE b.paused IS NULL",
+            (self.holder,),
+        )
+        return None if row is None or row["due"] is None else float(row["due"])
 
     # the lease ----------------------------------------------------------------------------
 
     async def acquire_lease(self, holder: str, ttl: float, now: float) -> str | None:
-        """Take the lease's session advisory lock on a connection of its own, or renew it
-        (the lock lasts as long as that connection: `expires` is only shown to others);
-        the holder's name if another process has it. A lease whose connection was lost is
-        lost: another process may have played meanwhile."""
+        """Take the lease's session advisory locks on a connection of their own, or renew
+        them (the locks last as long as that connection: `expires` is only shown to others);
+        the holder's name if another process has them. A lease whose connection was lost is
+        lost: another process may have played meanwhile.
+
+        Playing every shard, the lease is LEASE_LOCK alone; in a cluster, LEASE_LOCK shared
+        with the other processes of the cluster and one lock per shard of this process's set:
+        a second process for any of the same shards waits, one for other shards plays."""
         if self._lease is not None:
             try:
                 await self._lease.execute(
-                    "UPDATE lease SET expires = $1 WHERE name = $2", now + ttl, LEASE)
+                    "UPDATE lease SET expires = $1 WHERE name = $2", now + ttl,
+                    self.lease_name)
             except Exception:  # any failure of its own session (asyncpg's protocol errors too)
                 self._lease.terminate()
                 self._lease = None
@@ -299,27 +396,36 @@ class PostgresStorage(SqlStorage):
             con = await asyncpg.connect(self.url)
         except FAILURES as exc:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
-        if not await con.fetchval("SELECT pg_try_advisory_lock($1, $2)", LOCKS, LEASE_LOCK):
-            await con.close()
-            other = await self._value("SELECT holder FROM lease WHERE name = ?", (LEASE,))
-            return str(other) if other is not None else "another process"
+        if not await _lock_shards(con, self.shards):
+            await con.close()  # the session ends: any lock it took goes with it
+            return await self._lease_rival()
         await con.execute(
             "INSERT INTO lease (name, holder, expires) VALUES ($1, $2, $3)"
             " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
             " expires = excluded.expires",
-            LEASE, holder, now + ttl,
+            self.lease_name, holder, now + ttl,
         )
         self._lease = con
+        self.holder = f"{LIVING_HOLDER}{await con.fetchval('SELECT pg_backend_pid()')}"
         return None
+
+    async def _lease_rival(self) -> str:
+        """Who holds what this process waits for, as far as the lease rows tell."""
+        other = await self._value("SELECT holder FROM lease WHERE name = ?", (self.lease_name,))
+        if other is not None:
+            return str(other)
+        if self.shards is None:
+            return "a process of a shard cluster"
+        return "another process for some of these shards, or one playing every shard"
 
     async def release_lease(self, holder: str) -> None:
         con, self._lease = self._lease, None
         if con is None:
             return
         try:
-            await con.execute("DELETE FROM lease WHERE name = $1 AND holder = $2", LEASE,
-                              holder)
-            await con.close()  # the session ends: its advisory lock goes with it
+            await con.execute("DELETE FROM lease WHERE name = $1 AND holder = $2",
+                              self.lease_name, holder)
+            await con.close()  # the session ends: its advisory locks go with it
         except FAILURES:
             con.terminate()
 
@@ -330,7 +436,7 @@ class PostgresStorage(SqlStorage):
             " SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
             " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
             " AND classid = ? AND objid = ? AND objsubid = 2)",
-            (LEASE, LOCKS, LEASE_LOCK),
+            (self.lease_name, LOCKS, LEASE_LOCK),
         )
         return None if row is None else (str(row["holder"]), float(row["expires"]))
 
@@ -356,6 +462,13 @@ class PostgresStorage(SqlStorage):
 
 
 # --- statements used inside a unit of work ------------------------------------------------
+
+
+async def _wake_others(con: Con, change: Change) -> None:
+    """Every process's sender or dispatcher looks again once this transaction commits
+    (PostgreSQL delivers a NOTIFY at the commit, and never one of a rollback)."""
+    if change.letters or change.timers.add:
+        await con.execute(f"NOTIFY {WAKE}")
 
 
 async def _insert_log(con: Con, table: Table, log: LogEntry, now: float) -> None:
@@ -412,6 +525,21 @@ async def _move_timers(con: Con, table: Table, plan: TimerPlan) -> None:
             [(table.guild_id, table.id, spec.kind, spec.due, timer_payload(spec))
              for spec in plan.add],
         )
+
+
+async def _lock_shards(con: asyncpg.Connection[asyncpg.Record],
+                       shards: tuple[int, ...] | None) -> bool:
+    """Try the lease's locks on this session: all of them, or (False) none is kept."""
+    if shards is None:
+        return bool(await con.fetchval("SELECT pg_try_advisory_lock($1, $2)", LOCKS,
+                                       LEASE_LOCK))
+    taken = await con.fetchval(
+        "SELECT pg_try_advisory_lock_shared($1, $2)"
+        " AND (SELECT bool_and(pg_try_advisory_lock($3, s)) FROM unnest($4::int[]) s)",
+        LOCKS, LEASE_LOCK, SHARD_LOCKS, list(shards))
+    if not taken:
+        await con.execute("SELECT pg_advisory_unlock_all()")
+    return bool(taken)
 
 
 def _loads(text: str | None) -> dict[str, Any]:

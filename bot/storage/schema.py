@@ -134,6 +134,23 @@ MIGRATIONS: tuple[str, ...] = (
         settings TEXT NOT NULL
     );
     """,
+    # 3: several processes on one database (PostgreSQL): a destination's letters are sent by
+    # the one process that claims it until `expires`, a timer is fired by the one that claims
+    # it until `claimed_until`, and a DM found closed is remembered for every process until
+    # `expires`. One process on SQLite leaves the claims unused.
+    """
+    CREATE TABLE claims (
+        dest TEXT PRIMARY KEY,
+        holder TEXT NOT NULL DEFAULT '',
+        expires REAL NOT NULL DEFAULT 0
+    );
+    ALTER TABLE timers ADD COLUMN claimed_until REAL NOT NULL DEFAULT 0;
+    ALTER TABLE timers ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
+    CREATE TABLE closed_dms (
+        user_id INTEGER PRIMARY KEY,
+        expires REAL NOT NULL
+    );
+    """,
 )
 
 POSTGRES_TERMS = (

@@ -36,7 +36,6 @@ from bot.storage.base import (
 )
 from bot.storage.common import SqlStorage
 from bot.storage.rows import (
-    due_heads,
     result_rows,
     table_row,
     timer_from_row,
@@ -69,6 +68,7 @@ class SqliteStorage(SqlStorage):
         self._mark_waiters: dict[int, asyncio.Future[None]] = {}
         self._marking: asyncio.Task[None] | None = None
         self._last_table_id = 0
+        self._identifying: dict[int, asyncio.Lock] = {}
         """Table ids are handed out here (one process holds the database: the lease), so a
         new table's letters are rendered with its id before its one transaction."""
 
@@ -105,6 +105,13 @@ class SqliteStorage(SqlStorage):
         if self._thread is not None:
             self._thread.close()
         self._reader = self._writer = self._thread = None
+
+    async def listen(self, wake: Callable[[], None]) -> None:
+        """No other process writes here (the lease): this process's commits wake it."""
+
+    def _identify_lock(self, bucket: int) -> asyncio.Lock:
+        """One process: a lock of its own is the bucket's."""
+        return self._identifying.setdefault(bucket, asyncio.Lock())
 
     async def _on_writer(self, work: Callable[..., T], *args: Any) -> T:
         """Run `work(writer connection, *args)` on the writer's thread (the connection is
@@ -179,6 +186,10 @@ class SqliteStorage(SqlStorage):
                 )
                 if cur.rowcount != 1:
                     raise StaleVersion("This table changed in the meantime.")
+            elif change.read_at is not None:
+                row = con.execute("SELECT version FROM tables WHERE id = ?", (new.id,)).fetchone()
+                if row is None or row[0] != change.read_at:
+                    raise StaleVersion("This table changed in the meantime.")
             if change.log is not None:
                 _insert_log(con, new, change.log, now)
             ids = _insert_letters(con, new.id, change.letters, now)
@@ -202,21 +213,17 @@ class SqliteStorage(SqlStorage):
 
     # the outbox ---------------------------------------------------------------------------
 
-    async def due_postings(
-        self, now: float, limit: int, busy: Collection[str] = ()
-    ) -> list[Posting]:
-        """Pending letters due now, oldest first, each behind every earlier letter to its
-        destination (one waiting for a retry holds back the rest); a paused table's channel
-        letters wait. Letters to the `busy` destinations (the sender's workers have them in
-        hand) are left out unread: under load the backlog is read again at every wake-up."""
-        rows = await self._rows(
+    async def _pending(self, limit: int, busy: Collection[str],
+                       only: Collection[str] | None) -> list[aiosqlite.Row]:
+        if only is not None:
+            raise ValueError("one process on SQLite claims no destinations")
+        return await self._rows(
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
             f" WHERE o.state = 'pending' AND {NOT_HELD}"
             " AND o.dest NOT IN (SELECT value FROM json_each(?)) ORDER BY o.id LIMIT ?",
             (json.dumps(list(busy)), limit),
         )
-        return due_heads(rows, now)
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
         """Marked after its own send; a living post also becomes the table's message, and a

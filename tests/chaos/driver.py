@@ -2,7 +2,9 @@
 random moments and started again, as members would live it: they click, and when the bot
 does not answer they look at the table and try again.
 
-Shared by the suite (a small run) and `python -m bench.chaos` (100 games, 50 kills). What it
+Shared by the suite (a small run) and `python -m bench.chaos` (100 games, 50 kills). With
+`cluster`, two processes (shards 0 and 1 of two) play on one PostgreSQL database, the games
+split between a server on each shard, and each kill takes one of them. What it
 counts: games, kills, acknowledged actions (the member was told it happened), actions lost
 (acknowledged but not stored: must be 0), duplicated actions and messages (an action stored
 twice, or one letter delivered twice: must be 0), stalled games (not over in time: must be 0).
@@ -24,6 +26,7 @@ from typing import Any
 
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import CARDS, Category
+from tests.e2e.drive import _postgres_query
 from tests.standin import (
     DiscordStandIn,
     InteractionResult,
@@ -35,6 +38,9 @@ from tests.standin import (
 from tests.standin.process import BotProcess
 
 ENV = {"AI_DELAY_SECONDS": "0.05"}
+START_TIMEOUT = 120.0
+"""Seconds a process may take to start (a hundred tables' timers reconciled, on a busy
+machine)."""
 ASKS = 2
 """Questions each member asks before accusing right."""
 
@@ -61,46 +67,65 @@ class Report:
 
 
 class Chaos:
-    def __init__(self, dc: DiscordStandIn, db: Path, rng: random.Random) -> None:
+    def __init__(self, dc: DiscordStandIn, db: Path, rng: random.Random,
+                 url: str | None = None, shards: int = 1) -> None:
+        """`url`: a PostgreSQL database instead of the SQLite file `db`; `shards`: processes,
+        one shard each (more than one needs `url`)."""
         self.dc = dc
         self.db = db
+        self.url = url
+        self.shards = shards
         self.rng = rng
-        self.proc: BotProcess | None = None
-        self.up = asyncio.Event()
+        self.procs: dict[int, BotProcess] = {}
+        self.ups = {shard: asyncio.Event() for shard in range(shards)}
         self.report = Report()
         self.answers: list[tuple[InteractionResult, str, Callable[[], bool]]] = []
         """Every interaction fired: its expected success text, and whether its step is stored."""
 
     # the bot's life ----------------------------------------------------------------------
 
-    async def start(self) -> None:
-        self.proc = await self.dc.start_bot_process(database_path=self.db, env=ENV)
-        self.up.set()
+    async def start(self, shard: int = 0) -> None:
+        env = dict(ENV)
+        if self.url is not None:
+            env["DATABASE_URL"] = self.url
+        if self.shards > 1:
+            env |= {"SHARD_COUNT": str(self.shards), "SHARD_IDS": str(shard)}
+        self.procs[shard] = await self.dc.start_bot_process(database_path=self.db, env=env,
+                                                            timeout=START_TIMEOUT)
+        self.ups[shard].set()
 
     async def killer(self, kills: int, every: float) -> None:
-        """SIGKILL at random moments, start again after a short while."""
+        """SIGKILL one process at random moments, start it again after a short while."""
         for _ in range(kills):
             await asyncio.sleep(self.rng.uniform(0.3 * every, 1.7 * every))
-            assert self.proc is not None
-            self.up.clear()
-            self.proc.kill()
-            await self.proc.wait(10)
+            shard = self.rng.randrange(self.shards)
+            self.ups[shard].clear()
+            self.procs[shard].kill()
+            await self.procs[shard].wait(10)
             self.report.kills += 1
-            with contextlib.suppress(StandInError):
-                await self.dc.wait_disconnected()
+            if self.shards == 1:
+                with contextlib.suppress(StandInError):
+                    await self.dc.wait_disconnected()
             await asyncio.sleep(self.rng.uniform(0.0, 0.3))
-            await self.start()
+            await self.start(shard)
 
-    # reading the truth -------------------------------------------------------------------
-
-    def row(self, channel: int) -> sqlite3.Row | None:
+    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """One read of the bot's database (`?` placeholders, SQL both backends speak)."""
+        if self.url is not None:
+            return list(_postgres_query(self.url, sql, args))
         con = sqlite3.connect(self.db, timeout=10)
         con.row_factory = sqlite3.Row
         try:
-            return con.execute("SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC",
-                               (channel,)).fetchone()
+            return con.execute(sql, args).fetchall()
         finally:
             con.close()
+
+    # reading the truth -------------------------------------------------------------------
+
+    def row(self, channel: int) -> Any:
+        found = self.query("SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                           (channel,))
+        return found[0] if found else None
 
     def state(self, channel: int) -> GameState | None:
         row = self.row(channel)
@@ -113,10 +138,11 @@ class Chaos:
     async def step(self, user: User, channel: int, command: str, done: str,
                    stored: Callable[[], bool], **options: Any) -> None:
         """Do one step until it is stored, once: never again once it is."""
+        last: str | None = None
         for _ in range(200):
             if stored():
                 return
-            await self.up.wait()
+            await self.ups[self.shard_of(channel)].wait()
             try:
                 rec = await self.dc.slash(user, channel, "13clues", command, wait=False,
                                           **options)
@@ -126,10 +152,17 @@ class Chaos:
             self.answers.append((rec, done, stored))
             with contextlib.suppress(StandInError):
                 await self.dc.complete(rec, timeout=4)
+            last = rec.text[:300]
             if stored():
                 return
             await asyncio.sleep(0.1)
-        raise AssertionError(f"{command} by {user.name} never went through")
+        raise AssertionError(f"{command} by {user.name} never went through; the last answer:"
+                             f" {last!r}")
+
+    def shard_of(self, channel: int) -> int:
+        """The shard whose process hears this channel's server."""
+        guild = self.dc.channels[channel].guild_id
+        return 0 if guild is None else (guild >> 22) % self.shards
 
     async def game(self, n: int, ann: User, bea: User, channel: int, limit: float) -> None:
         """One table: open, join, an AI, start, pass, ask a few questions, accuse right."""
@@ -213,23 +246,18 @@ class Chaos:
                 if not stored():
                     report.lost += 1
                     report.problems.append(f"acknowledged but not stored: {rec.text[:80]}")
-        con = sqlite3.connect(self.db)
-        try:
-            for table_id, actor, action, n in con.execute(
-                "SELECT table_id, actor, action, COUNT(*) FROM actions WHERE actor LIKE 'u%'"
-                " GROUP BY table_id, actor, action"
-            ):
-                kind = json.loads(action)["type"] if action.startswith("{") else action
-                limit = ASKS if kind == "ask" else 1
-                if kind not in ("take_glass",) and n > limit:
-                    report.duplicated_actions += n - limit
-                    report.problems.append(f"table {table_id}: {actor} {kind} stored {n}×")
-            salt = con.execute("SELECT value FROM meta WHERE key = 'nonce_salt'").fetchone()[0]
-            sent = {f"{salt}{i}" for (i,) in con.execute(
-                "SELECT id FROM outbox WHERE state = 'sent'")}
-            owed = con.execute("SELECT COUNT(*) FROM outbox WHERE state = 'pending'").fetchone()[0]
-        finally:
-            con.close()
+        for table_id, actor, action, n in self.query(
+            "SELECT table_id, actor, action, COUNT(*) FROM actions WHERE actor LIKE 'u%'"
+            " GROUP BY table_id, actor, action"
+        ):
+            kind = json.loads(action)["type"] if action.startswith("{") else action
+            limit = ASKS if kind == "ask" else 1
+            if kind not in ("take_glass",) and n > limit:
+                report.duplicated_actions += n - limit
+                report.problems.append(f"table {table_id}: {actor} {kind} stored {n}×")
+        salt = self.query("SELECT value FROM meta WHERE key = 'nonce_salt'")[0][0]
+        sent = {f"{salt}{i}" for (i,) in self.query("SELECT id FROM outbox WHERE state = 'sent'")}
+        owed = self.query("SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]
         by_nonce = Counter(str(m.nonce) for m in self.dc.messages
                            if m.author_id == self.dc.bot_user_id and m.nonce is not None)
         report.duplicated_messages = sum(n - 1 for n in by_nonce.values() if n > 1)
@@ -241,35 +269,47 @@ class Chaos:
 
 
 async def run_chaos(tmp: Path, *, games: int, kills: int, seed: int = 7,
-                    limit: float = 120.0) -> Report:
-    """Play `games` tables at once while the bot is killed `kills` times."""
+                    limit: float = 120.0, url: str | None = None, shards: int = 1) -> Report:
+    """Play `games` tables at once while the bot is killed `kills` times; with `shards`
+    above 1, a cluster of that many processes on the PostgreSQL database at `url`."""
     started = time.monotonic()
     async with running_standin(check=False) as dc:
-        guild = dc.add_guild()
-        channels = [guild.channel_id] + [dc.add_channel(guild.id, f"table-{i}")
-                                         for i in range(1, games)]
-        pairs = [(dc.add_user(f"Ann{i}", guild_id=guild.id),
-                  dc.add_user(f"Bea{i}", guild_id=guild.id)) for i in range(games)]
-        chaos = Chaos(dc, tmp / "chaos.sqlite3", random.Random(seed))
-        await chaos.start()
-        every = max(1.0, 2.0 * games / max(kills, 1))
-        killer = asyncio.create_task(chaos.killer(kills, every))
-        await asyncio.gather(*(chaos.game(i, a, b, c, limit)
-                               for i, ((a, b), c) in enumerate(zip(pairs, channels, strict=True))))
-        await killer
-        await chaos.up.wait()
-        end = time.monotonic() + 20
-        while time.monotonic() < end:  # the last process delivers what is still owed
-            con = sqlite3.connect(chaos.db)
-            owed = con.execute("SELECT COUNT(*) FROM outbox WHERE state = 'pending'").fetchone()
-            con.close()
-            if not owed[0]:
-                break
-            await asyncio.sleep(0.1)
-        with contextlib.suppress(StandInError):
-            await dc.settle(timeout=10)
-        chaos.judge(games)
-        assert chaos.proc is not None
-        await chaos.proc.stop(10)
+        dc.max_concurrency = shards  # each shard its own IDENTIFY bucket: restarts at once
+        guilds = [dc.add_guild(f"guild {s}", shard=(s, shards) if shards > 1 else None)
+                  for s in range(shards)]
+        places = [(g, g.channel_id) for g in guilds] + [
+            (g, dc.add_channel(g.id, f"table-{i}"))
+            for i in range(shards, games) for g in [guilds[i % shards]]]
+        channels = [c for _, c in places]
+        pairs = [(dc.add_user(f"Ann{i}", guild_id=g.id), dc.add_user(f"Bea{i}", guild_id=g.id))
+                 for i, (g, _) in enumerate(places)]
+        chaos = Chaos(dc, tmp / "chaos.sqlite3", random.Random(seed), url, shards)
+        try:
+            await play_all(chaos, dc, pairs, channels, games=games, kills=kills, limit=limit)
+        finally:
+            for proc in chaos.procs.values():
+                await proc.stop(10)
     chaos.report.seconds = time.monotonic() - started
     return chaos.report
+
+
+async def play_all(chaos: Chaos, dc: DiscordStandIn, pairs: list[tuple[User, User]],
+                   channels: list[int], *, games: int, kills: int, limit: float) -> None:
+    """Start the processes, play every game while the killer works, judge."""
+    for shard in range(chaos.shards):
+        await chaos.start(shard)
+    every = max(1.0, 2.0 * games / max(kills, 1))
+    killer = asyncio.create_task(chaos.killer(kills, every))
+    await asyncio.gather(*(chaos.game(i, a, b, c, limit)
+                           for i, ((a, b), c) in enumerate(zip(pairs, channels, strict=True))))
+    await killer
+    for up in chaos.ups.values():
+        await up.wait()
+    end = time.monotonic() + 20
+    while time.monotonic() < end:  # the last process delivers what is still owed
+        if not chaos.query("SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]:
+            break
+        await asyncio.sleep(0.2)
+    with contextlib.suppress(StandInError):
+        await dc.settle(timeout=10)
+    chaos.judge(games)

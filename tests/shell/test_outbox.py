@@ -221,3 +221,20 @@ async def test_under_a_backlog_an_edit_replaced_whole_is_not_sent(storage: Sqlit
          "of the new message", "casebook 2", "other seat"], key=str)
     assert sender.skipped == 3 and sender.sent == 7
     assert await storage.postings_pending(ids) == 0
+
+
+async def test_a_dm_found_closed_is_not_tried_again(storage: SqliteStorage) -> None:
+    """Each try at a closed DM is an invalid request (10,000 in 10 minutes ban the bot):
+    once found closed, the member's next DMs are given up without one."""
+    script = Script(lambda letter, n: Outcome("closed_dms", detail="403 50007"))
+    refused: list[str] = []
+
+    async def undeliverable(p: Posting, o: Outcome) -> None:
+        refused.append(f"{p.letter.body.content}: {o.verdict}")
+
+    first = await owe(storage, dm("a1", 7))
+    assert await run_until_done(Sender(storage, script, undeliverable), first)
+    later = await owe(storage, dm("a2", 7), dm("b1", 8))
+    assert await run_until_done(Sender(storage, script, undeliverable), later)
+    assert [to for to, _, _ in script.calls] == ["u:7", "u:8"]
+    assert refused == ["a1: closed_dms", "a2: closed_dms", "b1: closed_dms"]

@@ -341,12 +341,14 @@ async def test_marks_sent_together_are_stored_together(storage: SqliteStorage) -
     assert isinstance(postings[0], Posting)
 
 
+@pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_tables_are_read_from_memory_and_agree_with_the_file(
     storage: Storage, second: Storage
 ) -> None:
     """After a write, a table and a channel's open table are found without a read (the cache
     and the open-table map), and what they show is what the file holds, the living message
-    stored by a mark included."""
+    stored by a mark included. (PostgreSQL is shared by other processes: it checks the row
+    first, `tests/shell/test_cluster_storage.py`.)"""
     table = (await storage.create_table(lobby(), lambda t: Change(t))).table
     after = table.model_copy(update={"version": 1, "status": "playing", "feed": ["news"]})
     living = Letter.post(10, Outgoing(content="table"), living=True)
@@ -406,3 +408,17 @@ async def test_a_read_begun_before_a_write_never_caches_the_older_row(
     assert old is not None and old.version == 0  # it began before the write
     latest = await storage.table(table.id)
     assert latest is not None and latest.version == 1
+
+
+async def test_a_timer_plan_read_before_another_change_is_refused(storage: Storage) -> None:
+    """A plan of timers decided from the table as read (a restart's reconciling) is refused
+    if the table moved since: another process's change armed the timers it needs, and the
+    plan would delete them."""
+    table = (await storage.create_table(lobby(), lambda t: Change(t))).table
+    moved = table.model_copy(update={"version": 1})
+    await storage.commit(Change(moved, expected=0, timers=TimerPlan(add=(timer("ai", 1),))))
+    with pytest.raises(StaleVersion):
+        await storage.commit(Change(table, read_at=0, timers=TimerPlan(clear="all")))
+    assert [t.kind for t in await storage.timers(table.id)] == ["ai"]
+    await storage.commit(Change(moved, read_at=1, timers=TimerPlan(clear="all")))
+    assert await storage.timers(table.id) == []

@@ -324,6 +324,8 @@ class InteractionResult:
     data: JSON
     dispatched_at: float
     source_message_id: int | None = None
+    shard: int | None = None
+    """The shard whose connection it was sent on (None: a bot with one shard)."""
     callback_type: int | None = None
     callback_at: float | None = None
     callback_flags: int = 0

@@ -83,6 +83,8 @@ DM_MESSAGES_INTENT = 1 << 12
 CALLBACKS_ALLOWED = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 INTERACTION_KINDS = {2: "slash", 3: "component", 4: "autocomplete", 5: "modal submit"}
 FIRST_ID = 1_100_000_000_000_000_000
+IDENTIFY_SPACING = 5.0
+"""Discord lets each `max_concurrency` bucket IDENTIFY once every 5 seconds."""
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 
 Handler = Callable[..., Awaitable[web.StreamResponse]]
@@ -123,6 +125,12 @@ class _ErrorLog(logging.Handler):
 
 def _iso(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat()
+
+
+def _guild_of(event: str, data: JSON) -> int | None:
+    """The guild a gateway event belongs to (None: a DM, or no guild's), for its shard."""
+    gid = data.get("id") if event in ("GUILD_CREATE", "GUILD_DELETE") else data.get("guild_id")
+    return None if gid is None else int(gid)
 
 
 def _uid(user: User | int) -> int:
@@ -202,6 +210,14 @@ class DiscordStandIn:
         self._sessions: dict[str, Session] = {}
         self._connections: list[Connection] = []
         self._active: Connection | None = None
+        self._shards: dict[int, Connection] = {}
+        """Shard id → its connection, once a bot identifies with more than one shard."""
+        self.max_concurrency = 1
+        """Discord's IDENTIFY buckets (`/gateway/bot`): shard s is in bucket s % this."""
+        self.identify_spacing = IDENTIFY_SPACING
+        self._identified_at: dict[int, float] = {}
+        self.invalid_sessions = 0
+        """IDENTIFYs refused (op 9) for coming sooner than their bucket allows."""
         self._inflight = 0
         self._last_activity = time.monotonic()
         self._changed = asyncio.Event()
@@ -284,6 +300,14 @@ class DiscordStandIn:
     def _next_id(self) -> int:
         return next(self._ids)
 
+    def _id_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A fresh snowflake whose guild is routed to this shard: `(id >> 22) % count`."""
+        base = self._next_id()
+        while (base >> 22) % shard_count != shard_id:
+            base += 1 << 22
+        self._ids = itertools.count(base + 1)
+        return base
+
     def now(self) -> float:
         """The stand-in's clock (monotonic seconds, shifted by advance_time)."""
         return time.monotonic() + self._time_offset
@@ -292,9 +316,11 @@ class DiscordStandIn:
         """Pretend time passed (e.g. 16 minutes to expire interaction tokens)."""
         self._time_offset += seconds
 
-    def add_guild(self, name: str = "Test Guild", *, channel_name: str = "general") -> Guild:
-        """A guild with an owner, @everyone/bot/manager roles and one text channel."""
-        gid = self._next_id()
+    def add_guild(self, name: str = "Test Guild", *, channel_name: str = "general",
+                  shard: tuple[int, int] | None = None) -> Guild:
+        """A guild with an owner, @everyone/bot/manager roles and one text channel; with
+        `shard` (shard id, shard count), an id that Discord's routing gives that shard."""
+        gid = self._next_id() if shard is None else self._id_on_shard(*shard)
         owner = User(id=self._next_id(), name=f"{name} owner")
         self.users[owner.id] = owner
         guild = Guild(
@@ -811,8 +837,29 @@ class DiscordStandIn:
         for conn in self._connections:
             if conn.identified:
                 data = build(conn)
-                if data is not None:
+                if data is not None and self._routes_to(conn, _guild_of(event, data)):
                     conn.enqueue(event, data)
+
+    def _routes_to(self, conn: Connection, guild_id: int | None) -> bool:
+        """Whether Discord sends an event of this guild (None: a DM) on this connection:
+        `(guild_id >> 22) % shard count` is its shard, DMs go to shard 0."""
+        if conn.session is None:
+            return False
+        shard, count = conn.session.shard
+        if count <= 1:
+            return True
+        return shard == (0 if guild_id is None else (guild_id >> 22) % count)
+
+    def _connection_for(self, guild_id: int | None) -> Connection:
+        """The bot's connection that an interaction in this guild (None: a DM) reaches."""
+        if not self._shards:
+            return self._require_bot()
+        count = next(iter(self._shards.values())).session.shard[1]  # type: ignore[union-attr]
+        shard = 0 if guild_id is None else (guild_id >> 22) % count
+        conn = self._shards.get(shard)
+        if conn is None or not conn.identified:
+            raise NoBotConnected(f"shard {shard} of {count} is not connected")
+        return conn
 
     def _broadcast_guild_event(
         self, event: str, build: Callable[[Connection], JSON | None]
@@ -866,17 +913,27 @@ class DiscordStandIn:
 
     async def _identify(self, conn: Connection, d: JSON) -> None:
         self.token = d.get("token")
+        shard = list(d.get("shard") or [0, 1])
+        if shard[1] > 1:  # Discord's IDENTIFY limit: one per bucket every 5 s
+            bucket = shard[0] % self.max_concurrency
+            last = self._identified_at.get(bucket)
+            if last is not None and self.now() - last < self.identify_spacing:
+                self.invalid_sessions += 1
+                await conn.send_op(9, False)
+                return
+            self._identified_at[bucket] = self.now()
         session = Session(
             session_id=f"session-{self._next_id()}",
             intents=int(d.get("intents") or 0),
-            shard=list(d.get("shard") or [0, 1]),
+            shard=shard,
         )
         self._sessions[session.session_id] = session
         conn.session = session
+        guilds = [g for g in self._bot_guilds() if self._routes_to(conn, g)]
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self._bot_guilds()],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -891,10 +948,12 @@ class DiscordStandIn:
             "auth": {},
         }
         await conn.dispatch("READY", ready)
-        for gid in self._bot_guilds():
+        for gid in guilds:
             await conn.dispatch("GUILD_CREATE", self._guild_payload(self.guilds[gid], conn))
         self.identify_count += 1
         self._active = conn
+        if shard[1] > 1:
+            self._shards[shard[0]] = conn
 
     def _bot_guilds(self) -> list[int]:
         return [g for g in self.guilds if self._bot_in(g)]
@@ -906,6 +965,8 @@ class DiscordStandIn:
             return
         conn.session = session
         self._active = conn
+        if session.shard[1] > 1:
+            self._shards[session.shard[0]] = conn
         await conn.dispatch("RESUMED", {})
         self.resume_count += 1
 
@@ -1428,7 +1489,7 @@ class DiscordStandIn:
                     "total": 1000,
                     "remaining": 1000,
                     "reset_after": 0,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.max_concurrency,
                 },
             }
         )
@@ -2168,7 +2229,7 @@ class DiscordStandIn:
             raise StandInError(f"the bot is not in guild {self.guilds[ch.guild_id].name}")
         if ch.is_thread and ch.archived:
             raise StandInError(f"thread {ch.name!r} is archived (unarchive_thread first)")
-        conn = self._require_bot()
+        conn = self._connection_for(ch.guild_id)
         iid = self._next_id()
         rec = InteractionResult(
             id=iid,
@@ -2180,6 +2241,7 @@ class DiscordStandIn:
             data=data,
             dispatched_at=self.now(),
             source_message_id=message.id if message is not None else None,
+            shard=conn.session.shard[0] if self._shards and conn.session else None,
         )
         payload = self._interaction_payload(rec, u, ch, message)
         self.interactions.append(rec)

@@ -1,0 +1,137 @@
+"""`python -m bench.cluster`: the load of `bench.load` on one process with SQLite, then on 1,
+2 and 3 processes (a shard cluster, one shard each) with PostgreSQL, in one run.
+
+    python -m bench.cluster [--tables 200] [--seconds 40] [--processes 1 2 3]
+
+PostgreSQL is a throwaway durable server on a unix socket, started as the tests start theirs
+(tests/pgserver.py), a fresh database for each run. For each setup it prints interactions per
+second; INTERACTION_CREATE → the bot's first callback (median, p99, max, measured in the bot
+process); the bots' CPU per interaction, in all and for each process; and the requests a
+second the stand-in counted under Discord's global limit (mean and peak: at most 50). The
+driver plays the members from a copy of the tables polled every 50 ms, so its reads are not
+charged to the bots. Every figure moves with what else the machine runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import statistics
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import asyncpg
+
+from bench.load import Cluster, Run, pct, run
+from tests import pgserver
+from tests.e2e.drive import _postgres_query
+
+POLL = 0.05
+
+
+class PolledTables:
+    """Each channel's latest table row, as PostgreSQL holds it, polled: a row's state is read
+    again only when its version moved."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._by_channel: dict[int, dict[str, Any]] = {}
+        self._versions: dict[int, int] = {}
+
+    def get(self, channel_id: int) -> Mapping[str, Any] | None:
+        return self._by_channel.get(channel_id)
+
+    async def follow(self) -> None:
+        con = await asyncpg.connect(self.url)
+        try:
+            while True:
+                try:
+                    heads = await con.fetch("SELECT id, version FROM tables")
+                except asyncpg.UndefinedTableError:  # the first bot has not migrated yet
+                    await asyncio.sleep(POLL)
+                    continue
+                moved = [r["id"] for r in heads if self._versions.get(r["id"]) != r["version"]]
+                if moved:
+                    for row in await con.fetch(
+                        "SELECT id, channel_id, status, state, version FROM tables"
+                        " WHERE id = ANY($1::bigint[]) ORDER BY id", moved):
+                        self._versions[row["id"]] = row["version"]
+                        known = self._by_channel.get(row["channel_id"])
+                        if known is None or known["id"] <= row["id"]:
+                            self._by_channel[row["channel_id"]] = dict(row)
+                await asyncio.sleep(POLL)
+        finally:
+            await con.close()
+
+
+async def on_postgres(server: pgserver.PostgresServer, args: argparse.Namespace,
+                      processes: int) -> Run:
+    url = await server.fresh_database(f"cluster{processes}")
+    tables = PolledTables(url)
+    following = asyncio.create_task(tables.follow())
+
+    def query(sql: str) -> Sequence[Sequence[Any]]:
+        return _postgres_query(url, sql, ())
+
+    try:
+        return await run(args.tables, args.seconds, args.ai_delay, args.seed, None,
+                         cluster=Cluster(processes, url, tables.get, query))
+    finally:
+        following.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following
+
+
+def figures(name: str, result: Run) -> str:
+    ms = [x * 1000 for x in result.bot_side]
+    per = [c / max(1, result.interactions) * 1000 for c in result.cpu_by_process]
+    return (
+        f"{name}: {result.rate:.1f} interactions/s ({result.interactions} in "
+        f"{result.seconds:.0f} s); first callback median {statistics.median(ms):.1f} ms, "
+        f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms; bot CPU per interaction "
+        f"{result.cpu / max(1, result.interactions) * 1000:.2f} ms (per process: "
+        f"{', '.join(f'{x:.2f}' for x in per)} ms); stand-in "
+        f"{result.rest / result.seconds:.1f} requests/s, peak {result.rest_peak}/s, 429s "
+        f"{result.rest_429}; unanswered {result.unanswered}, bot errors "
+        f"{len(result.bot_errors)}"
+        + "".join(f"\n    bot: {e[:240]}" for e in result.bot_errors[:3]))
+
+
+async def main_async(args: argparse.Namespace) -> list[str]:
+    lines = []
+    lite = await run(args.tables, args.seconds, args.ai_delay, args.seed, None)
+    lines.append(figures("1 process, SQLite", lite))
+    print(lines[-1], flush=True)
+    server = pgserver.start(durable=True)
+    try:
+        for processes in args.processes:
+            result = await on_postgres(server, args, processes)
+            lines.append(figures(f"{processes} process{'es' * (processes > 1)}, PostgreSQL",
+                                 result))
+            print(lines[-1], flush=True)
+    finally:
+        server.stop()
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.cluster", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--ai-delay", type=float, default=1.5)
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args(argv)
+    print(f"bench.cluster: {os.cpu_count()} CPUs, {args.tables} tables, {args.seconds:.0f} s"
+          " each\n", flush=True)
+    lines = asyncio.run(main_async(args))
+    print("\n" + "\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

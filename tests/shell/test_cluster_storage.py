@@ -1,0 +1,278 @@
+"""Several processes on one PostgreSQL database (a shard cluster): what each process keeps in
+memory stays true, each destination's letters and each timer are in one process's hands at a
+time, a dead process's claims pass on, commits wake the others, closed DMs are known to all,
+and the lease is one per shard set. Each test's two or three storages are the processes."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.messages import Outgoing
+from bot.models import Letter, TimerSpec
+from bot.storage import Change, SqliteStorage, TimerPlan
+from bot.storage.common import CLAIM_SECONDS, POLL_SECONDS, TIMER_CLAIM_SECONDS
+from bot.storage.postgres import PostgresStorage
+from tests.shell.conftest import lobby
+
+
+@pytest.fixture
+async def pair(postgres_url: str) -> AsyncIterator[tuple[PostgresStorage, PostgresStorage]]:
+    one, two = PostgresStorage(postgres_url), PostgresStorage(postgres_url)
+    await one.open()
+    await two.open()
+    yield one, two
+    await asyncio.gather(one.close(), two.close())
+
+
+def post(text: str, channel: int = 10) -> Letter:
+    return Letter.post(channel, Outgoing(content=text))
+
+
+async def test_a_cached_table_is_checked_against_the_row(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    assert await two.open_table(10) is not None  # opened by another process
+    seen = await two.table(table.id)
+    assert seen is not None and seen.version == 0  # `two` keeps it now
+    after = table.model_copy(update={"version": 1, "feed": ["news"]})
+    await one.commit(Change(after, expected=0, letters=[Letter.post(
+        10, Outgoing(content="table"), living=True)]))
+    moved = await two.table(table.id)
+    assert moved is not None and moved.version == 1 and moved.feed == ["news"]
+    # the living message, placed by whichever process sent it, is the row's
+    [posting] = await one.due_postings(time.time(), 10)
+    await one.posting_sent(posting, 777)
+    assert await two.living_message(table.id) == 777
+    again = await two.table(table.id)
+    assert again is not None and again.message_id == 777
+    over = after.model_copy(update={"version": 2, "status": "over"})
+    await one.commit(Change(over, expected=1))
+    assert await two.open_table(10) is None  # closed by another process
+
+
+async def test_a_destination_is_in_one_process_hands_at_a_time(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    await one.commit(Change(table, letters=[post("a", 10), post("b", 11), post("c", 10)]))
+    now = time.time()
+    mine = await one.due_postings(now, 10)
+    assert [p.letter.body.content for p in mine] == ["a", "b", "c"]
+    assert await two.due_postings(now, 10) == []  # both destinations are claimed
+    await one.posting_sent(mine[0], 1)
+    await one.release_destination("c:10")
+    theirs = await two.due_postings(now, 10)
+    assert [p.letter.body.content for p in theirs] == ["c"]  # in order, "a" sent already
+    # a claim renewed stays; one not renewed (a dead process) passes on when it runs out
+    await one.renew_claims(now + CLAIM_SECONDS - 1)
+    assert await two.due_postings(now + CLAIM_SECONDS, 10, busy=["c:10"]) == []
+    later = now + 2 * CLAIM_SECONDS
+    taken = await two.due_postings(later, 10, busy=["c:10"])
+    assert [p.letter.body.content for p in taken] == ["b"]
+
+
+async def test_two_processes_claiming_at_once_never_share_a_destination(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    await one.commit(Change(table, letters=[post(str(i), 100 + i % 20) for i in range(200)]))
+    now = time.time()
+    first, second = await asyncio.gather(one.due_postings(now, 500), two.due_postings(now, 500))
+    dests_one = {p.letter.to for p in first}
+    dests_two = {p.letter.to for p in second}
+    assert not dests_one & dests_two
+    assert len(first) + len(second) == 200
+
+
+async def test_a_timer_fires_in_one_process(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    await one.commit(Change(table, timers=TimerPlan(add=tuple(
+        TimerSpec(kind="ai", seat=s, key="k", due=time.time() - 1) for s in range(6)))))
+    now = time.time()
+    mine = await one.due_timers(now, 10)
+    assert len(mine) == 6
+    assert await two.due_timers(now, 10) == []
+    assert await one.due_timers(now, 10, running=[t.id for t in mine[1:]]) == mine[:1]
+    # the others see a claimed timer due when its claim runs out
+    assert await one.next_timer_due() == pytest.approx(mine[0].due)
+    assert await two.next_timer_due() == pytest.approx(now + TIMER_CLAIM_SECONDS, abs=1)
+    # a handler that failed gives its timer back; a dead process's timers pass on
+    await one.retry_timer(mine[0].id, now)
+    assert [t.id for t in await two.due_timers(now, 10)] == [mine[0].id]
+    later = await two.due_timers(now + TIMER_CLAIM_SECONDS + 1, 10)
+    assert sorted(t.id for t in later) == sorted(t.id for t in mine)
+
+
+async def test_timers_claimed_at_once_fire_once(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    await one.commit(Change(table, timers=TimerPlan(add=tuple(
+        TimerSpec(kind="ai", seat=s, key=str(k), due=time.time() - 1)
+        for s in range(6) for k in range(20)))))
+    now = time.time()
+    got = await asyncio.gather(one.due_timers(now, 200), two.due_timers(now, 200))
+    ids = [t.id for timers in got for t in timers]
+    assert len(ids) == len(set(ids)) == 120
+
+
+async def test_a_commit_wakes_the_other_processes(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    woken = asyncio.Event()
+    await two.listen(woken.set)
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    await one.commit(Change(table))  # nothing owed: nobody woken
+    await asyncio.sleep(0.2)
+    assert not woken.is_set()
+    await one.commit(Change(table, letters=[post("news")]))
+    await asyncio.wait_for(woken.wait(), 5)
+
+
+async def test_a_closed_dm_is_known_to_every_process(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    now = time.time()
+    assert not await two.dm_closed(5, now)
+    await one.remember_closed_dm(5, now)
+    assert await one.dm_closed(5, now)
+    assert await two.dm_closed(5, now + POLL_SECONDS)
+    assert not await two.dm_closed(5, now + 3600)
+
+
+async def test_the_lease_is_one_per_shard_set(postgres_url: str) -> None:
+    stores = [PostgresStorage(postgres_url, shards=s) for s in ((0, 1), (2,), (1,), None)]
+    for store in stores:
+        await store.open()
+    try:
+        now = time.time()
+        first, second, overlapping, everything = stores
+        assert await first.acquire_lease("p0", 30, now) is None
+        assert await second.acquire_lease("p1", 30, now) is None  # other shards: it plays
+        assert await overlapping.acquire_lease("p2", 30, now) is not None  # shard 1 is held
+        assert await everything.acquire_lease("p3", 30, now) is not None  # a cluster plays
+        await first.release_lease("p0")
+        assert await overlapping.acquire_lease("p2", 30, now) is None
+        await overlapping.release_lease("p2")
+        await second.release_lease("p1")
+        assert await everything.acquire_lease("p3", 30, now) is None
+        assert await first.acquire_lease("p0", 30, now) is not None
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_one_process_on_sqlite_claims_nothing(tmp_path: object) -> None:
+    from pathlib import Path
+
+    store = SqliteStorage(Path(str(tmp_path)) / "bot.sqlite3")
+    await store.open()
+    try:
+        assert not store.shared and store.poll_every is None
+        table = (await store.create_table(lobby(), lambda t: Change(t))).table
+        await store.commit(Change(table, letters=[post("a")]))
+        assert len(await store.due_postings(time.time(), 10)) == 1
+        assert len(await store.due_postings(time.time(), 10)) == 1  # no claim kept it
+        await store.remember_closed_dm(5, time.time())
+        assert await store.dm_closed(5, time.time())
+    finally:
+        await store.close()
+
+
+async def test_a_stopped_sender_passes_its_destinations_on_in_order(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """One process's sender stops halfway (its workers cancelled mid-send); the other
+    process's sender carries on: every letter goes, each destination's in the order stored,
+    and one sent twice (in flight when the first stopped) carries the same nonce both times,
+    which Discord's `enforce_nonce` turns into one message."""
+    from bot.outbox import Sender
+    from tests.shell.test_outbox import Script
+
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    letters = [post(f"{i}", 100 + i % 7) for i in range(140)]
+    ids = (await one.commit(Change(table, letters=letters))).letters
+    first, second = Script(delay=lambda _: 0.02), Script()
+
+    async def undeliverable(*_: object) -> None:
+        raise AssertionError("nothing is refused here")
+
+    stopped = Sender(one, first, undeliverable)
+    stopped.start()
+    await asyncio.sleep(0.3)
+    await stopped.stop()
+    assert 0 < await one.postings_pending(ids) < 140
+    carrying_on = Sender(two, second, undeliverable)
+    carrying_on.start()
+    try:
+        deadline = time.monotonic() + 20
+        while await one.postings_pending(ids) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+    finally:
+        await carrying_on.stop()
+    assert await one.postings_pending(ids) == 0
+    calls = first.calls + second.calls
+    assert {text for _, text, _ in calls} == {str(i) for i in range(140)}
+    nonces: dict[str | None, set[str]] = {}
+    for _, text, nonce in calls:
+        nonces.setdefault(text, set()).add(nonce)
+    assert all(len(n) == 1 for n in nonces.values())
+    for dest in {to for to, _, _ in calls}:
+        order = [int(text or 0) for to, text, _ in calls if to == dest]
+        assert sorted(set(order)) == [n for i, n in enumerate(order) if n not in order[:i]]
+
+
+async def test_a_bucket_identifies_once_per_spacing_across_processes(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """Discord's IDENTIFY limit: one shard per `max_concurrency` bucket every 5 seconds, every
+    process together (here 0.4 s): the second process's shard of a bucket waits its turn,
+    another bucket's does not."""
+    one, two = pair
+    started = time.monotonic()
+    await one.identify_turn(0, 0.4)
+    await two.identify_turn(1, 0.4)
+    assert time.monotonic() - started < 0.3
+    await asyncio.gather(one.identify_turn(0, 0.4), two.identify_turn(0, 0.4))
+    assert time.monotonic() - started >= 0.8  # two more turns of bucket 0, one after another
+
+
+async def test_a_dead_process_claims_pass_on_at_once(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """A process holding the lease names its claims after the lease's session: when that
+    session ends (the process died), its destinations and timers pass on without waiting
+    for their claims to run out."""
+    one, two = pair
+    now = time.time()
+    assert await one.acquire_lease("one", 30, now) is None
+    assert one.holder.startswith("pid:")
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    await one.commit(Change(table, letters=[post("a")], timers=TimerPlan(add=(
+        TimerSpec(kind="ai", seat=1, key="k", due=now - 1),))))
+    assert len(await one.due_postings(now, 10)) == 1
+    assert len(await one.due_timers(now, 10)) == 1
+    assert await two.due_postings(now, 10) == [] and await two.due_timers(now, 10) == []
+    assert one._lease is not None
+    one._lease.terminate()  # as a SIGKILL ends it
+    deadline = time.monotonic() + 5
+    while not await two.due_postings(time.time(), 10) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert [p.letter.body.content for p in await two.due_postings(time.time(), 10)] == ["a"]
+    assert len(await two.due_timers(time.time(), 10)) == 1
+    assert await two.next_timer_due() == pytest.approx(now - 1)
