@@ -72,6 +72,8 @@ class Step:
     have ended the turn (an accusation the seat could not be sure of)."""
 
     turn: int
+    here: str
+    """The seat's marker then (a Suggestion from PRESENT is made there)."""
     solutions: int
     """Possible solutions just before the move."""
     played: Rated
@@ -131,6 +133,7 @@ def review(state: GameState, seat: int) -> Review:
 def _step(view: PlayerView, position: Position, move: Play | Accuse | None
           ) -> tuple[Step | None, bool]:
     """The seat's move at `position` against the coach's, and whether it was certain."""
+    here = position.markers[position.seat]
     if position.stage == "play":
         advice = advise(view)
         certain = advice.accusation is not None
@@ -138,20 +141,20 @@ def _step(view: PlayerView, position: Position, move: Play | Accuse | None
             return None, certain
         if isinstance(move, Accuse):
             chance = solve(view).triple_probability(_named(move))
-            return Step(position.turn, advice.solutions, Rated(move, 1.0), advice.best(),
-                        chance), certain
+            return Step(position.turn, here, advice.solutions, Rated(move, 1.0),
+                        advice.best(), chance), certain
         mine = advice.rated(move)
         best = advice.best()
         if mine is None or best is None:
             return None, certain  # cannot happen for a legal play of a seat still in the game
-        return Step(position.turn, advice.solutions, mine, best), certain
+        return Step(position.turn, here, advice.solutions, mine, best), certain
     d = solve(view)
     found = d.certain()
     if not isinstance(move, Accuse):
         return None, found is not None
     best = None if found is None else Rated(
         Accuse(seat=view.seat, suspect=found[0], vehicle=found[1], destination=found[2]), 1.0)
-    return Step(position.turn, len(d.triples), Rated(move, 1.0), best,
+    return Step(position.turn, here, len(d.triples), Rated(move, 1.0), best,
                 d.triple_probability(_named(move))), found is not None
 
 

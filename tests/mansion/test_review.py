@@ -12,10 +12,10 @@ from engine.mansion.actions import Abandon, Accuse
 from engine.mansion.ai import choose_action
 from engine.mansion.coach import advise, move_key
 from engine.mansion.deduction import solve
+from engine.mansion.review import Position, at, move_at, review, view_at, walk
 from engine.mansion.rules import apply
 from engine.mansion.state import GameState
 from engine.mansion.views import PlayerView, player_view
-from engine.mansion.review import move_at, review, view_at, walk
 from tests.mansion.helpers import fresh_game
 
 KNOWN = ("seat", "clues", "actions", "observations", "solution", "fugitive", "tray")
@@ -128,10 +128,8 @@ def test_the_moments_each_card_became_certain() -> None:
     assert all(m is not None for m in other.certain.values())
 
 
-def player_view_at(state: GameState, position: object, seat: int) -> PlayerView:
-    from engine.mansion.review import at
-
-    return player_view(at(state, position), seat)  # type: ignore[arg-type]
+def player_view_at(state: GameState, position: Position, seat: int) -> PlayerView:
+    return player_view(at(state, position), seat)
 
 
 def test_no_review_before_the_end_and_none_for_an_old_or_unplayed_game() -> None:

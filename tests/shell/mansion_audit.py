@@ -20,6 +20,10 @@ stored before the change that ends the table:
 - pictures: a member's carries only their own hand (their own view) or their own notes grid;
   the channel's only the markers, from the public view (`tests/pictures/mansion_inputs.py`);
 
+A review (the coach's, of the last game) is sent only with the end of the table, once to
+each member, and it is that member's own review (the one rendered for their seat: it names
+the solution, as the reveal does).
+
 and every private item reaches its owner in the change that made it: their dealt Clue hand,
 a card shown to them (a suggestion or a Super Sleuth), a card they snooped, the answer to a
 Private Tip (both players), the solution an accuser saw, the solution a fugitive chose.
@@ -39,13 +43,17 @@ from typing import Any
 
 from bot.mansion import coaching
 from bot.mansion.game import GAME
+from bot.mansion.reviewing import review_letter
+from bot.messages import Outgoing
 from bot.models import Letter
+from bot.reviews import TITLE
 from engine.mansion import GameState, player_view, public_view
 from engine.mansion.deduction import solve
 from engine.mansion.events import (
     AccusationMade,
     ActionDrawn,
     CardShown,
+    GameOver,
     HandDealt,
     SleuthPlayed,
     SnoopedCard,
@@ -150,6 +158,9 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                 continue  # a lobby reply: no game yet
             seat = seats[f"u{user}"]
             got.setdefault(seat, []).append(msg.text)
+            if _is_review(letter.body):
+                self.check_review(state, events, seat, letter.body, f"{letter.kind}:{user}")
+                continue
             if over:
                 self.audit.checked["end"] += 1
                 continue
@@ -171,6 +182,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                     self.audit.leaks.append(
                         f"{letter.kind}:{user} (seat {seat}) shown {sorted(leaked)}: {line!r}")
         if over:
+            self.reviews_owed(state, events, got)
             return
         self.owed(state, events, got)
         self.no_choice_told(state, events)
@@ -197,6 +209,32 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
             self.audit.leaks.append(f"hint to seat {seat}: an accusation it cannot be sure of")
         if any(r.move.seat != seat for r in advice.ranked):
             self.audit.leaks.append(f"hint to seat {seat}: ranks another seat's play")
+
+    def check_review(self, state: GameState, events: list[Any], seat: int, body: Outgoing,
+                     where: str) -> None:
+        """A review goes out with the end of the table only, and it is the reader's own."""
+        self.audit.checked["review"] += 1
+        if state.phase != "over" or not any(isinstance(e, GameOver) for e in events):
+            self.audit.leaks.append(f"review to {where} before the end of the game")
+            return
+        own = review_letter(state, seat)
+        if own is None or own.embeds != body.embeds:
+            self.audit.leaks.append(f"review to {where} is not the review of seat {seat}")
+
+    def reviews_owed(self, state: GameState, events: list[Any], got: dict[int, list[str]]
+                     ) -> None:
+        """Each member of a table whose last game was played gets exactly one review at its
+        end."""
+        if not any(isinstance(e, GameOver) for e in events):
+            return
+        for seat in {i for i, s in enumerate(state.seats) if s.id.startswith("u")}:
+            if review_letter(state, seat) is None:
+                continue
+            count = sum(TITLE in text for text in got.get(seat, []))
+            if count == 1:
+                self.audit.delivered["review"] += 1
+            else:
+                self.audit.missing.append(f"{count} reviews to seat {seat}")
 
     def no_choice_told(self, state: GameState, events: list[Any]) -> None:
         """Nothing public says whether a refuter had a choice, and every refuter is asked."""
@@ -279,6 +317,10 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                 owe("accusation", event.seat, set(event.solution.cards()), "solution seen")
             elif isinstance(event, SolutionChosen) and event.solution is not None:
                 owe("chosen", event.seat, set(event.solution.cards()), "solution chosen")
+
+
+def _is_review(body: Outgoing) -> bool:
+    return any(e.get("title") == TITLE for e in body.embeds)
 
 
 async def run_mansion_audit(path: Path, games: int, seed: int = 0) -> MansionAudit:
