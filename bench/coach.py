@@ -150,6 +150,7 @@ def main() -> None:
 
         mansion_coach.agreement(args.positions, args.seed)
         mansion_coach.timing(args.timed, args.seed)
+        mansion_coach.reviews(args.reviews, args.seed)
 
 
 if __name__ == "__main__":
