@@ -120,8 +120,10 @@ def review(state: GameState, seat: int) -> Review:
     for position in positions:
         if position.seat != seat:
             continue
-        view = view_at(state, position)
-        step, certain = _step(view, position, move_at(last.log, position))
+        move = move_at(last.log, position)
+        if position.stage == "after" and could is not None and not isinstance(move, Accuse):
+            continue  # nothing to rate, and the first certain turn is known: no solve
+        step, certain = _step(view_at(state, position), position, move)
         if certain and could is None:
             could = position.turn
         if step is not None:
