@@ -22,14 +22,14 @@ import random
 import statistics
 import time
 
-from bench.coach import percentile
+from bench.coach import percentile, review_times
 from engine.mansion import legal
 from engine.mansion.ai import choose_action
 from engine.mansion.bruteforce import TooLarge, play_left, random_positions
 from engine.mansion.coach import advise, move_key
 from engine.mansion.review import review
 from engine.mansion.rules import apply, new_game
-from engine.mansion.state import Options, PlayerRef, Variant
+from engine.mansion.state import GameState, Options, PlayerRef, Variant
 from engine.mansion.views import PlayerView, player_view
 
 BUDGET = 30_000
@@ -111,19 +111,13 @@ def timing(count: int, seed: int) -> None:
 
 
 def reviews(games: int, seed: int) -> None:
-    for players in (3, 5):
-        samples = []
-        for number in range(games):
-            state, _ = new_game([PlayerRef(id=str(i), name=str(i)) for i in range(players)],
-                                Options(players=players), seed * 1000 + number)
-            rng = random.Random(number)
-            while state.phase != "over":
-                seat = legal.waiting_on(state)[0]
-                state, _ = apply(state, choose_action(player_view(state, seat), "normal", rng))
-            for seat in range(players):
-                start = time.perf_counter()
-                review(state, seat)
-                samples.append(time.perf_counter() - start)
-        print(f"mansion: one member's review, {players}p ({len(samples)} reviews of {games} "
-              f"games): median {statistics.median(samples) * 1e3:.0f} ms, p99 "
-              f"{percentile(samples, 0.99) * 1e3:.0f} ms, max {max(samples) * 1e3:.0f} ms")
+    def played(players: int, number: int) -> GameState:
+        state, _ = new_game([PlayerRef(id=str(i), name=str(i)) for i in range(players)],
+                            Options(players=players), seed * 1000 + number)
+        rng = random.Random(number)
+        while state.phase != "over":
+            seat = legal.waiting_on(state)[0]
+            state, _ = apply(state, choose_action(player_view(state, seat), "normal", rng))
+        return state
+
+    review_times("mansion: one member's review", (3, 5), games, played, review)

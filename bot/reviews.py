@@ -39,7 +39,6 @@ class Reviewer(Generic[S, R]):
     """What the review names that only the end may show ("mystery", "solution")."""
     review: Callable[[S, int], R]
     """The engine's review of a seat in a finished game."""
-    over: Callable[[S], bool]
     missing: Callable[[S, R], str | None]
     """Why there is nothing to review (a game stored before its record was kept, one ended
     before play), or None."""
@@ -59,7 +58,7 @@ class Reviewer(Generic[S, R]):
             tables = tables_of(interaction)
             seat = tables.seat(table, interaction.user.id)
             state: S = tables.state_of(table)
-            if not self.over(state):
+            if not tables.module(table).is_over(state):
                 raise UserError(NOT_OVER.format(secret=self.secret))
             result = await think(interaction, self.review, state, seat)
             why = self.missing(state, result)

@@ -120,11 +120,7 @@ def _missing(state: GameState, result: Review) -> str | None:
     return OLD_GAME if played and not kept else NOTHING
 
 
-def _over(state: GameState) -> bool:
-    return state.phase == "over"
-
-
-REVIEWER = Reviewer[GameState, Review](secret="solution", review=review, over=_over,
+REVIEWER = Reviewer[GameState, Review](secret="solution", review=review,
                                        missing=_missing, embed=review_embed)
 
 

@@ -88,11 +88,7 @@ def _missing(state: GameState, result: Review) -> str | None:
     return OLD_GAME if state.questions or state.consultations or state.accusations else NOTHING
 
 
-def _over(state: GameState) -> bool:
-    return state.phase == "over"
-
-
-REVIEWER = Reviewer[GameState, Review](secret="mystery", review=review, over=_over,
+REVIEWER = Reviewer[GameState, Review](secret="mystery", review=review,
                                        missing=_missing, embed=review_embed)
 
 

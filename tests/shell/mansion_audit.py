@@ -44,9 +44,7 @@ from typing import Any
 from bot.mansion import coaching
 from bot.mansion.game import GAME
 from bot.mansion.reviewing import review_letter
-from bot.messages import Outgoing
 from bot.models import Letter
-from bot.reviews import TITLE
 from engine.mansion import GameState, player_view, public_view
 from engine.mansion.deduction import solve
 from engine.mansion.events import (
@@ -76,7 +74,7 @@ from tests.e2e.mansion_secrecy import (
     tells_a_choice,
 )
 from tests.pictures.mansion_inputs import check_member_picture, check_public_picture
-from tests.shell.audited import AuditedPlay, Tally, as_message
+from tests.shell.audited import AuditedPlay, Tally, as_message, is_review
 from tests.standin import Message
 
 
@@ -158,8 +156,10 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                 continue  # a lobby reply: no game yet
             seat = seats[f"u{user}"]
             got.setdefault(seat, []).append(msg.text)
-            if _is_review(letter.body):
-                self.check_review(state, events, seat, letter.body, f"{letter.kind}:{user}")
+            if is_review(letter.body):
+                ended = over and any(isinstance(e, GameOver) for e in events)
+                self.check_review(ended, review_letter(state, seat), letter.body, seat,
+                                  f"{letter.kind}:{user}")
                 continue
             if over:
                 self.audit.checked["end"] += 1
@@ -182,7 +182,9 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                     self.audit.leaks.append(
                         f"{letter.kind}:{user} (seat {seat}) shown {sorted(leaked)}: {line!r}")
         if over:
-            self.reviews_owed(state, events, got)
+            if any(isinstance(e, GameOver) for e in events):
+                self.reviews_owed({i for i, s in enumerate(state.seats) if s.id.startswith("u")
+                                   and review_letter(state, i) is not None}, got)
             return
         self.owed(state, events, got)
         self.no_choice_told(state, events)
@@ -209,32 +211,6 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
             self.audit.leaks.append(f"hint to seat {seat}: an accusation it cannot be sure of")
         if any(r.move.seat != seat for r in advice.ranked):
             self.audit.leaks.append(f"hint to seat {seat}: ranks another seat's play")
-
-    def check_review(self, state: GameState, events: list[Any], seat: int, body: Outgoing,
-                     where: str) -> None:
-        """A review goes out with the end of the table only, and it is the reader's own."""
-        self.audit.checked["review"] += 1
-        if state.phase != "over" or not any(isinstance(e, GameOver) for e in events):
-            self.audit.leaks.append(f"review to {where} before the end of the game")
-            return
-        own = review_letter(state, seat)
-        if own is None or own.embeds != body.embeds:
-            self.audit.leaks.append(f"review to {where} is not the review of seat {seat}")
-
-    def reviews_owed(self, state: GameState, events: list[Any], got: dict[int, list[str]]
-                     ) -> None:
-        """Each member of a table whose last game was played gets exactly one review at its
-        end."""
-        if not any(isinstance(e, GameOver) for e in events):
-            return
-        for seat in {i for i, s in enumerate(state.seats) if s.id.startswith("u")}:
-            if review_letter(state, seat) is None:
-                continue
-            count = sum(TITLE in text for text in got.get(seat, []))
-            if count == 1:
-                self.audit.delivered["review"] += 1
-            else:
-                self.audit.missing.append(f"{count} reviews to seat {seat}")
 
     def no_choice_told(self, state: GameState, events: list[Any]) -> None:
         """Nothing public says whether a refuter had a choice, and every refuter is asked."""
@@ -317,10 +293,6 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                 owe("accusation", event.seat, set(event.solution.cards()), "solution seen")
             elif isinstance(event, SolutionChosen) and event.solution is not None:
                 owe("chosen", event.seat, set(event.solution.cards()), "solution chosen")
-
-
-def _is_review(body: Outgoing) -> bool:
-    return any(e.get("title") == TITLE for e in body.embeds)
 
 
 async def run_mansion_audit(path: Path, games: int, seed: int = 0) -> MansionAudit:
