@@ -76,6 +76,13 @@ def review_letters(letter: Callable[[Any, int], Outgoing | None], state: Any,
     return {seat: out for seat in seats if (out := letter(state, seat)) is not None}
 
 
+def could_accuse_line(turn: int | None) -> str:
+    """The first of the member's turns on which their deduction was certain, if any."""
+    if turn is None:
+        return "Your deduction was never certain on one of your turns."
+    return f"You could first have accused with certainty on turn **{turn}**."
+
+
 def review_frame(head: Sequence[str], turns: Sequence[str],
                  fit: Callable[[Sequence[str], int], str], footer: str) -> discord.Embed:
     """The review's one embed: the head (the secret, when the seat could have accused, when

@@ -13,7 +13,7 @@ from bot.mansion.coaching import play_text
 from bot.mansion.render.labels import Voice, action_name, card_label, fit_lines
 from bot.mansion.render.lines import voice
 from bot.messages import Outgoing
-from bot.reviews import Reviewer, review_frame
+from bot.reviews import Reviewer, could_accuse_line, review_frame
 from engine.mansion.actions import (
     Accuse,
     AllSnoop,
@@ -46,11 +46,8 @@ def review_embed(state: GameState, result: Review) -> discord.Embed:
         head[0] += f" This reviews the last game of the series (game {result.round})."
     if state.rounds[-1].fugitive == result.seat:
         head.append("You were the fugitive: you chose it, and took no turns.")
-    elif result.could_accuse is None:
-        head.append("Your deduction was never certain on one of your turns.")
     else:
-        head.append(f"You could first have accused with certainty on turn "
-                    f"**{result.could_accuse}**.")
+        head.append(could_accuse_line(result.could_accuse))
     for card in result.solution:
         head.append(f"• {card_label(card)}: {_moment_text(v, result.certain[card])}")
     turns = [_step_line(v, s) for s in result.steps]

@@ -12,7 +12,7 @@ import discord
 
 from bot.messages import Outgoing
 from bot.reviews import TITLE as TITLE  # re-exported: the secrecy audit tells a review by it
-from bot.reviews import Reviewer, review_frame
+from bot.reviews import Reviewer, could_accuse_line, review_frame
 from bot.thirteen_clues.coaching import move_text
 from bot.thirteen_clues.render.labels import Voice, card_label, fit_lines, subject_label
 from engine.thirteen_clues.coach import Rated
@@ -31,12 +31,7 @@ def review_embed(state: GameState, result: Review) -> discord.Embed:
     their mystery became certain."""
     voice = Voice.of(public_view(state), result.seat)
     mystery = " · ".join(card_label(c) for c in result.mystery)
-    head = [f"Your mystery was {mystery}."]
-    if result.could_accuse is None:
-        head.append("Your deduction was never certain on one of your turns.")
-    else:
-        head.append(f"You could first have accused with certainty on turn "
-                    f"**{result.could_accuse}**.")
+    head = [f"Your mystery was {mystery}.", could_accuse_line(result.could_accuse)]
     for card in result.mystery:
         head.append(f"• {card_label(card)}: {_moment_text(state, voice, result.certain[card])}")
     turns = [_step_line(voice, s.turn, s.played, s.best, s.mysteries) for s in result.steps]
