@@ -712,16 +712,21 @@ class TableService:
     async def _slow_letters(self, module: AnyGame, table: Table, state: Any,
                             events: list[Any]) -> dict[int, Outgoing] | None:
         """The change's slow letters (the reviews at the end), rendered apart from the event
-        loop: in the thinkers' process pool, else in a thread. The table's lock is held
-        meanwhile, as for an AI's move; every other table goes on."""
+        loop: in the thinkers' process pool, else in a thread, one member at a time, so an
+        AI move another table asks for meanwhile waits for one member's letter at most. The
+        table's lock is held meanwhile, as for an AI's move; every other table goes on."""
         work = module.slow_letters(state, events)
         members = [i for i, ref in enumerate(table.seats) if ref.human is not None]
         if work is None or not members:
             return None
-        if self.thinker is None:
-            return dict(await asyncio.to_thread(work, members))
-        loop = asyncio.get_running_loop()
-        return dict(await loop.run_in_executor(self.thinker, functools.partial(work, members)))
+        out: dict[int, Outgoing] = {}
+        for seat in members:
+            one = functools.partial(work, [seat])
+            if self.thinker is None:
+                out.update(await asyncio.to_thread(one))
+            else:
+                out.update(await asyncio.get_running_loop().run_in_executor(self.thinker, one))
+        return out
 
     def _continue_idle(self, table: Table, state: Any, done: Timer, plan: TimerPlan
                        ) -> TimerPlan:

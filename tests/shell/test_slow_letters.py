@@ -66,7 +66,8 @@ async def test_the_reviews_are_worked_out_in_the_pool_and_stored_with_the_end(
         await storage.close()
         thinker.shutdown()
     assert len(where) == 3 and loop_thread not in where, "reviewed in the pool, per member"
-    assert [getattr(f, "func", f).__name__ for f in thinker.given] == ["review_letters"]
+    # one piece of work per member (another table's AI move may run between them)
+    assert [getattr(f, "func", f).__name__ for f in thinker.given] == ["review_letters"] * 3
     letters = [Letter.model_validate_json(raw) for raw in _letters_since(tmp_path, mark)]
     reviews = [x for x in letters if any(e.get("title") == TITLE for e in x.body.embeds)]
     assert sorted(x.address for x in reviews) == [100, 101, 102]
