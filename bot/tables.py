@@ -123,6 +123,9 @@ class TableService:
         """What happens to tables when their channel, server or members change."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.working = 0
+        """Slow letters being worked out apart from the event loop (the reviews at a game's
+        end): the change they belong to is not stored yet (tests wait for it)."""
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -720,12 +723,17 @@ class TableService:
         if work is None or not members:
             return None
         out: dict[int, Outgoing] = {}
-        for seat in members:
-            one = functools.partial(work, [seat])
-            if self.thinker is None:
-                out.update(await asyncio.to_thread(one))
-            else:
-                out.update(await asyncio.get_running_loop().run_in_executor(self.thinker, one))
+        self.working += 1
+        try:
+            for seat in members:
+                one = functools.partial(work, [seat])
+                if self.thinker is None:
+                    out.update(await asyncio.to_thread(one))
+                else:
+                    loop = asyncio.get_running_loop()
+                    out.update(await loop.run_in_executor(self.thinker, one))
+        finally:
+            self.working -= 1
         return out
 
     def _continue_idle(self, table: Table, state: Any, done: Timer, plan: TimerPlan
