@@ -26,8 +26,11 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
 from engine.thirteen_clues import (
+    GameState,
     Options,
     PlayerRef,
     PlayerView,
@@ -112,23 +115,33 @@ def timing(count: int, seed: int) -> None:
 
 
 def reviews(games: int, seed: int) -> None:
-    for players in (4, 6):
+    def played(players: int, number: int) -> GameState:
+        state, _ = new_game([PlayerRef(id=str(i), name=str(i)) for i in range(players)],
+                            Options(players=players), seed * 1000 + number)
+        rng = random.Random(number)
+        while state.phase != "over":
+            for seat in legal.waiting_on(state):
+                state, _ = apply(state, choose_action(player_view(state, seat), "normal", rng))
+                if state.phase != "passing":
+                    break
+        return state
+
+    review_times("one member's review", (4, 6), games, played, review)
+
+
+def review_times(label: str, counts: tuple[int, ...], games: int,
+                 played: Callable[[int, int], Any], reviewed: Callable[[Any, int], object]
+                 ) -> None:
+    """Each member's review of `games` finished games per player count, timed one by one."""
+    for players in counts:
         samples = []
         for number in range(games):
-            state, _ = new_game([PlayerRef(id=str(i), name=str(i)) for i in range(players)],
-                                Options(players=players), seed * 1000 + number)
-            rng = random.Random(number)
-            while state.phase != "over":
-                for seat in legal.waiting_on(state):
-                    state, _ = apply(state, choose_action(player_view(state, seat), "normal",
-                                                          rng))
-                    if state.phase != "passing":
-                        break
+            state = played(players, number)
             for seat in range(players):
                 start = time.perf_counter()
-                review(state, seat)
+                reviewed(state, seat)
                 samples.append(time.perf_counter() - start)
-        print(f"one member's review, {players}p ({len(samples)} reviews of {games} games): "
+        print(f"{label}, {players}p ({len(samples)} reviews of {games} games): "
               f"median {statistics.median(samples) * 1e3:.0f} ms, p99 "
               f"{percentile(samples, 0.99) * 1e3:.0f} ms, max {max(samples) * 1e3:.0f} ms")
 
@@ -150,6 +163,7 @@ def main() -> None:
 
         mansion_coach.agreement(args.positions, args.seed)
         mansion_coach.timing(args.timed, args.seed)
+        mansion_coach.reviews(args.reviews, args.seed)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ error, and its time to rank. Run through `python -m bench.coach --game mansion`.
    ranked (|coach - brute force|, in possible solutions) is printed too.
 2. Time to rank: `advise` on positions of 3, 4 and 5 players, as the bot calls it (one call,
    time.perf_counter): median, p99, max. The target is p99 <= 200 ms at five.
+3. Time of one member's review at the end of a game (normal AIs, 3 and 5 players): the
+   work the bot does in its thinkers' pool once per member when a table ends.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ import random
 import statistics
 import time
 
-from bench.coach import percentile
+from bench.coach import percentile, review_times
 from engine.mansion import legal
+from engine.mansion.ai import choose_action
 from engine.mansion.bruteforce import TooLarge, play_left, random_positions
 from engine.mansion.coach import advise, move_key
-from engine.mansion.state import Variant
+from engine.mansion.review import review
+from engine.mansion.rules import apply, new_game
+from engine.mansion.state import GameState, Options, PlayerRef, Variant
 from engine.mansion.views import PlayerView, player_view
 
 BUDGET = 30_000
@@ -103,3 +108,16 @@ def timing(count: int, seed: int) -> None:
             f"{statistics.median(samples) * 1e3:.1f} ms, p99 "
             f"{percentile(samples, 0.99) * 1e3:.1f} ms, max {max(samples) * 1e3:.1f} ms"
         )
+
+
+def reviews(games: int, seed: int) -> None:
+    def played(players: int, number: int) -> GameState:
+        state, _ = new_game([PlayerRef(id=str(i), name=str(i)) for i in range(players)],
+                            Options(players=players), seed * 1000 + number)
+        rng = random.Random(number)
+        while state.phase != "over":
+            seat = legal.waiting_on(state)[0]
+            state, _ = apply(state, choose_action(player_view(state, seat), "normal", rng))
+        return state
+
+    review_times("mansion: one member's review", (3, 5), games, played, review)

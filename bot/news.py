@@ -57,6 +57,7 @@ def letters(
     after_ai: bool = False,
     told: int | None = None,
     acting: int | None = None,
+    slow: Mapping[int, Outgoing] | None = None,
 ) -> tuple[Table, list[Letter]]:
     """The letters of one stored change, and the table with its feed as they leave it.
     `hold`: an AI seat's step that its next step follows: its news joins the feed and goes
@@ -67,7 +68,8 @@ def letters(
     prompt with the prompt's buttons: its DM goes only if it brings a picture (a new game's
     hand). Kept DMs (a
     casebook) are brought up to date for the seats to act and the one that acted (`acting`),
-    not for the others, whose turn brings theirs up to date."""
+    not for the others, whose turn brings theirs up to date. `slow`: the letters rendered
+    ahead in the thinkers' pool (`GameModule.slow_letters`), by seat."""
     owed: list[Letter] = []
     to_act = set() if game.is_over(state) else set(game.waiting_on(state))
     if acting is not None:
@@ -81,6 +83,8 @@ def letters(
             owed.append(Letter.dm(ref.human, headed(game, table, out)))
             if out.components:
                 prompted.add(seat)
+        if slow is not None and seat in slow:
+            owed.append(Letter.dm(ref.human, headed(game, table, slow[seat])))
         kept_dms = game.slots(table, state, events, seat, catch_up=seat in newly_waiting) \
             if seat in to_act else {}
         for slot, kept in kept_dms.items():

@@ -156,6 +156,15 @@ class GameModule(Protocol[S, A, E, O]):
         """What `seat` privately learns from these events, with any prompt it must answer."""
         ...
 
+    def slow_letters(self, state: S, events: Sequence[E]
+                     ) -> Callable[[Sequence[int]], Mapping[int, Outgoing]] | None:
+        """Private letters too slow to render on the event loop (each member's review at the
+        end of a game: up to seconds of solving), as pure work the table service runs in the
+        thinkers' pool before the change is stored: given the members' seats, it returns
+        seat → letter. It must pickle (a partial of module-level functions). None: these
+        events owe none."""
+        ...
+
     def slots(self, table: Table, state: S, events: Sequence[E], seat: int, *,
               catch_up: bool) -> Mapping[str, Outgoing]:
         """DMs kept up to date in place (a casebook), by name: posted the first time, then
@@ -227,6 +236,10 @@ class PydanticGame(Generic[S, A, E, O]):
 
     def load_events(self, raw: str) -> list[E]:
         return [self.events.validate_python(e) for e in json.loads(raw)]
+
+    def slow_letters(self, state: S, events: Sequence[E]
+                     ) -> Callable[[Sequence[int]], Mapping[int, Outgoing]] | None:
+        return None
 
     def slots(self, table: Table, state: S, events: Sequence[E], seat: int, *,
               catch_up: bool) -> Mapping[str, Outgoing]:

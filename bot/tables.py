@@ -124,6 +124,9 @@ class TableService:
         """What happens to tables when their channel, server or members change."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.working = 0
+        """Slow letters being worked out apart from the event loop (the reviews at a game's
+        end): the change they belong to is not stored yet (tests wait for it)."""
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -690,11 +693,13 @@ class TableService:
         after_ai = bool(earlier) and all(after.seats[s].is_ai for s in earlier)
         acting = done.seat if done is not None else (
             after.seat_of(int(actor[1:])) if actor.startswith("u") else None)
+        slow = await self._slow_letters(module, after, state, events)
         after, owed = news.letters(
             module, after, state, events, newly_waiting=newly,
             alerts=await self._alerts(after, newly), fresh=before is None,
             channel=channel, was_lobby=was_lobby or table.status == "lobby", hold=hold,
             after_ai=after_ai, told=reply.tells if reply is not None else None, acting=acting,
+            slow=slow,
         )
         letters = [*notices, *owed, *spectators.letters(module, after, state, events)]
         if reply is not None:
@@ -714,6 +719,30 @@ class TableService:
             raise UserError("The table changed at the same moment; please try again.") from exc
         _stored(reply)
         return Applied(committed.table, state, events, committed.letters)
+
+    async def _slow_letters(self, module: AnyGame, table: Table, state: Any,
+                            events: list[Any]) -> dict[int, Outgoing] | None:
+        """The change's slow letters (the reviews at the end), rendered apart from the event
+        loop: in the thinkers' process pool, else in a thread, one member at a time, so an
+        AI move another table asks for meanwhile waits for one member's letter at most. The
+        table's lock is held meanwhile, as for an AI's move; every other table goes on."""
+        work = module.slow_letters(state, events)
+        members = [i for i, ref in enumerate(table.seats) if ref.human is not None]
+        if work is None or not members:
+            return None
+        out: dict[int, Outgoing] = {}
+        self.working += 1
+        try:
+            for seat in members:
+                one = functools.partial(work, [seat])
+                if self.thinker is None:
+                    out.update(await asyncio.to_thread(one))
+                else:
+                    loop = asyncio.get_running_loop()
+                    out.update(await loop.run_in_executor(self.thinker, one))
+        finally:
+            self.working -= 1
+        return out
 
     def _continue_idle(self, table: Table, state: Any, done: Timer, plan: TimerPlan
                        ) -> TimerPlan:

@@ -15,6 +15,7 @@ from bot.mansion import actions
 from bot.mansion.components import FAMILIES, after, member_view, turn_panel
 from bot.mansion.game import GAME
 from bot.mansion.notes import notes_answer
+from bot.mansion.reviewing import REVIEWER
 from bot.models import Table
 from cogs.table import TableCog
 
@@ -94,6 +95,11 @@ class MansionCog(
             return await notes_answer(interaction, table, view, why)
 
         await self.on_table(interaction, work, finished=True)
+
+    @app_commands.command(name="review",
+                          description="Your review of the last game here (only you see this)")
+    async def review(self, interaction: discord.Interaction) -> None:
+        await REVIEWER.show(interaction, self.here(interaction, finished=True))
 
     # autocomplete -------------------------------------------------------------------------
 

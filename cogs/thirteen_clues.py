@@ -17,7 +17,7 @@ from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import show_casebook
 from bot.thirteen_clues.components import FAMILIES, consult_reply, pass_reply
 from bot.thirteen_clues.game import GAME, Edition
-from bot.thirteen_clues.reviewing import show_review
+from bot.thirteen_clues.reviewing import REVIEWER
 from cogs.table import TableCog
 
 Text = app_commands.Range[str, 1, actions.MAX_INPUT]
@@ -136,7 +136,7 @@ class ThirteenCluesCog(
     @app_commands.command(name="review",
                           description="Your review of the last game here (only you see this)")
     async def review(self, interaction: discord.Interaction) -> None:
-        await show_review(interaction, self.here(interaction, finished=True))
+        await REVIEWER.show(interaction, self.here(interaction, finished=True))
 
     # autocomplete -------------------------------------------------------------------------
 

@@ -74,3 +74,34 @@ def test_every_review_fits_one_embed() -> None:
             assert isinstance(embed, discord.Embed)
             assert len(embed.description or "") <= 4096 and len(embed) <= 6000
             assert "Your mystery was" in (embed.description or "")
+
+
+def test_every_mansion_review_fits_one_embed_and_names_only_its_seats_moves() -> None:
+    """Long names, easy AIs (long games), both variants and a series: each member's review
+    is one embed within Discord's limits; its "you:" moves are the seat's own plays."""
+    from bot.mansion.reviewing import review_embed as mansion_review_embed
+    from engine.mansion import legal as mansion_legal
+    from engine.mansion.ai import choose_action as mansion_action
+    from engine.mansion.review import review as mansion_review
+    from engine.mansion.rules import apply as mansion_apply
+    from engine.mansion.rules import new_game as mansion_game
+    from engine.mansion.state import Options as MansionOptions
+    from engine.mansion.state import PlayerRef as MansionRef
+    from engine.mansion.views import player_view as mansion_view
+
+    for players, seed, variant, wins in ((5, 1, "standard", 1), (3, 2, "one_against_all", 1),
+                                         (4, 3, "standard", 2)):
+        options = MansionOptions(players=players, variant=variant, series_wins=wins)
+        state, _ = mansion_game([MansionRef(id=str(i), name=f"Detective {i}" * 3)
+                                 for i in range(players)], options, seed)
+        rng = random.Random(seed)
+        while state.phase != "over":
+            seat = mansion_legal.waiting_on(state)[0]
+            state, _ = mansion_apply(state, mansion_action(mansion_view(state, seat), "easy",
+                                                           rng))
+        for seat in range(players):
+            result = mansion_review(state, seat)
+            assert all(s.played.move.seat == seat for s in result.steps)
+            embed = mansion_review_embed(state, result)
+            assert len(embed.description or "") <= 4096 and len(embed) <= 6000
+            assert "The solution was" in (embed.description or "")

@@ -36,14 +36,14 @@ from engine.mansion.views import PlayerView
 from engine.mansion.why import SOLUTION_SEEN, Why, explain
 
 
-def play_text(v: Voice, view: PlayerView, move: Play | Accuse) -> str:
-    """ "Suggest Mr. Green, Train from The Alamo (Suggestion from ANY)", "Snoop **Bea**"."""
+def play_text(v: Voice, here: str, move: Play | Accuse) -> str:
+    """ "Suggest Mr. Green, Train from The Alamo (Suggestion from ANY)", "Snoop **Bea**";
+    `here`: the player's marker (a Suggestion from PRESENT is made there)."""
     match move:
         case SuggestAny():
             return (f"Suggest {card_label(move.suspect)}, {card_label(move.vehicle)} from "
                     f"{card_label(move.destination)} ({action_name('suggest_any')})")
         case SuggestPresent():
-            here = view.seats[view.seat].marker
             return (f"Suggest {card_label(move.suspect)}, {card_label(move.vehicle)} from "
                     f"{card_label(here)} ({action_name('suggest_present')})")
         case Move():
@@ -60,14 +60,16 @@ def play_text(v: Voice, view: PlayerView, move: Play | Accuse) -> str:
 
 
 def rated_text(v: Voice, view: PlayerView, rated: Rated, solutions: int) -> str:
-    return (f"{play_text(v, view, rated.move)}: leaves {rated.left:.1f} of {solutions} "
+    here = view.seats[view.seat].marker
+    return (f"{play_text(v, here, rated.move)}: leaves {rated.left:.1f} of {solutions} "
             f"possible solutions on average")
 
 
 def hint_text(view: PlayerView, advice: Advice) -> str:
     """The top three plays with their figures, or the accusation once it is certain."""
     v = voice(view, view.seat)
-    certain = play_text(v, view, advice.accusation) if advice.accusation is not None else None
+    here = view.seats[view.seat].marker
+    certain = play_text(v, here, advice.accusation) if advice.accusation is not None else None
     if certain is None and not advice.ranked:
         return "💡 No play to rank now: hints are for your turn, before you play your card."
     return ranked_hint(

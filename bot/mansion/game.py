@@ -3,8 +3,9 @@ what commands show."""
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from pydantic import BaseModel
@@ -16,11 +17,13 @@ from bot.mansion.render.embeds import hand_embed, lobby_embed, status_line, tabl
 from bot.mansion.render.labels import TITLE, Voice, action_name, card_name, plain_name
 from bot.mansion.render.lines import awaited_text, channel_text, dm_text, prompt_text, voice
 from bot.mansion.render.texts import log_text, rules_text
+from bot.mansion.reviewing import review_letter
 from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import hand_picture, markers_picture, reveal_picture
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame
+from bot.reviews import review_letters
 from engine.mansion import (
     ACTION_ADAPTER,
     EVENT_ADAPTER,
@@ -45,7 +48,7 @@ from engine.mansion import (
     public_view,
 )
 from engine.mansion.ai import LEVELS, Level, choose_action
-from engine.mansion.events import ActionDrawn, HandDealt, PromptOpened, RoundStarted
+from engine.mansion.events import ActionDrawn, GameOver, HandDealt, PromptOpened, RoundStarted
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 
 IDLE = "idle"
@@ -229,6 +232,13 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
                  if view.prompt is not None and view.prompt.id in opened else [])
         return Outgoing.of(text, view=view_of(*items) if items else None,
                            pictures=[hand_picture(view)] if dealt else [])
+
+    def slow_letters(self, state: GameState, events: Sequence[Event]
+                     ) -> Callable[[Sequence[int]], Mapping[int, Outgoing]] | None:
+        """Each member's review of the last game, once, when the table ends."""
+        if not any(isinstance(e, GameOver) for e in events):
+            return None
+        return functools.partial(review_letters, review_letter, state)
 
     # what commands show -----------------------------------------------------------------
 

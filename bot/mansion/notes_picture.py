@@ -42,6 +42,8 @@ class NoteRow:
     """One per seat, then the solution's: held, not_held or unknown."""
     odds: tuple[float, ...] = ()
     """At `full`: P(each seat holds it), then P(it is in the solution), to 3 decimals."""
+    deduced: bool = False
+    """At `full`: its verdict was worked out, not seen (tagged "deduced")."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,8 @@ def notes_scene(grid: Notes, names: list[str], line: str) -> NotesScene:
             if full and row.holder_probabilities is not None:
                 odds = tuple(round(p, 3) for p in [*row.holder_probabilities,
                                                     row.solution_probability or 0.0])
-            rows.append(NoteRow(card, CLUES[card].name, (*row.marks, row.solution), odds))
+            rows.append(NoteRow(card, CLUES[card].name, (*row.marks, row.solution), odds,
+                                full and row.deduced))
         blocks.append((KIND_LABELS[kind] + "s", tuple(rows)))
     heads = tuple("You" if i == grid.seat else drawn_name(n, i) for i, n in enumerate(names))
     me = drawn_name(names[grid.seat], grid.seat)
@@ -141,6 +144,9 @@ def _alt(grid: Notes, names: list[str]) -> str:
         else:
             text = ", ".join(CLUES[r.card].name for r in live)
         parts.append(f"{KIND_LABELS[kind]}s that may be in the solution: {text or 'none'}.")
+    deduced = [CLUES[r.card].name for r in grid.cards if r.deduced]
+    if grid.assist == "full" and deduced:
+        parts.append("Deduced, not seen: " + ", ".join(deduced) + ".")
     return " ".join(parts)
 
 
@@ -153,6 +159,8 @@ _GAP = 3
 _HEADS_H = 30
 _KIND_H = 30
 _LIKELY = rgb("#e6b450")
+_TAG_W = 56
+"""Room for the "deduced" tag at the end of a card's name."""
 
 
 def _size(scene: NotesScene) -> tuple[int, int]:
@@ -202,8 +210,11 @@ def _draw_row(canvas: Canvas, scene: NotesScene, row: NoteRow, columns: list[flo
     canvas.rect((x0, y + 4, x0 + 6, y + _CELL_H - 4), card_colour(row.card), radius=2,
                 outline=THEME.panel_edge, width=0.5)
     struck = row.marks[-1] == "not_held"
+    tag = _TAG_W if row.deduced else 0
     canvas.text((x0 + 14, mid), row.name, 15, THEME.muted if struck else THEME.text,
-                anchor="lm", max_width=_NAME_W - 20, bold=row.marks[-1] == "held")
+                anchor="lm", max_width=_NAME_W - 20 - tag, bold=row.marks[-1] == "held")
+    if row.deduced:
+        canvas.text((x0 + _NAME_W - 8, mid), "deduced", 11, THEME.accent, anchor="rm")
     for k, mark in enumerate(row.marks):
         cx = columns[k]
         odds = row.odds[k] if row.odds else None
@@ -245,7 +256,8 @@ def _draw_summary(canvas: Canvas, scene: NotesScene, span: tuple[float, float, f
     count = scene.possible or 0
     canvas.text((x0, y), f"{count} possible solution{'s' if count != 1 else ''}", 17,
                 THEME.text, bold=True)
-    canvas.text((x1, y + 3), "% the chance, from what you saw", 13, THEME.muted, anchor="ra")
+    canvas.text((x1, y + 3), "% the chance · deduced: worked out, not seen", 13, THEME.muted,
+                anchor="ra")
     y += 30
     for p, names in scene.top:
         canvas.rect((x0, y + 3, x0 + 100, y + 17), THEME.panel, radius=4)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 import discord
@@ -12,6 +13,7 @@ from pydantic import BaseModel
 from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
+from bot.reviews import review_letters
 from bot.thirteen_clues import components, pictures
 from bot.thirteen_clues.casebook import casebook_update
 from bot.thirteen_clues.coaching import deducible
@@ -176,9 +178,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         self, table: Table, state: GameState, events: Sequence[Event], seat: int
     ) -> Outgoing | None:
         if state.phase == "over":
-            # the reveal in the channel says it all; each member gets their review, once
-            ended = any(isinstance(e, GameOver) for e in events)
-            return review_letter(state, seat) if ended else None
+            return None  # the reveal in the channel says it all (the reviews are slow letters)
         view = player_view(state, seat)
         # the pass choice is confirmed by the answer to the choice itself, not again by DM
         text = dm_text([e for e in events if not isinstance(e, PassChosen)], view)
@@ -189,6 +189,13 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return Outgoing.of(
             text, view=components.pass_view(table.id, view) if dealt else None, pictures=shown,
         )
+
+    def slow_letters(self, state: GameState, events: Sequence[Event]
+                     ) -> Callable[[Sequence[int]], Mapping[int, Outgoing]] | None:
+        """Each member's review, once, with the end of the game."""
+        if not any(isinstance(e, GameOver) for e in events):
+            return None
+        return functools.partial(review_letters, review_letter, state)
 
     def slots(
         self, table: Table, state: GameState, events: Sequence[Event], seat: int, *,

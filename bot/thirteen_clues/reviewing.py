@@ -1,19 +1,18 @@
-"""The review after the game, for one member: by DM when the game ends, and `/13clues review`.
-
-It names the member's own mystery, so it exists only once the game is over, when the reveal
-shows every card anyway; and it goes only to the member it reviews. Built from the stored
-finished state (`engine.thirteen_clues.review`), so it reads the same whenever it is asked.
+"""The review after the game, for one member (13 Clues): by DM when the game ends, and
+`/13clues review`, through the shell of every game's review (`bot.reviews`). Built from the
+stored finished state (`engine.thirteen_clues.review`), so it reads the same whenever it is
+asked.
 """
 
 from __future__ import annotations
 
+import functools
+
 import discord
 
-from bot.components import Locate
-from bot.errors import UserError
-from bot.interactions import run, tables_of
 from bot.messages import Outgoing
-from bot.thinking import think
+from bot.reviews import TITLE as TITLE  # re-exported: the secrecy audit tells a review by it
+from bot.reviews import Reviewer, could_accuse_line, review_frame
 from bot.thirteen_clues.coaching import move_text
 from bot.thirteen_clues.render.labels import Voice, card_label, fit_lines, subject_label
 from engine.thirteen_clues.coach import Rated
@@ -21,8 +20,6 @@ from engine.thirteen_clues.review import Moment, Review, move_of, review
 from engine.thirteen_clues.state import GameState, Question
 from engine.thirteen_clues.views import public_view
 
-TITLE = "📋 Your review"
-NOT_OVER = "The review comes once the game is over: it names your own mystery."
 OLD_GAME = ("This game was stored before the bot kept the order of play, so there is no "
             "turn-by-turn review of it.")
 NOTHING = "That game ended before play began: there is nothing to review."
@@ -34,26 +31,13 @@ def review_embed(state: GameState, result: Review) -> discord.Embed:
     their mystery became certain."""
     voice = Voice.of(public_view(state), result.seat)
     mystery = " · ".join(card_label(c) for c in result.mystery)
-    head = [f"Your mystery was {mystery}."]
-    if result.could_accuse is None:
-        head.append("Your deduction was never certain on one of your turns.")
-    else:
-        head.append(f"You could first have accused with certainty on turn "
-                    f"**{result.could_accuse}**.")
+    head = [f"Your mystery was {mystery}.", could_accuse_line(result.could_accuse)]
     for card in result.mystery:
         head.append(f"• {card_label(card)}: {_moment_text(state, voice, result.certain[card])}")
     turns = [_step_line(voice, s.turn, s.played, s.best, s.mysteries) for s in result.steps]
-    if not turns:
-        turns = ["You made no move of play in this game."]
-    body = "\n".join(head) + "\n\n**Turn by turn**\n"
-    embed = discord.Embed(
-        title=TITLE,
-        description=body + fit_lines(turns, 4000 - len(body), noun="moves"),
-        colour=discord.Colour.dark_teal(),
-    )
-    embed.set_footer(text="Figures: possible mysteries left on average after the answer, and "
-                          "the expected information in bits, from what you knew then.")
-    return embed
+    return review_frame(head, turns, functools.partial(fit_lines, noun="moves"),
+                        "Figures: possible mysteries left on average after the answer, and "
+                        "the expected information in bits, from what you knew then.")
 
 
 def _step_line(voice: Voice, turn: int, played: Rated, best: Rated, mysteries: int) -> str:
@@ -93,25 +77,16 @@ def _moment_text(state: GameState, voice: Voice, moment: Moment | None) -> str:
     return f"certain on {when}, after your wrong accusation"
 
 
+def _missing(state: GameState, result: Review) -> str | None:
+    if result.complete:
+        return None
+    return OLD_GAME if state.questions or state.consultations or state.accusations else NOTHING
+
+
+REVIEWER = Reviewer[GameState, Review](secret="mystery", review=review,
+                                       missing=_missing, embed=review_embed)
+
+
 def review_letter(state: GameState, seat: int) -> Outgoing | None:
     """The review DM at the end of a game that was played (none for one ended in the pass)."""
-    result = review(state, seat)
-    return Outgoing.of(embeds=[review_embed(state, result)]) if result.complete else None
-
-
-async def show_review(interaction: discord.Interaction, locate: Locate) -> None:
-    """`/13clues review`: the member's review of the game here, once it is over."""
-    async def work() -> Outgoing:
-        table = await locate()
-        tables = tables_of(interaction)
-        seat = tables.seat(table, interaction.user.id)
-        state: GameState = tables.state_of(table)
-        if state.phase != "over":
-            raise UserError(NOT_OVER)
-        result = await think(interaction, review, state, seat)
-        if not result.complete:
-            played = state.questions or state.consultations or state.accusations
-            raise UserError(OLD_GAME if played else NOTHING)
-        return Outgoing.of(embeds=[review_embed(state, result)])
-
-    await run(interaction, work)
+    return REVIEWER.letter(state, seat)

@@ -47,6 +47,7 @@ def deal(state: GameState, rng: random.Random, first: int) -> list[Event]:
             tray=list(state.tray),
             clue_counts=[len(s.clues) for s in state.seats],
             first=first,
+            actions=[list(s.actions) for s in state.seats],
         )
     )
     events: list[Event] = [

@@ -53,6 +53,10 @@ class CardNotes(BaseModel):
     """`full` only: P(this card is in the solution)."""
     holder_probabilities: list[float] | None = None
     """`full` only: P(each seat holds this card), in seat order."""
+    deduced: bool = False
+    """`full` only: its verdict (who holds it, or whether it is in the solution) was worked
+    out, not seen: the seat neither holds it nor was shown, snooped or tipped it, nor saw
+    the solution (`/mansion notes why` gives the chain)."""
 
 
 class SolutionOdds(BaseModel):
@@ -215,20 +219,34 @@ def _exact_mark(count: int, total: int) -> Mark:
     return "not_held" if count == 0 else "unknown"
 
 
+def _deduced(card: str, marks: list[Mark], solution: Mark, seen: set[str],
+             saw_solution: bool) -> bool:
+    """A settled verdict on `card` that sight alone does not give (see `CardNotes`)."""
+    if card in seen:
+        return False
+    if "held" in marks:
+        return True
+    return solution != "unknown" and not saw_solution
+
+
 def _full(view: PlayerView, d: Deduction) -> Notes:
     n = d.players
     total = d.total
+    seen = set(view.known_holders())
     rows = []
     for card in CARD_IDS:
         counts = d.holders[card]
+        marks = [_exact_mark(counts[s], total) for s in range(n)]
+        solution = _exact_mark(counts[n], total)
         rows.append(
             CardNotes(
                 card=card,
                 kind=CLUES[card].kind.value,
-                marks=[_exact_mark(counts[s], total) for s in range(n)],
-                solution=_exact_mark(counts[n], total),
+                marks=marks,
+                solution=solution,
                 solution_probability=counts[n] / total,
                 holder_probabilities=[counts[s] / total for s in range(n)],
+                deduced=_deduced(card, marks, solution, seen, view.solution is not None),
             )
         )
     top = [

@@ -56,6 +56,10 @@ class Dealt(BaseModel):
     clue_counts: list[int]
     first: int
     """The seat that plays first."""
+    actions: list[list[str]] = []
+    """The Action card dealt to each seat (none to a fugitive): secret while the game is
+    played (views never show it), kept so the review can rebuild each seat's hand at each
+    turn. Empty in a game stored before it was kept."""
 
 
 class Swapped(BaseModel):

@@ -72,10 +72,16 @@ class World:
 
 def delivering(bot: DeductionBot) -> str | None:
     """Letters in the outbox sender's hands (a picture is drawn in a thread meanwhile, with
-    no request in flight): the stand-in's `settle` waits for them."""
+    no request in flight), and a change whose slow letters (the reviews at a game's end) are
+    being worked out in a thread, not stored yet: the stand-in's `settle` waits for them."""
     sender = getattr(bot, "sender", None)
     working = sender.working if sender is not None else 0
-    return f"{working} outbox destination(s) being delivered" if working else None
+    if working:
+        return f"{working} outbox destination(s) being delivered"
+    tables = getattr(bot, "tables", None)
+    if tables is not None and tables.working:
+        return "a change's reviews being worked out"
+    return None
 
 
 @pytest.fixture

@@ -224,3 +224,23 @@ def test_cards_the_seat_cannot_tell_apart_get_the_same_row(positions: list[Posit
                 )
                 pairs += 1
     assert pairs > 20
+
+
+def test_full_notes_tag_what_was_worked_out_not_seen(positions: list[Position]) -> None:
+    """`deduced`: a settled verdict (a holder, in or out of the solution) on a card the seat
+    neither holds nor saw (shown, snooped, tipped), the solution unseen; never below full."""
+    from engine.mansion.why import verdict
+
+    tagged = 0
+    for _, view in positions:
+        seen = set(view.known_holders())
+        d = solve(view)
+        grid = notes(view, "full")
+        for row in grid.cards:
+            kind, _ = verdict(d, row.card)
+            settled = kind in ("held", "solution", "not_solution")
+            sight = row.card in seen or (kind != "held" and view.solution is not None)
+            assert row.deduced == (settled and not sight), (row.card, kind)
+            tagged += row.deduced
+        assert not any(r.deduced for r in notes(view, "bookkeeping").cards)
+    assert tagged > 0

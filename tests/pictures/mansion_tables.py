@@ -113,6 +113,7 @@ def _notes(seat: int, assist: str, hands: list[list[str]], known: set[str],
                 row.marks = ["not_held"] * n
             row.solution_probability = p_sol
             row.holder_probabilities = probs
+            row.deduced = solved  # in the solution by deduction: tagged in the picture
         out.append(row)
     solutions = []
     if assist == "full":

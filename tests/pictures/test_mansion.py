@@ -169,5 +169,14 @@ def test_notes_pictures_are_drawn_from_the_seats_own_notes_only() -> None:
     assert scene.heads[2] == "You" and scene.me == 2 and not scene.full
     marks = {(r.card, tuple(r.marks)) for _, rows in scene.blocks for r in rows}
     assert marks == {(c.card, (*c.marks, c.solution)) for c in grid.cards}
-    full = notes_picture.notes_scene(notes(view, "full"), [s.name for s in view.seats], "x")
+    assert not any(r.deduced for _, rows in scene.blocks for r in rows)
+    exact = notes(view, "full")
+    full = notes_picture.notes_scene(exact, [s.name for s in view.seats], "x")
     assert full.full and all(len(r.odds) == 5 for _, rows in full.blocks for r in rows)
+    # the full grid tags each card worked out rather than seen, as its notes say
+    tagged = {r.card for _, rows in full.blocks for r in rows if r.deduced}
+    assert tagged == {c.card for c in exact.cards if c.deduced}
+    golden = notes_picture.notes_scene(tables.notes_full_4p(), list(tables.NAMES[:4]), "x")
+    assert {r.card for _, rows in golden.blocks for r in rows if r.deduced} == \
+        {"scarlet", "mt_rushmore"}
+    assert "Deduced, not seen: Miss Scarlet, Mt. Rushmore." in golden.description

@@ -23,6 +23,7 @@ from bot.messages import Outgoing
 from bot.models import Letter, Table
 from bot.plug import AnyGame
 from bot.replay import finished_game
+from bot.reviews import TITLE
 from bot.spectators import toggle
 from bot.storage import SqliteStorage
 from bot.tables import Place, Reply, TableService
@@ -56,6 +57,10 @@ def as_message(body: Outgoing) -> Message:
     """A stored body as the stand-in would show it (its text, custom_ids, components)."""
     return Message(id=0, channel_id=0, guild_id=None, author_id=0, content=body.content or "",
                    embeds=body.embeds, components=body.components)
+
+
+def is_review(body: Outgoing) -> bool:
+    return any(e.get("title") == TITLE for e in body.embeds)
 
 
 class AuditedPlay(Generic[T]):
@@ -129,6 +134,25 @@ class AuditedPlay(Generic[T]):
     def watermark(self) -> int:
         assert self._reader is not None
         return int(self._reader.execute("SELECT COALESCE(MAX(id), 0) FROM outbox").fetchone()[0])
+
+    def check_review(self, ended: bool, own: Outgoing | None, body: Outgoing, seat: int,
+                     where: str) -> None:
+        """A review goes out with the end of the game only (`ended`: this change ended it),
+        and it is the reader's own (`own`: the one rendered for its seat)."""
+        self.audit.checked["review"] += 1
+        if not ended:
+            self.audit.leaks.append(f"review to {where} before the end of the game")
+        elif own is None or own.embeds != body.embeds:
+            self.audit.leaks.append(f"review to {where} is not the review of seat {seat}")
+
+    def reviews_owed(self, owed: set[int], got: dict[int, list[str]]) -> None:
+        """Each member owed a review at the end gets exactly one."""
+        for seat in owed:
+            count = sum(TITLE in text for text in got.get(seat, []))
+            if count == 1:
+                self.audit.delivered["review"] += 1
+            else:
+                self.audit.missing.append(f"{count} reviews to seat {seat}")
 
     def stored_since(self, mark: int) -> list[Letter]:
         assert self._reader is not None

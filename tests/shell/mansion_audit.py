@@ -20,6 +20,10 @@ stored before the change that ends the table:
 - pictures: a member's carries only their own hand (their own view) or their own notes grid;
   the channel's only the markers, from the public view (`tests/pictures/mansion_inputs.py`);
 
+A review (the coach's, of the last game) is sent only with the end of the table, once to
+each member, and it is that member's own review (the one rendered for their seat: it names
+the solution, as the reveal does).
+
 and every private item reaches its owner in the change that made it: their dealt Clue hand,
 a card shown to them (a suggestion or a Super Sleuth), a card they snooped, the answer to a
 Private Tip (both players), the solution an accuser saw, the solution a fugitive chose.
@@ -39,6 +43,7 @@ from typing import Any
 
 from bot.mansion import coaching
 from bot.mansion.game import GAME
+from bot.mansion.reviewing import review_letter
 from bot.models import Letter
 from engine.mansion import GameState, player_view, public_view
 from engine.mansion.deduction import solve
@@ -46,6 +51,7 @@ from engine.mansion.events import (
     AccusationMade,
     ActionDrawn,
     CardShown,
+    GameOver,
     HandDealt,
     SleuthPlayed,
     SnoopedCard,
@@ -68,7 +74,7 @@ from tests.e2e.mansion_secrecy import (
     tells_a_choice,
 )
 from tests.pictures.mansion_inputs import check_member_picture, check_public_picture
-from tests.shell.audited import AuditedPlay, Tally, as_message
+from tests.shell.audited import AuditedPlay, Tally, as_message, is_review
 from tests.standin import Message
 
 
@@ -150,6 +156,11 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                 continue  # a lobby reply: no game yet
             seat = seats[f"u{user}"]
             got.setdefault(seat, []).append(msg.text)
+            if is_review(letter.body):
+                ended = over and any(isinstance(e, GameOver) for e in events)
+                self.check_review(ended, review_letter(state, seat), letter.body, seat,
+                                  f"{letter.kind}:{user}")
+                continue
             if over:
                 self.audit.checked["end"] += 1
                 continue
@@ -171,6 +182,9 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                     self.audit.leaks.append(
                         f"{letter.kind}:{user} (seat {seat}) shown {sorted(leaked)}: {line!r}")
         if over:
+            if any(isinstance(e, GameOver) for e in events):
+                self.reviews_owed({i for i, s in enumerate(state.seats) if s.id.startswith("u")
+                                   and review_letter(state, i) is not None}, got)
             return
         self.owed(state, events, got)
         self.no_choice_told(state, events)

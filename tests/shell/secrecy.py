@@ -34,12 +34,12 @@ from typing import Any
 from bot.messages import Outgoing
 from bot.thirteen_clues.coaching import hint_text
 from bot.thirteen_clues.game import GAME
-from bot.thirteen_clues.reviewing import TITLE, review_letter
+from bot.thirteen_clues.reviewing import review_letter
 from engine.thirteen_clues import GameState, player_view
 from engine.thirteen_clues.coach import advise
 from engine.thirteen_clues.events import CardsDealt, GameOver, InformantCard, QuestionAnswered
 from tests.e2e.play import named_cards
-from tests.shell.audited import AuditedPlay, Tally, as_message
+from tests.shell.audited import AuditedPlay, Tally, as_message, is_review
 
 CANDIDATE_LISTS = ("accp", "accl", "accw", "accgo", "mark")
 
@@ -72,10 +72,6 @@ def lists_candidates(body: Outgoing) -> bool:
     if any(c.split(":")[1] in CANDIDATE_LISTS for c in msg.custom_ids if ":" in c):
         return True
     return any("casebook" in str(e.get("title") or "").lower() for e in body.embeds)
-
-
-def _is_review(body: Outgoing) -> bool:
-    return any(e.get("title") == TITLE for e in body.embeds)
 
 
 def _strings(data: Any) -> Iterator[str]:
@@ -131,8 +127,9 @@ class Auditor(AuditedPlay[Audit]):
                 continue  # a lobby reply: no game yet
             seat = seats[f"u{user}"]
             got.setdefault(seat, []).append(text)
-            if _is_review(letter.body):
-                self.check_review(state, events, seat, letter.body, f"{letter.kind}:{user}")
+            if is_review(letter.body):
+                self.check_review(self.ended(state, events), review_letter(state, seat),
+                                  letter.body, seat, f"{letter.kind}:{user}")
                 continue
             if over:
                 self.audit.checked["end"] += 1
@@ -157,7 +154,9 @@ class Auditor(AuditedPlay[Audit]):
             elif named & own:
                 self.audit.echoes += 1
         if over:
-            self.reviews_owed(state, events, got, seats)
+            if self.ended(state, events) and state.played:
+                self.reviews_owed({i for i, s in enumerate(state.seats)
+                                   if s.id.startswith("u")}, got)
             return
         self.owed(state, events, got, seats)
         if self.assist == "full" and state.phase == "turns":
@@ -181,28 +180,8 @@ class Auditor(AuditedPlay[Audit]):
         if named_cards(text) - allowed:
             self.audit.leaks.append(f"hint to seat {seat}: {sorted(named_cards(text) - allowed)}")
 
-    def check_review(self, state: GameState, events: list[Any], seat: int, body: Outgoing,
-                     where: str) -> None:
-        """A review goes out with the end of the game only, and it is the reader's own."""
-        self.audit.checked["review"] += 1
-        if state.phase != "over" or not any(isinstance(e, GameOver) for e in events):
-            self.audit.leaks.append(f"review to {where} before the end of the game")
-            return
-        own = review_letter(state, seat)
-        if own is None or own.embeds != body.embeds:
-            self.audit.leaks.append(f"review to {where} is not the review of seat {seat}")
-
-    def reviews_owed(self, state: GameState, events: list[Any], got: dict[int, list[str]],
-                     seats: dict[str, int]) -> None:
-        """Each member of a game that was played gets exactly one review at its end."""
-        if not any(isinstance(e, GameOver) for e in events) or not state.played:
-            return
-        for seat in {i for i, s in enumerate(state.seats) if s.id.startswith("u")}:
-            count = sum(TITLE in text for text in got.get(seat, []))
-            if count == 1:
-                self.audit.delivered["review"] += 1
-            else:
-                self.audit.missing.append(f"{count} reviews to seat {seat}")
+    def ended(self, state: GameState, events: list[Any]) -> bool:
+        return state.phase == "over" and any(isinstance(e, GameOver) for e in events)
 
     def owed(self, state: GameState, events: list[Any], got: dict[int, list[str]],
              seats: dict[str, int]) -> None:

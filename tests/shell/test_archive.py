@@ -203,3 +203,22 @@ async def test_every_replay_and_history_custom_id_is_handled_by_exactly_one_fami
                 assert len([t for t in templates if t.fullmatch(cid)]) == 1, cid
                 seen.add(cid.split(":")[1])
     assert seen == {"first", "prev", "next", "last", "file", "seat", "pick"}
+
+
+async def test_a_game_stored_before_a_field_was_kept_still_replays(storage: Storage) -> None:
+    """The Mansion deal keeps the Action cards dealt since the review needed them: a game
+    stored before has no such field, and still replays to its end; a value that differs is
+    still refused."""
+    tables = TableService(storage, GAME, seed=lambda: 21)
+    table = await play_out(tables, await seated(tables, "mansion", 3, {}), 5)
+    record = record_of(tables.module(table), table, await storage.action_log(table.id))
+    old = json.loads(json.dumps(record.final_state))
+    for game in old["rounds"]:
+        for entry in game["log"]:
+            entry.pop("actions", None)
+    assert old != record.final_state
+    older = record.model_copy(update={"final_state": old})
+    assert len(list(frames(tables.module(table), older))) == len(record.moves) + 1
+    old["seed"] += 1
+    with pytest.raises(ArchiveError, match="does not arrive"):
+        list(frames(tables.module(table), record.model_copy(update={"final_state": old})))

@@ -50,7 +50,7 @@ def test_the_generic_cog_holds_the_lobby_and_the_looks() -> None:
     [
         (ThirteenCluesCog, "13clues",
          {"new", "pass", "ask", "informant", "accuse", "take", "casebook", "review"}),
-        (MansionCog, "mansion", {"new", "turn", "accuse", "notes"}),
+        (MansionCog, "mansion", {"new", "turn", "accuse", "notes", "review"}),
         (ToyCog, "toy", {"new"}),
     ],
 )

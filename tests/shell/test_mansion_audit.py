@@ -28,6 +28,7 @@ async def test_no_mansion_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     assert audit.delivered["dealt"] > 0 and audit.delivered["shown"] > 0
     assert audit.delivered["snooped"] > 0
     assert audit.checked["asked"] > 0  # refuters asked which card to show, none told
+    assert audit.checked["review"] > 0 and audit.delivered["review"] > 0
 
 
 async def test_the_mansion_audit_checks_hints_and_sees_a_planted_hint_leak(
@@ -124,3 +125,18 @@ async def test_the_mansion_audit_sees_a_planted_picture_leak(
     monkeypatch.setattr(Mansion, "letter", leaky_letter)
     audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 1, seed=3)
     assert any(leak.startswith("picture to u:") for leak in audit.leaks), audit.leaks[:3]
+
+
+async def test_the_mansion_audit_sees_a_misaddressed_review(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous for reviews: a member sent the next seat's review is reported."""
+    from bot.mansion import game
+
+    letter = game.review_letter
+
+    def swapped(state, seat):  # type: ignore[no-untyped-def]
+        return letter(state, (seat + 1) % len(state.seats))
+
+    monkeypatch.setattr(game, "review_letter", swapped)
+    audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 2, seed=1)
+    assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]

@@ -1,0 +1,96 @@
+"""The review after a game, one shell for every game: the DM each member gets at the end and
+`/… review`, later, from the stored finished game.
+
+A review names the member's own secret (their mystery, the solution), so it exists only once
+the game is over, when the reveal shows every card anyway, and it goes only to the member it
+reviews. Each game brings its engine's review (a pure function of the finished state: it
+reads the same whenever asked) and its embed. Reviewing is seconds of solving for a whole
+table, so it runs in the thinkers' pool: the `/… review` answer through `think`, the DMs at
+the end through the table service before the change is stored (`GameModule.slow_letters`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import discord
+
+from bot.components import Locate
+from bot.errors import UserError
+from bot.interactions import run, tables_of
+from bot.messages import Outgoing
+from bot.thinking import think
+
+S = TypeVar("S")
+R = TypeVar("R")
+
+TITLE = "📋 Your review"
+NOT_OVER = "The review comes once the game is over: it names your own {secret}."
+
+
+@dataclass(frozen=True)
+class Reviewer(Generic[S, R]):
+    """How a game reviews one seat. Every field is a module-level function, so a reviewer
+    travels to the thinkers' pool with the state it reviews."""
+
+    secret: str
+    """What the review names that only the end may show ("mystery", "solution")."""
+    review: Callable[[S, int], R]
+    """The engine's review of a seat in a finished game."""
+    missing: Callable[[S, R], str | None]
+    """Why there is nothing to review (a game stored before its record was kept, one ended
+    before play), or None."""
+    embed: Callable[[S, R], discord.Embed]
+
+    def letter(self, state: S, seat: int) -> Outgoing | None:
+        """The review DM at the end (none for a game with nothing to review)."""
+        result = self.review(state, seat)
+        if self.missing(state, result) is not None:
+            return None
+        return Outgoing.of(embeds=[self.embed(state, result)])
+
+    async def show(self, interaction: discord.Interaction, locate: Locate) -> None:
+        """`/… review`: the member's review of the game here, once it is over."""
+        async def work() -> Outgoing:
+            table = await locate()
+            tables = tables_of(interaction)
+            seat = tables.seat(table, interaction.user.id)
+            state: S = tables.state_of(table)
+            if not tables.module(table).is_over(state):
+                raise UserError(NOT_OVER.format(secret=self.secret))
+            result = await think(interaction, self.review, state, seat)
+            why = self.missing(state, result)
+            if why is not None:
+                raise UserError(why)
+            return Outgoing.of(embeds=[self.embed(state, result)])
+
+        await run(interaction, work)
+
+
+def review_letters(letter: Callable[[Any, int], Outgoing | None], state: Any,
+                   seats: Sequence[int]) -> dict[int, Outgoing]:
+    """Each seat's review DM, by seat (run in the thinkers' pool: `letter` and `state` must
+    pickle, so `letter` is a module-level function)."""
+    return {seat: out for seat in seats if (out := letter(state, seat)) is not None}
+
+
+def could_accuse_line(turn: int | None) -> str:
+    """The first of the member's turns on which their deduction was certain, if any."""
+    if turn is None:
+        return "Your deduction was never certain on one of your turns."
+    return f"You could first have accused with certainty on turn **{turn}**."
+
+
+def review_frame(head: Sequence[str], turns: Sequence[str],
+                 fit: Callable[[Sequence[str], int], str], footer: str) -> discord.Embed:
+    """The review's one embed: the head (the secret, when the seat could have accused, when
+    each card became certain), then the moves turn by turn, as many as fit."""
+    body = "\n".join(head) + "\n\n**Turn by turn**\n"
+    return discord.Embed(
+        title=TITLE,
+        description=body + fit(turns or ["You made no move of play in this game."],
+                               4000 - len(body)),
+        colour=discord.Colour.dark_teal(),
+    ).set_footer(text=footer)

@@ -1,0 +1,63 @@
+"""The Mansion review through the real bot: refused while the game is in play, a DM to each
+member at the end (their own review), `/mansion review` later (ephemeral, the same after a
+restart, from the stored game), refused to a member who did not play. As 13 Clues' review,
+it is given at every assist level: it teaches after the game, it gives no hint during it."""
+
+from __future__ import annotations
+
+from bot.mansion.render.labels import card_name
+from bot.mansion.reviewing import review_letter
+from bot.messages import Outgoing
+from tests.e2e.conftest import World
+from tests.e2e.mansion_drive import Driver, mstate, open_mansion, play_script, user_at
+from tests.e2e.mansion_plan import find_seed
+from tests.standin import Message
+
+
+def _embed_text(out: Outgoing) -> str:
+    return "\n".join(str(e.get("description") or "") for e in out.embeds)
+
+
+def _reviews(world: World, user: object, since: int) -> list[Message]:
+    return [m for m in world.dc.dms(user)[since:] if "Your review" in m.text]  # type: ignore[arg-type]
+
+
+async def test_the_review_after_the_end_by_dm_and_by_command(world: World) -> None:
+    dc = world.dc
+    players = world.users[:3]
+    async with world.running():
+        await open_mansion(world, players, seed=find_seed(3), assist="off")
+        state = mstate(world)
+        first = user_at(world, state, state.turn)
+        assert first is not None
+        early = await dc.slash(first, world.channel, "mansion", "review")
+        assert early.ephemeral and "once the game is over" in early.text, early.text
+        assert mstate(world) == state, "a refused review changes nothing"
+        before = {u.id: len(dc.dms(u)) for u in players}
+        final, _ = await play_script(world, Driver(world))
+        await dc.settle()
+        assert final.phase == "over"
+        solution = final.rounds[-1].solution
+        assert solution is not None
+        for seat in range(3):
+            user = user_at(world, final, seat)
+            assert user is not None
+            reviews = _reviews(world, user, before[user.id])
+            assert len(reviews) == 1, (seat, [m.text[:80] for m in dc.dms(user)])
+            own = review_letter(final, seat)
+            assert own is not None
+            assert _embed_text(own) in reviews[0].text, "the member's own review"
+            assert all(card_name(c) in reviews[0].text for c in solution.cards())
+            assert "Turn by turn" in reviews[0].text
+        asked = await dc.slash(first, world.channel, "mansion", "review")
+        assert asked.ephemeral and "Your review" in asked.text
+        first_seat = next(i for i in range(3) if user_at(world, final, i) == first)
+        mine = review_letter(final, first_seat)
+        assert mine is not None and _embed_text(mine) in asked.text
+        assert "you:" in asked.text and "possible" in asked.text
+    # kept with the finished game: the same review after a restart
+    async with world.running():
+        again = await dc.slash(first, world.channel, "mansion", "review")
+        assert again.text == asked.text
+        stranger = await dc.slash(world.users[-1], world.channel, "mansion", "review")
+        assert stranger.ephemeral and "not seated" in stranger.text
