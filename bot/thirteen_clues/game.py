@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
 
 import discord
-from pydantic import BaseModel
 
 from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
@@ -77,7 +75,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         "`/13clues log` lists every answer, `/13clues casebook` keeps your notes."
     )
 
-    state_model: ClassVar[type[BaseModel]] = GameState
+    state_model = GameState
     drawers = pictures.DRAWERS
     warm_pictures = staticmethod(pictures.warm_up)
     actions = ACTION_ADAPTER
