@@ -118,6 +118,9 @@ class GameModule(Protocol[S, A, E, O]):
         ...
 
     def dump_events(self, events: Sequence[E]) -> str: ...
+    def load_events(self, raw: str) -> list[E]:
+        """A change's events, as `dump_events` wrote them (the action log)."""
+        ...
 
     def apply(self, state: S, action: A) -> tuple[S, list[E]]:
         """The engine's apply; raises engine.errors.RuleError."""

@@ -15,7 +15,8 @@ from tests.toy.game import HighCard, Shown, State
 
 
 class Wrong(HighCard):
-    def apply(self, state: State, action: int) -> tuple[State, list[Shown]]:  # type: ignore[override]
+    def apply(  # type: ignore[override]
+            self, state: State, action: int) -> tuple[State, list[Shown]]:
         return state, []
 
 
@@ -33,4 +34,4 @@ def test_a_wrongly_typed_game_fails_type_checking(tmp_path: Path) -> None:
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1, out + err
     assert len(errors) == 1, out
-    assert errors[0].startswith(f"{module}:12:"), out
+    assert errors[0].startswith(f"{module}:13:"), out

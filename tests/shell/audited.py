@@ -85,13 +85,21 @@ class AuditedPlay(Generic[T]):
 
     async def __aenter__(self) -> Self:
         await self.storage.open()
+        return self.reading()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+        await self.storage.close()
+
+    def reading(self) -> Self:
+        """Read the outbox of the database at `path`: this audit's own tables, or those a
+        running bot writes (the conformance suite, tests/games, audits them so)."""
         self._reader = sqlite3.connect(self.path)
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    def close(self) -> None:
         if self._reader is not None:
             self._reader.close()
-        await self.storage.close()
 
     # -- what a game's audit says ----------------------------------------------------------
 
@@ -133,6 +141,10 @@ class AuditedPlay(Generic[T]):
             "SELECT letter FROM outbox WHERE id > ? ORDER BY id", (mark,)
         ).fetchall()
         return [Letter.model_validate_json(r[0]) for r in rows]
+
+    def last_events(self, table_id: int) -> list[Any]:
+        """The events of the table's last stored change."""
+        return self.GAME.load_events(self._last_events(table_id))
 
     def _last_events(self, table_id: int) -> str:
         assert self._reader is not None
@@ -222,7 +234,7 @@ class AuditedPlay(Generic[T]):
             assert after is not None and after.state is not None
             if after.version == stored.version:
                 continue  # a stale timer, dropped: nothing was said
-            events = game.load_events(self._last_events(table.id))
+            events = self.last_events(table.id)
             self.check(game.load(after.state), events, mark)
         else:
             self.audit.missing.append(
