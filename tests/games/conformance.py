@@ -12,13 +12,16 @@ clicks on buttons of an older table message) and restarts the bot once in the mi
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import pickle
 import random
 import sqlite3
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from pydantic import BaseModel
 
 from bot.errors import UserError
@@ -78,7 +81,8 @@ class Playthrough:
     refusals: list[Refusal] = field(default_factory=list)
     restarted_at: int | None = None
     after_restart: str = ""
-    """A member's `hand` answered by the restarted bot."""
+    """A member's `hand` and a button posted before the restart, answered by the restarted
+    bot ("" if either went unanswered or changed the game)."""
 
 
 def snapshot(db: Path) -> tuple[object, ...]:
@@ -276,6 +280,21 @@ class Driver:
             if answer.ephemeral and answer.message is not None:
                 self.panels.append((user, answer.message))
 
+    async def after_restart(self, state: BaseModel) -> None:
+        """The restarted bot answers a member's `hand`, and a button of the table message
+        posted before the restart (one that does not act at once: no version in it)."""
+        dc, world = self.world.dc, self.world
+        member = self.member_at(self.game.waiting_on(state)[0])
+        answer = await dc.slash(member, world.channel, self.game.command, "hand")
+        living = self.living_message()
+        assert living is not None, "no table message with buttons"
+        version = str(table_row(world.db)["version"])
+        posted = next(c for c in buttons(living) if version not in c.split(":"))
+        before = snapshot(world.db)
+        clicked = await dc.click(member, living, posted)
+        answered = answer.ephemeral and clicked.ephemeral and snapshot(world.db) == before
+        self.seen.after_restart = f"{answer.text}\n{clicked.text}" if answered else ""
+
     # -- the whole game ----------------------------------------------------------------------
 
     async def run(self, restart_after: int) -> Playthrough:
@@ -293,9 +312,7 @@ class Driver:
         async with world.running(games=self.games):
             state = self.game.load(self.state_raw())
             if not self.game.is_over(state):
-                member = self.member_at(self.game.waiting_on(state)[0])
-                answer = await world.dc.slash(member, world.channel, self.game.command, "hand")
-                self.seen.after_restart = answer.text if answer.ephemeral else ""
+                await self.after_restart(state)
             for count in range(MAX_STEPS):
                 if not await self.step():
                     break
@@ -318,11 +335,16 @@ async def _play(spec: Spec, directory: Path, seed: int) -> Playthrough:
         return await Driver(spec, world, seed).run(spec.restart_after)
 
 
-PLAYED: dict[str, Playthrough] = {}
-
-
-def playthrough(spec: Spec, directory: Path, seed: int = 0) -> Playthrough:
-    """The game played once per test process (every check reads the same playthrough)."""
-    if spec.game.key not in PLAYED:
-        PLAYED[spec.game.key] = asyncio.run(_play(spec, directory, seed))
-    return PLAYED[spec.game.key]
+def playthrough(spec: Spec, temp: pytest.TempPathFactory, seed: int = 0) -> Playthrough:
+    """The game played once per test run: the first check to ask plays it, under a lock
+    its test processes share, and the others read it back."""
+    base = temp.getbasetemp()
+    shared = base.parent if base.name.startswith("popen-gw") else base
+    kept = shared / f"conformance-{spec.game.key}.pickle"
+    with (shared / f"conformance-{spec.game.key}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not kept.exists():
+            directory = temp.mktemp(f"conformance-{spec.game.key}")
+            kept.write_bytes(pickle.dumps(asyncio.run(_play(spec, directory, seed))))
+        played: Playthrough = pickle.loads(kept.read_bytes())
+        return played

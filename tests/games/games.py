@@ -84,8 +84,8 @@ class Spec:
 
 BY_KEY = {g.key: g for g in GAMES}
 SPECS = (
-    Spec(BY_KEY["13clues"], 4, Auditor, restart_after=20),
-    Spec(BY_KEY["mansion"], 4, MansionAuditor, restart_after=30),
+    Spec(BY_KEY["13clues"], 4, Auditor, restart_after=6),
+    Spec(BY_KEY["mansion"], 4, MansionAuditor, restart_after=8),
     Spec(plug(TOY), 2, ToyAudit, registered=False, restart_after=1),
 )
 """Every registered game and the toy (a game added to the registry must be added here: a

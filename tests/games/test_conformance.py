@@ -7,7 +7,6 @@ A game's own tests keep only its rules."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,6 @@ from tests.games.games import SPECS, Spec
 
 OUT_OF_DATE = ("out of date", "older version", "moved on", "use the latest table message")
 
-pytestmark = [pytest.mark.xdist_group("conformance")]
-
 
 @pytest.fixture(params=SPECS, ids=[s.game.key for s in SPECS])
 def spec(request: pytest.FixtureRequest) -> Spec:
@@ -29,7 +26,7 @@ def spec(request: pytest.FixtureRequest) -> Spec:
 
 @pytest.fixture
 def played(spec: Spec, tmp_path_factory: pytest.TempPathFactory) -> Playthrough:
-    return playthrough(spec, Path(tmp_path_factory.mktemp(f"conformance-{spec.game.key}")))
+    return playthrough(spec, tmp_path_factory)
 
 
 def test_every_registered_game_is_played() -> None:
