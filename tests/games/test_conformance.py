@@ -7,10 +7,14 @@ A game's own tests keep only its rules."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
 from bot.archive import ArchiveError
+from bot.messages import Outgoing
+from bot.models import Table
 from bot.registry import GAMES
 from tests.games.conformance import Playthrough, playthrough
 from tests.games.games import SPECS, Spec
@@ -114,3 +118,23 @@ def test_an_unfinished_game_has_no_record(spec: Spec) -> None:
                   host_id=1, seats=[], options={})
     with pytest.raises(ArchiveError):
         record_of(spec.game, table, [])
+
+
+def test_the_secrecy_check_sees_a_planted_leak(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous: a toy whose DMs tell each seat the other's number is caught."""
+    import asyncio
+
+    from tests.games.conformance import _play
+    from tests.toy.game import HighCard, Shown, State
+
+    def leaky(self: HighCard, table: Table, state: State, events: Sequence[Shown],
+              seat: int) -> Outgoing | None:
+        other = state.seats[1 - seat]
+        return Outgoing(content=f"Your number: {state.seats[seat].number}. "
+                                f"{other.name}: {other.number}")
+
+    monkeypatch.setattr(HighCard, "letter", leaky)
+    toy = next(s for s in SPECS if not s.registered)
+    leaked = asyncio.run(_play(toy, tmp_path, 0))
+    assert any("reads seat" in leak for leak in leaked.leaks), leaked.leaks
