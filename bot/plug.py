@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar, Generic, Literal, Protocol, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from bot.drawings import Drawer
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
-from bot.pictures.picture import Picture
 
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A")
@@ -30,8 +30,6 @@ O = TypeVar("O", bound="TableSettings")  # noqa: E741
 
 Assist = Literal["off", "bookkeeping", "full"]
 
-Drawer = Callable[[dict[str, object]], Picture]
-"""Draws one kind of picture from the JSON stored in a letter (pure; run in a worker)."""
 
 
 class TableSettings(BaseModel):
