@@ -9,7 +9,7 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from tests.chaos.driver import run_chaos
+from testkit.chaos import run_chaos
 
 
 def main() -> None:

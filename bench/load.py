@@ -5,7 +5,7 @@ stand-in.
                          [--games 13clues mansion] [--profile DIR] [--no-side]
 
 For each N a fresh bot process (the project's own entry point, `python -m bot`, via
-`tests.standin.botproc`) on a fresh SQLite file plays N tables spread over N/4 guilds, one
+`testkit.standin.botproc`) on a fresh SQLite file plays N tables spread over N/4 guilds, one
 channel each, the games in turn (half 13 Clues, half Mansion by default). Every table has 2–3
 members driven from this process and 1–3 AI seats; a finished game is followed by a new one
 at once. 13 Clues members: lobby by commands and buttons, the pass by the DM select, turns by
@@ -56,10 +56,10 @@ from bot.mansion.game import GAME as MANSION
 from engine.mansion import GameState as MansionState
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
-from tests.e2e.mansion_drive import Driver as MansionDriver
-from tests.e2e.mansion_drive import find
-from tests.standin import DiscordStandIn, InteractionResult, Message, User, running_standin
-from tests.standin.globallimit import DISCORD_GLOBAL_LIMIT
+from testkit.mansion_drive import Driver as MansionDriver
+from testkit.mansion_drive import find
+from testkit.standin import DiscordStandIn, InteractionResult, Message, User, running_standin
+from testkit.standin.globallimit import DISCORD_GLOBAL_LIMIT
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 ANSWER_TIMEOUT = 10.0

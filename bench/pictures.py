@@ -35,8 +35,8 @@ from engine import mansion
 from engine.mansion.notes import notes
 from engine.thirteen_clues import player_view, public_view, reveal
 from engine.thirteen_clues.deduction import solve
-from tests.pictures.letters import play
-from tests.pictures.positions import game_states, mansion_states
+from testkit.letters import play
+from testkit.positions import game_states, mansion_states
 
 KINDS = ("pass", "view", "casebook", "reveal")
 MANSION_KINDS = ("hand", "markers", "notes-book", "notes-full", "reveal")

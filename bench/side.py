@@ -40,7 +40,7 @@ from bot.storage.sqlite import PRAGMAS
 from bot.tables import Reply, TableService
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues import legal
-from tests.standin import running_standin
+from testkit.standin import running_standin
 
 # --- 1. persisting one action ---------------------------------------------------------------
 

@@ -28,11 +28,11 @@ from bot.errors import UserError
 from bot.models import Letter, SeatRef
 from bot.plug import AnyGame
 from bot.registry import GAMES
-from tests.e2e.conftest import World
+from testkit.standin import Message, running_standin
+from testkit.standin.globallimit import DISCORD_GLOBAL_LIMIT
+from testkit.standin.limits import check_message
+from testkit.world import World
 from tests.games.games import Spec
-from tests.standin import Message, running_standin
-from tests.standin.globallimit import DISCORD_GLOBAL_LIMIT
-from tests.standin.limits import check_message
 
 MAX_STEPS = 1500
 

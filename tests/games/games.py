@@ -1,7 +1,7 @@
 """The games the conformance suite plays: every registered game and the toy, each with the
 seats it is played with and its own secrecy hook (the audit that knows what each reader may
-see of that game: tests/shell/secrecy.py for 13 Clues, whose members never read their own
-holder's cards; tests/shell/mansion_audit.py for the Mansion; `ToyAudit` for the toy)."""
+see of that game: testkit/secrecy.py for 13 Clues, whose members never read their own
+holder's cards; testkit/mansion_audit.py for the Mansion; `ToyAudit` for the toy)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import Any
 
 from bot.plug import AnyGame, plug
 from bot.registry import GAMES
-from tests.shell.audited import AuditedPlay, Tally
-from tests.shell.mansion_audit import MansionAuditor
-from tests.shell.secrecy import Auditor
+from testkit.audited import AuditedPlay, Tally
+from testkit.mansion_audit import MansionAuditor
+from testkit.secrecy import Auditor
 from tests.toy.game import GAME as TOY
 from tests.toy.game import State
 

@@ -6,8 +6,8 @@ import re
 
 from engine.thirteen_clues import GameState, answer_for
 from engine.thirteen_clues.cards import CARDS, Category
-from tests.e2e.conftest import World
-from tests.standin import InteractionResult, Message, User
+from testkit.standin import InteractionResult, Message, User
+from testkit.world import World
 
 CARD_NAME = {c: re.compile(rf"\b{re.escape(info.name)}\b") for c, info in CARDS.items()}
 

@@ -20,9 +20,9 @@ from bot.storage.postgres import numbered
 from bot.storage.rows import Row
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import Category
-from tests.e2e.conftest import World
-from tests.e2e.play import named_cards
-from tests.standin import InteractionResult, Message, User
+from testkit.play import named_cards
+from testkit.standin import InteractionResult, Message, User
+from testkit.world import World
 
 
 def query(world: World, sql: str, args: tuple[Any, ...] = ()) -> list[Row]:

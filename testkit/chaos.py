@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import CARDS, Category
-from tests.standin import (
+from testkit.standin import (
     DiscordStandIn,
     InteractionResult,
     NoBotConnected,
@@ -32,7 +32,7 @@ from tests.standin import (
     User,
     running_standin,
 )
-from tests.standin.process import BotProcess
+from testkit.standin.process import BotProcess
 
 ENV = {"AI_DELAY_SECONDS": "0.05"}
 ASKS = 2

@@ -29,9 +29,9 @@ from engine.mansion import (
 )
 from engine.mansion.cards import ACTIONS, CLUES
 from engine.mansion.prompts import TipPrompt
-from tests.e2e.conftest import World
-from tests.e2e.drive import query, table_row, wait_until
-from tests.standin import InteractionResult, Message, User
+from testkit.drive import query, table_row, wait_until
+from testkit.standin import InteractionResult, Message, User
+from testkit.world import World
 
 SLACK = 60.0
 """How long a wait may last before it fails: a guard against a hang, not a speed check
@@ -318,8 +318,8 @@ async def play_script(world: World, driver: Driver, choose_via: object = None, *
     through the way `choose_via(state, action, i)` names (default: the panel). Returns the
     final state and the moment just before the game-ending action (for the secrecy scan).
     Every move must be accepted and applied exactly once."""
-    from tests.e2e.drive import cut
-    from tests.e2e.mansion_plan import STANDARD, next_move
+    from testkit.drive import cut
+    from testkit.mansion_plan import STANDARD, next_move
 
     moment = cut(world)
     for i in range(limit):
@@ -362,7 +362,7 @@ async def play_members(world: World, driver: Driver, limit: float = 240.0) -> No
     """Play every member's waits with the scripted moves (AI seats play on their timers) until
     the table is over: prompts to answer by DM, turns from the panel."""
     from engine.mansion import legal
-    from tests.e2e.mansion_plan import next_move
+    from testkit.mansion_plan import next_move
 
     def moved(seat: int, prompt_id: int) -> bool:
         state = mstate(world)

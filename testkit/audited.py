@@ -1,4 +1,4 @@
-"""What both secrecy audits share (tests/shell/secrecy.py for 13 Clues, mansion_audit.py for
+"""What both secrecy audits share (testkit/secrecy.py for 13 Clues, mansion_audit.py for
 the Mansion): tables of one game played through the real table service and SQLite outbox,
 members' seats by the AI through `TableService.act` (with the reply a click gets), AI seats
 through their stored timers (`TableService.on_timer`), and every change's stored letters
@@ -25,7 +25,7 @@ from bot.replay import finished_game
 from bot.spectators import toggle
 from bot.storage import SqliteStorage
 from bot.tables import Place, Reply, TableService
-from tests.standin import Message
+from testkit.standin import Message
 
 
 @dataclass

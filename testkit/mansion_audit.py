@@ -2,9 +2,9 @@
 tables (standard and One Against All, single games and series) through the real table
 service, rendering and SQLite outbox, every stored letter checked for its recipient.
 
-Played as tests/shell/audited.py says (as the 13 Clues audit, tests/shell/secrecy.py);
+Played as testkit/audited.py says (as the 13 Clues audit, testkit/secrecy.py);
 every letter a change stored is read back from the outbox. The
-line rules are the e2e scan's (tests/e2e/mansion_secrecy.py). Checked, for every letter
+line rules are the e2e scan's (testkit/mansion_secrecy.py). Checked, for every letter
 stored before the change that ends the table:
 
 - to a channel: no select, no private phrase ("showed you", "Your Clue cards", ...), no
@@ -18,7 +18,7 @@ stored before the change that ends the table:
   Tip's question only if it is in their Action hand or they are one of its two players.
   Pickers and the notes grid list every card by design and are counted apart;
 - pictures: a member's carries only their own hand (their own view) or their own notes grid;
-  the channel's only the markers, from the public view (`tests/pictures/mansion_inputs.py`);
+  the channel's only the markers, from the public view (`testkit/mansion_inputs.py`);
 
 and every private item reaches its owner in the change that made it: their dealt Clue hand,
 a card shown to them (a suggestion or a Super Sleuth), a card they snooped, the answer to a
@@ -55,8 +55,10 @@ from engine.mansion.events import (
 )
 from engine.mansion.prompts import ShowPrompt
 from engine.mansion.records import Sleuthed, Tipped
-from tests.e2e.mansion_drive import named
-from tests.e2e.mansion_secrecy import (
+from testkit.audited import AuditedPlay, Tally, as_message
+from testkit.mansion_drive import named
+from testkit.mansion_inputs import check_member_picture, check_public_picture
+from testkit.mansion_secrecy import (
     BURNED,
     PRIVATE_PHRASES,
     TIP_ASKS,
@@ -67,9 +69,7 @@ from tests.e2e.mansion_secrecy import (
     revealed,
     tells_a_choice,
 )
-from tests.pictures.mansion_inputs import check_member_picture, check_public_picture
-from tests.shell.audited import AuditedPlay, Tally, as_message
-from tests.standin import Message
+from testkit.standin import Message
 
 
 @dataclass

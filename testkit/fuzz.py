@@ -26,10 +26,10 @@ from bot.config import Config
 from bot.interactions import UNCHANGED
 from bot.spectators import WATCHERS
 from engine.thirteen_clues.cards import CARDS
-from tests.e2e.conftest import World
-from tests.e2e.drive import Snapshot, query
-from tests.e2e.play import first_of_each, pass_prompt
-from tests.standin import DiscordStandIn, Message, StandInError, User
+from testkit.drive import Snapshot, query
+from testkit.play import first_of_each, pass_prompt
+from testkit.standin import DiscordStandIn, Message, StandInError, User
+from testkit.world import World
 
 T = TypeVar("T")
 Draw = Callable[[st.SearchStrategy[T]], T]
@@ -343,7 +343,7 @@ class Fuzzer:
 
 async def fuzz(db: Path, draw: Draw[Any], cases: int, seed: int = 0) -> Counts:
     """Run `cases` random interactions against a fresh world; fail on the first problem."""
-    from tests.standin import running_standin
+    from testkit.standin import running_standin
 
     random.seed(seed)
     async with running_standin() as dc:
