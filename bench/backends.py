@@ -22,6 +22,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench.side import realistic_change
 from bot.storage import Change, PostgresStorage, SqliteStorage, Storage
@@ -69,7 +70,7 @@ async def run(rounds: int, commits: int) -> str:
         pg = PostgresStorage(await server.fresh_database("bench"))
         sides: list[tuple[str, Storage, pgserver.PostgresServer | None]] = [
             ("sqlite", lite, None), ("postgres", pg, server)]
-        prepared = []
+        prepared: list[list[Any]] = []
         for name, storage, watched in sides:
             await storage.open()
             table, change = await realistic_change(storage)

@@ -195,10 +195,11 @@ class Driver:
         if self._reader is None:
             self._reader = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
             self._reader.row_factory = sqlite3.Row
-        return self._reader.execute(
+        row: sqlite3.Row | None = self._reader.execute(
             "SELECT id, status, state, version FROM tables WHERE channel_id = ?"
             " ORDER BY id DESC LIMIT 1", (channel_id,),
         ).fetchone()
+        return row
 
     # -- interactions ----------------------------------------------------------------------
 
@@ -299,7 +300,8 @@ class Driver:
             return done
         if state.phase != "turns":
             return False
-        user = next((u for u in humans if seats[f"u{u.id}"] == state.turn), None)
+        user = next(  # type: ignore[assignment]
+            (u for u in humans if seats[f"u{u.id}"] == state.turn), None)
         if user is None:
             return False
         me = state.turn
@@ -650,8 +652,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
                 await asyncio.sleep(0.5)
                 rss_peak = max(rss_peak, rss_bytes(proc.pid))
                 if time.monotonic() > begin + seconds + 30:
-                    for t in tasks:
-                        t.cancel()
+                    for task in tasks:
+                        task.cancel()
                     break
             await asyncio.gather(*tasks, return_exceptions=True)
             elapsed = time.monotonic() - begin

@@ -97,8 +97,10 @@ class Chaos:
         con = sqlite3.connect(self.db, timeout=10)
         con.row_factory = sqlite3.Row
         try:
-            return con.execute("SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC",
-                               (channel,)).fetchone()
+            row: sqlite3.Row | None = con.execute(
+                "SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC", (channel,)
+            ).fetchone()
+            return row
         finally:
             con.close()
 
@@ -134,7 +136,9 @@ class Chaos:
     async def game(self, n: int, ann: User, bea: User, channel: int, limit: float) -> None:
         """One table: open, join, an AI, start, pass, ask a few questions, accuse right."""
         end = time.monotonic() + limit
-        row = lambda: self.row(channel)  # noqa: E731
+        def row() -> sqlite3.Row | None:
+            return self.row(channel)
+
         await self.step(ann, channel, "new", "Table open", lambda: row() is not None)
         await self.step(bea, channel, "join", "You have a seat",
                         lambda: f'"user_id": {bea.id}' in (row() or {"seats": ""})["seats"])

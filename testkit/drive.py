@@ -69,7 +69,8 @@ def state_of(world: World) -> GameState:
 
 def action_count(world: World, table_id: int | None = None) -> int:
     tid = table_row(world)["id"] if table_id is None else table_id
-    return query(world, "SELECT COUNT(*) AS n FROM actions WHERE table_id = ?", (tid,))[0]["n"]
+    return int(query(world, "SELECT COUNT(*) AS n FROM actions WHERE table_id = ?",
+                     (tid,))[0]["n"])
 
 
 def action_versions(world: World, table_id: int) -> list[int]:

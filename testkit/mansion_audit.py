@@ -40,6 +40,7 @@ from typing import Any
 from bot.mansion import coaching
 from bot.mansion.game import GAME
 from bot.models import Letter
+from bot.plug import plug
 from engine.mansion import GameState, player_view, public_view
 from engine.mansion.deduction import solve
 from engine.mansion.events import (
@@ -89,7 +90,7 @@ class MansionAudit(Tally):
 class MansionAuditor(AuditedPlay[MansionAudit]):
     """Plays and audits Mansion tables on one SQLite file."""
 
-    GAME = GAME
+    GAME = plug(GAME)
     PLAYERS = (3, 4, 4, 5)
     NUMBERS = 20_000
     MAX_STEPS = 1500
@@ -107,7 +108,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
             "series": 1 if rng.random() < 0.8 else 2,
             "assist": rng.choice(("off", "bookkeeping", "full")),
         }
-        self._assist = chosen["assist"]
+        self._assist = str(chosen["assist"])
         return chosen
 
     def begin(self) -> None:
@@ -129,7 +130,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         may_know = knowable(state)
         may_read = {seat: set(asks) for seat, asks in self._tips.items()}
         for game in [*state.rounds, state]:
-            for record in game.log:
+            for record in game.log:  # type: ignore[attr-defined]
                 if isinstance(record, Tipped):
                     for seat in (record.seat, record.target):
                         may_read.setdefault(seat, set()).add(TIP_ASKS[record.card])
@@ -184,7 +185,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         view = player_view(state, seat)
         if not coaching.hint_due(view):
             return
-        advice = coaching.advise(view)
+        advice = coaching.advise(view)  # type: ignore[attr-defined]
         text = coaching.hint_text(view, advice)
         self.audit.checked["hint"] += 1
         certain = solve(view).certain()

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import re
 import time
-from typing import Literal
+from typing import Any, Literal
 
 from engine.mansion import (
     Accuse,
@@ -60,14 +60,14 @@ def seat_of(state: GameState, user: User) -> int:
     return next(i for i, s in enumerate(state.seats) if s.id == f"u{user.id}")
 
 
-async def slash(world: World, user: User, command: str, **options: object) -> InteractionResult:
+async def slash(world: World, user: User, command: str, **options: Any) -> InteractionResult:
     result = await world.dc.slash(user, world.channel, "mansion", command, **options)
     await world.dc.settle()
     return result
 
 
 async def open_mansion(world: World, players: list[User], *, seed: int | None = None,
-                       ai: tuple[int, str] | None = None, **options: object) -> None:
+                       ai: tuple[int, str] | None = None, **options: Any) -> None:
     """`new` by the first member, `join` by the others, optional AI seats, then `start`
     (with the deal drawn from `seed` when given)."""
     host, *others = players
@@ -194,7 +194,7 @@ class Driver:
     async def perform(self, state: GameState, action: Action, via: Via = "panel"
                       ) -> InteractionResult:
         """Do `action` as its seat's member would, through `via`."""
-        seat = action.seat
+        seat = action.seat  # type: ignore[union-attr]
         user = user_at(self.world, state, seat)
         assert user is not None, f"seat {seat} is not a member"
         prompt = state.prompt_for(seat)
@@ -313,7 +313,8 @@ async def applied(world: World, before: GameState, result: InteractionResult) ->
 
 
 async def play_script(world: World, driver: Driver, choose_via: object = None, *,
-                      limit: int = 200, goals: tuple[str, ...] | None = None):
+                      limit: int = 200, goals: tuple[str, ...] | None = None
+                      ) -> tuple[GameState, Any]:
     """Play the scripted moves (`mansion_plan.next_move`) until the table is over, each
     through the way `choose_via(state, action, i)` names (default: the panel). Returns the
     final state and the moment just before the game-ending action (for the secrecy scan).
@@ -329,7 +330,7 @@ async def play_script(world: World, driver: Driver, choose_via: object = None, *
         moment = cut(world)
         action = next_move(state, goals or STANDARD)
         via = choose_via(state, action, i) if callable(choose_via) else "panel"
-        result = await driver.perform(state, action, via)
+        result = await driver.perform(state, action, via)  # type: ignore[arg-type]
         await applied(world, state, result)
         after = mstate(world)
         assert after.step == state.step + 1, (action, via, result.text)

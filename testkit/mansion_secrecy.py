@@ -183,7 +183,7 @@ def tip_parties(world: World, final: GameState) -> dict[int, set[str]]:
                 held = [event.card]
             for card in held:
                 if card in TIP_ASKS:
-                    asks[event.seat].add(TIP_ASKS[card])
+                    asks[event.seat].add(TIP_ASKS[card])  # type: ignore[union-attr]
     return asks
 
 

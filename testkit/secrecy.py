@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.messages import Outgoing
+from bot.plug import plug
 from bot.thirteen_clues.coaching import hint_text
 from bot.thirteen_clues.game import GAME
 from bot.thirteen_clues.reviewing import TITLE, review_letter
@@ -92,7 +93,7 @@ def _strings(data: Any) -> Iterator[str]:
 class Auditor(AuditedPlay[Audit]):
     """Plays and audits 13 Clues games on one SQLite file."""
 
-    GAME = GAME
+    GAME = plug(GAME)
     PLAYERS = (2, 3, 3, 4, 4, 5, 6)
     NUMBERS = 10_000
     MAX_STEPS = 800
