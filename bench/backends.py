@@ -9,7 +9,7 @@ SQLite this includes the database's work, done in the bot's own writer thread), 
 PostgreSQL the server's CPU per commit too (its backends, read from /proc), so that the
 whole cost is comparable. PostgreSQL runs durable (fsync, synchronous_commit on) on a local
 unix socket, as SQLite runs with synchronous=FULL: a server on another machine adds a network
-round trip per statement. Needs PostgreSQL's binaries (tests/pgserver.py finds them).
+round trip per statement. Needs PostgreSQL's binaries (testkit/pgserver.py finds them).
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench.side import realistic_change
 from bot.storage import Change, PostgresStorage, SqliteStorage, Storage
-from tests import pgserver
+from testkit import pgserver
 
 
 @dataclass
@@ -69,7 +70,7 @@ async def run(rounds: int, commits: int) -> str:
         pg = PostgresStorage(await server.fresh_database("bench"))
         sides: list[tuple[str, Storage, pgserver.PostgresServer | None]] = [
             ("sqlite", lite, None), ("postgres", pg, server)]
-        prepared = []
+        prepared: list[list[Any]] = []
         for name, storage, watched in sides:
             await storage.open()
             table, change = await realistic_change(storage)

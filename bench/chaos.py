@@ -13,8 +13,8 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from tests import pgserver
-from tests.chaos.driver import Report, run_chaos
+from testkit import pgserver
+from testkit.chaos import Report, run_chaos
 
 
 def main() -> None:

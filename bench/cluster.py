@@ -4,7 +4,7 @@
     python -m bench.cluster [--tables 200] [--seconds 40] [--processes 1 2 3]
 
 PostgreSQL is a throwaway durable server on a unix socket, started as the tests start theirs
-(tests/pgserver.py), a fresh database for each run. For each setup it prints interactions per
+(testkit/pgserver.py), a fresh database for each run. For each setup it prints interactions per
 second; INTERACTION_CREATE → the bot's first callback (median, p99, max, measured in the bot
 process); the bots' CPU per interaction, in all and for each process; and the requests a
 second the stand-in counted under Discord's global limit (mean and peak: at most 50). The
@@ -26,8 +26,8 @@ from typing import Any
 import asyncpg
 
 from bench.load import Cluster, Run, pct, run
-from tests import pgserver
-from tests.e2e.drive import _postgres_query
+from testkit import pgserver
+from testkit.drive import postgres_query
 
 POLL = 0.05
 
@@ -74,7 +74,7 @@ async def on_postgres(server: pgserver.PostgresServer, args: argparse.Namespace,
     following = asyncio.create_task(tables.follow())
 
     def query(sql: str) -> Sequence[Sequence[Any]]:
-        return _postgres_query(url, sql, ())
+        return [tuple(r) for r in postgres_query(url, sql, ())]
 
     try:
         return await run(args.tables, args.seconds, args.ai_delay, args.seed, None,

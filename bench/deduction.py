@@ -25,7 +25,8 @@ from engine.thirteen_clues.bruteforce import TooLarge, brute_force, random_state
 from engine.thirteen_clues.deduction import slot_joint, solve
 
 BUDGET = 300_000
-HEADER = ("players", "solve med", "p99", "max", "best3 med", "p99", "joint med", "p99")
+HEADER: tuple[str, ...] = (
+    "players", "solve med", "p99", "max", "best3 med", "p99", "joint med", "p99")
 HEADER += ("brute done", "brute med", "speed-up med", "overall", "worlds med")
 
 

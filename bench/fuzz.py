@@ -2,7 +2,7 @@
 
     python -m bench.fuzz [--cases 10000] [--per-world 1000] [--seed 0]
 
-The suite's fuzz (tests/e2e/fuzz.py) in fresh worlds of `--per-world` interactions each (a
+The suite's fuzz (testkit/fuzz.py) in fresh worlds of `--per-world` interactions each (a
 world's message history grows, and the fuzzer picks among all of it). Prints the counts;
 stops at the first problem (an unanswered interaction, a bot error, a Discord rule broken, a
 refusal that changed the database) and exits 1.
@@ -21,7 +21,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.e2e.fuzz import Counts, fuzz
+from testkit.fuzz import Counts, fuzz
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ stand-in.
                          [--games 13clues mansion] [--profile DIR] [--no-side]
 
 For each N a fresh bot process (the project's own entry point, `python -m bot`, via
-`tests.standin.botproc`) on a fresh SQLite file plays N tables spread over N/4 guilds, one
+`testkit.standin.botproc`) on a fresh SQLite file plays N tables spread over N/4 guilds, one
 channel each, the games in turn (half 13 Clues, half Mansion by default). Every table has 2–3
 members driven from this process and 1–3 AI seats; a finished game is followed by a new one
 at once. 13 Clues members: lobby by commands and buttons, the pass by the DM select, turns by
@@ -57,10 +57,10 @@ from bot.mansion.game import GAME as MANSION
 from engine.mansion import GameState as MansionState
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
-from tests.e2e.mansion_drive import Driver as MansionDriver
-from tests.e2e.mansion_drive import find
-from tests.standin import DiscordStandIn, InteractionResult, Message, User, running_standin
-from tests.standin.globallimit import DISCORD_GLOBAL_LIMIT
+from testkit.mansion_drive import Driver as MansionDriver
+from testkit.mansion_drive import find
+from testkit.standin import DiscordStandIn, InteractionResult, Message, User, running_standin
+from testkit.standin.globallimit import DISCORD_GLOBAL_LIMIT
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 ANSWER_TIMEOUT = 10.0
@@ -202,10 +202,11 @@ class Driver:
         if self._reader is None:
             self._reader = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
             self._reader.row_factory = sqlite3.Row
-        return self._reader.execute(
+        row: Mapping[str, Any] | None = self._reader.execute(
             "SELECT id, status, state, version FROM tables WHERE channel_id = ?"
             " ORDER BY id DESC LIMIT 1", (channel_id,),
         ).fetchone()
+        return row
 
     # -- interactions ----------------------------------------------------------------------
 
@@ -306,7 +307,8 @@ class Driver:
             return done
         if state.phase != "turns":
             return False
-        user = next((u for u in humans if seats[f"u{u.id}"] == state.turn), None)
+        user = next(  # type: ignore[assignment]
+            (u for u in humans if seats[f"u{u.id}"] == state.turn), None)
         if user is None:
             return False
         me = state.turn
@@ -700,8 +702,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
                 await asyncio.sleep(0.5)
                 rss_peak = max(rss_peak, sum(rss_bytes(p.pid) for p in procs))
                 if time.monotonic() > begin + seconds + 30:
-                    for t in tasks:
-                        t.cancel()
+                    for task in tasks:
+                        task.cancel()
                     break
             await asyncio.gather(*tasks, return_exceptions=True)
             elapsed = time.monotonic() - begin

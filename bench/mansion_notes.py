@@ -56,7 +56,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="AI games per player count")
     parser.add_argument("--per-game", type=int, default=10)
     args = parser.parse_args()
-    header = ("players", "positions", "full med", "p99", "max", "best3 med", "p99", "max")
+    header: tuple[str, ...] = (
+        "players", "positions", "full med", "p99", "max", "best3 med", "p99", "max")
     header += ("cpu med", "p99", "bookkeeping med", "p99", "certain", "deals med")
     print(" | ".join(f"{h:>9}" for h in header))
     for players in (3, 4, 5):

@@ -68,9 +68,9 @@ def run_game(job: Job) -> tuple[int, str, bool, bool, bool, int, int]:
     options = Options(players=players, variant=variant, fugitive=fugitive)  # type: ignore[arg-type]
     result = play(policies, options, seed=game, max_actions=MAX_ACTIONS)
     state = result.state
-    own = sum(1 for r in state.log if r.kind == "turn" and r.seat == position)  # type: ignore[union-attr]
+    own = sum(1 for r in state.log if r.kind == "turn" and r.seat == position)
     if state.rounds:
-        own = sum(1 for r in state.rounds[-1].log if r.kind == "turn" and r.seat == position)  # type: ignore[union-attr]
+        own = sum(1 for r in state.rounds[-1].log if r.kind == "turn" and r.seat == position)
     return (
         players,
         match,

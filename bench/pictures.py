@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -35,8 +36,8 @@ from engine import mansion
 from engine.mansion.notes import notes
 from engine.thirteen_clues import player_view, public_view, reveal
 from engine.thirteen_clues.deduction import solve
-from tests.pictures.letters import play
-from tests.pictures.positions import game_states, mansion_states
+from testkit.letters import play
+from testkit.positions import game_states, mansion_states
 
 KINDS = ("pass", "view", "casebook", "reveal")
 MANSION_KINDS = ("hand", "markers", "notes-book", "notes-full", "reveal")
@@ -47,7 +48,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def timed(render: Callable[[], Picture]) -> tuple[float, Picture]:
+T = TypeVar("T")
+
+
+def timed(render: Callable[[], T]) -> tuple[float, T]:
     start = time.perf_counter()
     picture = render()
     return time.perf_counter() - start, picture
@@ -57,23 +61,23 @@ def measure(players: int, games: int, per_game: int) -> dict[str, list[tuple[flo
     out: dict[str, list[tuple[float, Picture]]] = {k: [] for k in KINDS}
     for seed in range(games):
         edition = "2020" if seed % 2 == 0 else "2016"
-        states = game_states(players, seed, edition=edition, truth=0.0, max_steps=50)
+        states = game_states(players, seed, edition=edition, truth=0.0, max_steps=50)  # type: ignore[arg-type]
         rng = random.Random(seed)
         passing = [s for s in states if s.phase == "passing"]
         turns = [s for s in states if s.phase == "turns"]
         for state in rng.sample(passing, min(per_game, len(passing))):
             view = player_view(state, rng.randrange(players))
-            out["pass"].append(timed(lambda v=view: player_picture(v, cache=None)))
+            out["pass"].append(timed(lambda v=view: player_picture(v, cache=None)))  # type: ignore[misc]
         for state in rng.sample(turns, min(per_game, len(turns))):
             view = player_view(state, rng.randrange(players))
-            out["view"].append(timed(lambda v=view: player_picture(v, cache=None)))
+            out["view"].append(timed(lambda v=view: player_picture(v, cache=None)))  # type: ignore[misc]
             deduction = solve(view)
             out["casebook"].append(
-                timed(lambda v=view, d=deduction: casebook_picture(v, d, cache=None))
+                timed(lambda v=view, d=deduction: casebook_picture(v, d, cache=None))  # type: ignore[misc]
             )
         end = states[-1]
         out["reveal"].append(
-            timed(lambda s=end: reveal_picture(reveal(s), public_view(s), cache=None))
+            timed(lambda s=end: reveal_picture(reveal(s), public_view(s), cache=None))  # type: ignore[misc]
         )
     return out
 
@@ -91,18 +95,18 @@ def measure_mansion(players: int, games: int, per_game: int
         playing = [s for s in states if s.phase == "playing"]
         for state in rng.sample(playing, min(per_game, len(playing))):
             view = mansion.player_view(state, rng.randrange(players))
-            out["hand"].append(timed(lambda v=view: mansion_pictures.hand_picture(v, cache=None)))
+            out["hand"].append(timed(lambda v=view: mansion_pictures.hand_picture(v, cache=None)))  # type: ignore[misc]
             public = mansion.public_view(state)
             out["markers"].append(
-                timed(lambda v=public: mansion_pictures.markers_picture(v, cache=None)))
+                timed(lambda v=public: mansion_pictures.markers_picture(v, cache=None)))  # type: ignore[misc]
             names = [s.name for s in view.seats]
             line = mansion_pictures.table_line(view)
             for kind, assist in (("notes-book", "bookkeeping"), ("notes-full", "full")):
-                grid = notes(view, assist)  # solved here, not timed
-                out[kind].append(timed(lambda g=grid, n=names, t=line: notes_picture.notes_picture(
+                grid = notes(view, assist)  # type: ignore[arg-type]  # solved here, not timed
+                out[kind].append(timed(lambda g=grid, n=names, t=line: notes_picture.notes_picture(  # type: ignore[misc]
                     g, n, t, cache=None)))
         end = mansion.public_view(states[-1])
-        out["reveal"].append(timed(lambda v=end: mansion_pictures.reveal_picture(v, cache=None)))
+        out["reveal"].append(timed(lambda v=end: mansion_pictures.reveal_picture(v, cache=None)))  # type: ignore[misc]
     return out
 
 
@@ -169,14 +173,14 @@ def letter_figures(players: int, seed: int = 5) -> list[str]:
         for ref in sent.body.pictures:
             refs.append(ref)
             before = scenes.stats.misses
-            seconds, picture = timed(lambda r=ref: drawings.picture(r))
+            seconds, picture = timed(lambda r=ref: drawings.picture(r))  # type: ignore[misc]
             rendered = scenes.stats.misses > before
             rows.setdefault(ref.kind, []).append((seconds, picture.size, rendered))
     asked = len(refs)
     input_hits, input_misses = drawings.cache.stats.hits, drawings.cache.stats.misses
     rendered_all = scenes.stats.misses
     first = [drawings.draw(r) for r in refs]
-    retry = [timed(lambda r=r: drawings.draw(r)) for r in refs]
+    retry = [timed(lambda r=r: drawings.draw(r)) for r in refs]  # type: ignore[misc]
     assert [png for _, png in retry] == first
     out = []
     for kind, got in sorted(rows.items()):

@@ -5,7 +5,7 @@ checked for its recipient.
     python -m bench.secrecy_audit [--games 1000] [--mansion-games 1000] [--seed 0]
                                   [--workers 2]
 
-See tests/shell/secrecy.py (13 Clues) and tests/shell/mansion_audit.py (Mansion) for what is
+See testkit/secrecy.py (13 Clues) and testkit/mansion_audit.py (Mansion) for what is
 checked. The games are played in chunks (each its own SQLite file and seed) by `--workers`
 processes; the counts are added up per game. Each game's line gives games, letters checked,
 private items delivered, leaks (must be 0) and private items missing (must be 0); exits 1
@@ -32,8 +32,8 @@ CHUNK = {"13 Clues": 50, "Mansion": 20}
 
 def chunk(game: str, games: int, seed: int) -> Any:
     """One chunk of games on its own file: the audit's counts."""
-    from tests.shell.mansion_audit import run_mansion_audit
-    from tests.shell.secrecy import run_audit
+    from testkit.mansion_audit import run_mansion_audit
+    from testkit.secrecy import run_audit
 
     run = run_audit if game == "13 Clues" else run_mansion_audit
     with tempfile.TemporaryDirectory(prefix="secrecy-audit-", dir=FOLDER) as folder:

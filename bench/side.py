@@ -35,12 +35,13 @@ from bot.client import DeductionBot
 from bot.config import Config
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, TimerSpec
+from bot.plug import plug
 from bot.storage import Change, LogEntry, SqliteStorage, Storage
 from bot.storage.sqlite import PRAGMAS
 from bot.tables import Reply, TableService
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues import legal
-from tests.standin import running_standin
+from testkit.standin import running_standin
 
 # --- 1. persisting one action ---------------------------------------------------------------
 
@@ -48,7 +49,7 @@ from tests.standin import running_standin
 async def realistic_change(storage: Storage) -> tuple[Table, Change]:
     """On an open storage: a 4-seat table (2 members, 2 AI) in play, and the change one
     question stores: what `TableService._commit` builds for it."""
-    service = TableService(storage, {GAME.key: GAME}, ai_delay=3600.0, seed=lambda: 7)
+    service = TableService(storage, {GAME.key: plug(GAME)}, ai_delay=3600.0, seed=lambda: 7)
     table = await service.open(1, 10, GAME.key, 100, "Ann", {"assist": "full"})
     await service.join(table.id, 101, "Bea")
     await service.add_ai(table.id, 100, 2, "normal")
@@ -64,7 +65,7 @@ async def realistic_change(storage: Storage) -> tuple[Table, Change]:
         action = GAME.ai_action(state, seat, "normal", rng)
         ref = stored.seats[seat]
         if ref.user_id is not None and not ref.is_ai:
-            await service.act(table.id, ref.user_id, lambda s, i, a=action: a)
+            await service.act(table.id, ref.user_id, lambda s, i, a=action: a)  # type: ignore[misc]
         else:
             await service._apply(stored, state, action, actor=f"ai:{seat}")
     action = GAME.ai_action(state, state.turn, "normal", rng)
@@ -72,7 +73,7 @@ async def realistic_change(storage: Storage) -> tuple[Table, Change]:
     after = stored.model_copy(update={"state": GAME.dump(after_state),
                                       "version": stored.version + 1})
     newly = [s for s in legal.waiting_on(after_state) if s not in legal.waiting_on(state)]
-    after, letters = news.letters(GAME, after, after_state, events, newly_waiting=newly,
+    after, letters = news.letters(plug(GAME), after, after_state, events, newly_waiting=newly,
                                   alerts=await service._alerts(after, newly))
     letters.append(Reply(1, "token", Outgoing(content="✅ Asked.")).letter(len(letters)))
     plan = service._plan(after, state, after_state)
@@ -226,16 +227,16 @@ def fill(db: Path, games: int, playing: int, standin: Any) -> None:
         " 40, ?, ?)",
         [(1 + i % 500, 10_000_000 + i, finished_state, now, now) for i in range(over)],
     )
-    for state, seats, guild, (channel, member) in states:
+    for raw, seats, guild, (channel, member) in states:
         cur = con.execute(
             "INSERT INTO tables (guild_id, channel_id, game, status, host_id, options, seats,"
             " state, version, created_at, updated_at) VALUES (?, ?, '13clues', 'playing', ?,"
             " '{}', ?, ?, 12, ?, ?)",
-            (int(guild), channel, member, json.dumps([s.model_dump() for s in seats]), state,
+            (int(guild), channel, member, json.dumps([s.model_dump() for s in seats]), raw,
              now, now),
         )
         table_id = cur.lastrowid
-        loaded = GAME.load(state)
+        loaded = GAME.load(raw)
         key = GAME.turn_key(loaded)
         for seat in GAME.waiting_on(loaded):
             specs = ([TimerSpec(kind="ai", seat=seat, key=key, due=now + 3600)]

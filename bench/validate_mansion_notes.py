@@ -70,7 +70,7 @@ def check(job: Job) -> tuple[Job, Counter[str], list[str]]:
                     problems.append(f"{job}: {card} at seat {seat} is not counted")
         exact = notes_from(view, d)
         for assist in ("off", "bookkeeping"):
-            grid = notes(view, assist)  # type: ignore[arg-type]
+            grid = notes(view, assist)
             for row, full in zip(grid.cards, exact.cards, strict=True):
                 marks = [*row.marks, row.solution]
                 truths = [*full.marks, full.solution]

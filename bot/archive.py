@@ -266,6 +266,8 @@ def transcript(module: AnyGame, record: GameRecord) -> str:
                 lines.append(f"[to {ref.name}] {told}")
         lines.append("")
     lines.append("== The end: what each seat knew ==")
+    if end is None:
+        raise ArchiveError("This record has no deal, so it cannot be read.")
     for seat, ref in enumerate(table.seats):
         lines.append(f"-- {ref.name} --\n{plain(module.hand(table, end, seat))}")
     return "\n".join(lines) + "\n"

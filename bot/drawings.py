@@ -30,8 +30,9 @@ from bot.workers import helper_pool
 
 log = logging.getLogger(__name__)
 
-Drawer = Callable[[dict[str, Any]], Picture]
-"""Draws one kind of picture from its stored input (the game's pure rendering)."""
+Drawer = Callable[[dict[str, object]], Picture]
+"""Draws one kind of picture from its stored input, the JSON a letter carries (the game's
+pure rendering; run in a worker when the letter is sent)."""
 
 MAX_ATTACHMENTS = 10
 """Discord's limit of files per message."""

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from bot.components import TableButton
 from bot.messages import Outgoing
 from bot.models import LIVING, Letter, Table
-from bot.plug import AnyGame
+from bot.plug import A, AnyGame, E, GameModule, O, S
 
 Alert = Literal["ping", "dm", "silent"]
 ALERTS: tuple[Alert, ...] = ("ping", "dm", "silent")
@@ -28,7 +28,7 @@ def link(table: Table) -> str:
     return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
 
 
-def headed(game: AnyGame, table: Table, out: Outgoing) -> Outgoing:
+def headed(game: GameModule[S, A, E, O], table: Table, out: Outgoing) -> Outgoing:
     """A DM names its table: a member at two tables never mixes them up."""
     where = table.place or f"<#{table.channel_id}>"
     head = f"-# {game.title} · {where} · [go to the table]({link(table)})"
@@ -36,7 +36,8 @@ def headed(game: AnyGame, table: Table, out: Outgoing) -> Outgoing:
     return out.model_copy(update={"content": f"{head}\n{body}"[:2000].rstrip()})
 
 
-def headed_in_dm(game: AnyGame, table: Table, out: Outgoing, guild_id: int | None) -> Outgoing:
+def headed_in_dm(game: GameModule[S, A, E, O], table: Table, out: Outgoing,
+                 guild_id: int | None) -> Outgoing:
     """A DM that becomes the answer to its own button (no guild) keeps naming its table."""
     return out if guild_id is not None else headed(game, table, out)
 

@@ -3,6 +3,11 @@ needs, the rendering it delivers, and the reads its commands show.
 
 Adding a game is `engine/<game>/`, `bot/<game>/` (an object satisfying `GameModule`),
 `cogs/<game>.py` (its own commands on the generic table cog) and one line in `bot/registry.py`.
+
+The seam is typed both ways: a game is checked against `GameModule[S, A, E, O]` with its own
+state, action, event and settings types where it is plugged (`plug`), and the shell holds the
+games of a registry as `AnyGame`, whose state (a `BaseModel`), actions and events are opaque to the
+shell: it can only hand them back to the game that made them.
 """
 
 from __future__ import annotations
@@ -10,10 +15,11 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, get_args, get_origin
+from typing import ClassVar, Generic, Literal, Protocol, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from bot.drawings import Drawer
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
 
@@ -23,6 +29,7 @@ E = TypeVar("E")
 O = TypeVar("O", bound="TableSettings")  # noqa: E741
 
 Assist = Literal["off", "bookkeeping", "full"]
+
 
 
 class TableSettings(BaseModel):
@@ -35,7 +42,8 @@ class TableSettings(BaseModel):
     """Minutes a member may take before an AI plays for them; 0: no limit."""
 
     @classmethod
-    def merged(cls, defaults: Mapping[str, Any], given: Mapping[str, Any]) -> TableSettings:
+    def merged(cls, defaults: Mapping[str, object], given: Mapping[str, object]
+               ) -> TableSettings:
         """The server's defaults, overridden by what was given to `new`. "Not given" is None
         only: 0 and False are values and win over a default."""
         known = set(cls.model_fields)
@@ -88,7 +96,7 @@ class GameModule(Protocol[S, A, E, O]):
     help: str
     """How to play it with the bot, in a few lines for `/help`."""
     @property
-    def drawers(self) -> Mapping[str, Callable[[dict[str, Any]], Any]]:
+    def drawers(self) -> Mapping[str, Drawer]:
         """The pictures its letters may carry, by kind: each draws a `bot.pictures.Picture`
         from the JSON stored in the letter (pure; called in a worker thread when sent)."""
 
@@ -108,6 +116,9 @@ class GameModule(Protocol[S, A, E, O]):
         ...
 
     def dump_events(self, events: Sequence[E]) -> str: ...
+    def load_events(self, raw: str) -> list[E]:
+        """A change's events, as `dump_events` wrote them (the action log)."""
+        ...
 
     def apply(self, state: S, action: A) -> tuple[S, list[E]]:
         """The engine's apply; raises engine.errors.RuleError."""
@@ -198,7 +209,16 @@ class GameModule(Protocol[S, A, E, O]):
     def rules(self, table: Table | None) -> str: ...
 
 
-AnyGame = GameModule[Any, Any, Any, Any]
+AnyGame = GameModule[BaseModel, object, object, TableSettings]
+"""A game among others (the registry, the shell's rooms): its state, actions and events are
+opaque to the shell, which only hands them back to the game that made them. Made by `plug`."""
+
+
+def plug(game: GameModule[S, A, E, O]) -> AnyGame:
+    """The one erasure: mypy checks `game` against the contract with its own types here, and
+    the shell then holds it among others. Sound because the shell passes a game only the
+    states, actions and events that game produced (a table is loaded by its own game's key)."""
+    return cast(AnyGame, game)
 
 
 def commands_of(games: Iterable[AnyGame], sub: str,
@@ -212,14 +232,13 @@ def commands_of(games: Iterable[AnyGame], sub: str,
 class PydanticGame(Generic[S, A, E, O]):
     """Storage for a game whose state, actions and events are pydantic models."""
 
-    state_model: ClassVar[type[BaseModel]]
-    drawers: ClassVar[Mapping[str, Callable[[dict[str, Any]], Any]]] = {}
-    actions: ClassVar[TypeAdapter[Any]]
-    events: ClassVar[TypeAdapter[Any]]
+    state_model: type[S]
+    drawers: ClassVar[Mapping[str, Drawer]] = {}
+    actions: TypeAdapter[A]
+    events: TypeAdapter[E]
 
     def load(self, raw: str) -> S:
-        # a ClassVar cannot name S; each game sets state_model to its S
-        return self.state_model.model_validate_json(raw)  # type: ignore[return-value]
+        return self.state_model.model_validate_json(raw)
 
     def dump(self, state: S) -> str:
         return state.model_dump_json()
@@ -259,7 +278,7 @@ class PydanticGame(Generic[S, A, E, O]):
         data = state.model_dump(mode="json")
         data["seats"][seat].update(id=player_id, name=name)
         # a ClassVar cannot name S; each game sets state_model to its S
-        return self.state_model.model_validate(data)  # type: ignore[return-value]
+        return self.state_model.model_validate(data)
 
     def alert_dm(self, table: Table, state: S, seat: int) -> Outgoing:
         return Outgoing(content=f"🔔 The table is waiting for you: <#{table.channel_id}>.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.mansion.game import GAME as MANSION
-from bot.plug import AnyGame
+from bot.plug import AnyGame, plug
 from bot.thirteen_clues.game import GAME as THIRTEEN_CLUES
 
-GAMES: tuple[AnyGame, ...] = (THIRTEEN_CLUES, MANSION)
+GAMES: tuple[AnyGame, ...] = (plug(THIRTEEN_CLUES), plug(MANSION))

@@ -57,9 +57,10 @@ class Reviewer(Generic[S, R]):
             table = await locate()
             tables = tables_of(interaction)
             seat = tables.seat(table, interaction.user.id)
-            state: S = tables.state_of(table)
-            if not tables.module(table).is_over(state):
+            stored = tables.state_of(table)
+            if not tables.module(table).is_over(stored):
                 raise UserError(NOT_OVER.format(secret=self.secret))
+            state: S = stored
             result = await think(interaction, self.review, state, seat)
             why = self.missing(state, result)
             if why is not None:

@@ -65,14 +65,14 @@ class Outcome:
     detail: str = ""
 
 
-class Drawer(Protocol):
+class PictureSource(Protocol):
     """Draws a letter's pictures (`bot.drawings.Drawings`)."""
 
     async def pictures(self, refs: Sequence[Picture]) -> Drawn: ...
 
 
 class Transport:
-    def __init__(self, client: discord.Client, draw: Drawer | None = None,
+    def __init__(self, client: discord.Client, draw: PictureSource | None = None,
                  pacer: Pacer | None = None) -> None:
         self.client = client
         self.draw = draw

@@ -13,8 +13,8 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from tests import pgserver
-from tests.pgserver import PostgresServer
+from testkit import pgserver
+from testkit.pgserver import PostgresServer
 
 HARD_LIMIT = float(os.environ.get("TEST_HARD_LIMIT", "420"))
 """Seconds a test may take, teardown included, before the worker is stopped with a dump of

@@ -27,13 +27,14 @@ def test_the_test_command_type_checks_before_the_suite() -> None:
     mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert mypy["strict"] is True
     assert {"bot", "engine", "tests/toy"} <= set(mypy["files"])  # the toy fills the plug
+    assert {"testkit", "bench", "tests/games"} <= set(mypy["files"])
 
 
 def test_no_blanket_type_ignores() -> None:
     """Each ignore names its error code (mypy's `ignore-without-code` spirit)."""
     bare = [
         f"{path.relative_to(ROOT)}:{n}"
-        for folder in ("bot", "engine", "cogs", "tests/toy")
+        for folder in ("bot", "engine", "cogs", "testkit", "bench", "tests/toy", "tests/games")
         for path in (ROOT / folder).rglob("*.py")
         for n, line in enumerate(path.read_text().splitlines(), 1)
         if re.search(r"#\s*type:\s*ignore(?!\[)", line)

@@ -128,6 +128,14 @@ def test_the_shell_imports_no_cog() -> None:
     assert offenders("bot", ("cogs",)) == []
 
 
+def test_benches_and_the_testkit_import_nothing_from_tests() -> None:
+    """bench/ and testkit/ (the stand-in, the drivers, the audits) are what tests and benches
+    share: they import nothing from tests/."""
+    assert offenders("bench", ("tests",)) == []
+    assert offenders("testkit", ("tests",)) == []
+    assert offenders("testkit", ("bench",)) == []
+
+
 def test_the_scan_sees_what_it_forbids() -> None:
     """A check that finds nothing must be able to find something."""
     assert games() == ["mansion", "thirteen_clues"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import pgserver
+from testkit import pgserver
 
 ROOT = Path(__file__).resolve().parents[1]
 NEEDS_POSTGRES = """

@@ -12,15 +12,15 @@ from typing import Any
 import discord
 import pytest
 
-from tests.standin import (
+from testkit.standin import (
     DiscordStandIn,
     InteractionNotAnswered,
     InteractionResult,
     StandInError,
     running_standin,
 )
-from tests.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
-from tests.standin.tinybot import WORDS, PokeView, TinyBot
+from testkit.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
+from testkit.standin.tinybot import WORDS, PokeView, TinyBot
 
 
 async def test_end_to_end_slash_click_autocomplete() -> None:

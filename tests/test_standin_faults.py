@@ -17,10 +17,10 @@ import aiohttp
 import discord
 import pytest
 
-from tests.standin import DiscordStandIn, running_standin
-from tests.standin.faults import compile_route
-from tests.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
-from tests.standin.tinybot import TinyBot
+from testkit.standin import DiscordStandIn, running_standin
+from testkit.standin.faults import compile_route
+from testkit.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
+from testkit.standin.tinybot import TinyBot
 
 MESSAGES = "POST /channels/{channel_id}/messages"
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.standin import NoBotConnected, running_standin
-from tests.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
+from testkit.standin import NoBotConnected, running_standin
+from testkit.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
 
-TINY = "tests.standin.tinybot:main"
+TINY = "testkit.standin.tinybot:main"
 
 
 async def test_tiny_bot_process_killed_mid_request_and_restarted(tmp_path: Path) -> None:

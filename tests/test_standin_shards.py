@@ -9,8 +9,8 @@ from typing import Any
 
 import aiohttp
 
-from tests.standin import running_standin
-from tests.standin.server import DiscordStandIn
+from testkit.standin import running_standin
+from testkit.standin.server import DiscordStandIn
 
 
 async def identify(session: aiohttp.ClientSession, dc: DiscordStandIn, shard: list[int]

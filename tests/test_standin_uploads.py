@@ -10,10 +10,10 @@ import io
 import discord
 from PIL import Image
 
-from tests.standin import running_standin
-from tests.standin.limits import UPLOAD_LIMIT
-from tests.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
-from tests.standin.tinybot import TinyBot
+from testkit.standin import running_standin
+from testkit.standin.limits import UPLOAD_LIMIT
+from testkit.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
+from testkit.standin.tinybot import TinyBot
 
 
 def png(width: int = 40, height: int = 30) -> bytes:

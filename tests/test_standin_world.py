@@ -12,9 +12,9 @@ from typing import Any
 import discord
 import pytest
 
-from tests.standin import StandInError, running_standin
-from tests.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
-from tests.standin.tinybot import TinyBot
+from testkit.standin import StandInError, running_standin
+from testkit.standin.testing import no_task_leaks  # noqa: F401  (autouse fixture)
+from testkit.standin.tinybot import TinyBot
 
 
 def recorder(bot: discord.Client, *events: str) -> list[tuple[str, Any]]:

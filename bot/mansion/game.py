@@ -6,9 +6,6 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar
-
-from pydantic import BaseModel
 
 from bot.components import view_of
 from bot.mansion import components, pictures
@@ -83,7 +80,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         "`/mansion hand`). On your turn press **My turn** or use `/mansion turn`."
     )
 
-    state_model: ClassVar[type[BaseModel]] = GameState
+    state_model = GameState
     drawers = pictures.DRAWERS
     warm_pictures = staticmethod(pictures.warm_up)
     actions = ACTION_ADAPTER

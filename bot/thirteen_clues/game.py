@@ -5,10 +5,8 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar
 
 import discord
-from pydantic import BaseModel
 
 from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
@@ -86,7 +84,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         "`/13clues review` goes over your moves after the game."
     )
 
-    state_model: ClassVar[type[BaseModel]] = GameState
+    state_model = GameState
     drawers = pictures.DRAWERS
     warm_pictures = staticmethod(pictures.warm_up)
     actions = ACTION_ADAPTER

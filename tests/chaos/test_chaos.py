@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.chaos.driver import run_chaos
+from testkit.chaos import run_chaos
 
 
 async def test_games_survive_random_sigkills(tmp_path: Path) -> None:

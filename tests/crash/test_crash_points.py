@@ -42,9 +42,9 @@ from engine.thirteen_clues import (
     new_game,
 )
 from engine.thirteen_clues.cards import CARDS, Category
+from testkit.standin import DiscordStandIn, InteractionResult, User, running_standin
+from testkit.world import delivering
 from tests.crash.kill import Crasher, bury, installed
-from tests.e2e.conftest import delivering
-from tests.standin import DiscordStandIn, InteractionResult, User, running_standin
 
 SEED = 20261123
 AI_DELAY = 0.15

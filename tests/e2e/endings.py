@@ -3,12 +3,12 @@ what the stored truth says is right."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
-from tests.e2e.drive import state_of
-from tests.e2e.mansion_drive import mstate
-from tests.e2e.mansion_drive import slash as mansion_slash
-from tests.e2e.play import seat_user
-from tests.standin import User
+from testkit.drive import state_of
+from testkit.mansion_drive import mstate
+from testkit.mansion_drive import slash as mansion_slash
+from testkit.play import seat_user
+from testkit.standin import User
+from testkit.world import World
 
 
 async def solve_thirteen_clues(world: World) -> tuple[User, tuple[str, str, str]]:

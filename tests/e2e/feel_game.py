@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import CARDS, Category
-from tests.standin import Message, User
+from testkit.standin import Message, User
 
 SEED = 20261123
 QUESTIONS = 30

@@ -10,8 +10,7 @@ import pytest
 
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import suits_in_play
-from tests.e2e.conftest import World
-from tests.e2e.drive import (
+from testkit.drive import (
     Cut,
     ask_by_picker,
     assert_secrecy,
@@ -23,7 +22,8 @@ from tests.e2e.drive import (
     table_row,
     take_by_picker,
 )
-from tests.e2e.play import pass_by_dm
+from testkit.play import pass_by_dm
+from testkit.world import World
 
 GAME_LIMIT = 20.0
 

@@ -9,10 +9,10 @@ import re
 
 from engine.mansion.records import TurnBegan
 from engine.thirteen_clues.state import Played
-from tests.e2e.conftest import World
+from testkit.mansion_drive import Driver, mstate, open_mansion, play_members, user_at
+from testkit.standin import Message, User
+from testkit.world import World
 from tests.e2e.feel_game import Marks, open_and_deal, play_turns
-from tests.e2e.mansion_drive import Driver, mstate, open_mansion, play_members, user_at
-from tests.standin import Message, User
 
 TURN_DM = "▶️ **Your turn**"
 """The Mansion's turn alert by DM (with My turn)."""

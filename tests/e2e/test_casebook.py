@@ -5,8 +5,8 @@ from __future__ import annotations
 from engine.thirteen_clues import player_view
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.deduction import solve
-from tests.e2e.conftest import World
-from tests.e2e.play import open_table, play_begins, seat_user, true_state
+from testkit.play import open_table, play_begins, seat_user, true_state
+from testkit.world import World
 
 
 def _struck(text: str, card: str) -> bool:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from engine.thirteen_clues.cards import CARDS
-from tests.e2e.conftest import World
-from tests.e2e.drive import (
+from testkit.drive import (
     assert_secrecy,
     cid,
     cut,
@@ -13,7 +12,8 @@ from tests.e2e.drive import (
     state_of,
     user_at,
 )
-from tests.e2e.play import first_of_each, named_cards, open_table, pass_by_dm
+from testkit.play import first_of_each, named_cards, open_table, pass_by_dm
+from testkit.world import World
 
 
 async def test_closed_dms_player_finishes_with_hand(world: World) -> None:

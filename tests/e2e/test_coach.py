@@ -8,9 +8,9 @@ from engine.thirteen_clues import answer_for, legal, player_view
 from engine.thirteen_clues.cards import CARDS, cards_in_play, in_subject
 from engine.thirteen_clues.coach import advise
 from engine.thirteen_clues.deduction import solve
-from tests.e2e.conftest import World
-from tests.e2e.drive import living
-from tests.e2e.play import first_turn, play_begins, seat_user, true_state
+from testkit.drive import living
+from testkit.play import first_turn, play_begins, seat_user, true_state
+from testkit.world import World
 
 
 def _labels(world: World) -> list[str]:

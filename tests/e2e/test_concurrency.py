@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e.conftest import World
-from tests.e2e.drive import (
+from testkit.drive import (
     action_count,
     action_versions,
     cid,
@@ -16,8 +15,9 @@ from tests.e2e.drive import (
     user_at,
     wrong_accusation,
 )
-from tests.e2e.play import first_of_each, open_table, pass_by_dm, pass_prompt
-from tests.standin import InteractionResult, User
+from testkit.play import first_of_each, open_table, pass_by_dm, pass_prompt
+from testkit.standin import InteractionResult, User
+from testkit.world import World
 
 
 async def _three_player_turns(world: World) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.thirteen_clues import answer_for
-from tests.e2e.conftest import World
-from tests.e2e.drive import Snapshot, news, seat_of, slash, state_of, user_at
-from tests.e2e.play import open_table, pass_by_dm
+from testkit.drive import Snapshot, news, seat_of, slash, state_of, user_at
+from testkit.play import open_table, pass_by_dm
+from testkit.world import World
 
 
 async def _play_ready(world: World, **options: object) -> None:

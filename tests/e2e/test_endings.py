@@ -9,13 +9,13 @@ import pytest
 
 from bot.errors import UserError
 from engine.thirteen_clues.cards import CARDS
-from tests.e2e.conftest import World
-from tests.e2e.drive import state_of, table_row
+from testkit.drive import state_of, table_row
+from testkit.mansion_drive import mstate, open_mansion
+from testkit.mansion_drive import slash as mansion_slash
+from testkit.play import open_table, pass_by_dm
+from testkit.standin import Message
+from testkit.world import World
 from tests.e2e.endings import solve_mansion, solve_thirteen_clues
-from tests.e2e.mansion_drive import mstate, open_mansion
-from tests.e2e.mansion_drive import slash as mansion_slash
-from tests.e2e.play import open_table, pass_by_dm
-from tests.standin import Message
 
 
 def final_post(world: World) -> Message:

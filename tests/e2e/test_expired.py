@@ -4,8 +4,8 @@ traceback cost a parse of the source file and the bot fell further behind)."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
-from tests.e2e.drive import Snapshot
+from testkit.drive import Snapshot
+from testkit.world import World
 
 
 async def test_an_expired_interaction_changes_nothing_and_logs_no_error(world: World) -> None:

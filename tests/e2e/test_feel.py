@@ -9,8 +9,10 @@ import time
 
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
-from tests.e2e.conftest import World
-from tests.e2e.drive import cid, living, query, seat_of, slash, state_of, table_row, user_at
+from testkit.drive import cid, living, query, seat_of, slash, state_of, table_row, user_at
+from testkit.play import first_of_each, open_table, pass_by_dm
+from testkit.standin import Message
+from testkit.world import World
 from tests.e2e.feel_game import (
     Marks,
     count,
@@ -19,8 +21,6 @@ from tests.e2e.feel_game import (
     play_turns,
     turn_message,
 )
-from tests.e2e.play import first_of_each, open_table, pass_by_dm
-from tests.standin import Message
 
 
 def _options_described(messages: list[Message]) -> list[str]:

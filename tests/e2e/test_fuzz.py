@@ -1,4 +1,4 @@
-"""Bad input through the stand-in (see tests/e2e/fuzz.py): a few hundred random interactions
+"""Bad input through the stand-in (see testkit/fuzz.py): a few hundred random interactions
 per run in the suite; `python -m bench.fuzz` runs 10,000."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.e2e.conftest import World
-from tests.e2e.drive import Snapshot
-from tests.e2e.fuzz import fuzz
+from testkit.drive import Snapshot
+from testkit.fuzz import fuzz
+from testkit.world import World
 
 CASES = 120
 EXAMPLES = 3
@@ -57,8 +57,8 @@ async def test_new_in_a_dm_is_refused(world: World) -> None:
 async def test_forged_select_values_are_refused(world: World) -> None:
     """Values no menu offers (a card where a seat is expected, none at all, a long text)
     are refused as such: never parsed, never written back into a custom_id."""
-    from tests.e2e.drive import cid, living, state_of, user_at
-    from tests.e2e.play import open_table, pass_by_dm
+    from testkit.drive import cid, living, state_of, user_at
+    from testkit.play import open_table, pass_by_dm
 
     dc = world.dc
     players = world.users[:3]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
-from tests.e2e.drive import query, state_of
-from tests.e2e.mansion_drive import mstate, open_mansion
-from tests.e2e.mansion_drive import slash as mansion_slash
-from tests.e2e.play import open_table, pass_by_dm, seat_user
-from tests.standin import StandInError
+from testkit.drive import query, state_of
+from testkit.mansion_drive import mstate, open_mansion
+from testkit.mansion_drive import slash as mansion_slash
+from testkit.play import open_table, pass_by_dm, seat_user
+from testkit.standin import StandInError
+from testkit.world import World
 
 
 async def test_server_defaults_apply_to_new_tables_and_only_managers_set_them(

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tests.e2e.conftest import World
-from tests.e2e.drive import query, slash, state_of, user_at, wait_until
-from tests.e2e.play import pass_by_dm
+from testkit.drive import query, slash, state_of, user_at, wait_until
+from testkit.play import pass_by_dm
+from testkit.world import World
 from tests.e2e.test_storms import owed
 
 

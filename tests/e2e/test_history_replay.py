@@ -9,13 +9,13 @@ import json
 from bot.archive import GameRecord, frames
 from bot.mansion.game import GAME as MANSION
 from bot.thirteen_clues.game import GAME as THIRTEEN_CLUES
-from tests.e2e.conftest import World
-from tests.e2e.drive import state_of, table_row
+from testkit.drive import state_of, table_row
+from testkit.mansion_drive import open_mansion
+from testkit.mansion_drive import slash as mansion_slash
+from testkit.play import open_table, pass_by_dm, seat_user
+from testkit.standin import InteractionResult, Message, User
+from testkit.world import World
 from tests.e2e.endings import solve_mansion
-from tests.e2e.mansion_drive import open_mansion
-from tests.e2e.mansion_drive import slash as mansion_slash
-from tests.e2e.play import open_table, pass_by_dm, seat_user
-from tests.standin import InteractionResult, Message, User
 
 
 def replay_message(result: InteractionResult) -> Message:
@@ -167,7 +167,7 @@ async def test_the_history_pages_with_buttons(world: World) -> None:
 
 
 def _ids(world: World) -> list[dict[str, int]]:
-    from tests.e2e.drive import query
+    from testkit.drive import query
 
     return [dict(r) for r in query(world, "SELECT id FROM tables WHERE channel_id = ? "
                                           "ORDER BY id", (world.channel,))]

@@ -7,11 +7,11 @@ import asyncio
 import time
 
 from engine.mansion import GameState, legal
-from tests.e2e.conftest import World
-from tests.e2e.drive import cut, query, wait_until
-from tests.e2e.mansion_drive import SLACK, Driver, mstate, open_mansion, slash, user_at
-from tests.e2e.mansion_plan import next_move
-from tests.e2e.mansion_secrecy import assert_mansion_secrecy
+from testkit.drive import cut, query, wait_until
+from testkit.mansion_drive import SLACK, Driver, mstate, open_mansion, slash, user_at
+from testkit.mansion_plan import next_move
+from testkit.mansion_secrecy import assert_mansion_secrecy
+from testkit.world import World
 
 LIMIT = 240.0
 """A guard against a game that never ends, not a speed check."""

@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 
 from engine.mansion import Action, GameState
-from tests.e2e.conftest import World
-from tests.e2e.drive import query
-from tests.e2e.mansion_drive import (
+from testkit.drive import query
+from testkit.mansion_drive import (
     Driver,
     Via,
     ever_custom_ids,
@@ -21,8 +20,9 @@ from tests.e2e.mansion_drive import (
     slash,
     user_at,
 )
-from tests.e2e.mansion_plan import find_seed
-from tests.e2e.mansion_secrecy import assert_mansion_secrecy
+from testkit.mansion_plan import find_seed
+from testkit.mansion_secrecy import assert_mansion_secrecy
+from testkit.world import World
 
 
 async def test_a_member_with_closed_dms_plays_through_hand(world: World) -> None:

@@ -13,9 +13,9 @@ from engine.mansion.coach import advise
 from engine.mansion.deduction import solve
 from engine.mansion.views import player_view
 from engine.mansion.why import explain
-from tests.e2e.conftest import World
-from tests.e2e.mansion_drive import Driver, find, living, mstate, open_mansion, user_at
-from tests.e2e.mansion_plan import find_seed, next_move
+from testkit.mansion_drive import Driver, find, living, mstate, open_mansion, user_at
+from testkit.mansion_plan import find_seed, next_move
+from testkit.world import World
 
 
 def _has(msg: object, verb: str) -> bool:

@@ -7,8 +7,7 @@ from bot.mansion.render.labels import card_name
 from engine.mansion import Accuse, Action, GameState, PickCard
 from engine.mansion.cards import ACTIONS
 from engine.mansion.records import Suggested, Tipped
-from tests.e2e.conftest import World
-from tests.e2e.mansion_drive import (
+from testkit.mansion_drive import (
     Driver,
     Via,
     ever_custom_ids,
@@ -21,8 +20,9 @@ from tests.e2e.mansion_drive import (
     slash,
     user_at,
 )
-from tests.e2e.mansion_plan import STANDARD, covered, find_seed
-from tests.e2e.mansion_secrecy import assert_mansion_secrecy
+from testkit.mansion_plan import STANDARD, covered, find_seed
+from testkit.mansion_secrecy import assert_mansion_secrecy
+from testkit.world import World
 
 
 def mixed_ways(state: GameState, action: Action, i: int) -> Via:

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from engine.mansion import Accuse, Action, GameState
 from engine.mansion.records import Suggested
-from tests.e2e.conftest import World
-from tests.e2e.drive import cut
-from tests.e2e.mansion_drive import (
+from testkit.drive import cut
+from testkit.mansion_drive import (
     Driver,
     Via,
     applied,
@@ -18,8 +17,9 @@ from tests.e2e.mansion_drive import (
     play_script,
     user_at,
 )
-from tests.e2e.mansion_plan import covered, find_seed, next_move, wrong_triple
-from tests.e2e.mansion_secrecy import assert_mansion_secrecy
+from testkit.mansion_plan import covered, find_seed, next_move, wrong_triple
+from testkit.mansion_secrecy import assert_mansion_secrecy
+from testkit.world import World
 
 WIN = ("burn", "wrong", "right")
 ESCAPE = ("burn",)

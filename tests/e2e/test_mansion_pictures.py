@@ -8,8 +8,8 @@ from __future__ import annotations
 from bot.drawings import Drawings
 from bot.mansion.game import GAME
 from engine.mansion.cards import CLUES
-from tests.e2e.conftest import World
-from tests.e2e.mansion_drive import living, mstate, open_mansion, seat_of, slash
+from testkit.mansion_drive import living, mstate, open_mansion, seat_of, slash
+from testkit.world import World
 from tests.e2e.test_pictures import png_of, stored_letter
 
 

@@ -5,8 +5,7 @@ cards, the lobby's rules)."""
 from __future__ import annotations
 
 from bot.mansion.render.labels import card_name
-from tests.e2e.conftest import World
-from tests.e2e.mansion_drive import (
+from testkit.mansion_drive import (
     SLACK,
     Driver,
     applied,
@@ -17,9 +16,10 @@ from tests.e2e.mansion_drive import (
     slash,
     user_at,
 )
-from tests.e2e.mansion_plan import find_seed, next_move
+from testkit.mansion_plan import find_seed, next_move
+from testkit.standin import User
+from testkit.world import World
 from tests.e2e.test_refusals import refused
-from tests.standin import User
 
 NO_TABLE = "There is no Clue: Mystery Beyond the Mansion table in this channel"
 OVER = "The Clue: Mystery Beyond the Mansion game in this channel is over"

@@ -8,10 +8,10 @@ from __future__ import annotations
 from bot.mansion.render.labels import card_name
 from bot.mansion.reviewing import review_letter
 from bot.messages import Outgoing
-from tests.e2e.conftest import World
-from tests.e2e.mansion_drive import Driver, mstate, open_mansion, play_script, user_at
-from tests.e2e.mansion_plan import find_seed
-from tests.standin import Message
+from testkit.mansion_drive import Driver, mstate, open_mansion, play_script, user_at
+from testkit.mansion_plan import find_seed
+from testkit.standin import Message
+from testkit.world import World
 
 
 def _embed_text(out: Outgoing) -> str:

@@ -3,10 +3,10 @@ left, new hands dealt, `/mansion status`, `log` and `rules` along the way."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
-from tests.e2e.mansion_drive import Driver, mstate, open_mansion, play_script, slash
-from tests.e2e.mansion_plan import covered
-from tests.e2e.mansion_secrecy import assert_mansion_secrecy
+from testkit.mansion_drive import Driver, mstate, open_mansion, play_script, slash
+from testkit.mansion_plan import covered
+from testkit.mansion_secrecy import assert_mansion_secrecy
+from testkit.world import World
 
 GOALS = ("wrong", "right")
 

@@ -12,9 +12,8 @@ import json
 from bot.mansion.render.labels import action_name
 from engine.mansion import ACTION_ADAPTER, apply
 from engine.mansion.actions import PLAY_TYPES, card_played
-from tests.e2e.conftest import World
-from tests.e2e.drive import query, wait_until
-from tests.e2e.mansion_drive import (
+from testkit.drive import query, wait_until
+from testkit.mansion_drive import (
     SLACK,
     Driver,
     applied,
@@ -23,7 +22,8 @@ from tests.e2e.mansion_drive import (
     open_mansion,
     user_at,
 )
-from tests.e2e.mansion_plan import find_seed, next_move
+from testkit.mansion_plan import find_seed, next_move
+from testkit.world import World
 
 MINUTE = 0.4
 

@@ -14,11 +14,11 @@ from PIL import Image
 from bot.drawings import Drawings
 from bot.models import Letter
 from bot.thirteen_clues.game import GAME
-from tests.e2e.conftest import World
-from tests.e2e.drive import slash
-from tests.e2e.play import open_table, pass_by_dm
-from tests.standin import Message
-from tests.standin.limits import UPLOAD_LIMIT
+from testkit.drive import slash
+from testkit.play import open_table, pass_by_dm
+from testkit.standin import Message
+from testkit.standin.limits import UPLOAD_LIMIT
+from testkit.world import World
 
 
 def stored_letter(world: World, user_id: int, text: str) -> Letter:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from testkit.world import World
 from tests.e2e.test_closed_dms import test_closed_dms_player_finishes_with_hand
 from tests.e2e.test_concurrency import (
     test_double_click_on_the_ask_button_asks_once,

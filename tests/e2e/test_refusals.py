@@ -7,8 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.cards import CARDS
-from tests.e2e.conftest import World
-from tests.e2e.drive import (
+from testkit.drive import (
     Snapshot,
     cid,
     living,
@@ -18,8 +17,9 @@ from tests.e2e.drive import (
     table_row,
     user_at,
 )
-from tests.e2e.play import first_of_each, open_table, pass_by_dm, pass_prompt
-from tests.standin import InteractionResult, User
+from testkit.play import first_of_each, open_table, pass_by_dm, pass_prompt
+from testkit.standin import InteractionResult, User
+from testkit.world import World
 
 Request = Callable[[], Awaitable[InteractionResult]]
 

@@ -8,9 +8,9 @@ from the deal to the end; the budget per turn is the one documented in docs/deci
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from testkit.mansion_drive import Driver, mstate, play_members, slash
+from testkit.world import World
 from tests.e2e.feel_game import Marks, pass_all, play_turns
-from tests.e2e.mansion_drive import Driver, mstate, play_members, slash
 
 THIRTEEN_CLUES_BUDGET = 5.5
 """Requests under the global limit per turn: 13 Clues, 3 members and an AI, full assist

@@ -4,8 +4,7 @@ carry on."""
 from __future__ import annotations
 
 from engine.thirteen_clues import answer_for
-from tests.e2e.conftest import World
-from tests.e2e.drive import (
+from testkit.drive import (
     action_count,
     assert_done,
     cid,
@@ -19,7 +18,8 @@ from tests.e2e.drive import (
     wait_until,
     wrong_accusation,
 )
-from tests.e2e.play import open_table, pass_by_dm, pass_prompt
+from testkit.play import open_table, pass_by_dm, pass_prompt
+from testkit.world import World
 
 
 async def test_buttons_posted_before_a_restart_still_work(world: World) -> None:

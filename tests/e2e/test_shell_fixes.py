@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from tests.e2e.conftest import World
-from tests.e2e.drive import Snapshot, cid, living, slash, state_of, table_row, user_at
-from tests.e2e.play import open_table, pass_by_dm
+from testkit.drive import Snapshot, cid, living, slash, state_of, table_row, user_at
+from testkit.play import open_table, pass_by_dm
+from testkit.world import World
 
 
 def string_options(command: dict) -> list[dict]:

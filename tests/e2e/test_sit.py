@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.conftest import World
-from tests.e2e.drive import assert_secrecy, cut, query, state_of, table_row, wait_until
+from testkit.drive import assert_secrecy, cut, query, state_of, table_row, wait_until
+from testkit.mansion_drive import Driver, mstate, open_mansion, play_members
+from testkit.mansion_drive import slash as mansion_slash
+from testkit.mansion_secrecy import assert_mansion_secrecy
+from testkit.play import named_cards
+from testkit.standin import Message, User
+from testkit.world import World
 from tests.e2e.feel_game import Marks, open_and_deal, play_turns
-from tests.e2e.mansion_drive import Driver, mstate, open_mansion, play_members
-from tests.e2e.mansion_drive import slash as mansion_slash
-from tests.e2e.mansion_secrecy import assert_mansion_secrecy
-from tests.e2e.play import named_cards
-from tests.standin import Message, User
 
 
 def request_of(world: World, user: User) -> Message:

@@ -11,8 +11,7 @@ from collections import Counter
 from collections.abc import Awaitable
 
 from engine.thirteen_clues import legal
-from tests.e2e.conftest import World
-from tests.e2e.drive import (
+from testkit.drive import (
     Snapshot,
     action_count,
     cid,
@@ -21,8 +20,9 @@ from tests.e2e.drive import (
     user_at,
     wrong_accusation,
 )
-from tests.e2e.play import open_table, pass_by_dm
-from tests.standin import InteractionResult
+from testkit.play import open_table, pass_by_dm
+from testkit.standin import InteractionResult
+from testkit.world import World
 
 STORM = 100
 REFUSALS = (

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.cards import CARDS, subject_name
-from tests.e2e.conftest import World
-from tests.e2e.drive import assert_secrecy, cut
-from tests.e2e.play import (
+from testkit.drive import assert_secrecy, cut
+from testkit.play import (
     expected_answer,
     named_cards,
     open_table,
@@ -14,6 +13,7 @@ from tests.e2e.play import (
     seat_user,
     true_state,
 )
+from testkit.world import World
 
 
 async def test_three_player_game_from_new_to_correct_accusation(world: World) -> None:
@@ -89,6 +89,6 @@ async def test_three_player_game_from_new_to_correct_accusation(world: World) ->
 
 
 def pass_prompt_text(world: World, user) -> str:
-    from tests.e2e.play import pass_prompt
+    from testkit.play import pass_prompt
 
     return pass_prompt(world, user).text

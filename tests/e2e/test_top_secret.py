@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from engine.thirteen_clues import answer_for
 from engine.thirteen_clues.cards import subject_name
-from tests.e2e.conftest import World
-from tests.e2e.drive import (
+from testkit.drive import (
     Snapshot,
     ask_by_picker,
     assert_secrecy,
@@ -17,7 +16,8 @@ from tests.e2e.drive import (
     state_of,
     user_at,
 )
-from tests.e2e.play import named_cards, open_table, pass_by_dm
+from testkit.play import named_cards, open_table, pass_by_dm
+from testkit.world import World
 
 
 async def test_top_secret_question_reaches_only_asker_and_witness(world: World) -> None:

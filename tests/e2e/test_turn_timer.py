@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.conftest import World
-from tests.e2e.drive import query, slash, state_of, user_at, wait_until
-from tests.e2e.play import open_table
-from tests.standin import User
+from testkit.drive import query, slash, state_of, user_at, wait_until
+from testkit.play import open_table
+from testkit.standin import User
+from testkit.world import World
 
 MINUTE = 1.0
 

@@ -7,8 +7,7 @@ import pytest
 
 from engine.thirteen_clues import answer_for
 from engine.thirteen_clues.cards import CARDS
-from tests.e2e.conftest import World
-from tests.e2e.drive import (
+from testkit.drive import (
     accuse_by_picker,
     assert_secrecy,
     cid,
@@ -20,7 +19,8 @@ from tests.e2e.drive import (
     user_at,
     wrong_accusation,
 )
-from tests.e2e.play import named_cards, open_table, pass_by_dm
+from testkit.play import named_cards, open_table, pass_by_dm
+from testkit.world import World
 
 
 async def test_two_player_game_to_a_correct_accusation(world: World) -> None:

@@ -5,13 +5,13 @@ and the same command stops it. Watching leaves the players' buttons valid."""
 from __future__ import annotations
 
 from engine.thirteen_clues.cards import CARDS
-from tests.e2e.conftest import World
-from tests.e2e.drive import state_of, table_row
+from testkit.drive import state_of, table_row
+from testkit.mansion_drive import open_mansion
+from testkit.mansion_drive import slash as mansion_slash
+from testkit.play import open_table, pass_by_dm, seat_user
+from testkit.standin import Message, User
+from testkit.world import World
 from tests.e2e.endings import solve_mansion, solve_thirteen_clues
-from tests.e2e.mansion_drive import open_mansion
-from tests.e2e.mansion_drive import slash as mansion_slash
-from tests.e2e.play import open_table, pass_by_dm, seat_user
-from tests.standin import Message, User
 
 HEAD = "You are watching"
 

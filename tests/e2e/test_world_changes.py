@@ -10,10 +10,10 @@ import json
 import time
 
 from engine.thirteen_clues import GameState
-from tests.e2e.conftest import World
-from tests.e2e.drive import query, slash, state_of, table_row, user_at, wait_until
-from tests.e2e.play import pass_by_dm
-from tests.standin import User
+from testkit.drive import query, slash, state_of, table_row, user_at, wait_until
+from testkit.play import pass_by_dm
+from testkit.standin import User
+from testkit.world import World
 
 
 async def in_play(world: World, *, turn_minutes: int = 0) -> GameState:

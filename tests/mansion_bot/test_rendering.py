@@ -32,15 +32,15 @@ from engine.mansion import (
 from engine.mansion.actions import PLAY_TYPES, card_played
 from engine.mansion.ai import choose_action
 from engine.mansion.prompts import PickPrompt
-from tests.e2e.mansion_drive import named
-from tests.e2e.mansion_secrecy import (
+from testkit.mansion_drive import named
+from testkit.mansion_secrecy import (
     BURNED,
     PRIVATE_PHRASES,
     TIP_ASKS,
     knowable,
     public_card_line,
 )
-from tests.standin.limits import check_message
+from testkit.standin.limits import check_message
 
 NAMES = ["Ann *the* `Great` of the North Wing", "B_e_a", "Cid ||x||", "Dee", "Ève"]
 TABLE_ID = 987654321012345678

@@ -8,7 +8,7 @@ from engine.mansion.notes import CardNotes, Notes, SolutionOdds
 from engine.mansion.records import Accused, Triple
 from engine.mansion.state import Options, RoundResult
 from engine.mansion.views import PlayerView, PublicView, SeatInfo
-from tests.pictures.positions import MANSION_NAMES
+from testkit.positions import MANSION_NAMES
 
 NAMES = MANSION_NAMES
 

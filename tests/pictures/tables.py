@@ -18,7 +18,7 @@ from engine.thirteen_clues import (
 from engine.thirteen_clues.cards import CARDS, cards_in_play, suits_in_play
 from engine.thirteen_clues.events import GameOver
 from engine.thirteen_clues.state import Seat
-from tests.thirteen_clues.helpers import build_state, of_type, play
+from testkit.thirteen_clues import build_state, of_type, play
 
 NAMES = ("Ann", "Bob", "Catherine", "Dan", "Eve", "Fay")
 ODD_NAMES = ("Zoë", "Bartholomew Maximilian the Third", "🕵️", "Dan", "Eve", "Fay")

@@ -31,9 +31,9 @@ from bot.registry import GAMES
 from bot.thirteen_clues import pictures
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues.cards import CARDS
+from testkit.letters import play
+from testkit.standin import limits
 from tests.pictures.golden import check_golden
-from tests.pictures.letters import play
-from tests.standin import limits
 
 EDITIONS = ("2020", "2016")
 KINDS = set(Drawings.of(GAMES).drawers)

@@ -26,9 +26,9 @@ from engine.mansion import (
 from engine.mansion.cards import CLUES
 from engine.mansion.notes import notes
 from engine.mansion.views import PlayerView
+from testkit.positions import mansion_states
 from tests.pictures import mansion_tables as tables
 from tests.pictures.golden import check_golden
-from tests.pictures.positions import mansion_states
 from tests.pictures.test_thirteen_clues import assert_fit_for_discord
 
 PLAYERS = (3, 4, 5)

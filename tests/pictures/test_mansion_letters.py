@@ -19,9 +19,9 @@ from bot.mansion.game import GAME
 from bot.mansion.notes import notes_message
 from bot.messages import Picture as PictureRef
 from engine.mansion import GameState, player_view
+from testkit.letters import play, table_for
+from testkit.mansion_inputs import check_member_picture, check_public_picture
 from tests.pictures.golden import check_golden
-from tests.pictures.letters import play, table_for
-from tests.pictures.mansion_inputs import check_member_picture, check_public_picture
 from tests.pictures.test_letters import check_message
 
 VARIANTS = ("standard", "one-against-all")

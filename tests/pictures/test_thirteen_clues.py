@@ -37,10 +37,10 @@ from engine.thirteen_clues import (
 )
 from engine.thirteen_clues.cards import CARDS, cards_in_play
 from engine.thirteen_clues.deduction import solve
+from testkit.positions import game_states
+from testkit.thirteen_clues import eventual_holder, of_type, refs
 from tests.pictures import tables
 from tests.pictures.golden import check_golden, compare
-from tests.pictures.positions import game_states
-from tests.thirteen_clues.helpers import eventual_holder, of_type, refs
 
 EDITIONS = ("2020", "2016")
 PLAYERS = (2, 3, 4, 5, 6)

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import asyncpg
 
-from tests.e2e.play import first_of_each
-from tests.standin import running_standin
-from tests.standin.process import BotProcess
-from tests.standin.records import Message, User
-from tests.standin.server import DiscordStandIn
+from testkit.play import first_of_each
+from testkit.standin import running_standin
+from testkit.standin.process import BotProcess
+from testkit.standin.records import Message, User
+from testkit.standin.server import DiscordStandIn
 
 ENV = {"AI_DELAY_SECONDS": "0.3", "SHARD_COUNT": "2", "AI_WORKERS": "0", "DRAW_WORKERS": "0"}
 

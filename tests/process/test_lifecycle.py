@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.standin import running_standin
-from tests.standin.process import BotProcess
+from testkit.standin import running_standin
+from testkit.standin.process import BotProcess
 
 ENV = {"AI_DELAY_SECONDS": "0.05"}
 

@@ -12,7 +12,7 @@ from bot.news import letters
 from bot.thirteen_clues.casebook import casebook_update
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues import PlayerView, player_view
-from tests.pictures.letters import table_for
+from testkit.letters import table_for
 
 
 def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:

@@ -24,7 +24,7 @@ from cogs.mansion import MansionCog
 from cogs.table import TableCog
 from cogs.thirteen_clues import ThirteenCluesCog
 from engine.thirteen_clues import legal, player_view, public_view
-from tests.pictures.positions import game_states
+from testkit.positions import game_states
 from tests.toy.cog import ToyCog
 
 GENERIC = {"join", "leave", "add-ai", "start", "end", "status", "hand", "log", "rules",

@@ -1,4 +1,4 @@
-"""The secrecy audit of stored Mansion letters (see tests/shell/mansion_audit.py), sized for
+"""The secrecy audit of stored Mansion letters (see testkit/mansion_audit.py), sized for
 the suite; `python -m bench.secrecy_audit` runs 1,000 tables of each game."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.shell.mansion_audit import run_mansion_audit
+from testkit.mansion_audit import run_mansion_audit
 
 GAMES = 4
 

@@ -23,7 +23,7 @@ from bot.models import Letter
 from bot.storage import Change, SchemaTooNew, SqliteStorage, StaleVersion
 from bot.storage.postgres import PostgresStorage
 from bot.storage.schema import MIGRATIONS
-from tests.pgserver import PostgresServer
+from testkit.pgserver import PostgresServer
 from tests.shell.conftest import lobby
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,11 +1,11 @@
-"""The secrecy audit of stored letters (see tests/shell/secrecy.py), sized for the suite;
+"""The secrecy audit of stored letters (see testkit/secrecy.py), sized for the suite;
 `python -m bench.secrecy_audit` runs 1,000 games."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.shell.secrecy import Auditor, run_audit
+from testkit.secrecy import Auditor, run_audit
 
 GAMES = 20
 
@@ -70,7 +70,7 @@ async def test_the_audit_sees_a_leaky_hint_and_a_misaddressed_review(
     from bot.thirteen_clues import coaching, reviewing
     from engine.thirteen_clues.cards import CARDS
     from engine.thirteen_clues.views import PlayerView
-    from tests.shell import secrecy
+    from testkit import secrecy
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     hint, letter = coaching.hint_text, reviewing.review_letter
@@ -108,7 +108,7 @@ async def test_the_audit_sees_a_game_in_play_replayed_or_listed(
     import pytest
 
     from bot.models import Table
-    from tests.shell import audited
+    from testkit import audited
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     auditor = Auditor(tmp_path / "audit.sqlite3", 3)

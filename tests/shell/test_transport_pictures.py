@@ -17,7 +17,7 @@ from bot.messages import Picture as PictureRef
 from bot.models import Letter
 from bot.thirteen_clues.game import GAME
 from bot.transport import Outcome, Transport
-from tests.pictures.letters import play
+from testkit.letters import play
 
 
 class FakeResponse:

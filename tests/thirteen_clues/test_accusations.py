@@ -8,8 +8,7 @@ from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Accuse, Ask, Consult
 from engine.thirteen_clues.cards import Category
 from engine.thirteen_clues.state import DEFAULT_EDITION, GLASSES_IN_BOX, Edition, GameState
-
-from .helpers import build_state, card_ids_in, of_type, play, refused, total_glasses
+from testkit.thirteen_clues import build_state, card_ids_in, of_type, play, refused, total_glasses
 
 HOLDERS = {
     0: ["officer", "parlor", "knife"],

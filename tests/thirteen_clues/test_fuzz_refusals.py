@@ -26,8 +26,7 @@ from engine.thirteen_clues.actions import (
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.rules import new_game
 from engine.thirteen_clues.state import Edition, GameState, Options
-
-from .helpers import assert_reads_well, random_action, refs
+from testkit.thirteen_clues import assert_reads_well, random_action, refs
 
 JUNK_CARDS = ["batman", "", "Officer"]
 SUBJECTS = [

@@ -7,8 +7,7 @@ import pytest
 from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Consult
 from engine.thirteen_clues.state import GameState
-
-from .helpers import build_state, card_ids_in, of_type, play, refused
+from testkit.thirteen_clues import build_state, card_ids_in, of_type, play, refused
 
 
 def table(glasses: int = 2) -> GameState:

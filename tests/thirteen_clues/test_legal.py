@@ -17,8 +17,7 @@ from engine.thirteen_clues.actions import Accuse, Ask, ChoosePass, Consult, Take
 from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.state import Edition, GameState
-
-from .helpers import build_state, fresh_game, play, refused
+from testkit.thirteen_clues import build_state, fresh_game, play, refused
 
 TABLES: list[tuple[int, Edition, bool]] = [
     (2, "2020", False),

@@ -8,8 +8,7 @@ from engine.thirteen_clues import apply
 from engine.thirteen_clues.actions import Accuse, Action, Ask, ChoosePass, Consult, TakeGlass
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.state import GameState
-
-from .helpers import (
+from testkit.thirteen_clues import (
     card_ids_in,
     first_choice,
     fresh_game,

@@ -29,8 +29,7 @@ from engine.thirteen_clues.actions import Abandon, Accuse, Action, Ask, Consult,
 from engine.thirteen_clues.cards import CARDS, REMOVED_SUITS
 from engine.thirteen_clues.events import AccusationMade, Event, GlassMoved, QuestionAnswered
 from engine.thirteen_clues.state import GLASSES_IN_BOX, Edition, Options
-
-from .helpers import (
+from testkit.thirteen_clues import (
     card_ids_in,
     eventual_holder,
     random_action,

@@ -9,8 +9,7 @@ from engine.thirteen_clues.actions import Ask
 from engine.thirteen_clues.cards import Category, SubCategory
 from engine.thirteen_clues.rules import answer_for
 from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, GameState
-
-from .helpers import build_state, card_ids_in, of_type, play, recount, refused
+from testkit.thirteen_clues import build_state, card_ids_in, of_type, play, recount, refused
 
 HOLDERS = {
     0: ["officer", "parlor", "knife"],  # purple: Male, Indoor, Up close

@@ -20,8 +20,7 @@ from engine.thirteen_clues.cards import (
     suits_in_play,
 )
 from engine.thirteen_clues.state import DEFAULT_EDITION, EDITIONS, GLASSES_IN_BOX, Edition
-
-from .helpers import NAMES, fresh_game, of_type, pass_first, refs, total_glasses
+from testkit.thirteen_clues import NAMES, fresh_game, of_type, pass_first, refs, total_glasses
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
 SEEDS = range(40)

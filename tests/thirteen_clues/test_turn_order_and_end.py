@@ -16,8 +16,7 @@ from engine.thirteen_clues.actions import (
     TakeGlass,
 )
 from engine.thirteen_clues.state import GameState
-
-from .helpers import build_state, card_ids_in, first_choice, fresh_game, play, refused
+from testkit.thirteen_clues import build_state, card_ids_in, first_choice, fresh_game, play, refused
 
 RIGHT = Accuse(seat=0, person="officer", location="parlor", weapon="knife")
 

@@ -8,8 +8,7 @@ from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult, TakeGlass
 from engine.thirteen_clues.events import Event, GlassMoved
 from engine.thirteen_clues.state import Edition, GameState
-
-from .helpers import build_state, of_type, play, refused, total_glasses
+from testkit.thirteen_clues import build_state, of_type, play, refused, total_glasses
 
 # A 4-player layout whose holders are known, so accusations can be made right or wrong.
 HOLDERS = {

@@ -15,8 +15,15 @@ from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.deduction import slot_joint
 from engine.thirteen_clues.rules import answer_for, apply
 from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, GameState, Side
-
-from .helpers import build_state, fresh_game, of_type, pass_first, play, recount, refused
+from testkit.thirteen_clues import (
+    build_state,
+    fresh_game,
+    of_type,
+    pass_first,
+    play,
+    recount,
+    refused,
+)
 
 HOLDERS = {0: ["officer", "parlor", "knife"], 1: ["duke", "market", "crossbow"]}
 SCREENS = {

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar, Literal
+from typing import Literal
 
 from pydantic import BaseModel, TypeAdapter
 
 from bot.components import TableButton, button, view_of
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
-from bot.plug import AnyGame, PydanticGame, TableSettings
+from bot.plug import AnyGame, PydanticGame, TableSettings, plug
 from engine.audience import Audience
 from engine.errors import RuleError
 
@@ -65,7 +65,7 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
     settings = TableSettings
     started_text = "Dealt: your number is in your DMs."
     help = "High Card: reveal your number, the higher wins."
-    state_model: ClassVar[type[BaseModel]] = State
+    state_model = State
     actions = TypeAdapter(Reveal)
     events = TypeAdapter(Shown)
 
@@ -135,5 +135,5 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
 
 
 GAME = HighCard()
-PLUGGED: AnyGame = GAME
+PLUGGED: AnyGame = plug(GAME)
 """mypy (strict, in the test command) proves the toy fills the typed plug."""

@@ -169,7 +169,8 @@ def assert_reads_well(message: str) -> None:
 def pass_first(state: GameState) -> tuple[GameState, list[Event]]:
     """Every seat passes the first Person, Location, Weapon of its dealt cards, in seat order."""
     actions = [
-        ChoosePass(seat=i, **first_choice(s.dealt)) for i, s in enumerate(state.seats)
+        ChoosePass(seat=i, **first_choice(s.dealt))  # type: ignore[arg-type]
+        for i, s in enumerate(state.seats)
     ]
     return play(state, *actions)
 
@@ -231,7 +232,8 @@ def random_action(
     if state.phase == "passing":
         seat = rng.choice([i for i, s in enumerate(state.seats) if s.passed is None])
         pools = _by_category(state.seats[seat].dealt)
-        return ChoosePass(seat=seat, **{cat.value: rng.choice(pools[cat]) for cat in Category})
+        return ChoosePass(seat=seat, **{cat.value: rng.choice(pools[cat])  # type: ignore[arg-type]
+                                         for cat in Category})
     seat = state.turn
     sources = legal.take_sources(state, seat)
     if sources:
@@ -250,7 +252,8 @@ def random_action(
         return Accuse(seat=seat, person=holder[0], location=holder[1], weapon=holder[2])
     if roll < truth + 0.08:
         pools = legal.accusable_cards(state, seat)
-        return Accuse(seat=seat, **{cat.value: rng.choice(pools[cat]) for cat in Category})
+        return Accuse(seat=seat, **{cat.value: rng.choice(pools[cat])  # type: ignore[arg-type]
+                                    for cat in Category})
     letters = legal.informant_letters(state)
     if letters and roll < 0.3:
         return Consult(seat=seat, letter=rng.choice(letters))

@@ -14,7 +14,7 @@ from engine import mansion
 from engine.mansion.ai import choose_action
 from engine.thirteen_clues import Abandon, GameState, Options, apply, new_game
 from engine.thirteen_clues.state import Edition
-from tests.thirteen_clues.helpers import random_action, refs
+from testkit.thirteen_clues import random_action, refs
 
 NAMES = ("Ann", "Bob", "Catherine", "Dan", "Eve", "Fay")
 

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import re
 import time
-from typing import Literal
+from typing import Any, Literal
 
 from engine.mansion import (
     Accuse,
@@ -29,9 +29,9 @@ from engine.mansion import (
 )
 from engine.mansion.cards import ACTIONS, CLUES
 from engine.mansion.prompts import TipPrompt
-from tests.e2e.conftest import World
-from tests.e2e.drive import query, table_row, wait_until
-from tests.standin import InteractionResult, Message, User
+from testkit.drive import query, table_row, wait_until
+from testkit.standin import InteractionResult, Message, User
+from testkit.world import World
 
 SLACK = 60.0
 """How long a wait may last before it fails: a guard against a hang, not a speed check
@@ -60,14 +60,14 @@ def seat_of(state: GameState, user: User) -> int:
     return next(i for i, s in enumerate(state.seats) if s.id == f"u{user.id}")
 
 
-async def slash(world: World, user: User, command: str, **options: object) -> InteractionResult:
+async def slash(world: World, user: User, command: str, **options: Any) -> InteractionResult:
     result = await world.dc.slash(user, world.channel, "mansion", command, **options)
     await world.dc.settle()
     return result
 
 
 async def open_mansion(world: World, players: list[User], *, seed: int | None = None,
-                       ai: tuple[int, str] | None = None, **options: object) -> None:
+                       ai: tuple[int, str] | None = None, **options: Any) -> None:
     """`new` by the first member, `join` by the others, optional AI seats, then `start`
     (with the deal drawn from `seed` when given)."""
     host, *others = players
@@ -194,7 +194,7 @@ class Driver:
     async def perform(self, state: GameState, action: Action, via: Via = "panel"
                       ) -> InteractionResult:
         """Do `action` as its seat's member would, through `via`."""
-        seat = action.seat
+        seat = action.seat  # type: ignore[union-attr]
         user = user_at(self.world, state, seat)
         assert user is not None, f"seat {seat} is not a member"
         prompt = state.prompt_for(seat)
@@ -313,13 +313,14 @@ async def applied(world: World, before: GameState, result: InteractionResult) ->
 
 
 async def play_script(world: World, driver: Driver, choose_via: object = None, *,
-                      limit: int = 200, goals: tuple[str, ...] | None = None):
+                      limit: int = 200, goals: tuple[str, ...] | None = None
+                      ) -> tuple[GameState, Any]:
     """Play the scripted moves (`mansion_plan.next_move`) until the table is over, each
     through the way `choose_via(state, action, i)` names (default: the panel). Returns the
     final state and the moment just before the game-ending action (for the secrecy scan).
     Every move must be accepted and applied exactly once."""
-    from tests.e2e.drive import cut
-    from tests.e2e.mansion_plan import STANDARD, next_move
+    from testkit.drive import cut
+    from testkit.mansion_plan import STANDARD, next_move
 
     moment = cut(world)
     for i in range(limit):
@@ -329,7 +330,7 @@ async def play_script(world: World, driver: Driver, choose_via: object = None, *
         moment = cut(world)
         action = next_move(state, goals or STANDARD)
         via = choose_via(state, action, i) if callable(choose_via) else "panel"
-        result = await driver.perform(state, action, via)
+        result = await driver.perform(state, action, via)  # type: ignore[arg-type]
         await applied(world, state, result)
         after = mstate(world)
         assert after.step == state.step + 1, (action, via, result.text)
@@ -362,7 +363,7 @@ async def play_members(world: World, driver: Driver, limit: float = 240.0) -> No
     """Play every member's waits with the scripted moves (AI seats play on their timers) until
     the table is over: prompts to answer by DM, turns from the panel."""
     from engine.mansion import legal
-    from tests.e2e.mansion_plan import next_move
+    from testkit.mansion_plan import next_move
 
     def moved(seat: int, prompt_id: int) -> bool:
         state = mstate(world)

@@ -1,6 +1,6 @@
-"""Run a bot in this process against a stand-in: `python -m tests.standin.botproc`.
+"""Run a bot in this process against a stand-in: `python -m testkit.standin.botproc`.
 
-    python -m tests.standin.botproc --standin http://127.0.0.1:PORT \\
+    python -m testkit.standin.botproc --standin http://127.0.0.1:PORT \\
         [--entry bot.__main__:main] [--slow-ready] [-- ARGS...]
 
 Points discord.py's REST base (`Route.BASE`) and gateway URL at the stand-in, then calls the
@@ -59,7 +59,7 @@ def load_entry(spec: str) -> Callable[[list[str]], Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.standin.botproc")
+    parser = argparse.ArgumentParser(prog="python -m testkit.standin.botproc")
     parser.add_argument("--standin", required=True, help="http://127.0.0.1:PORT")
     parser.add_argument("--entry", default="bot.__main__:main", help="module:function")
     parser.add_argument("--slow-ready", action="store_true", help="keep guild_ready_timeout")

@@ -103,11 +103,11 @@ def next_move(state: GameState, goals: tuple[str, ...] = STANDARD, *,
             return ChooseSolution(seat=seat, suspect=SUSPECTS[0], vehicle=VEHICLES[0],
                                   destination=DESTINATIONS[0])
         case "show":
-            return ShowCard(seat=seat, card=prompt.options[-1])  # type: ignore[union-attr]
+            return ShowCard(seat=seat, card=prompt.options[-1])
         case "pick":
             return PickCard(seat=seat, position=0)
         case "answer_tip":
-            return AnswerTip(seat=seat, cards=list(prompt.options[0]))  # type: ignore[union-attr]
+            return AnswerTip(seat=seat, cards=list(prompt.options[0]))
         case "accuse_or_end" | "play" if todo and only_accusations and accuse_when_done:
             active = [s for s in range(state.players) if state.active(s)]
             if "wrong" in todo and len(active) > 1:
@@ -221,7 +221,7 @@ def simulate(players: int, seed: int, goals: tuple[str, ...] = STANDARD, *,
     """Play the script offline; the final state and the moves if it ended within `limit`."""
     refs = [PlayerRef(id=f"p{i}", name=f"P{i}") for i in range(players)]
     state, _ = new_game(refs, Options(players=players, variant=variant,  # type: ignore[arg-type]
-                                      series_wins=series), seed)
+                                      series_wins=series), seed)  # type: ignore[arg-type]
     moves: list[Action] = []
     for _ in range(limit):
         if state.phase == "over":

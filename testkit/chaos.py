@@ -26,8 +26,8 @@ from typing import Any
 
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import CARDS, Category
-from tests.e2e.drive import _postgres_query
-from tests.standin import (
+from testkit.drive import postgres_query
+from testkit.standin import (
     DiscordStandIn,
     InteractionResult,
     NoBotConnected,
@@ -35,7 +35,7 @@ from tests.standin import (
     User,
     running_standin,
 )
-from tests.standin.process import BotProcess
+from testkit.standin.process import BotProcess
 
 ENV = {"AI_DELAY_SECONDS": "0.05"}
 START_TIMEOUT = 120.0
@@ -112,7 +112,7 @@ class Chaos:
     def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """One read of the bot's database (`?` placeholders, SQL both backends speak)."""
         if self.url is not None:
-            return list(_postgres_query(self.url, sql, args))
+            return list(postgres_query(self.url, sql, args))
         con = sqlite3.connect(self.db, timeout=10)
         con.row_factory = sqlite3.Row
         try:
@@ -167,7 +167,9 @@ class Chaos:
     async def game(self, n: int, ann: User, bea: User, channel: int, limit: float) -> None:
         """One table: open, join, an AI, start, pass, ask a few questions, accuse right."""
         end = time.monotonic() + limit
-        row = lambda: self.row(channel)  # noqa: E731
+        def row() -> Any:
+            return self.row(channel)
+
         await self.step(ann, channel, "new", "Table open", lambda: row() is not None)
         await self.step(bea, channel, "join", "You have a seat",
                         lambda: f'"user_id": {bea.id}' in (row() or {"seats": ""})["seats"])

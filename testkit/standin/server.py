@@ -26,7 +26,7 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from . import limits
-from .faults import FaultSet, bucket_hash, rate_limit_response
+from .faults import Fault, FaultKind, FaultSet, bucket_hash, rate_limit_response
 from .gateway import HEARTBEAT_INTERVAL_MS, Connection, Session
 from .globallimit import GlobalCounter
 from .process import BotProcess
@@ -446,7 +446,8 @@ class DiscordStandIn:
             guild.role_denied[rid] = old | bits if deny else old & ~bits
             self._broadcast_guild_event(
                 "GUILD_ROLE_UPDATE",
-                lambda _c, r=rid: {"guild_id": str(guild.id), "role": self._role_payload(guild, r)},
+                lambda _c, r=rid: {  # type: ignore[misc]
+                    "guild_id": str(guild.id), "role": self._role_payload(guild, r)},
             )
 
     # ------------------------------------------------------------------ world events
@@ -1018,7 +1019,7 @@ class DiscordStandIn:
             target, before = conn.seq, conn.heartbeats
             await conn.send_op(1, None)
             await self._wait_until(
-                lambda c=conn, t=target, b=before: (
+                lambda c=conn, t=target, b=before: (  # type: ignore[misc]
                     c.ws.closed or (c.heartbeats > b and (c.last_heartbeat_seq or 0) >= t)
                 ),
                 end - time.monotonic(),
@@ -1455,11 +1456,15 @@ class DiscordStandIn:
     ) -> web.StreamResponse:
         """Run the route's handler with the faults in force around it."""
         channel_id, recipient_id = self._request_target(req.path, params, req)
-        where = {"channel_id": channel_id, "recipient_id": recipient_id, "bot_route": bot_route}
-        delay = self.faults.pick(req.method, req.path, kinds=("delay",), **where)
+        def pick(*kinds: FaultKind) -> Fault | None:
+            return self.faults.pick(req.method, req.path, channel_id=channel_id,
+                                    recipient_id=recipient_id, bot_route=bot_route,
+                                    **({"kinds": kinds} if kinds else {}))
+
+        delay = pick("delay")
         if delay is not None:
             await asyncio.sleep(delay.seconds)
-        fault = self.faults.pick(req.method, req.path, **where)
+        fault = pick()
         if fault is not None and not fault.after_apply:
             return self.faults.respond(fault, request, req.path, bot_route=bot_route)
         response = await handler(req, **params)
@@ -1773,12 +1778,12 @@ class DiscordStandIn:
     def _edit_problems(
         self, msg: Message, payload: JSON, files: list[JSON]
     ) -> list[limits.Problem]:
+        flags = payload.get("flags")
         merged = {
             "content": payload.get("content", msg.content),
             "embeds": payload.get("embeds", msg.embeds),
             "components": payload.get("components", msg.components),
-            "flags": (payload.get("flags") if payload.get("flags") is not None else msg.flags)
-            & ~(EPHEMERAL | LOADING),
+            "flags": (msg.flags if flags is None else int(flags)) & ~(EPHEMERAL | LOADING),
         }
         has_files = bool(files) or bool(payload.get("attachments", msg.attachments))
         return limits.check_message(merged, creating=True, interaction=False, has_files=has_files)

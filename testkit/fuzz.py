@@ -26,10 +26,10 @@ from bot.config import Config
 from bot.interactions import UNCHANGED
 from bot.spectators import WATCHERS
 from engine.thirteen_clues.cards import CARDS
-from tests.e2e.conftest import World
-from tests.e2e.drive import Snapshot, query
-from tests.e2e.play import first_of_each, pass_prompt
-from tests.standin import DiscordStandIn, Message, StandInError, User
+from testkit.drive import Snapshot, query
+from testkit.play import first_of_each, pass_prompt
+from testkit.standin import DiscordStandIn, Message, StandInError, User
+from testkit.world import World
 
 T = TypeVar("T")
 Draw = Callable[[st.SearchStrategy[T]], T]
@@ -211,7 +211,7 @@ class Fuzzer:
             self.counts.looks[text.split("\n")[0][:60]] += 1
 
     def settings(self) -> list[Any]:
-        return [tuple(r) for r in query(self.world, "SELECT * FROM guild_settings")]
+        return [tuple(r) for r in query(self.world, "SELECT * FROM guild_settings")]  # type: ignore[arg-type]
 
     def explainable(self, before: Snapshot, after: Snapshot, text: str) -> None:
         """A change is one table one version further (or a new table, or settings)."""
@@ -256,7 +256,7 @@ class Fuzzer:
         """A custom_id from any message anywhere (another table, guild, a finished game, a DM),
         cut short, or changed in one of its parts."""
         every = sorted({c for m in self.dc.messages for c in m.custom_ids}) or ["13c:ask:1:1"]
-        real = self.rng.choice(every)
+        real: str = self.rng.choice(every)
         if kind == "replay":
             return real
         if kind == "truncate":
@@ -279,7 +279,8 @@ class Fuzzer:
         )]
         with_parts = [m for m in seen if m.custom_ids]
         pool = with_parts if with_parts and self.rng.randint(0, 9) > 0 else seen
-        return self.rng.choice(pool) if pool else None
+        chosen: Message | None = self.rng.choice(pool) if pool else None
+        return chosen
 
     def place(self, user: User) -> int | None:
         """A channel of one of the member's guilds, or their DM with the bot (None)."""
@@ -287,8 +288,9 @@ class Fuzzer:
         places: list[int | None] = [None]
         places += [c for c in dc.channels if dc.channels[c].guild_id is not None
                    and not dc.channels[c].is_dm
-                   and user.id in dc.guilds[dc.channels[c].guild_id].member_ids]
-        return self.rng.choice(places)
+                   and user.id in dc.guilds[dc.channels[c].guild_id].member_ids]  # type: ignore[index]
+        chosen: int | None = self.rng.choice(places)
+        return chosen
 
     def command(self, autocomplete: bool = False) -> tuple[list[str], dict[str, Any], list[str]]:
         """A command path, random options for it, and its autocomplete options."""
@@ -343,7 +345,7 @@ class Fuzzer:
 
 async def fuzz(db: Path, draw: Draw[Any], cases: int, seed: int = 0) -> Counts:
     """Run `cases` random interactions against a fresh world; fail on the first problem."""
-    from tests.standin import running_standin
+    from testkit.standin import running_standin
 
     random.seed(seed)
     async with running_standin() as dc:
@@ -367,4 +369,4 @@ def _watchers_only(before: tuple[Any, ...], after: tuple[Any, ...]) -> bool:
     old, new = json.loads(before[options]), json.loads(after[options])
     old.pop(WATCHERS, None)
     new.pop(WATCHERS, None)
-    return old == new
+    return bool(old == new)

@@ -1,6 +1,6 @@
 """A bot in its own OS process, driven from the test: spawn, SIGKILL, SIGTERM, wait.
 
-The child runs `python -m tests.standin.botproc` (see there), so it is the project's normal
+The child runs `python -m testkit.standin.botproc` (see there), so it is the project's normal
 entry point with a real process boundary: a SIGKILL loses whatever was only in memory, and a
 benchmark's stand-in work is not charged to the bot. Its stdout and stderr go to a log file
 the test can read (`output()`, `error_lines()`).
@@ -67,7 +67,7 @@ class BotProcess:
 
     def command(self) -> list[str]:
         """The child's argv."""
-        cmd = [self.python, "-m", "tests.standin.botproc", "--standin", self.standin_url]
+        cmd = [self.python, "-m", "testkit.standin.botproc", "--standin", self.standin_url]
         cmd += ["--entry", self.entry]
         if not self.fast_ready:
             cmd.append("--slow-ready")

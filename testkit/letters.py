@@ -13,10 +13,11 @@ from typing import Any
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
 from bot.news import letters
-from bot.plug import AnyGame
+from bot.plug import AnyGame, plug
 from bot.thirteen_clues.game import GAME
 
 NAMES = ("Ann", "Bob", "Catherine", "Dan", "Eve", "Fay")
+PLUGGED = plug(GAME)
 
 
 @dataclass
@@ -33,14 +34,14 @@ class Sent:
     """The game's state when it was rendered (the secrecy tests compare with it)."""
 
 
-def table_for(players: int, game: AnyGame = GAME, **options: Any) -> Table:
+def table_for(players: int, game: AnyGame = PLUGGED, **options: Any) -> Table:
     seats = [SeatRef(name=NAMES[i], user_id=1000 + i) for i in range(players)]
     return Table(id=1, guild_id=1, channel_id=2, game=game.key, status="playing", host_id=1000,
                  options=options, seats=seats, place="Guild › #table")
 
 
 def play(
-    players: int, seed: int, *, game: AnyGame = GAME, assist: str = "full", max_steps: int = 80,
+    players: int, seed: int, *, game: AnyGame = PLUGGED, assist: str = "full", max_steps: int = 80,
     hands: bool = True, **options: Any,
 ) -> Iterator[Sent]:
     """Every message of one seeded game between AI detectives, as the bot renders them: the

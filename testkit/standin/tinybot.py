@@ -3,7 +3,7 @@
 It uses every client feature the stand-in must serve (slash commands with autocomplete, a
 persistent view, a DynamicItem, deferrals, DMs) and nothing of the project's bot, so a
 stand-in failure is told apart from a bot bug. As a child process:
-`python -m tests.standin.botproc --standin URL --entry tests.standin.tinybot:main -- NAME`.
+`python -m testkit.standin.botproc --standin URL --entry testkit.standin.tinybot:main -- NAME`.
 """
 
 from __future__ import annotations

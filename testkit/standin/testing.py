@@ -12,7 +12,7 @@ import pytest
 async def no_task_leaks() -> AsyncIterator[None]:
     """Every test must leave the loop clean: bots, shards, processes and server shut down.
 
-    Import it into a test module (`from tests.standin.testing import no_task_leaks`) to use.
+    Import it into a test module (`from testkit.standin.testing import no_task_leaks`) to use.
     """
     yield
     await asyncio.sleep(0)

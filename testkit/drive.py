@@ -20,16 +20,16 @@ from bot.storage.postgres import numbered
 from bot.storage.rows import Row
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import Category
-from tests.e2e.conftest import World
-from tests.e2e.play import named_cards
-from tests.standin import InteractionResult, Message, User
+from testkit.play import named_cards
+from testkit.standin import InteractionResult, Message, User
+from testkit.world import World
 
 
 def query(world: World, sql: str, args: tuple[Any, ...] = ()) -> list[Row]:
     """One statement on the bot's database, its rows read by name; `?` placeholders, and SQL
     both backends speak."""
     if world.database_url is not None:
-        return list(_postgres_query(world.database_url, sql, args))
+        return list(postgres_query(world.database_url, sql, args))
     con = sqlite3.connect(world.db, timeout=5)
     con.row_factory = sqlite3.Row
     try:
@@ -39,7 +39,7 @@ def query(world: World, sql: str, args: tuple[Any, ...] = ()) -> list[Row]:
         con.close()
 
 
-def _postgres_query(url: str, sql: str, args: tuple[Any, ...]) -> list[asyncpg.Record]:
+def postgres_query(url: str, sql: str, args: tuple[Any, ...]) -> list[asyncpg.Record]:
     """The same read on PostgreSQL, on a connection of its own in a thread of its own (the
     helpers are called synchronously from inside the test's event loop)."""
     async def fetch() -> list[asyncpg.Record]:
@@ -69,7 +69,8 @@ def state_of(world: World) -> GameState:
 
 def action_count(world: World, table_id: int | None = None) -> int:
     tid = table_row(world)["id"] if table_id is None else table_id
-    return query(world, "SELECT COUNT(*) AS n FROM actions WHERE table_id = ?", (tid,))[0]["n"]
+    return int(query(world, "SELECT COUNT(*) AS n FROM actions WHERE table_id = ?",
+                     (tid,))[0]["n"])
 
 
 def action_versions(world: World, table_id: int) -> list[int]:

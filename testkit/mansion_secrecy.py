@@ -22,10 +22,10 @@ from engine.mansion.cards import ACTIONS
 from engine.mansion.events import ActionDrawn, HandDealt, SuggestionAnswered
 from engine.mansion.records import Accused, AllSnooped, Sleuthed, Snooped, Suggested, Tipped
 from engine.mansion.state import RoundResult
-from tests.e2e.conftest import World
-from tests.e2e.drive import Cut, _shown_before, query, table_row
-from tests.e2e.mansion_drive import named, user_at
-from tests.standin import Message
+from testkit.drive import Cut, _shown_before, query, table_row
+from testkit.mansion_drive import named, user_at
+from testkit.standin import Message
+from testkit.world import World
 
 PUBLIC_LINE = re.compile(
     r"📍 Markers:|swaps markers with|moves instead of suggesting|suggests \*\*|"
@@ -183,7 +183,7 @@ def tip_parties(world: World, final: GameState) -> dict[int, set[str]]:
                 held = [event.card]
             for card in held:
                 if card in TIP_ASKS:
-                    asks[event.seat].add(TIP_ASKS[card])
+                    asks[event.seat].add(TIP_ASKS[card])  # type: ignore[union-attr]
     return asks
 
 

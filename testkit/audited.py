@@ -1,4 +1,4 @@
-"""What both secrecy audits share (tests/shell/secrecy.py for 13 Clues, mansion_audit.py for
+"""What both secrecy audits share (testkit/secrecy.py for 13 Clues, mansion_audit.py for
 the Mansion): tables of one game played through the real table service and SQLite outbox,
 members' seats by the AI through `TableService.act` (with the reply a click gets), AI seats
 through their stored timers (`TableService.on_timer`), and every change's stored letters
@@ -27,7 +27,7 @@ from bot.reviews import TITLE
 from bot.spectators import toggle
 from bot.storage import SqliteStorage
 from bot.tables import Place, Reply, TableService
-from tests.standin import Message
+from testkit.standin import Message
 
 
 @dataclass
@@ -93,13 +93,21 @@ class AuditedPlay(Generic[T]):
 
     async def __aenter__(self) -> Self:
         await self.storage.open()
+        return self.reading()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+        await self.storage.close()
+
+    def reading(self) -> Self:
+        """Read the outbox of the database at `path`: this audit's own tables, or those a
+        running bot writes (the conformance suite, tests/games, audits them so)."""
         self._reader = sqlite3.connect(self.path)
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    def close(self) -> None:
         if self._reader is not None:
             self._reader.close()
-        await self.storage.close()
 
     # -- what a game's audit says ----------------------------------------------------------
 
@@ -160,6 +168,10 @@ class AuditedPlay(Generic[T]):
             "SELECT letter FROM outbox WHERE id > ? ORDER BY id", (mark,)
         ).fetchall()
         return [Letter.model_validate_json(r[0]) for r in rows]
+
+    def last_events(self, table_id: int) -> list[Any]:
+        """The events of the table's last stored change."""
+        return self.GAME.load_events(self._last_events(table_id))
 
     def _last_events(self, table_id: int) -> str:
         assert self._reader is not None
@@ -253,7 +265,7 @@ class AuditedPlay(Generic[T]):
             assert after is not None and after.state is not None
             if after.version == stored.version:
                 continue  # a stale timer, dropped: nothing was said
-            events = game.load_events(self._last_events(table.id))
+            events = self.last_events(table.id)
             self.check(game.load(after.state), events, mark)
         else:
             self.audit.missing.append(

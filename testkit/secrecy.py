@@ -1,5 +1,5 @@
 """The secrecy audit of what the bot SENDS: AI-played 13 Clues games through the real table
-service, rendering and SQLite outbox (played as tests/shell/audited.py says), every stored
+service, rendering and SQLite outbox (played as testkit/audited.py says), every stored
 letter checked for its recipient: each is rendered and stored by the production path and
 read back from the outbox exactly as the sender would deliver it. Checked, for every letter
 stored before the change that ends the game:
@@ -32,14 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from bot.messages import Outgoing
+from bot.plug import plug
 from bot.thirteen_clues.coaching import hint_text
 from bot.thirteen_clues.game import GAME
 from bot.thirteen_clues.reviewing import review_letter
 from engine.thirteen_clues import GameState, player_view
 from engine.thirteen_clues.coach import advise
 from engine.thirteen_clues.events import CardsDealt, GameOver, InformantCard, QuestionAnswered
-from tests.e2e.play import named_cards
-from tests.shell.audited import AuditedPlay, Tally, as_message, is_review
+from testkit.audited import AuditedPlay, Tally, as_message, is_review
+from testkit.play import named_cards
 
 CANDIDATE_LISTS = ("accp", "accl", "accw", "accgo", "mark")
 
@@ -88,7 +89,7 @@ def _strings(data: Any) -> Iterator[str]:
 class Auditor(AuditedPlay[Audit]):
     """Plays and audits 13 Clues games on one SQLite file."""
 
-    GAME = GAME
+    GAME = plug(GAME)
     PLAYERS = (2, 3, 3, 4, 4, 5, 6)
     NUMBERS = 10_000
     MAX_STEPS = 800

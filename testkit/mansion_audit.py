@@ -2,9 +2,9 @@
 tables (standard and One Against All, single games and series) through the real table
 service, rendering and SQLite outbox, every stored letter checked for its recipient.
 
-Played as tests/shell/audited.py says (as the 13 Clues audit, tests/shell/secrecy.py);
+Played as testkit/audited.py says (as the 13 Clues audit, testkit/secrecy.py);
 every letter a change stored is read back from the outbox. The
-line rules are the e2e scan's (tests/e2e/mansion_secrecy.py). Checked, for every letter
+line rules are the e2e scan's (testkit/mansion_secrecy.py). Checked, for every letter
 stored before the change that ends the table:
 
 - to a channel: no select, no private phrase ("showed you", "Your Clue cards", ...), no
@@ -18,7 +18,7 @@ stored before the change that ends the table:
   Tip's question only if it is in their Action hand or they are one of its two players.
   Pickers and the notes grid list every card by design and are counted apart;
 - pictures: a member's carries only their own hand (their own view) or their own notes grid;
-  the channel's only the markers, from the public view (`tests/pictures/mansion_inputs.py`);
+  the channel's only the markers, from the public view (`testkit/mansion_inputs.py`);
 
 A review (the coach's, of the last game) is sent only with the end of the table, once to
 each member, and it is that member's own review (the one rendered for their seat: it names
@@ -45,6 +45,7 @@ from bot.mansion import coaching
 from bot.mansion.game import GAME
 from bot.mansion.reviewing import review_letter
 from bot.models import Letter
+from bot.plug import plug
 from engine.mansion import GameState, player_view, public_view
 from engine.mansion.deduction import solve
 from engine.mansion.events import (
@@ -61,8 +62,10 @@ from engine.mansion.events import (
 )
 from engine.mansion.prompts import ShowPrompt
 from engine.mansion.records import Sleuthed, Tipped
-from tests.e2e.mansion_drive import named
-from tests.e2e.mansion_secrecy import (
+from testkit.audited import AuditedPlay, Tally, as_message, is_review
+from testkit.mansion_drive import named
+from testkit.mansion_inputs import check_member_picture, check_public_picture
+from testkit.mansion_secrecy import (
     BURNED,
     PRIVATE_PHRASES,
     TIP_ASKS,
@@ -73,9 +76,7 @@ from tests.e2e.mansion_secrecy import (
     revealed,
     tells_a_choice,
 )
-from tests.pictures.mansion_inputs import check_member_picture, check_public_picture
-from tests.shell.audited import AuditedPlay, Tally, as_message, is_review
-from tests.standin import Message
+from testkit.standin import Message
 
 
 @dataclass
@@ -95,7 +96,7 @@ class MansionAudit(Tally):
 class MansionAuditor(AuditedPlay[MansionAudit]):
     """Plays and audits Mansion tables on one SQLite file."""
 
-    GAME = GAME
+    GAME = plug(GAME)
     PLAYERS = (3, 4, 4, 5)
     NUMBERS = 20_000
     MAX_STEPS = 1500
@@ -113,7 +114,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
             "series": 1 if rng.random() < 0.8 else 2,
             "assist": rng.choice(("off", "bookkeeping", "full")),
         }
-        self._assist = chosen["assist"]
+        self._assist = str(chosen["assist"])
         return chosen
 
     def begin(self) -> None:
@@ -135,7 +136,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         may_know = knowable(state)
         may_read = {seat: set(asks) for seat, asks in self._tips.items()}
         for game in [*state.rounds, state]:
-            for record in game.log:
+            for record in game.log:  # type: ignore[attr-defined]
                 if isinstance(record, Tipped):
                     for seat in (record.seat, record.target):
                         may_read.setdefault(seat, set()).add(TIP_ASKS[record.card])
@@ -198,7 +199,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         view = player_view(state, seat)
         if not coaching.hint_due(view):
             return
-        advice = coaching.advise(view)
+        advice = coaching.advise(view)  # type: ignore[attr-defined]
         text = coaching.hint_text(view, advice)
         self.audit.checked["hint"] += 1
         certain = solve(view).certain()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from engine.thirteen_clues import GameState, answer_for
 from engine.thirteen_clues.cards import CARDS, Category
-from tests.e2e.conftest import World
-from tests.standin import InteractionResult, Message, User
+from testkit.standin import InteractionResult, Message, User
+from testkit.world import World
 
 CARD_NAME = {c: re.compile(rf"\b{re.escape(info.name)}\b") for c, info in CARDS.items()}
 
@@ -20,7 +21,7 @@ async def true_state(world: World) -> GameState:
     return GameState.model_validate_json(table.state)
 
 
-async def open_table(world: World, players: list[User], **options: object) -> InteractionResult:
+async def open_table(world: World, players: list[User], **options: Any) -> InteractionResult:
     host, *others = players
     result = await world.dc.slash(host, world.channel, "13clues", "new", **options)
     assert "Table open" in result.text, result.text
@@ -52,7 +53,7 @@ async def pass_by_dm(world: World, user: User) -> InteractionResult:
     return result
 
 
-async def play_begins(world: World, players: int = 3, **options: object) -> None:
+async def play_begins(world: World, players: int = 3, **options: Any) -> None:
     """A table of the first `players` users, each passing by DM: the first turn begins."""
     users = world.users[:players]
     await open_table(world, users, **options)
@@ -60,7 +61,7 @@ async def play_begins(world: World, players: int = 3, **options: object) -> None
         await pass_by_dm(world, user)
 
 
-async def first_turn(world: World, **options: object) -> tuple[GameState, int, User]:
+async def first_turn(world: World, **options: Any) -> tuple[GameState, int, User]:
     """`play_begins` with three players: the state, the seat to act and its member."""
     await play_begins(world, **options)
     state = await true_state(world)
