@@ -18,7 +18,7 @@ from typing import Protocol
 
 from bot.drawings import Drawn
 from bot.models import LIVING, Letter, Posting
-from bot.pacing import Pacer, paced, rank_of
+from bot.pacing import Pacer, rank_of
 from bot.storage import Storage
 from bot.transport import Outcome
 
@@ -41,6 +41,10 @@ class Deliverer(Protocol):
     async def deliver(
         self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
     ) -> Outcome: ...
+
+    def exempt(self, letter: Letter, living: int | None) -> bool:
+        """Whether this letter's request is outside the global limit (no pacing)."""
+        ...
 
 
 class Sender:
@@ -206,7 +210,7 @@ class Sender:
                 living = await self.storage.living_message(posting.table_id)
             elif letter.slot is not None:
                 living = await self.storage.slot_message(posting.table_id, letter.to, letter.slot)
-        if self.pacer is not None and paced(letter):
+        if self.pacer is not None and not self.transport.exempt(letter, living):
             await self.pacer.take(rank_of(letter))
         async with self._reply_slots if letter.op == "reply" else self._slots:
             outcome = await self.transport.deliver(letter, nonce, living, drawn)

@@ -11,6 +11,7 @@ from bot.drawings import Drawn
 from bot.messages import Outgoing
 from bot.models import Letter, Posting
 from bot.outbox import Sender
+from bot.pacing import paced
 from bot.storage import Change, SqliteStorage
 from bot.transport import Outcome
 from tests.shell.conftest import lobby
@@ -31,6 +32,9 @@ class Script:
     async def prepare(self, letter: Letter) -> Drawn:
         await asyncio.sleep(self.drawing(letter))
         return []
+
+    def exempt(self, letter: Letter, living: int | None) -> bool:
+        return not paced(letter)
 
     async def deliver(self, letter: Letter, nonce: str, living: int | None,
                       drawn: Drawn) -> Outcome:
