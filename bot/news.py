@@ -112,8 +112,10 @@ def alerted(
 ) -> tuple[list[int], list[Letter]]:
     """One alert per new wait, the way each member chose it: the members to mention in a new
     post (`ping`: only when the table waits on them alone, so a choice several make at once
-    pings nobody), and the DM alerts (`dm`: none when the change's DM already brings them a
-    prompt); `silent`, or a wait the game needs no alert for, gets nothing."""
+    pings nobody), and the DM alerts (`dm`); `silent`, or a wait the game needs no alert for,
+    gets nothing. A change that DMs a member a prompt (a card to show, a tip to answer) has
+    alerted them already, whichever they chose: no mention and no second DM (issue 21: a
+    mention costs a new post, and the old one's retiring edit)."""
     waiting = [] if game.is_over(state) else list(game.waiting_on(state))
     pinged: list[int] = []
     dms: list[Letter] = []
@@ -122,9 +124,11 @@ def alerted(
         if user is None or game.awaited(state, seat) is None:
             continue
         mode = alerts.get(user, "ping")
+        if seat in prompted:
+            continue
         if mode == "ping" and waiting == [seat]:
             pinged.append(user)
-        elif mode == "dm" and seat not in prompted:
+        elif mode == "dm":
             dms.append(Letter.dm(user, headed(game, table, game.alert_dm(table, state, seat))))
     return pinged, dms
 

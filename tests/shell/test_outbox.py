@@ -225,3 +225,19 @@ async def test_under_a_backlog_an_edit_replaced_whole_is_not_sent(storage: Sqlit
          "of the new message", "casebook 2", "other seat"], key=str)
     assert sender.skipped == 3 and sender.sent == 7
     assert await storage.postings_pending(ids) == 0
+
+
+async def test_an_edit_that_would_leave_its_message_as_it_is_is_not_sent(
+        storage: SqliteStorage) -> None:
+    script = Script()
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0))
+    # one at a time (no backlog to coalesce): the post, then edits of the message it made
+    for letter in (Letter.post(10, Outgoing(content="turn 1"), living=True),
+                   living_edit("turn 1"),  # as it was posted
+                   living_edit("turn 2"), living_edit("turn 2"),  # the second changes nothing
+                   living_edit("turn 1"),  # back: it changes the message again
+                   casebook("casebook 1"), casebook("casebook 1")):
+        assert await run_until_done(sender, await owe(storage, letter))
+    sent = [text for _, text, _ in script.calls]
+    assert sent == ["turn 1", "turn 2", "turn 1", "casebook 1"]
+    assert sender.skipped == 3
