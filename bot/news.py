@@ -56,7 +56,6 @@ def letters(
     hold: bool = False,
     after_ai: bool = False,
     told: int | None = None,
-    acting: int | None = None,
 ) -> tuple[Table, list[Letter]]:
     """The letters of one stored change, and the table with its feed as they leave it.
     `hold`: an AI seat's step that its next step follows: its news joins the feed and goes
@@ -66,12 +65,10 @@ def letters(
     `told`: the seat whose answer to its own interaction already shows its news and its next
     prompt with the prompt's buttons: its DM goes only if it brings a picture (a new game's
     hand). Kept DMs (a
-    casebook) are brought up to date for the seats to act and the one that acted (`acting`),
-    not for the others, whose turn brings theirs up to date."""
+    casebook) are brought up to date for the seats to act, not for the others, whose turn
+    brings theirs up to date (nor for a seat whose turn just ended: its next turn does)."""
     owed: list[Letter] = []
     to_act = set() if game.is_over(state) else set(game.waiting_on(state))
-    if acting is not None:
-        to_act.add(acting)
     prompted: set[int] = set()  # seats this change DMs a prompt: for `dm`, that is the alert
     for seat, ref in enumerate(table.seats):
         if ref.human is None:
