@@ -20,10 +20,12 @@ Loopback only, and every loop ends with `--seconds`.
 Printed for each N: interactions per second; INTERACTION_CREATE → the bot's first callback
 (median, p99, max; the stand-in's clock), overall and per game; a member's action → the last
 DM it caused (p99, matched through the stored outbox: the reply and the DMs of one change
-share its commit); any stored change → its last DM (p99); the bot's CPU per applied action;
-its resident memory per active table; the interactions past Discord's 3 s or never
-answered; and the requests under Discord's global limit, which the stand-in enforces (50 a
-second per token): `REST under the global limit: X/s (peak Y/s), Z per turn, 429s: W`.
+share its commit); any stored change → its last DM (p99); a member's action → their own
+last DM (p99); any change → the table message showing it (p99, and how many were more than
+5 s behind); the bot's CPU per applied action; its resident memory per active table; the
+interactions past Discord's 3 s or never answered; and the requests under Discord's global
+limit, which the stand-in enforces (50 a second per token):
+`REST under the global limit: X/s (peak Y/s), Z per turn, 429s: W`.
 
 Then, side by side in this run (see `bench/side.py`): persisting one action against a raw
 upsert, a 6-player DM fan-out with 50 ms REST latency against one-by-one sends, and start-up
@@ -63,6 +65,8 @@ from testkit.standin import DiscordStandIn, InteractionResult, Message, User, ru
 from testkit.standin.globallimit import DISCORD_GLOBAL_LIMIT
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
+TABLE_BEHIND = 5.0
+"""Issue 21: every table message at most this many seconds behind its game."""
 ANSWER_TIMEOUT = 10.0
 """How long the driver waits for an answer before it counts the interaction as unanswered."""
 
@@ -477,8 +481,7 @@ class Run:
     delays in reading the callback included)."""
     bot_side: list[float]
     """INTERACTION_CREATE written → the callback sent by the bot (`bench.probe`)."""
-    action_dm: list[float]
-    change_dm: list[float]
+    delays: Delays
     actions: int
     cpu: float
     helpers_cpu: float
@@ -529,10 +532,12 @@ class Run:
             + f" (n={len(self.bot_side)})",
             f"  the same, round trip read at the stand-in: median {statistics.median(ms):.1f} ms,"
             f" p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms",
-            f"  member's action → last DM it caused: p99 {pct(self.action_dm, 0.99) * 1000:.0f} ms"
-            f" (median {pct(self.action_dm, 0.5) * 1000:.0f} ms, n={len(self.action_dm)}); any "
-            f"change → last DM: p99 {pct(self.change_dm, 0.99) * 1000:.0f} ms "
-            f"(n={len(self.change_dm)})",
+            f"  member's action → last DM it caused: {_ms(self.delays.action_dm)}; any "
+            f"change → last DM: {_ms(self.delays.change_dm)}",
+            f"  member's action → their own last DM: {_ms(self.delays.own_dm)}; any change → "
+            f"the table message shows it: {_ms(self.delays.table)}, "
+            f"{sum(1 for x in self.delays.table if x > TABLE_BEHIND)} more than "
+            f"{TABLE_BEHIND:g} s behind",
             f"  bot CPU {self.cpu:.1f}s: {self.cpu / max(1, self.actions) * 1000:.1f} ms per "
             f"applied action, {self.cpu / max(1, self.interactions) * 1000:.1f} ms per "
             f"interaction; its helpers (AI, drawing) {self.helpers_cpu:.1f}s, "
@@ -560,6 +565,11 @@ class Run:
         return "\n".join(lines)
 
 
+def _ms(values: list[float]) -> str:
+    return (f"p99 {pct(values, 0.99) * 1000:.0f} ms (median {pct(values, 0.5) * 1000:.0f} ms, "
+            f"max {max(values, default=0.0) * 1000:.0f} ms, n={len(values)})")
+
+
 def by_kind(kinds: dict[int, str], recs: list[InteractionResult], left: dict[int, float]
             ) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
@@ -576,7 +586,8 @@ def spread(values: list[float], unit: str) -> str:
             f" max {max(values):.1f} {unit}")
 
 
-SENT = "SELECT table_id, created_at, dest, message_id FROM outbox WHERE state = 'sent'"
+SENT = ("SELECT id, table_id, created_at, dest, message_id, done_at FROM outbox"
+        " WHERE state = 'sent' ORDER BY id")
 ACTIONS = "SELECT COUNT(*) FROM actions"
 TURNS = {
     "sqlite": "SELECT COALESCE(SUM(json_extract(state, '$.turn_number')), 0) FROM tables"
@@ -587,28 +598,66 @@ TURNS = {
 """Turns begun at every table, in each backend's JSON."""
 
 
-def dm_delays(rows: Sequence[Sequence[Any]], dc: DiscordStandIn, dispatched: dict[int, float]
-              ) -> tuple[list[float], list[float]]:
-    """(member's interaction → last DM of its change, any change → its last DM), in seconds,
-    from the sent letters' rows (`SENT`).
+@dataclass
+class Delays:
+    """How long the letters of the stored changes took to be seen, in seconds."""
 
-    A change's letters share its commit time and table; the interaction is found through its
-    reply letter (`i:<interaction id>`), the DM's arrival through its stored message id."""
-    changes: dict[tuple[int, float], list[tuple[str, int | None]]] = {}
-    for table_id, created, dest, mid in rows:
-        changes.setdefault((table_id, created), []).append((dest, mid))
-    by_action: list[float] = []
-    by_change: list[float] = []
+    action_dm: list[float] = field(default_factory=list)
+    """A member's interaction → the last DM its change caused (to anyone)."""
+    own_dm: list[float] = field(default_factory=list)
+    """A member's interaction → the last DM its change sent that member (issue 21: the
+    acting member's own DMs come first when the budget is short)."""
+    change_dm: list[float] = field(default_factory=list)
+    """Any change → its last DM."""
+    table: list[float] = field(default_factory=list)
+    """Any change → its table message shown (posted or edited): how far the table message is
+    behind the game. A letter skipped because a later one replaced it counts until that one
+    went out."""
+
+
+def dm_delays(rows: Sequence[Sequence[Any]], dc: DiscordStandIn, dispatched: dict[int, float],
+              users: dict[int, int]) -> Delays:
+    """The delays of `Delays`, from the sent letters' rows (`SENT`). A change's letters share
+    its commit time and table; the interaction (and its member, `users`) is found through its
+    reply letter (`i:<interaction id>`), a DM's arrival through its stored message id, a table
+    letter's through the time it was marked sent."""
+    shown = table_shown(rows)
+    changes: dict[tuple[int, float], list[tuple[int, str, int | None]]] = {}
+    for pid, table_id, created, dest, mid, _ in rows:
+        changes.setdefault((table_id, created), []).append((pid, dest, mid))
+    out = Delays()
     for (_, created), letters in changes.items():
-        arrivals = [dc._messages[mid].created_at for dest, mid in letters
-                    if dest.startswith("u:") and mid in dc._messages]
+        at_table = [shown[pid] for pid, dest, _ in letters if pid in shown]
+        if at_table:
+            out.table.append(max(at_table) - created)
+        arrivals = {dest: dc._messages[mid].created_at for _, dest, mid in letters
+                    if dest.startswith("u:") and mid in dc._messages}
         if not arrivals:
             continue
-        by_change.append(max(arrivals) - created)
-        for dest, _ in letters:
+        out.change_dm.append(max(arrivals.values()) - created)
+        for _, dest, _ in letters:
             if dest.startswith("i:") and int(dest[2:]) in dispatched:
-                by_action.append(max(arrivals) - dispatched[int(dest[2:])])
-    return by_action, by_change
+                when = dispatched[int(dest[2:])]
+                out.action_dm.append(max(arrivals.values()) - when)
+                own = arrivals.get(f"u:{users.get(int(dest[2:]))}")
+                if own is not None:
+                    out.own_dm.append(own - when)
+    return out
+
+
+def table_shown(rows: Sequence[Sequence[Any]]) -> dict[int, float]:
+    """When each table letter (outbox id) was shown: its own send, or for one skipped (no
+    message id: a later letter to the channel replaced it) the next one sent after it."""
+    shown: dict[int, float] = {}
+    waiting: dict[str, list[int]] = {}
+    for pid, _, _, dest, mid, done in rows:
+        if not dest.startswith("c:") or done is None:
+            continue
+        waiting.setdefault(dest, []).append(pid)
+        if mid is not None:
+            for skipped in waiting.pop(dest):
+                shown[skipped] = done
+    return shown
 
 
 def sqlite_query(db: Path, sql: str) -> list[sqlite3.Row]:
@@ -733,10 +782,10 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         turns = query(TURNS[backend])[0][0]
         offset = time.time() - dc.now()
         dispatched = {r.id: r.dispatched_at + offset for r in recs}
-        by_action, by_change = dm_delays(query(SENT), dc, dispatched)
+        delays = dm_delays(query(SENT), dc, dispatched, {r.id: r.user_id for r in recs})
         return Run(
             tables=n, seconds=elapsed, interactions=len(recs), rate=len(recs) / elapsed,
-            latencies=latencies, bot_side=bot_side, action_dm=by_action, change_dm=by_change,
+            latencies=latencies, bot_side=bot_side, delays=delays,
             actions=actions, helpers_cpu=helpers_cpu, turns=turns,
             rest=len(dc.under_limit.since(rest_mark)), rest_peak=dc.under_limit.peak(rest_mark),
             rest_429=len(dc.under_limit.refused) - refused_mark,

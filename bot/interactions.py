@@ -17,6 +17,7 @@ import discord
 
 from bot.drawings import Drawings, with_images
 from bot.errors import UserError
+from bot.message_tokens import MessageTokens
 from bot.messages import Outgoing
 from bot.tables import Place, Reply
 from engine.errors import RuleError
@@ -64,6 +65,8 @@ async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None
     out = as_outgoing(body)
     kwargs = out.reply_kwargs()
     kwargs.pop("attachments", None)  # a new message has nothing to take away
+    if not interaction.response.is_done() and _on_channel_message(interaction):
+        await _borrow(interaction)
     drawings: Drawings | None = getattr(interaction.client, "drawings", None)
     if out.pictures and drawings is not None and interaction.response.is_done():
         drawn = await drawings.files(out.pictures)
@@ -77,6 +80,25 @@ async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None
             await interaction.response.send_message(ephemeral=True, **kwargs)
     except discord.NotFound:
         log.info("interaction expired before the answer: %s", as_outgoing(body).text[:100])
+
+
+def _on_channel_message(interaction: discord.Interaction) -> bool:
+    """A click on a component of a public message in a server channel (the table message)."""
+    message = interaction.message
+    return (interaction.type is discord.InteractionType.component and message is not None
+            and interaction.guild_id is not None and not message.flags.ephemeral)
+
+
+async def _borrow(interaction: discord.Interaction) -> None:
+    """Acknowledge a click on a channel message as a deferred update of that message (its
+    ephemeral answer follows), and keep the click's token: for its 15 minutes it edits that
+    message outside the global rate limit (`bot.message_tokens`)."""
+    if not await defer(interaction):
+        return
+    transport = getattr(interaction.client, "transport", None)
+    tokens: MessageTokens | None = getattr(transport, "tokens", None)
+    if tokens is not None and interaction.message is not None:
+        tokens.remember(interaction.message.id, interaction.token)
 
 
 def expired(error: BaseException) -> bool:

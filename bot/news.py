@@ -57,7 +57,6 @@ def letters(
     hold: bool = False,
     after_ai: bool = False,
     told: int | None = None,
-    acting: int | None = None,
     slow: Mapping[int, Outgoing] | None = None,
 ) -> tuple[Table, list[Letter]]:
     """The letters of one stored change, and the table with its feed as they leave it.
@@ -68,13 +67,12 @@ def letters(
     `told`: the seat whose answer to its own interaction already shows its news and its next
     prompt with the prompt's buttons: its DM goes only if it brings a picture (a new game's
     hand). Kept DMs (a
-    casebook) are brought up to date for the seats to act and the one that acted (`acting`),
-    not for the others, whose turn brings theirs up to date. `slow`: the letters rendered
-    ahead in the thinkers' pool (`GameModule.slow_letters`), by seat."""
+    casebook) are brought up to date for the seats to act, not for the others, whose turn
+    brings theirs up to date (nor for a seat whose turn just ended: its next turn does).
+    `slow`: the letters rendered ahead in the thinkers' pool (`GameModule.slow_letters`), by
+    seat."""
     owed: list[Letter] = []
     to_act = set() if game.is_over(state) else set(game.waiting_on(state))
-    if acting is not None:
-        to_act.add(acting)
     prompted: set[int] = set()  # seats this change DMs a prompt: for `dm`, that is the alert
     for seat, ref in enumerate(table.seats):
         if ref.human is None:
@@ -117,8 +115,10 @@ def alerted(
 ) -> tuple[list[int], list[Letter]]:
     """One alert per new wait, the way each member chose it: the members to mention in a new
     post (`ping`: only when the table waits on them alone, so a choice several make at once
-    pings nobody), and the DM alerts (`dm`: none when the change's DM already brings them a
-    prompt); `silent`, or a wait the game needs no alert for, gets nothing."""
+    pings nobody), and the DM alerts (`dm`); `silent`, or a wait the game needs no alert for,
+    gets nothing. A change that DMs a member a prompt (a card to show, a tip to answer) has
+    alerted them already, whichever they chose: no mention and no second DM (issue 21: a
+    mention costs a new post, and the old one's retiring edit)."""
     waiting = [] if game.is_over(state) else list(game.waiting_on(state))
     pinged: list[int] = []
     dms: list[Letter] = []
@@ -127,9 +127,11 @@ def alerted(
         if user is None or game.awaited(state, seat) is None:
             continue
         mode = alerts.get(user, "ping")
+        if seat in prompted:
+            continue
         if mode == "ping" and waiting == [seat]:
             pinged.append(user)
-        elif mode == "dm" and seat not in prompted:
+        elif mode == "dm":
             dms.append(Letter.dm(user, headed(game, table, game.alert_dm(table, state, seat))))
     return pinged, dms
 

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from bot.drawings import Drawn
 from bot.models import LIVING, Letter, Posting
-from bot.pacing import Pacer, paced, rank_of
+from bot.pacing import Pacer, rank_of
 from bot.storage import Storage
 from bot.storage.common import CLAIM_SECONDS
 from bot.transport import Outcome
@@ -30,6 +30,8 @@ MAX_TRIES = 12
 with a visible notice."""
 BATCH = 500
 CONCURRENCY = 16
+SHOWN = 50_000
+"""Kept messages whose last body the sender remembers (forgotten all at once past this)."""
 REPLY_WAIT = 1.5
 """How long a reply waits for the news of its own change before it answers anyway."""
 
@@ -42,6 +44,10 @@ class Deliverer(Protocol):
     async def deliver(
         self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
     ) -> Outcome: ...
+
+    def exempt(self, letter: Letter, living: int | None) -> bool:
+        """Whether this letter's request is outside the global limit (no pacing)."""
+        ...
 
 
 class Sender:
@@ -84,7 +90,11 @@ class Sender:
         self.sent = 0
         """Letters delivered by this process (the figures of benchmarks and tests)."""
         self.skipped = 0
-        """Letters not sent because a later letter in hand replaced them whole."""
+        """Letters not sent because a later letter in hand replaced them whole, or because
+        they would leave their message as it is."""
+        self._shown: dict[int, str] = {}
+        """The body each kept message (the table message, a casebook DM) was last sent with,
+        by message id: an edit that would leave it as it is costs no request (issue 21)."""
 
     # control ------------------------------------------------------------------------------
 
@@ -234,13 +244,22 @@ class Sender:
                 living = await self.storage.living_message(posting.table_id)
             elif letter.slot is not None:
                 living = await self.storage.slot_message(posting.table_id, letter.to, letter.slot)
-        if self.pacer is not None and paced(letter):
+        kept = letter.target == LIVING or letter.living or letter.slot is not None
+        body = letter.body.model_dump_json() if kept else ""
+        if living is not None and kept and self._shown.get(living) == body:
+            await self._skip(posting)
+            return True
+        if self.pacer is not None and not self.transport.exempt(letter, living):
             await self.pacer.take(rank_of(letter))
         async with self._reply_slots if letter.op == "reply" else self._slots:
             outcome = await self.transport.deliver(letter, nonce, living, drawn)
         if outcome.verdict == "sent":
             await self.storage.posting_sent(posting, outcome.message_id)
             self.sent += 1
+            if kept and outcome.message_id is not None:
+                if len(self._shown) >= SHOWN:
+                    self._shown.clear()
+                self._shown[outcome.message_id] = body
         elif outcome.verdict == "retry":
             if posting.tries + 1 < self.max_tries:
                 after = max(outcome.after, self.backoff(posting.tries))
@@ -259,7 +278,8 @@ class Sender:
         return True
 
     async def _skip(self, posting: Posting) -> None:
-        """A letter a later one in hand replaces whole: marked, not sent."""
+        """A letter a later one in hand replaces whole, or one that would change nothing:
+        marked, not sent."""
         await self.storage.posting_sent(posting, None)
         self.skipped += 1
         self._handled.add(posting.id)

@@ -691,15 +691,12 @@ class TableService:
         # an AI seat that plays on: this step's news waits for its next one (one edit a turn)
         hold = done is not None and done.kind == "ai" and waiting == [done.seat]
         after_ai = bool(earlier) and all(after.seats[s].is_ai for s in earlier)
-        acting = done.seat if done is not None else (
-            after.seat_of(int(actor[1:])) if actor.startswith("u") else None)
         slow = await self._slow_letters(module, after, state, events)
         after, owed = news.letters(
             module, after, state, events, newly_waiting=newly,
             alerts=await self._alerts(after, newly), fresh=before is None,
             channel=channel, was_lobby=was_lobby or table.status == "lobby", hold=hold,
-            after_ai=after_ai, told=reply.tells if reply is not None else None, acting=acting,
-            slow=slow,
+            after_ai=after_ai, told=reply.tells if reply is not None else None, slow=slow,
         )
         letters = [*notices, *owed, *spectators.letters(module, after, state, events)]
         if reply is not None:

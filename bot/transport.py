@@ -21,9 +21,10 @@ import discord
 from discord.http import Route
 
 from bot.drawings import Drawn, as_file, with_images
+from bot.message_tokens import MessageTokens
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
-from bot.pacing import PROMPT, Pacer, rank_of
+from bot.pacing import PROMPT, Pacer, paced, rank_of
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,8 @@ class Transport:
         """The process's share of the global rate limit, for the requests a letter costs
         beyond the one the sender paced it for (a DM channel opened, a post again after a
         deleted living message or without its pictures); None: unpaced."""
+        self.tokens = MessageTokens()
+        """Clicks' tokens that edit the table message outside the global limit."""
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
 
@@ -110,17 +113,50 @@ class Transport:
             return []
         return await self.draw.pictures(letter.body.pictures)
 
+    def exempt(self, letter: Letter, living: int | None) -> bool:
+        """Whether the letter goes out through an interaction's webhook, outside the global
+        limit: an answer, or an edit of the table message a click brought a token for."""
+        return not paced(letter) or self._borrowed(letter, living) is not None
+
+    def _borrowed(self, letter: Letter, living: int | None) -> str | None:
+        if letter.op == "edit" and letter.target == LIVING and letter.kind == "c":
+            return self.tokens.token_for(living)
+        return None
+
     async def deliver(
         self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
     ) -> Outcome:
         """Send or edit, with the pictures `prepare` drew; `living` is the message the
         letter's `target` (the table's living message) or `slot` names at this moment."""
         try:
+            token = self._borrowed(letter, living)
+            if token is not None:
+                assert living is not None
+                borrowed = await self._edit_through(token, living, letter, drawn)
+                if borrowed is not None:
+                    return borrowed
+                await self._pace(rank_of(letter))  # the bot's own token edits it after all
             return await self._deliver(letter, nonce, living, drawn)
         except discord.HTTPException as exc:
             return _judge(letter, exc)
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             return Outcome("retry", detail=f"network: {exc!r}")
+
+    async def _edit_through(self, token: str, message_id: int, letter: Letter, drawn: Drawn
+                            ) -> Outcome | None:
+        """Edit the table message as the original response of the click that brought
+        `token`; None when Discord no longer takes the token for it (expired, or the message
+        is gone: the bot's own route then edits it, or posts it again)."""
+        try:
+            return await self._deliver(letter.model_copy(update={"op": "reply", "token": token}),
+                                       "", None, drawn)
+        except discord.HTTPException as exc:
+            if exc.status >= 500 or exc.status == 429:
+                raise
+            log.info("a click's token no longer edits message %s: %s %s", message_id,
+                     exc.status, exc.code)
+            self.tokens.forget(message_id, token)
+            return None
 
     async def _deliver(
         self, letter: Letter, nonce: str, living: int | None, drawn: Drawn

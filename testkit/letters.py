@@ -57,7 +57,6 @@ def play(
     users = {s.user_id: i for i, s in enumerate(table.seats)}
     rng = random.Random(seed)
     earlier: set[int] = set()
-    actor: int | None = None
     for step in range(max_steps + 2):
         over = game.is_over(state)
         if over:
@@ -65,8 +64,7 @@ def play(
         waiting = [] if over else game.waiting_on(state)
         newly = [s for s in waiting if s not in earlier]  # as the table service counts them
         earlier = set(waiting)
-        table, owed = letters(game, table, state, events, newly_waiting=newly, alerts={},
-                              acting=actor)
+        table, owed = letters(game, table, state, events, newly_waiting=newly, alerts={})
         for letter in owed:
             seat = users[letter.address] if letter.kind == "u" else None
             yield Sent(seat, over, letter.body, letter.op == "send" and letter.slot is None,

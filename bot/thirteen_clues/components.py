@@ -12,7 +12,7 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
-from bot.interactions import place_of, run, run_update, tables_of
+from bot.interactions import answer, place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.news import headed_in_dm
@@ -63,10 +63,9 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book|hint):(?P
             if not sources:
                 raise UserError(legal.not_your_turn_message(state, seat) if state.turn != seat
                                 else "You do not need to take a glass from a player now.")
-            await interaction.response.send_message(
+            await answer(interaction, Outgoing.of(
                 "🔎 The supply is empty: take a magnifying glass from a player.",
-                view=TakePicker.picker(table, player_view(state, seat), sources), ephemeral=True,
-            )
+                view=TakePicker.picker(table, player_view(state, seat), sources)))
             return
         table, state, seat = await self.my_turn(interaction)
         view = player_view(state, seat)
@@ -77,7 +76,7 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book|hint):(?P
                 table, view)
         else:
             text, picker = ACCUSE_TEXT, AccusePicker.picker(table, state, seat, [None] * 3)
-        await interaction.response.send_message(text, view=picker, ephemeral=True)
+        await answer(interaction, Outgoing.of(text, view=picker))
 
     async def hint(self, interaction: discord.Interaction) -> str:
         """The coach's top three moves for the player to act, at full assist only."""

@@ -254,12 +254,16 @@ def _full(table: Table) -> bool:
 
 
 def _casebook_now(table: Table, view: PlayerView) -> discord.Embed | None:
-    """At the seat's turn, its casebook if others' answers changed it (as `casebook_update`
-    counts a change) since the DM was last brought up to date: at the seat's own last
-    question, or the start."""
+    """At the seat's turn, its casebook if the answers since its last turn began changed it
+    (as `casebook_update` counts a change): the DM was brought up to date then, and while
+    that turn lasted, but not by the answer that ended it. An edit that changes nothing
+    costs no request (the outbox leaves it out)."""
     assist = ThirteenCluesSettings.model_validate(table.options).assist
-    last = max((i for i, q in enumerate(view.questions) if q.asker == view.seat), default=-1)
-    return casebook_update(view.model_copy(update={"questions": view.questions[:last + 1]}),
+    mine = [i for i, q in enumerate(view.questions) if q.asker == view.seat]
+    first = mine[-1] if mine else 0
+    while first > 0 and view.questions[first - 1].asker == view.seat:
+        first -= 1
+    return casebook_update(view.model_copy(update={"questions": view.questions[:first]}),
                            view, assist)
 
 

@@ -65,8 +65,13 @@ class GlobalCounter:
     def by_kind(self, mark: int = 0) -> dict[str, int]:
         """What the requests since `mark` were for: message posts, edits, deletes, DM
         channels opened, and anything else."""
+        return self.by_kind_of(self.calls[mark:])
+
+    @staticmethod
+    def by_kind_of(calls: list[Call]) -> dict[str, int]:
+        """What these requests were for (see `by_kind`)."""
         kinds: dict[str, int] = {}
-        for call in self.calls[mark:]:
+        for call in calls:
             kind = _kind(call.route)
             kinds[kind] = kinds.get(kind, 0) + 1
         return kinds

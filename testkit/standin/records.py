@@ -311,8 +311,8 @@ class InteractionResult:
     """One interaction the tests fired, and everything the bot did to answer it.
 
     `message` is the reply a user would look at: the original response (filled in after a
-    deferral), the message updated by type 7 / an @original edit after type 6, or else the
-    first followup.
+    deferral), the message updated by type 7 / an @original edit after type 6 (unless a
+    followup answered first), or else the first followup.
     """
 
     id: int
@@ -332,6 +332,10 @@ class InteractionResult:
     original: Message | None = None
     followups: list[Message] = field(default_factory=list)
     original_edited: bool = False
+    followup_first: bool = False
+    """A followup answered a deferred update (type 6) before any @original edit: the reply
+    is that followup (an ephemeral menu), and a later @original edit changes the message
+    the component sits on (the table message), not the reply."""
     choices: list[JSON] | None = None
     modal: JSON | None = None
     errors: list[str] = field(default_factory=list)
@@ -366,7 +370,7 @@ class InteractionResult:
         if (
             original is not None
             and not original.loading
-            and (self.callback_type != 6 or self.original_edited)
+            and (self.callback_type != 6 or (self.original_edited and not self.followup_first))
         ):
             return original
         if self.followups:

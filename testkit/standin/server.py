@@ -2129,6 +2129,8 @@ class DiscordStandIn:
                 webhook_id=self.application_id,
                 visible_to=rec.user_id if wanted else None,
             )
+            if not rec.followups and not rec.original_edited:
+                rec.followup_first = True
             rec.followups.append(msg)
         rec.done.set()
         self._touch()

@@ -1,8 +1,8 @@
 """The casebook DM at full assist (issue 21's REST budget): kept up to date when its member is
-to act (at their turn, and after their own answers), not after every answer. Whatever the
-others asked meanwhile, nothing that matters (`casebook_update`: a possible mystery ruled
-out) has changed since the DM a member has when they are to act; and a seat not to act gets
-no casebook DM."""
+to act (at their turn, and after their own answers while it lasts), not after every answer.
+Whatever was asked meanwhile, nothing that matters (`casebook_update`: a possible mystery
+ruled out) has changed since the DM a member has when they are to act; and a seat not to act
+gets no casebook DM."""
 
 from __future__ import annotations
 
@@ -30,19 +30,17 @@ def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:
         shown: dict[int, PlayerView] = {}
         """Each seat's view when its casebook DM was last sent."""
         earlier: set[int] = set()
-        actor: int | None = None
         for _ in range(60):
             if GAME.is_over(state):
                 break
             waiting = GAME.waiting_on(state)
             newly = [s for s in waiting if s not in earlier]
             earlier = set(waiting)
-            table, owed = letters(GAME, table, state, events, newly_waiting=newly, alerts={},
-                                  acting=actor)
+            table, owed = letters(GAME, table, state, events, newly_waiting=newly, alerts={})
             for letter in owed:
                 if letter.slot == "casebook":
                     seat = users[letter.address]
-                    assert seat in (*waiting, actor), "a casebook DM for a seat not to act"
+                    assert seat in waiting, "a casebook DM for a seat not to act"
                     shown[seat] = player_view(state, seat)
                     sent += 1
             if state.phase == "turns":

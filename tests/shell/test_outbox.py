@@ -11,6 +11,7 @@ from bot.drawings import Drawn
 from bot.messages import Outgoing
 from bot.models import Letter, Posting
 from bot.outbox import Sender
+from bot.pacing import paced
 from bot.storage import Change, SqliteStorage
 from bot.transport import Outcome
 from tests.shell.conftest import lobby
@@ -31,6 +32,9 @@ class Script:
     async def prepare(self, letter: Letter) -> Drawn:
         await asyncio.sleep(self.drawing(letter))
         return []
+
+    def exempt(self, letter: Letter, living: int | None) -> bool:
+        return not paced(letter)
 
     async def deliver(self, letter: Letter, nonce: str, living: int | None,
                       drawn: Drawn) -> Outcome:
@@ -238,3 +242,19 @@ async def test_a_dm_found_closed_is_not_tried_again(storage: SqliteStorage) -> N
     assert await run_until_done(Sender(storage, script, undeliverable), later)
     assert [to for to, _, _ in script.calls] == ["u:7", "u:8"]
     assert refused == ["a1: closed_dms", "a2: closed_dms", "b1: closed_dms"]
+
+
+async def test_an_edit_that_would_leave_its_message_as_it_is_is_not_sent(
+        storage: SqliteStorage) -> None:
+    script = Script()
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0))
+    # one at a time (no backlog to coalesce): the post, then edits of the message it made
+    for letter in (Letter.post(10, Outgoing(content="turn 1"), living=True),
+                   living_edit("turn 1"),  # as it was posted
+                   living_edit("turn 2"), living_edit("turn 2"),  # the second changes nothing
+                   living_edit("turn 1"),  # back: it changes the message again
+                   casebook("casebook 1"), casebook("casebook 1")):
+        assert await run_until_done(sender, await owe(storage, letter))
+    sent = [text for _, text, _ in script.calls]
+    assert sent == ["turn 1", "turn 2", "turn 1", "casebook 1"]
+    assert sender.skipped == 3
