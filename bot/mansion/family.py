@@ -51,8 +51,9 @@ class Family(GameFamily, template=r"mbm:never"):
         game not in play)."""
         table = await self.table(interaction)
         if table.status != "playing":
-            raise UserError("This game is over." if table.status == "over"
-                            else "The game has not started yet.")
+            if table.status == "over":
+                raise UserError("This game is over.")
+            raise UserError("The game has not started yet.")
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
         state: GameState = tables.state_of(table)

@@ -9,6 +9,7 @@ from typing import ClassVar
 import discord
 from pydantic import BaseModel
 
+from bot.i18n import N_
 from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
@@ -68,8 +69,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     idle_level = "normal"
     gone_level = "normal"
     settings = ThirteenCluesSettings
-    started_text = "Cards dealt: check your DMs (or `/13clues hand`) and choose what to pass left."
-    help = (
+    started_text = N_("Cards dealt: check your DMs (or `/13clues hand`) and choose what to "
+                      "pass left.")
+    help = N_(
         "🔎 **13 Clues** (2–6 players) — `/13clues new` opens a table in this channel; others "
         "`join`, the host can `add-ai`, then `start`. Your secrets arrive by DM (or "
         "`/13clues hand`). On your turn use the **Ask / Informant / Accuse** buttons, or "
