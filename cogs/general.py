@@ -225,6 +225,7 @@ class General(commands.Cog):
         await interaction.followup.send(text + " " + tr(lang, "Change it with `/notify alert:`."))
 
     @app_commands.command(name="stats", description="A player's record on this server")
+    @app_commands.describe(player="Whose record (default: yours)")
     @app_commands.guild_only()
     async def stats(
         self, interaction: discord.Interaction, player: discord.User | None = None

@@ -18,6 +18,9 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
 from bot import i18n
+from bot.client import DeductionBot
+from bot.config import Config
+from bot.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = i18n.LOCALES / f"{i18n.DOMAIN}.pot"
@@ -41,16 +44,19 @@ def source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None]]:
         yield message, context
 
 
+async def commands_loaded() -> DeductionBot:
+    """A bot that is not started, with every command of every game loaded."""
+    bot = DeductionBot(Config(token=None, database_path=Path("unused.sqlite3")))
+    for extension in ("cogs.general", *(g.extension for g in GAMES)):
+        await bot.load_extension(extension)
+    return bot
+
+
 def command_tree() -> list[dict[str, Any]]:
-    """The commands as they are synced (English), every game's cog loaded."""
-    from bot.client import DeductionBot
-    from bot.config import Config
-    from bot.registry import GAMES
+    """The commands as they are synced (English)."""
 
     async def build() -> list[dict[str, Any]]:
-        bot = DeductionBot(Config(token=None, database_path=Path("unused.sqlite3")))
-        for extension in ("cogs.general", *(g.extension for g in GAMES)):
-            await bot.load_extension(extension)
+        bot = await commands_loaded()
         return [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
 
     return asyncio.run(build())
