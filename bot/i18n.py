@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import io
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,6 +117,25 @@ def translated(lang: str, message: str, context: str | None = None) -> str | Non
     if entry is None or entry.fuzzy or not isinstance(entry.string, str) or not entry.string:
         return None
     return entry.string
+
+
+def named(lang: str, context: str, english: str) -> str:
+    """A game's word (a card, a colour) in `lang`, under the game's context; English if its
+    catalog has none."""
+    return translated(lang, english, context) or english
+
+
+def folded(text: str) -> str:
+    """`text` as typing compares it: any case, accents dropped ("épée" finds "Épée")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
+                   if not unicodedata.combining(c))
+
+
+def typed_in(typed: str, *names: str) -> bool:
+    """Whether what a member typed is part of one of `names` (autocomplete: a card matches
+    in the member's language or in English)."""
+    needle = folded(typed.strip())
+    return any(needle in folded(name) for name in names)
 
 
 def name_of(code: str) -> str:

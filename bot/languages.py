@@ -6,7 +6,6 @@ as the latest seen. A table's channel posts are in the table's language: the ser
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,8 +13,6 @@ import discord
 
 from bot import i18n
 from bot.storage import Storage
-
-log = logging.getLogger(__name__)
 
 
 def of_table(settings: Mapping[str, Any], guild_locale: object) -> str:
@@ -56,6 +53,12 @@ class Languages:
         seen, _ = await self._stored(user_id)
         await self.storage.set_chosen_language(user_id, language)
         self._known[user_id] = (seen, language)
+
+    def known(self, interaction: discord.Interaction) -> str:
+        """`of_member` from memory alone, for autocomplete, which cannot wait for a read: a
+        member's choice is in memory once any interaction of theirs was seen here."""
+        chosen = self._known.get(interaction.user.id, (None, None))[1]
+        return chosen if chosen in i18n.languages() else i18n.from_discord(interaction.locale)
 
     async def of_member(self, interaction: discord.Interaction) -> str:
         """The language a member's answer to this interaction is written in."""

@@ -7,6 +7,8 @@ someone translates it; a text no longer used leaves every catalog."""
 from __future__ import annotations
 
 import asyncio
+import importlib
+import importlib.util
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +31,7 @@ KEYWORDS: dict[str, Any] = {"tr": (2,), "trn": (2, 3), "N_": None, "UserError": 
 or a marked constant's is their only one)."""
 COMMANDS = "slash command"
 """The comment marking the command tree's entries."""
+GAME_WORDS = "a game's word: its established term in the language's edition"
 WORDLESS = re.compile(r"^[\d\W_]*$")
 """Names and descriptions with no letter (`2016`, `…`) are the same in every language."""
 
@@ -75,6 +78,18 @@ def command_messages(nodes: list[dict[str, Any]], kind: str = "command"
         yield from command_messages([o for o in options if o["type"] not in (1, 2)], "option")
 
 
+def game_words() -> Iterator[tuple[str, str]]:
+    """(word, context) of each game's words (its cards, colours...): a game's package may
+    hold a `words` module with its `WORDS` and their `CONTEXT`."""
+    for game in GAMES:
+        package = type(game).__module__.rsplit(".", 1)[0]
+        if importlib.util.find_spec(f"{package}.words") is None:
+            continue
+        words = importlib.import_module(f"{package}.words")
+        for word in words.WORDS:
+            yield word, words.CONTEXT
+
+
 def template() -> Catalog:
     catalog = Catalog(project="Deduction Table", domain=i18n.DOMAIN, fuzzy=False)
     for message, context in source_messages():
@@ -83,6 +98,8 @@ def template() -> Catalog:
     for text, context in command_messages(command_tree()):
         if not WORDLESS.match(text) and text not in own_names:
             catalog.add(text, context=context, auto_comments=[COMMANDS])
+    for word, context in game_words():
+        catalog.add(word, context=context, auto_comments=[GAME_WORDS])
     return catalog
 
 

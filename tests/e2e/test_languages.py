@@ -5,8 +5,10 @@ its Discord language."""
 
 from __future__ import annotations
 
+from bot.thirteen_clues.words import card_name
+from engine.thirteen_clues.cards import CARDS
 from tests.e2e.conftest import World
-from tests.e2e.drive import query
+from tests.e2e.drive import query, seat_of, state_of
 from tests.standin.server import shown_name
 
 
@@ -59,6 +61,24 @@ async def test_a_table_of_three_languages(world: World) -> None:
         started = await dc.slash(amelie, ch, "13clues", "lancer")
         assert started.text.startswith("Cartes distribuées : regardez vos MP"), started.text
         await dc.settle()
+
+        # cards in autocomplete: named in the member's language, found in it or in English
+        state = state_of(world)
+        dealt = state.seats[seat_of(state, amelie)].dealt
+        weapon = next(c for c in dealt if CARDS[c].category == "weapon")
+        french = card_name("fr", weapon)
+        offered = await dc.autocomplete(amelie, ch, "13clues", "pass", focused="weapon")
+        assert {c["value"]: c["name"].split(" ", 1)[1] for c in offered}[weapon] == french
+        for typed in (french[1:4], CARDS[weapon].name[:3].lower()):
+            found = await dc.autocomplete(amelie, ch, "13clues", "pass", focused="weapon",
+                                          weapon=typed)
+            assert weapon in [c["value"] for c in found], (typed, found)
+        suspects = await dc.autocomplete(bernd, ch, "mansion", "accuse", focused="suspect",
+                                         suspect="gloria")
+        assert [(c["name"], c["value"]) for c in suspects] == [("👤 Fräulein Gloria", "scarlet")]
+        english = await dc.autocomplete(carmen, ch, "mansion", "accuse", focused="suspect",
+                                        suspect="scarlet")
+        assert [c["name"] for c in english] == ["👤 Señorita Amapola"]
 
     rows = query(world, "SELECT user_id, seen, chosen FROM member_languages ORDER BY user_id")
     stored = {r["user_id"]: (r["seen"], r["chosen"]) for r in rows}
