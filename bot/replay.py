@@ -23,6 +23,7 @@ from bot.components import button, values, view_of
 from bot.drawings import Drawings, with_images
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
+from bot.i18n import N_
 from bot.interactions import defer, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -36,8 +37,8 @@ stepping through a game click again and again, and a long series takes a second 
 play through."""
 UPLOAD_LIMIT = 10 * 1024 * 1024
 """Discord's upload limit per file for bots (servers without boosts, DMs): 10 MiB."""
-IN_PLAY = ("That game is still in play: a replay or a download is only for a finished game "
-           "(while it is played, its secrets stay secret).")
+IN_PLAY = N_("That game is still in play: a replay or a download is only for a finished game "
+              "(while it is played, its secrets stay secret).")
 
 _kept: OrderedDict[tuple[int, int], Replay] = OrderedDict()
 

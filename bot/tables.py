@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from bot import news, spectators
 from bot.errors import UserError
+from bot.i18n import N_
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
 from bot.plug import AnyGame, TableSettings, settings_of
@@ -37,8 +38,10 @@ log = logging.getLogger(__name__)
 
 AI_NAMES = ("Holmes", "Poirot", "Marple", "Dupin", "Wolfe", "Vance", "Brown", "Queen")
 
-STALE = "That button is out of date: the table has moved on since. Use the latest table message."
-CLOSING = "The bot is restarting right now: nothing was changed. Please try again in a moment."
+STALE = N_("That button is out of date: the table has moved on since. Use the latest table "
+           "message.")
+CLOSING = N_("The bot is restarting right now: nothing was changed. Please try again in a "
+             "moment.")
 
 ActionBuilder = Callable[[Any, int], Any]
 """(engine state, acting seat) → engine action; may raise UserError or RuleError."""
@@ -268,7 +271,8 @@ class TableService:
         try:
             settings = module.settings.merged(defaults, given)
         except ValidationError as exc:
-            raise UserError(f"Those options do not fit: {exc.errors()[0]['msg']}.") from exc
+            raise UserError("Those options do not fit: {why}.",
+                            why=exc.errors()[0]["msg"]) from exc
         lobby = Table(
             guild_id=guild_id,
             channel_id=channel_id,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.errors import UserError
+from bot.i18n import N_
 from bot.mansion import words
 from bot.mansion.family import Build, check_prompt
 from engine.mansion import (
@@ -33,6 +34,11 @@ from engine.mansion.cards import BY_KIND, CLUES, Kind, find_clue
 from engine.mansion.prompts import TipPrompt
 
 Choice = tuple[str, str]
+NOT_OF_KIND = {
+    Kind.SUSPECT: N_("{card} is not a suspect."),
+    Kind.VEHICLE: N_("{card} is not a vehicle."),
+    Kind.DESTINATION: N_("{card} is not a destination."),
+}
 MAX_INPUT = 50
 """Longer input is never a card: refused without echoing it back."""
 
@@ -42,9 +48,9 @@ def card(text: str, kind: Kind) -> str:
     found = find_clue(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
-        raise UserError(f"There is no card called '{shown}'. Pick one from the list.")
+        raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)
     if CLUES[found].kind is not kind:
-        raise UserError(f"{CLUES[found].name} is not a {kind.value}.")
+        raise UserError(NOT_OF_KIND[kind], card=CLUES[found].name)
     return found
 
 

@@ -36,7 +36,7 @@ def card(text: str) -> str:
     found = find_card(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
-        raise UserError(f"There is no card called '{shown}'. Pick one from the list.")
+        raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)
     return found
 
 
@@ -46,7 +46,8 @@ def subject(text: str) -> str:
         key = key[:-1]
     if subject_kind(key) is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
-        raise UserError(f"'{shown}' is not something you can ask about. Pick one from the list.")
+        raise UserError("'{name}' is not something you can ask about. Pick one from the list.",
+                        name=shown)
     return key
 
 

@@ -11,6 +11,7 @@ import discord
 
 from bot.components import Locate
 from bot.errors import UserError
+from bot.i18n import N_
 from bot.interactions import run, tables_of
 from bot.messages import Outgoing
 from bot.thinking import think
@@ -22,10 +23,10 @@ from engine.thirteen_clues.state import GameState, Question
 from engine.thirteen_clues.views import public_view
 
 TITLE = "📋 Your review"
-NOT_OVER = "The review comes once the game is over: it names your own mystery."
-OLD_GAME = ("This game was stored before the bot kept the order of play, so there is no "
-            "turn-by-turn review of it.")
-NOTHING = "That game ended before play began: there is nothing to review."
+NOT_OVER = N_("The review comes once the game is over: it names your own mystery.")
+OLD_GAME = N_("This game was stored before the bot kept the order of play, so there is no "
+              "turn-by-turn review of it.")
+NOTHING = N_("That game ended before play began: there is nothing to review.")
 
 
 def review_embed(state: GameState, result: Review) -> discord.Embed:

@@ -73,6 +73,10 @@ async def test_a_table_of_three_languages(world: World) -> None:
             found = await dc.autocomplete(amelie, ch, "13clues", "pass", focused="weapon",
                                           weapon=typed)
             assert weapon in [c["value"] for c in found], (typed, found)
+        refused = await dc.slash(amelie, ch, "13clues", "accuser", personnage="banane",
+                                 lieu="park", arme="sword")
+        assert refused.text == "Aucune carte ne s'appelle « banane ». Choisissez-en une dans " \
+            "la liste.", refused.text
         suspects = await dc.autocomplete(bernd, ch, "mansion", "accuse", focused="suspect",
                                          suspect="gloria")
         assert [(c["name"], c["value"]) for c in suspects] == [("👤 Fräulein Gloria", "scarlet")]
