@@ -3,6 +3,7 @@ about one table. They ask the registry, so every game on the shell appears in th
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Literal
 
 import discord
@@ -15,7 +16,7 @@ from bot.history import HistoryButton, history_page
 from bot.i18n import N_, tr, trn
 from bot.interactions import Answer, language_of, run
 from bot.languages import of_table
-from bot.plug import commands_of
+from bot.plug import AnyGame, commands_of
 from bot.replay import ReplayButton
 
 FAMILIES = (HistoryButton, ReplayButton)
@@ -37,24 +38,7 @@ class General(commands.Cog):
 
     @app_commands.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
-        lang = await language_of(interaction)
-        games = "\n".join(tr(lang, g.help) for g in self.bot.games.values())
-        text = tr(
-            lang,
-            "**Deduction games on Discord**\n{games}\n"
-            "📊 `/stats` shows your record here, `/leaderboard` the server's best detectives.\n"
-            "📜 `/history` lists this server's finished games (`me`: yours); "
-            "{replay} step through one, with a ⬇️ Download of it as files.\n"
-            "👀 {watch} follow a table without a seat, from one DM kept up to date (the same "
-            "command stops it).\n"
-            "🔔 `/notify` chooses how you hear it is your turn: ping, dm or silent.\n"
-            "🌍 `/language` chooses the language the bot writes to you in (else your Discord "
-            "app's); a table writes in the channel in the server's language (`/settings "
-            "language`, else the server's Discord language).\n"
-            "Only the host (or a member with Manage Server) can `end` a table.",
-            games=games, replay=commands_of(self.bot.games.values(), "replay"),
-            watch=commands_of(self.bot.games.values(), "watch"),
-        )
+        text = help_text(await language_of(interaction), self.bot.games.values())
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
     @app_commands.command(name="language", description="The language the bot writes to you in")
@@ -281,6 +265,26 @@ class General(commands.Cog):
             tr(lang, "🏆 **Leaderboard**") + "\n" + "\n".join(lines),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+
+def help_text(lang: str, games: Collection[AnyGame]) -> str:
+    """`/help` in `lang`: every game's own help, then the general commands."""
+    return tr(
+        lang,
+        "**Deduction games on Discord**\n{games}\n"
+        "📊 `/stats` shows your record here, `/leaderboard` the server's best detectives.\n"
+        "📜 `/history` lists this server's finished games (`me`: yours); "
+        "{replay} step through one, with a ⬇️ Download of it as files.\n"
+        "👀 {watch} follow a table without a seat, from one DM kept up to date (the same "
+        "command stops it).\n"
+        "🔔 `/notify` chooses how you hear it is your turn: ping, dm or silent.\n"
+        "🌍 `/language` chooses the language the bot writes to you in (else your Discord "
+        "app's); a table writes in the channel in the server's language (`/settings "
+        "language`, else the server's Discord language).\n"
+        "Only the host (or a member with Manage Server) can `end` a table.",
+        games="\n".join(tr(lang, g.help) for g in games), replay=commands_of(games, "replay"),
+        watch=commands_of(games, "watch"),
+    )
 
 
 ALERT_TEXT = {

@@ -15,6 +15,7 @@ from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.i18n import tr, trn
 from bot.interactions import Answer, language_of, place_of, reply_for, run
+from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import AnyGame
 from bot.replay import open_replay
@@ -206,6 +207,7 @@ class TableCog(commands.GroupCog):
             table = None
             if interaction.channel_id is not None:
                 table = await self.tables.open_here(interaction.channel_id, self.game)
-            return self.module.rules(table)
+            text = self.module.rules(table, await language_of(interaction))
+            return Outgoing(embeds=[{"description": text}])  # translations run long
 
         await run(interaction, work)

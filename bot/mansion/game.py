@@ -234,11 +234,11 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     def log(self, table: Table, state: GameState) -> str:
         return log_text(public_view(state))
 
-    def rules(self, table: Table | None) -> str:
+    def rules(self, table: Table | None, lang: str) -> str:
         if table is None:
-            return rules_text()
+            return rules_text(lang)
         settings = MansionSettings.model_validate(table.options)
-        return rules_text(settings.variant, settings.series)
+        return rules_text(lang, settings.variant, settings.series)
 
 
 def series_line(state: GameState) -> str:

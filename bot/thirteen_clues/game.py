@@ -217,12 +217,12 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     def log(self, table: Table, state: GameState) -> str:
         return question_log_text(public_view(state))
 
-    def rules(self, table: Table | None) -> str:
+    def rules(self, table: Table | None, lang: str) -> str:
         if table is None:
-            return rules_text(DEFAULT_EDITION)
+            return rules_text(lang, DEFAULT_EDITION)
         settings = ThirteenCluesSettings.model_validate(table.options)
         players = len(table.seats) if table.status == "playing" else None
-        return rules_text(settings.edition, players, settings.top_secret)
+        return rules_text(lang, settings.edition, players, settings.top_secret)
 
 
 def _sees_more(events: Sequence[Event], seat: int) -> bool:

@@ -77,6 +77,10 @@ async def test_a_table_of_three_languages(world: World) -> None:
                                  lieu="park", arme="sword")
         assert refused.text == "Aucune carte ne s'appelle « banane ». Choisissez-en une dans " \
             "la liste.", refused.text
+        rules_de = await dc.slash(bernd, ch, "13clues", "regeln")
+        assert rules_de.text.startswith("📘 **13 Clues — Regeln 2020**, 3 Spieler"), rules_de.text
+        rules_es = await dc.slash(carmen, ch, "mansion", "reglas")
+        assert "El Doctor Lemon ha sido asesinado" in rules_es.text, rules_es.text
         suspects = await dc.autocomplete(bernd, ch, "mansion", "accuse", focused="suspect",
                                          suspect="gloria")
         assert [(c["name"], c["value"]) for c in suspects] == [("👤 Fräulein Gloria", "scarlet")]
