@@ -240,7 +240,8 @@ class General(commands.Cog):
         async def work() -> Answer:
             assert interaction.guild_id is not None
             return await history_page(self.bot.tables, interaction.guild_id,
-                                      interaction.user.id if me else None, 0)
+                                      interaction.user.id if me else None, 0,
+                                      await language_of(interaction))
 
         await run(interaction, work)
 

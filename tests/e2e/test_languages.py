@@ -110,3 +110,8 @@ async def test_the_servers_language_is_its_setting_else_its_discord_language(
         assert "`/langue`" in chosen.text
         reset = await dc.slash(manager, world.channel, "réglages", langue="discord")
         assert "en **Deutsch** (la langue Discord du serveur" in reset.text
+        history = await dc.slash(manager, world.channel, "historique")
+        assert history.text == "📜 Aucune partie terminée dans l'historique de ce serveur pour " \
+            "l'instant."
+        mine = await dc.slash(manager, world.channel, "historique", moi=True)
+        assert mine.text == "📜 Aucune partie terminée dans votre historique pour l'instant."

@@ -15,7 +15,7 @@ from bot.thirteen_clues.render.labels import (
     range_label,
     subject_label,
 )
-from engine.thirteen_clues.cards import Category, SubCategory, Suit
+from engine.thirteen_clues.cards import REMOVED_SUITS, Category, SubCategory
 from engine.thirteen_clues.state import GLASSES_IN_BOX, LETTERS, Edition, Question
 from engine.thirteen_clues.views import PublicView
 
@@ -84,13 +84,6 @@ def _times(label: str, n: int) -> str:
 
 _GLASSES = GLASSES_IN_BOX
 _INFORMANTS = {2: 8, 3: 6, 4: 4, 5: 2, 6: 0}
-_REMOVED: dict[int, tuple[Suit, ...]] = {
-    2: (Suit.GRAY, Suit.BROWN, Suit.WHITE, Suit.ORANGE),
-    3: (Suit.GRAY, Suit.BROWN, Suit.WHITE),
-    4: (Suit.GRAY, Suit.BROWN),
-    5: (Suit.GRAY,),
-    6: (),
-}
 
 
 def rules_text(lang: str, edition: Edition, players: int | None = None,
@@ -112,7 +105,7 @@ def rules_text(lang: str, edition: Edition, players: int | None = None,
         informant = (tr(lang, "informants {letters}", letters=letters) if _INFORMANTS[players]
                      else tr(lang, "no informant"))
         removed = ", ".join(words.subject_label(lang, s).split(" ", 1)[1]
-                            for s in _REMOVED[players]) or tr(lang, "none")
+                            for s in REMOVED_SUITS[players]) or tr(lang, "none")
         lines.append(tr(lang, "**Setup**: suits removed: {removed}; {informant}.",
                         removed=removed, informant=informant))
     lines.append(tr(
