@@ -129,7 +129,8 @@ class DeductionBot(commands.AutoShardedBot):
         if interaction.type is discord.InteractionType.component and not routed(
             self.families, interaction
         ):
-            await answer(interaction, not_routed(self.games.values()))
+            await answer(interaction, not_routed(self.games.values(),
+                                                 await language_of(interaction)))
         try:
             await self.languages.saw(interaction.user.id, str(interaction.locale))
         except StorageError:

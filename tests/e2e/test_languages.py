@@ -37,6 +37,10 @@ async def test_a_table_of_three_languages(world: World) -> None:
 
         opened = await dc.slash(amelie, ch, "13clues", "nouvelle")
         assert opened.text.startswith("Table ouverte."), opened.text
+        forged = await dc.forge(bernd, dc.last_message(ch),
+                                {"custom_id": "nothing-like-ours", "component_type": 2})
+        assert forged.text.startswith("Diesen Knopf oder dieses Menü kann ich nicht mehr"), \
+            forged.text
         joined = await dc.slash(bernd, ch, "13clues", "beitreten")
         assert joined.text == "Du hast einen Platz. Der Gastgeber startet die Partie."
         again = await dc.slash(bernd, ch, "13clues", "beitreten")  # a refusal, in German
