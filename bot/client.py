@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.components import TableButton, not_routed, routed
 from bot.config import Config
 from bot.drawings import Drawings
@@ -76,6 +77,7 @@ class DeductionBot(commands.AutoShardedBot):
         storage = storage_for(self.config.database_url, self.config.database_path)
         self.storage = storage
         await storage.open()
+        i18n.preload()
         self.languages = Languages(storage)
         self._lease = Lease(storage, ttl=self.config.lease_ttl, wait=self.config.lease_wait)
         await self._lease.acquire(self.config.database)

@@ -3,11 +3,12 @@ messages.po`, handled with Babel) and the helpers that look a text up for one ex
 language. A bot serves many languages at once, so nothing is installed globally: every call
 names the language it writes in.
 
-The catalogs are read from their `.po` files when first needed and compiled in memory (Babel's
-`write_mo`): the repository keeps only the `.po` sources, there is no build step at install,
-and a fixed catalog is read at the next start. English is the source language: its texts are
-the message ids, so it needs no catalog. `python -m bot.locales` extracts the ids and brings
-every catalog up to date (README, "Adding a language").
+The catalogs are read from their `.po` files at the bot's start (`preload`; elsewhere when
+first needed) and compiled in memory (Babel's `write_mo`): the repository keeps only the `.po`
+sources, there is no build step at install, and a fixed catalog is read at the next start.
+English is the source language: its texts are the message ids, so it needs no catalog.
+`python -m bot.locales` extracts the ids and brings every catalog up to date (README,
+"Adding a language").
 """
 
 from __future__ import annotations
@@ -67,6 +68,13 @@ def language(code: str) -> Language:
     write_mo(compiled, catalog)
     compiled.seek(0)
     return Language(code, catalog, Translations(compiled, domain=DOMAIN))
+
+
+def preload() -> None:
+    """Read every catalog now (the bot's start): a broken catalog stops the start, not a
+    member's first interaction in its language."""
+    for code in languages()[1:]:
+        language(code)
 
 
 def from_discord(locale: object) -> str:
