@@ -15,18 +15,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.components import TableButton, not_routed, routed
 from bot.config import Config
 from bot.drawings import Drawings
-from bot.interactions import UNCHANGED, answer, expired
+from bot.i18n import tr
+from bot.interactions import answer, expired, language_of, unchanged
+from bot.languages import Languages
 from bot.lease import Lease
 from bot.outbox import Sender
 from bot.pacing import Pacer
 from bot.plug import AnyGame
 from bot.sitting import SitAnswer
-from bot.storage import Storage, storage_for
+from bot.storage import Storage, StorageError, storage_for
 from bot.tables import TableService
 from bot.timers import TimerDispatcher
+from bot.translator import CatalogTranslator
 from bot.transport import Transport
 from bot.workers import helper_pool
 
@@ -48,6 +52,7 @@ class DeductionBot(commands.AutoShardedBot):
     sender: Sender
     transport: Transport
     timers: TimerDispatcher
+    languages: Languages
 
     def __init__(self, config: Config, games: Sequence[AnyGame] | None = None) -> None:
         intents = discord.Intents.none()
@@ -87,6 +92,8 @@ class DeductionBot(commands.AutoShardedBot):
                               self.config.shard_ids)
         self.storage = storage
         await storage.open()
+        i18n.preload()
+        self.languages = Languages(storage)
         self._lease = Lease(storage, ttl=self.config.lease_ttl, wait=self.config.lease_wait)
         await self._lease.acquire(self.config.database)
         if self.config.shard_ids is not None:
@@ -118,6 +125,7 @@ class DeductionBot(commands.AutoShardedBot):
             await self.load_extension(extension)
         self.add_dynamic_items(TableButton, SitAnswer)
         self.tree.error(self.on_app_command_error)
+        await self.tree.set_translator(CatalogTranslator())
         if self.config.sync_commands:
             await self._sync()
         await self.tables.resume()
@@ -137,11 +145,17 @@ class DeductionBot(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A click discord.py will route nowhere (a custom_id no family knows, or one that is
-        not on its message) is answered here instead of failing silently."""
+        not on its message) is answered here instead of failing silently. Every interaction
+        brings the member's client locale: the latest is kept (`bot.languages`)."""
         if interaction.type is discord.InteractionType.component and not routed(
             self.families, interaction
         ):
-            await answer(interaction, not_routed(self.games.values()))
+            await answer(interaction, not_routed(self.games.values(),
+                                                 await language_of(interaction)))
+        try:
+            await self.languages.saw(interaction.user.id, str(interaction.locale))
+        except StorageError:
+            log.warning("could not store the locale of %s", interaction.user.id)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False
                                    ) -> None:
@@ -173,10 +187,11 @@ class DeductionBot(commands.AutoShardedBot):
             log.warning("command %s expired before it was answered", interaction.command)
             return
         if isinstance(error, app_commands.CheckFailure):
-            text = str(error) or "You cannot use this command here."
+            text = str(error) or tr(await language_of(interaction),
+                                    "You cannot use this command here.")
         else:
             log.exception("command %s failed", interaction.command, exc_info=error)
-            text = UNCHANGED
+            text = await unchanged(interaction)
         await answer(interaction, text)
 
     def _global_hold(self) -> asyncio.Event | None:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.i18n import tr
 from bot.models import Table
 from bot.plug import AnyGame, commands_of
 
@@ -89,10 +90,10 @@ class TableButton(
         await lobby.HANDLERS[self.verb](interaction, locate)
 
 
-def not_routed(games: Iterable[AnyGame]) -> str:
+def not_routed(games: Iterable[AnyGame], lang: str) -> str:
     """The answer to a click no family takes: where the table is now."""
-    return ("This button or menu is not one I can use any more: use the latest table message "
-            f"(or {commands_of(games, 'status', joiner='or')}).")
+    return tr(lang, "This button or menu is not one I can use any more: use the latest table "
+                    "message (or {status}).", status=commands_of(games, "status", joiner="or"))
 
 
 def routed(

@@ -17,7 +17,8 @@ import discord
 from bot.components import button, values, view_of
 from bot.errors import UserError
 from bot.family import GameFamily
-from bot.interactions import defer, tables_of
+from bot.i18n import tr
+from bot.interactions import defer, language_of, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import commands_of
@@ -27,13 +28,13 @@ from bot.tables import TableService
 PAGE = 10
 
 
-def outcome(tables: TableService, table: Table) -> str:
+def outcome(tables: TableService, table: Table, lang: str) -> str:
     """Who won, as the finished state says; a game ended early has no winner."""
     module = tables.module(table)
     state = module.load(table.state or "")
     won = sorted(module.winners(state))
     if not won:
-        return "no winner"
+        return tr(lang, "no winner")
     return "🏆 " + ", ".join(table.seats[s].name for s in won if s < len(table.seats))
 
 
@@ -45,35 +46,41 @@ def day(at: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(at))
 
 
-async def history_page(tables: TableService, guild_id: int, user_id: int | None, page: int
-                       ) -> Outgoing:
-    """One page of the server's finished games (`user_id`: only those that member played)."""
+async def history_page(tables: TableService, guild_id: int, user_id: int | None, page: int,
+                       lang: str) -> Outgoing:
+    """One page of the server's finished games (`user_id`: only those that member played),
+    in `lang`."""
     total = await tables.storage.finished_count(guild_id, user_id=user_id)
-    whose = "your" if user_id is not None else "this server's"
     if total == 0:
-        return Outgoing(content=f"📜 No finished games in {whose} history yet.")
+        return Outgoing(content=tr(lang, "📜 No finished games in your history yet.")
+                        if user_id is not None else
+                        tr(lang, "📜 No finished games in this server's history yet."))
     pages = (total + PAGE - 1) // PAGE
     page = max(0, min(page, pages - 1))
     games = await tables.storage.finished_tables(guild_id, user_id=user_id, limit=PAGE,
                                                  offset=page * PAGE)
-    lines = [f"📜 **History** — {whose} finished games, newest first (page {page + 1} of "
-             f"{pages}, {total} in all)"]
+    where = dict(page=page + 1, pages=pages, total=total)
+    lines = [tr(lang, "📜 **History** — your finished games, newest first (page {page} of "
+                      "{pages}, {total} in all)", **where) if user_id is not None else
+             tr(lang, "📜 **History** — this server's finished games, newest first (page "
+                      "{page} of {pages}, {total} in all)", **where)]
     for t in games:
         line = (f"**#{t.id}** · <t:{int(t.updated_at)}:d> · {tables.module(t).title} · "
-                f"{players(t)} · {outcome(tables, t)}")
+                f"{players(t)} · {outcome(tables, t, lang)}")
         lines.append(line[:180])
-    lines.append("-# Replay one with the menu below, or "
-                 f"{commands_of(tables.games.values(), 'replay', ' game:<number>')}.")
+    lines.append(tr(lang, "-# Replay one with the menu below, or {command}.", command=commands_of(
+        tables.games.values(), "replay", " game:<number>")))
     mine = int(user_id is not None)
     menu = discord.ui.Select[Any](
-        custom_id=f"hist:pick:{page}:{mine}", placeholder="📼 Replay one of these games",
+        custom_id=f"hist:pick:{page}:{mine}", placeholder=tr(lang, "📼 Replay one of these games"),
         options=[discord.SelectOption(
             label=f"#{t.id} · {tables.module(t).title} · {day(t.updated_at)}"[:100],
             value=str(t.id), description=players(t)[:100]) for t in games],
     )
     nav = [
-        button("Newer", f"hist:prev:{page}:{mine}", emoji="◀️", disabled=page == 0),
-        button("Older", f"hist:next:{page}:{mine}", emoji="▶️", disabled=page >= pages - 1),
+        button(tr(lang, "Newer"), f"hist:prev:{page}:{mine}", emoji="◀️", disabled=page == 0),
+        button(tr(lang, "Older"), f"hist:next:{page}:{mine}", emoji="▶️",
+               disabled=page >= pages - 1),
     ]
     return Outgoing.of("\n".join(lines), view=view_of(*nav, menu))
 
@@ -98,5 +105,6 @@ class HistoryButton(GameFamily, template=r"hist:(?P<verb>prev|next|pick):(?P<tab
             return
         page = self.click.table_id + (1 if self.click.verb == "next" else -1)
         user_id = interaction.user.id if self.click.stamp else None
-        out = await history_page(tables_of(interaction), interaction.guild_id, user_id, page)
+        out = await history_page(tables_of(interaction), interaction.guild_id, user_id, page,
+                                 await language_of(interaction))
         await interaction.edit_original_response(**out.reply_kwargs())

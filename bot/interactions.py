@@ -17,6 +17,7 @@ import discord
 
 from bot.drawings import Drawings, with_images
 from bot.errors import UserError
+from bot.i18n import N_, SOURCE, tr
 from bot.message_tokens import MessageTokens
 from bot.messages import Outgoing
 from bot.tables import Place, Reply
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-UNCHANGED = "Something went wrong on my side; nothing was changed. Please try again."
+UNCHANGED = N_("Something went wrong on my side; nothing was changed. Please try again.")
 
 Answer = str | Outgoing | None
 """What a piece of work answers: text or a message to show, or None when its answer was
@@ -38,6 +39,23 @@ stored with its change (the outbox delivers it)."""
 def bot_of(interaction: discord.Interaction) -> DeductionBot:
     # discord.py types it as Client; every interaction here reaches the one DeductionBot
     return interaction.client  # type: ignore[return-value]
+
+
+async def language_of(interaction: discord.Interaction) -> str:
+    """The language the member reads their answer in (`bot.languages`)."""
+    languages = getattr(interaction.client, "languages", None)
+    return SOURCE if languages is None else str(await languages.of_member(interaction))
+
+
+async def refusal(interaction: discord.Interaction, error: UserError | RuleError) -> str:
+    """A refusal's text in the member's language (the engine's rule errors are English)."""
+    if isinstance(error, UserError):
+        return error.text(await language_of(interaction))
+    return str(error)
+
+
+async def unchanged(interaction: discord.Interaction) -> str:
+    return tr(await language_of(interaction), UNCHANGED)
 
 
 def tables_of(interaction: discord.Interaction) -> TableService:
@@ -139,12 +157,12 @@ async def run(
     try:
         result = await work()
     except (UserError, RuleError) as exc:
-        await answer(interaction, str(exc))
+        await answer(interaction, await refusal(interaction, exc))
         return
     except Exception:
         log.exception("interaction %s failed", _describe(interaction))
         if stored is None or not stored.stored:
-            await answer(interaction, UNCHANGED)
+            await answer(interaction, await unchanged(interaction))
         return
     if result is not None:
         await answer(interaction, result)
@@ -173,11 +191,11 @@ async def run_update(
         if not keep and not vanish:
             with contextlib.suppress(discord.NotFound):
                 await interaction.edit_original_response(view=None)
-        await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
+        await interaction.followup.send(f"⚠️ {await refusal(interaction, exc)}", ephemeral=True)
     except Exception:
         log.exception("interaction %s failed", _describe(interaction))
         if not reply.stored:
-            await interaction.followup.send(UNCHANGED, ephemeral=True)
+            await interaction.followup.send(await unchanged(interaction), ephemeral=True)
 
 
 async def refuse(interaction: discord.Interaction, error: Exception) -> None:
@@ -185,10 +203,10 @@ async def refuse(interaction: discord.Interaction, error: Exception) -> None:
     if expired(error):
         log.warning("interaction %s expired before it was answered", _describe(interaction))
     elif isinstance(error, UserError | RuleError):
-        await answer(interaction, str(error))
+        await answer(interaction, await refusal(interaction, error))
     else:
         log.exception("interaction %s failed", _describe(interaction), exc_info=error)
-        await answer(interaction, UNCHANGED)
+        await answer(interaction, await unchanged(interaction))
 
 
 def _describe(interaction: discord.Interaction) -> str:

@@ -10,14 +10,16 @@ from typing import Any
 import discord
 
 from bot.components import Locate
-from bot.interactions import bot_of, place_of, reply_for, run, tables_of
+from bot.i18n import tr
+from bot.interactions import bot_of, language_of, place_of, reply_for, run, tables_of
 
 __all__ = ["HANDLERS", "join", "leave", "place_of", "rematch", "remove_ai", "show_hand",
            "start", "tables_of"]
 
 
 async def join(interaction: discord.Interaction, locate: Locate) -> None:
-    reply = reply_for(interaction, "You have a seat. The host starts the game.")
+    reply = reply_for(interaction, tr(await language_of(interaction),
+                                      "You have a seat. The host starts the game."))
 
     async def work() -> None:
         table = await locate()
@@ -31,7 +33,7 @@ async def join(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def leave(interaction: discord.Interaction, locate: Locate) -> None:
-    reply = reply_for(interaction, "You left the table.")
+    reply = reply_for(interaction, tr(await language_of(interaction), "You left the table."))
 
     async def work() -> None:
         table = await locate()
@@ -43,15 +45,17 @@ async def leave(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def start(interaction: discord.Interaction, locate: Locate) -> None:
+    lang = await language_of(interaction)
+
     async def work() -> None:
         table = await locate()
         module = tables_of(interaction).module(table)
-        reply.body = reply.body.model_copy(update={"content": module.started_text})
+        reply.body = reply.body.model_copy(update={"content": tr(lang, module.started_text)})
         await tables_of(interaction).start(
             table.id, interaction.user.id, place=place_of(interaction), reply=reply
         )
 
-    reply = reply_for(interaction, "The game starts.")
+    reply = reply_for(interaction, tr(lang, "The game starts."))
     await run(interaction, work, stored=reply)
 
 
@@ -66,7 +70,7 @@ async def show_hand(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def remove_ai(interaction: discord.Interaction, locate: Locate) -> None:
-    reply = reply_for(interaction, "One AI less at this table.")
+    reply = reply_for(interaction, tr(await language_of(interaction), "One AI less at this table."))
 
     async def work() -> None:
         table = await locate()
@@ -77,7 +81,8 @@ async def remove_ai(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def rematch(interaction: discord.Interaction, locate: Locate) -> None:
-    reply = reply_for(interaction, "Rematch dealt: check your DMs.")
+    reply = reply_for(interaction, tr(await language_of(interaction),
+                                      "Rematch dealt: check your DMs."))
 
     async def work() -> None:
         table = await locate()

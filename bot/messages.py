@@ -9,6 +9,9 @@ from typing import Any, cast
 import discord
 from pydantic import BaseModel
 
+DESCRIPTION_LIMIT = 4096
+"""An embed's description: room for texts longer than a message, such as a rules summary,
+whose translations run longer than the English."""
 
 class Picture(BaseModel):
     """A picture to attach, named by what draws it; drawn when sent (drawing is pure, so the

@@ -23,6 +23,7 @@ from bot.components import button, values, view_of
 from bot.drawings import Drawings, with_images
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
+from bot.i18n import N_
 from bot.interactions import defer, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -36,8 +37,8 @@ stepping through a game click again and again, and a long series takes a second 
 play through."""
 UPLOAD_LIMIT = 10 * 1024 * 1024
 """Discord's upload limit per file for bots (servers without boosts, DMs): 10 MiB."""
-IN_PLAY = ("That game is still in play: a replay or a download is only for a finished game "
-           "(while it is played, its secrets stay secret).")
+IN_PLAY = N_("That game is still in play: a replay or a download is only for a finished game "
+              "(while it is played, its secrets stay secret).")
 
 _kept: OrderedDict[tuple[int, int], Replay] = OrderedDict()
 
@@ -58,18 +59,18 @@ async def finished_game(tables: TableService, guild_id: int | None, channel_id: 
             here = await tables.storage.open_table(channel_id) if channel_id else None
             if here is not None and here.game == game and here.status == "playing":
                 raise UserError(IN_PLAY)
-            raise UserError(f"No {title} has finished in this channel yet: `/history` "
-                            "lists this server's games and their numbers.")
+            raise UserError("No {game} has finished in this channel yet: `/history` lists "
+                            "this server's games and their numbers.", game=title)
         return table
     found = await tables.storage.table(table_id)
     if found is None or found.guild_id != guild_id or game not in (None, found.game):
-        raise UserError(f"There is no finished {title} #{table_id} on this server: "
-                        "`/history` lists them.")
+        raise UserError("There is no finished {game} #{number} on this server: `/history` "
+                        "lists them.", game=title, number=table_id)
     if found.status != "over":
         raise UserError(IN_PLAY)
     if found.state is None:
-        raise UserError(f"Game #{table_id} was closed before it started: there is nothing "
-                        "to replay.")
+        raise UserError("Game #{number} was closed before it started: there is nothing to "
+                        "replay.", number=table_id)
     return found
 
 

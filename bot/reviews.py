@@ -19,6 +19,7 @@ import discord
 
 from bot.components import Locate
 from bot.errors import UserError
+from bot.i18n import N_
 from bot.interactions import run, tables_of
 from bot.messages import Outgoing
 from bot.thinking import think
@@ -27,7 +28,7 @@ S = TypeVar("S")
 R = TypeVar("R")
 
 TITLE = "📋 Your review"
-NOT_OVER = "The review comes once the game is over: it names your own {secret}."
+NOT_OVER = N_("The review comes once the game is over: it names your own {secret}.")
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Reviewer(Generic[S, R]):
             seat = tables.seat(table, interaction.user.id)
             stored = tables.state_of(table)
             if not tables.module(table).is_over(stored):
-                raise UserError(NOT_OVER.format(secret=self.secret))
+                raise UserError(NOT_OVER, secret=self.secret)
             state: S = stored
             result = await think(interaction, self.review, state, seat)
             why = self.missing(state, result)

@@ -88,16 +88,18 @@ def seat_named(table: Table, name: str | None) -> int:
         if not free:
             raise UserError("Every seat at this table is played by a member: there is no AI "
                             "seat to take over.")
-        raise UserError(f"Name the seat to take over with `seat`: {listed}.")
+        raise UserError("Name the seat to take over with `seat`: {seats}.", seats=listed)
     wanted = _plain(name)
     found = next((i for i, s in enumerate(table.seats) if _plain(s.name) == wanted), None)
     if found is None:
         shown = name if len(name) <= 40 else f"{name[:40]}…"
-        raise UserError(f"There is no seat named '{shown}' at this table"
-                        + (f". AI seats: {listed}." if free else "."))
+        if free:
+            raise UserError("There is no seat named '{name}' at this table. AI seats: {seats}.",
+                            name=shown, seats=listed)
+        raise UserError("There is no seat named '{name}' at this table.", name=shown)
     if not table.seats[found].is_ai:
-        raise UserError(f"**{table.seats[found].name}** is played by a member: only a seat an "
-                        "AI plays can be taken over.")
+        raise UserError("**{seat}** is played by a member: only a seat an AI plays can be "
+                        "taken over.", seat=table.seats[found].name)
     return found
 
 
@@ -120,9 +122,9 @@ async def sit(tables: TableService, table_id: int, user_id: int, name: str,
         module = tables.module(table)
         if mine is not None:
             if seat != mine:
-                raise UserError(f"Your own seat, **{table.seats[mine].name}**, is played by an "
-                                f"AI since you left: `/{module.command} sit` takes it back. "
-                                "You cannot take another.")
+                raise UserError("Your own seat, **{seat}**, is played by an AI since you left: "
+                                "`/{command} sit` takes it back. You cannot take another.",
+                                seat=table.seats[mine].name, command=module.command)
             await seat_member(tables, table, user_id, table.seats[mine].name, mine)
             return "You are back in your seat: your secrets are in your DMs."
         pending = requests(table)
@@ -130,8 +132,8 @@ async def sit(tables: TableService, table_id: int, user_id: int, name: str,
             raise UserError("You have already asked for a seat here: the host has not "
                             "answered yet.")
         if seat in {a.seat for a in pending.values()}:
-            raise UserError(f"Someone has already asked for **{table.seats[seat].name}**'s "
-                            "seat: the host has not answered yet.")
+            raise UserError("Someone has already asked for **{seat}**'s seat: the host has not "
+                            "answered yet.", seat=table.seats[seat].name)
         after = _with_requests(table, {**pending, user_id: Asked(seat=seat, name=name)})
         ask = request_message(module.prefix, table, user_id, name, seat)
         await tables._store(Change(after, expected=table.version,

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from bot import news, spectators
 from bot.errors import UserError
+from bot.i18n import N_
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
 from bot.plug import AnyGame, TableSettings, settings_of
@@ -38,8 +39,10 @@ log = logging.getLogger(__name__)
 
 AI_NAMES = ("Holmes", "Poirot", "Marple", "Dupin", "Wolfe", "Vance", "Brown", "Queen")
 
-STALE = "That button is out of date: the table has moved on since. Use the latest table message."
-CLOSING = "The bot is restarting right now: nothing was changed. Please try again in a moment."
+STALE = N_("That button is out of date: the table has moved on since. Use the latest table "
+           "message.")
+CLOSING = N_("The bot is restarting right now: nothing was changed. Please try again in a "
+             "moment.")
 
 ActionBuilder = Callable[[Any, int], Any]
 """(engine state, acting seat) → engine action; may raise UserError or RuleError."""
@@ -181,7 +184,8 @@ class TableService:
             if not finished and (last := await self.storage.last_game(channel_id)) is not None \
                     and last.status == "over" and (game is None or last.game == game):
                 raise UserError(self._over_here(last))
-            raise UserError(f"There is no {title} table in this channel. Open one with {command}.")
+            raise UserError("There is no {game} table in this channel. Open one with {command}.",
+                            game=title, command=command)
         return table
 
     def _over_here(self, last: Table) -> str:
@@ -247,8 +251,11 @@ class TableService:
     def _require_host(self, table: Table, user_id: int) -> None:
         if not self._may_host(table, user_id):
             minutes = round(self.lobby_idle / 60)
-            raise UserError(f"Only the host can do that (or any seated member, once the lobby "
-                            f"has been quiet for {minutes} minute{'' if minutes == 1 else 's'}).")
+            if minutes == 1:
+                raise UserError("Only the host can do that (or any seated member, once the "
+                                "lobby has been quiet for 1 minute).")
+            raise UserError("Only the host can do that (or any seated member, once the lobby "
+                            "has been quiet for {minutes} minutes).", minutes=minutes)
 
     async def open(
         self,
@@ -269,7 +276,8 @@ class TableService:
         try:
             settings = module.settings.merged(defaults, given)
         except ValidationError as exc:
-            raise UserError(f"Those options do not fit: {exc.errors()[0]['msg']}.") from exc
+            raise UserError("Those options do not fit: {why}.",
+                            why=exc.errors()[0]["msg"]) from exc
         lobby = Table(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -351,13 +359,15 @@ class TableService:
             self._require_host(table, user_id)
             module = self.module(table)
             if level not in module.ai_levels:
-                raise UserError(f"AI level must be one of {', '.join(module.ai_levels)}.")
+                raise UserError("AI level must be one of {levels}.",
+                                levels=", ".join(module.ai_levels))
             free = module.max_players - len(table.seats)
             if count > free:
-                raise UserError(
-                    "This table is full." if free == 0 else
-                    "Only 1 seat is left at this table." if free == 1 else
-                    f"Only {free} seats are left at this table.")
+                if free == 0:
+                    raise UserError("This table is full.")
+                if free == 1:
+                    raise UserError("Only 1 seat is left at this table.")
+                raise UserError("Only {free} seats are left at this table.", free=free)
             taken = {s.name for s in table.seats}
             names = [f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken][:count]
             added = [SeatRef(name=name, ai_level=level) for name in names]
@@ -373,10 +383,9 @@ class TableService:
             self._require_host(table, user_id)
             module = self.module(table)
             if not module.min_players <= len(table.seats) <= module.max_players:
-                raise UserError(
-                    f"{module.title} needs {module.min_players}–{module.max_players} players; "
-                    f"{len(table.seats)} seated."
-                )
+                raise UserError("{game} needs {least}–{most} players; {seated} seated.",
+                                game=module.title, least=module.min_players,
+                                most=module.max_players, seated=len(table.seats))
             try:
                 state, events = module.start(table.seats, self.settings(table), self.seed())
             except (RuleError, ValueError) as exc:
@@ -402,8 +411,9 @@ class TableService:
             module = self.module(old)
             finished = module.load(old.state)
             if not module.under_way(finished):
-                raise UserError(f"That game ended before play began, so there is nothing to "
-                                f"play again: open a new table with `/{module.command} new`.")
+                raise UserError("That game ended before play began, so there is nothing to "
+                                "play again: open a new table with `/{command} new`.",
+                                command=module.command)
             tally: dict[str, int] = dict(old.options.get("tally", {}))
             for seat in module.winners(finished):
                 pid = old.seats[seat].player_id
@@ -807,22 +817,19 @@ def _stored(reply: Reply | None) -> None:
 
 def _require_lobby(table: Table) -> None:
     if table.status != "lobby":
-        raise UserError(
-            "The game has already started." if table.status == "playing" else
-            "This table is closed."
-        )
+        if table.status == "playing":
+            raise UserError("The game has already started.")
+        raise UserError("This table is closed.")
 
 
 def _require_playing(table: Table) -> None:
     if table.status != "playing":
-        raise UserError(
-            "This game is over." if table.status == "over" else "The game has not started yet."
-        )
+        if table.status == "over":
+            raise UserError("This game is over.")
+        raise UserError("The game has not started yet.")
     if table.paused is not None:
-        raise UserError(
-            f"This table is paused: {table.paused}. It carries on as soon as I can post in "
-            "its channel again."
-        )
+        raise UserError("This table is paused: {why}. It carries on as soon as I can post in "
+                        "its channel again.", why=table.paused)
 
 
 
@@ -833,4 +840,4 @@ def _check_place(table: Table, place: Place) -> None:
     if place.guild_id != table.guild_id:
         raise UserError("That button belongs to a table on another server.")
     if place.channel_id is not None and place.channel_id != table.channel_id:
-        raise UserError(f"That table plays in <#{table.channel_id}>, not here.")
+        raise UserError("That table plays in <#{channel}>, not here.", channel=table.channel_id)

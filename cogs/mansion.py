@@ -107,16 +107,20 @@ class MansionCog(
     @accuse.autocomplete("vehicle")
     @accuse.autocomplete("destination")
     async def _cards(self, interaction: discord.Interaction, current: str) -> Choices:
-        """Autocomplete cannot defer: no reads at all, every card of the kind being typed."""
+        """Autocomplete cannot defer: no reads at all, every card of the kind being typed, in
+        the member's language."""
         kind = actions.focused_kind(interaction.data)
+        lang = self.bot.languages.known(interaction)
         return [app_commands.Choice(name=n, value=v)
-                for n, v in actions.card_choices(kind, current)]
+                for n, v in actions.card_choices(kind, current, lang)]
 
     @notes.autocomplete("why")
     async def _why_cards(self, interaction: discord.Interaction, current: str) -> Choices:
         """Every Clue card whose name holds what was typed (no reads: autocomplete cannot
         defer)."""
-        return [app_commands.Choice(name=n, value=v) for n, v in actions.why_choices(current)]
+        lang = self.bot.languages.known(interaction)
+        return [app_commands.Choice(name=n, value=v)
+                for n, v in actions.why_choices(current, lang)]
 
 
 async def setup(bot: DeductionBot) -> None:

@@ -13,7 +13,9 @@ from discord.ext import commands
 from bot import components, lobby, sitting, spectators
 from bot.client import DeductionBot
 from bot.errors import UserError
-from bot.interactions import Answer, place_of, reply_for, run
+from bot.i18n import tr, trn
+from bot.interactions import Answer, language_of, place_of, reply_for, run
+from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import AnyGame
 from bot.replay import open_replay
@@ -75,15 +77,16 @@ class TableCog(commands.GroupCog):
     async def open_table(self, interaction: discord.Interaction, given: Mapping[str, Any]
                          ) -> None:
         """`new`: a lobby here with the server's defaults, overridden by the options given."""
-        reply = reply_for(
-            interaction,
-            f"Table open. Others join with the **Join** button or `/{self.module.command} join`.",
-        )
+        reply = reply_for(interaction, tr(
+            await language_of(interaction),
+            "Table open. Others join with the **Join** button or `/{command} join`.",
+            command=self.module.command,
+        ))
 
         async def work() -> None:
             if interaction.guild_id is None or interaction.channel_id is None:
-                raise UserError(f"Open a {self.module.title} table in a server's channel: "
-                                "tables play in channels, not in DMs.")
+                raise UserError("Open a {game} table in a server's channel: tables play in "
+                                "channels, not in DMs.", game=self.module.title)
             perms = interaction.app_permissions
             if not all(getattr(perms, p) for p in NEEDED):
                 raise UserError(
@@ -119,7 +122,9 @@ class TableCog(commands.GroupCog):
         level: app_commands.Range[str, 1, 50] | None = None,
     ) -> None:
         level = level or self.module.default_level
-        reply = reply_for(interaction, f"Seated {count} {level} AI player(s).")
+        reply = reply_for(interaction, trn(await language_of(interaction),
+                                           "Seated {n} {level} AI player.",
+                                           "Seated {n} {level} AI players.", count, level=level))
 
         async def work() -> None:
             table = await self.here(interaction)()
@@ -141,7 +146,7 @@ class TableCog(commands.GroupCog):
 
     @app_commands.command(name="end", description="End the table (host or Manage Server)")
     async def end(self, interaction: discord.Interaction) -> None:
-        reply = reply_for(interaction, "The table is closed.")
+        reply = reply_for(interaction, tr(await language_of(interaction), "The table is closed."))
 
         async def work() -> None:
             table = await self.here(interaction)()
@@ -230,6 +235,7 @@ class TableCog(commands.GroupCog):
             table = None
             if interaction.channel_id is not None:
                 table = await self.tables.open_here(interaction.channel_id, self.game)
-            return self.module.rules(table)
+            text = self.module.rules(table, await language_of(interaction))
+            return Outgoing(embeds=[{"description": text}])  # translations run long
 
         await run(interaction, work)

@@ -142,16 +142,18 @@ class ThirteenCluesCog(
 
     async def _choices(
         self, interaction: discord.Interaction,
-        pick: Callable[[actions.GameState, int], list[actions.Choice]],
+        pick: Callable[[actions.GameState, int, str], list[actions.Choice]],
     ) -> Choices:
-        """Autocomplete cannot defer: one read, and nothing at all for a stranger."""
+        """Autocomplete cannot defer: one read, and nothing at all for a stranger; the
+        choices read in the member's language."""
         try:
             table = await self.here(interaction)()
             seat = self.tables.seat(table, interaction.user.id)
             state = self.tables.state_of(table)
         except UserError:
             return []
-        return [app_commands.Choice(name=n, value=v) for n, v in pick(state, seat)]
+        lang = self.bot.languages.known(interaction)
+        return [app_commands.Choice(name=n, value=v) for n, v in pick(state, seat, lang)]
 
     @pass_.autocomplete("person")
     @pass_.autocomplete("location")
@@ -159,7 +161,8 @@ class ThirteenCluesCog(
     async def _pass_cards(self, interaction: discord.Interaction, current: str) -> Choices:
         category = actions.focused_category(interaction.data)
         return await self._choices(
-            interaction, lambda s, seat: actions.pass_choices(s, seat, category, current)
+            interaction, lambda s, seat, lang: actions.pass_choices(s, seat, category, current,
+                                                                   lang)
         )
 
     @accuse.autocomplete("person")
@@ -168,23 +171,25 @@ class ThirteenCluesCog(
     async def _accusable(self, interaction: discord.Interaction, current: str) -> Choices:
         category = actions.focused_category(interaction.data)
         return await self._choices(
-            interaction, lambda s, seat: actions.accuse_choices(s, seat, category, current)
+            interaction, lambda s, seat, lang: actions.accuse_choices(s, seat, category, current,
+                                                                     lang)
         )
 
     @ask.autocomplete("about")
     async def _subjects(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await self._choices(interaction, lambda s, _: actions.subject_choices(s, current))
+        return await self._choices(
+            interaction, lambda s, _, lang: actions.subject_choices(s, current, lang))
 
     @casebook.autocomplete("why")
     async def _why_cards(self, interaction: discord.Interaction, current: str) -> Choices:
         return await self._choices(
-            interaction, lambda s, seat: actions.why_choices(s, seat, current)
+            interaction, lambda s, seat, lang: actions.why_choices(s, seat, current, lang)
         )
 
     @informant.autocomplete("card")
     async def _letters(self, interaction: discord.Interaction, current: str) -> Choices:
         return await self._choices(
-            interaction, lambda s, seat: actions.letter_choices(s, seat, current)
+            interaction, lambda s, seat, lang: actions.letter_choices(s, seat, current, lang)
         )
 
 

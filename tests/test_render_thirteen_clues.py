@@ -451,12 +451,12 @@ def test_lobby_and_rules() -> None:
     for edition in ("2020", "2016"):
         for players in (None, 2, 3, 4, 5, 6):
             for secret in (False, True):
-                text = rules_text(edition, players, secret)
+                text = rules_text("en", edition, players, secret)
                 assert len(text) <= 2000
                 assert ("Top Secret" in text) == (secret and players != 2)
-    assert "left *or* right" in rules_text("2020", 2)
-    assert "Persons, Locations, Weapons" in rules_text("2016", 4)
-    assert "Persons, Locations, Weapons" not in rules_text("2020", 4)
+    assert "left *or* right" in rules_text("en", "2020", 2)
+    assert "Persons, Locations, Weapons" in rules_text("en", "2016", 4)
+    assert "Persons, Locations, Weapons" not in rules_text("en", "2020", 4)
 
 
 def test_empty_supply_take_is_rendered() -> None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.errors import UserError
+from bot.i18n import N_
+from bot.mansion import words
 from bot.mansion.family import Build, check_prompt
-from bot.mansion.render.labels import card_label
 from engine.mansion import (
     Accuse,
     Action,
@@ -33,6 +34,11 @@ from engine.mansion.cards import BY_KIND, CLUES, Kind, find_clue
 from engine.mansion.prompts import TipPrompt
 
 Choice = tuple[str, str]
+NOT_OF_KIND = {
+    Kind.SUSPECT: N_("{card} is not a suspect."),
+    Kind.VEHICLE: N_("{card} is not a vehicle."),
+    Kind.DESTINATION: N_("{card} is not a destination."),
+}
 MAX_INPUT = 50
 """Longer input is never a card: refused without echoing it back."""
 
@@ -42,9 +48,9 @@ def card(text: str, kind: Kind) -> str:
     found = find_clue(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
-        raise UserError(f"There is no card called '{shown}'. Pick one from the list.")
+        raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)
     if CLUES[found].kind is not kind:
-        raise UserError(f"{CLUES[found].name} is not a {kind.value}.")
+        raise UserError(NOT_OF_KIND[kind], card=CLUES[found].name)
     return found
 
 
@@ -152,18 +158,19 @@ def choose_solution(prompt: int, suspect: str | None, vehicle: str | None,
 # choices ----------------------------------------------------------------------------------
 
 
-def card_choices(kind: Kind, current: str, first: Sequence[str] = ()) -> list[Choice]:
-    """Autocomplete: the cards of `kind` whose name contains what was typed (those in
-    `first` first)."""
-    needle = current.strip().lower()
+def card_choices(kind: Kind, current: str, lang: str, first: Sequence[str] = ()
+                 ) -> list[Choice]:
+    """Autocomplete: the cards of `kind` whose name contains what was typed, in the
+    member's language or in English (those in `first` first), labelled in their language."""
     cards = sorted(BY_KIND[kind], key=lambda c: (c not in first, BY_KIND[kind].index(c)))
-    return [(card_label(c), c) for c in cards if needle in CLUES[c].name.lower()][:25]
+    return [(words.card_label(lang, c), c) for c in cards
+            if words.card_matches(lang, c, current)][:25]
 
 
-def why_choices(current: str) -> list[Choice]:
+def why_choices(current: str, lang: str) -> list[Choice]:
     """Autocomplete of `notes why`: every Clue card whose name contains what was typed."""
-    needle = current.strip().lower()
-    return [(card_label(c), c) for c in CLUES if needle in CLUES[c].name.lower()][:25]
+    return [(words.card_label(lang, c), c) for c in CLUES
+            if words.card_matches(lang, c, current)][:25]
 
 
 def focused_kind(data: object) -> Kind:

@@ -393,8 +393,9 @@ def member_view(tables: TableService, table: Table, user_id: int) -> PlayerView:
 def turn_panel(tables: TableService, table: Table, user_id: int) -> Outgoing:
     """`/mansion turn`: the member's panel at a game in play."""
     if table.status != "playing":
-        raise UserError("This game is over." if table.status == "over"
-                        else "The game has not started yet.")
+        if table.status == "over":
+            raise UserError("This game is over.")
+        raise UserError("The game has not started yet.")
     return open_panel(table.id, member_view(tables, table, user_id), hint=hints(table))
 
 

@@ -18,6 +18,7 @@ import discord
 
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
+from bot.i18n import N_
 from bot.interactions import place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -51,8 +52,9 @@ class Family(GameFamily, template=r"mbm:never"):
         game not in play)."""
         table = await self.table(interaction)
         if table.status != "playing":
-            raise UserError("This game is over." if table.status == "over"
-                            else "The game has not started yet.")
+            if table.status == "over":
+                raise UserError("This game is over.")
+            raise UserError("The game has not started yet.")
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
         state: GameState = tables.state_of(table)
@@ -92,8 +94,8 @@ def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing) 
     return headed(GAME, table, out, interaction.guild_id)
 
 
-STALE_PROMPT = ("That button is out of date: it was already answered, or the game has moved "
-                "on. Use the newest message, `/mansion turn` or `/mansion hand`.")
+STALE_PROMPT = N_("That button is out of date: it was already answered, or the game has "
+                  "moved on. Use the newest message, `/mansion turn` or `/mansion hand`.")
 
 
 def check_prompt(open_id: int | None, wanted: int | None) -> None:

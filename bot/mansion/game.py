@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from bot.components import view_of
+from bot.i18n import N_
 from bot.mansion import components, pictures
 from bot.mansion.family import PREFIX
 from bot.mansion.render.embeds import hand_embed, lobby_embed, status_line, table_embed
@@ -67,7 +68,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     gone_level = "normal"
     """A member who left the server is replaced for good: by a real AI, not idle moves."""
     settings = MansionSettings
-    help = (
+    help = N_(
         "🕵️ **Clue: Mystery Beyond the Mansion** (3–5 players) — `/mansion new` (variant "
         "standard or one-against-all, series 1–3 wins) opens a table; others `join`, the host "
         "can `add-ai`, then `start`. Your cards and prompts (show a card, pick a face-down "
@@ -75,7 +76,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         "or `/mansion turn`: your Action cards, then what each needs; `/mansion accuse` "
         "names the solution. `/mansion notes` keeps your grid, `/mansion rules`, `log`."
     )
-    started_text = (
+    started_text = N_(
         "🃏 The game starts: your cards and anything you must answer come by DM (or "
         "`/mansion hand`). On your turn press **My turn** or use `/mansion turn`."
     )
@@ -248,11 +249,11 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     def log(self, table: Table, state: GameState) -> str:
         return log_text(public_view(state))
 
-    def rules(self, table: Table | None) -> str:
+    def rules(self, table: Table | None, lang: str) -> str:
         if table is None:
-            return rules_text()
+            return rules_text(lang)
         settings = MansionSettings.model_validate(table.options)
-        return rules_text(settings.variant, settings.series)
+        return rules_text(lang, settings.variant, settings.series)
 
 
 def series_line(state: GameState) -> str:

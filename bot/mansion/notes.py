@@ -81,7 +81,7 @@ async def notes_answer(interaction: discord.Interaction, table: Table, view: Pla
     if why is not None:
         card = find_clue(why)
         if card is None:
-            raise UserError(f"There is no card called {why!r}.")
+            raise UserError("There is no card called '{name}'.", name=why[:40])
         assist = MansionSettings.model_validate(table.options).assist
         return Outgoing.of(why_text(view, assist, await explain_for(interaction, view, card)))
     advice = None

@@ -432,6 +432,27 @@ class SqlStorage(ABC):
             (user_id, json.dumps(settings)),
         )
 
+    async def member_language(self, user_id: int) -> tuple[str | None, str | None]:
+        """(the locale of their latest interaction, the language they chose), None if unknown."""
+        row = await self._row(
+            "SELECT seen, chosen FROM member_languages WHERE user_id = ?", (user_id,)
+        )
+        return (row["seen"], row["chosen"]) if row else (None, None)
+
+    async def set_seen_locale(self, user_id: int, locale: str) -> None:
+        await self._write(
+            "INSERT INTO member_languages (user_id, seen) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET seen = excluded.seen",
+            (user_id, locale),
+        )
+
+    async def set_chosen_language(self, user_id: int, language: str | None) -> None:
+        await self._write(
+            "INSERT INTO member_languages (user_id, chosen) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET chosen = excluded.chosen",
+            (user_id, language),
+        )
+
     async def seat_notes(self, table_id: int, seat: int) -> dict[str, Any]:
         row = await self._row(
             "SELECT notes FROM seat_notes WHERE table_id = ? AND seat = ?", (table_id, seat)

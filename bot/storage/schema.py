@@ -151,6 +151,15 @@ MIGRATIONS: tuple[str, ...] = (
         expires REAL NOT NULL
     );
     """,
+    # 4: each member's language: the locale of their latest interaction (`seen`), and the
+    # one they chose with /language (`chosen`, NULL: follow `seen`)
+    """
+    CREATE TABLE member_languages (
+        user_id INTEGER PRIMARY KEY,
+        seen TEXT,
+        chosen TEXT
+    );
+    """,
 )
 
 POSTGRES_TERMS = (

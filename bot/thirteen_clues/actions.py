@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot import i18n
 from bot.errors import UserError
+from bot.i18n import tr
 from bot.models import player_id
-from bot.thirteen_clues.render.labels import card_label, subject_label
+from bot.thirteen_clues import words
+from bot.thirteen_clues.render.labels import subject_label
 from engine.thirteen_clues import (
     Accuse,
     Action,
@@ -33,7 +36,7 @@ def card(text: str) -> str:
     found = find_card(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
-        raise UserError(f"There is no card called '{shown}'. Pick one from the list.")
+        raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)
     return found
 
 
@@ -43,7 +46,8 @@ def subject(text: str) -> str:
         key = key[:-1]
     if subject_kind(key) is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
-        raise UserError(f"'{shown}' is not something you can ask about. Pick one from the list.")
+        raise UserError("'{name}' is not something you can ask about. Pick one from the list.",
+                        name=shown)
     return key
 
 
@@ -123,24 +127,27 @@ def take(source: int | Callable[[GameState], int]) -> Build:
 # choices ---------------------------------------------------------------------------------
 
 
-def card_choices(cards: Sequence[str], current: str) -> list[Choice]:
-    needle = current.strip().lower()
-    return [(card_label(c), c) for c in cards if needle in CARDS[c].name.lower()][:25]
+def card_choices(cards: Sequence[str], current: str, lang: str) -> list[Choice]:
+    """The cards whose name holds what was typed, in the member's language or in English,
+    labelled in their language."""
+    return [(words.card_label(lang, c), c) for c in cards
+            if words.card_matches(lang, c, current)][:25]
 
 
-def pass_choices(state: GameState, seat: int, category: Category, current: str) -> list[Choice]:
+def pass_choices(state: GameState, seat: int, category: Category, current: str, lang: str
+                 ) -> list[Choice]:
     dealt = [c for c in state.seats[seat].dealt if CARDS[c].category == category]
-    return card_choices(dealt, current)
+    return card_choices(dealt, current, lang)
 
 
-def accuse_choices(state: GameState, seat: int, category: Category, current: str
+def accuse_choices(state: GameState, seat: int, category: Category, current: str, lang: str
                    ) -> list[Choice]:
     if state.phase != "turns":
         return []
-    return card_choices(legal.accusation_choices(state, seat)[category], current)
+    return card_choices(legal.accusation_choices(state, seat)[category], current, lang)
 
 
-def why_choices(state: GameState, seat: int, current: str) -> list[Choice]:
+def why_choices(state: GameState, seat: int, current: str, lang: str) -> list[Choice]:
     """The cards in play for `casebook why`, those the seat cannot see first (the ones whose
     marks need explaining); from the seat's own view only."""
     if state.phase == "passing":
@@ -148,22 +155,22 @@ def why_choices(state: GameState, seat: int, current: str) -> list[Choice]:
     known = player_view(state, seat).known()
     cards = cards_in_play(state.players)
     return card_choices([c for c in cards if c not in known] + [c for c in cards if c in known],
-                        current)
+                        current, lang)
 
 
-def subject_choices(state: GameState, current: str) -> list[Choice]:
-    needle = current.strip().lower()
+def subject_choices(state: GameState, current: str, lang: str) -> list[Choice]:
     return [
-        (subject_label(s), s)
+        (words.subject_label(lang, s), s)
         for s in legal.question_subjects(state)
-        if needle in s or needle in subject_label(s).lower()
+        if i18n.typed_in(current, s, subject_label(s), words.subject_label(lang, s))
     ][:25]
 
 
-def letter_choices(state: GameState, seat: int, current: str) -> list[Choice]:
+def letter_choices(state: GameState, seat: int, current: str, lang: str) -> list[Choice]:
     peeks = state.seats[seat].peeks
     return [
-        (f"{letter} (you saw {CARDS[peeks[letter]].name})" if letter in peeks else letter, letter)
+        (tr(lang, "{letter} (you saw {card})", letter=letter,
+            card=words.card_name(lang, peeks[letter])) if letter in peeks else letter, letter)
         for letter in legal.informant_letters(state)
         if letter.startswith(current.strip().upper())
     ]

@@ -180,7 +180,7 @@ async def show_casebook(interaction: discord.Interaction, locate: Locate,
         if why is not None:
             card = find_card(why)
             if card is None:
-                raise UserError(f"There is no card called '{why[:40]}'.")
+                raise UserError("There is no card called '{name}'.", name=why[:40])
         table = await locate()
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)

@@ -15,6 +15,7 @@ import discord
 from bot.components import values
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
+from bot.i18n import N_
 from bot.interactions import place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -32,7 +33,7 @@ BLUE, GREY, RED, GREEN = (
 )
 
 
-PICK = "Pick one of the menu's choices."
+PICK = N_("Pick one of the menu's choices.")
 
 
 def picked(interaction: discord.Interaction, allowed: Collection[str] | None = None) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import discord
 
+from bot.i18n import N_
 from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import PydanticGame, TableSettings
@@ -74,8 +75,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     idle_level = "normal"
     gone_level = "normal"
     settings = ThirteenCluesSettings
-    started_text = "Cards dealt: check your DMs (or `/13clues hand`) and choose what to pass left."
-    help = (
+    started_text = N_("Cards dealt: check your DMs (or `/13clues hand`) and choose what to "
+                      "pass left.")
+    help = N_(
         "🔎 **13 Clues** (2–6 players) — `/13clues new` opens a table in this channel; others "
         "`join`, the host can `add-ai`, then `start`. Your secrets arrive by DM (or "
         "`/13clues hand`). On your turn use the **Ask / Informant / Accuse** buttons, or "
@@ -233,12 +235,12 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     def log(self, table: Table, state: GameState) -> str:
         return question_log_text(public_view(state))
 
-    def rules(self, table: Table | None) -> str:
+    def rules(self, table: Table | None, lang: str) -> str:
         if table is None:
-            return rules_text(DEFAULT_EDITION)
+            return rules_text(lang, DEFAULT_EDITION)
         settings = ThirteenCluesSettings.model_validate(table.options)
         players = len(table.seats) if table.status == "playing" else None
-        return rules_text(settings.edition, players, settings.top_secret)
+        return rules_text(lang, settings.edition, players, settings.top_secret)
 
 
 def _sees_more(events: Sequence[Event], seat: int) -> bool:

@@ -10,6 +10,7 @@ import functools
 
 import discord
 
+from bot.i18n import N_
 from bot.messages import Outgoing
 from bot.reviews import TITLE as TITLE  # re-exported: the secrecy audit tells a review by it
 from bot.reviews import Reviewer, could_accuse_line, review_frame
@@ -20,9 +21,9 @@ from engine.thirteen_clues.review import Moment, Review, move_of, review
 from engine.thirteen_clues.state import GameState, Question
 from engine.thirteen_clues.views import public_view
 
-OLD_GAME = ("This game was stored before the bot kept the order of play, so there is no "
-            "turn-by-turn review of it.")
-NOTHING = "That game ended before play began: there is nothing to review."
+OLD_GAME = N_("This game was stored before the bot kept the order of play, so there is no "
+              "turn-by-turn review of it.")
+NOTHING = N_("That game ended before play began: there is nothing to review.")
 
 
 def review_embed(state: GameState, result: Review) -> discord.Embed:

@@ -43,6 +43,9 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True
+    locale: str = "en-US"
+    """Their Discord client's language: what each interaction says, and which of a command's
+    localizations they see."""
     guild_ids: set[int] = field(default_factory=set)
     manager_in: set[int] = field(default_factory=set)
 
@@ -115,6 +118,8 @@ class Guild:
     thread_ids: list[int] = field(default_factory=list)
     role_denied: dict[int, int] = field(default_factory=dict)
     """Permission bits taken away from a role (role id → bits), e.g. by deny_send_guild."""
+    locale: str = "en-US"
+    """The server's language (`preferred_locale`, an interaction's `guild_locale`)."""
 
     @property
     def everyone_role_id(self) -> int:

@@ -86,6 +86,13 @@ FIRST_ID = 1_100_000_000_000_000_000
 IDENTIFY_SPACING = 5.0
 """Discord lets each `max_concurrency` bucket IDENTIFY once every 5 seconds."""
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+LOCALES = frozenset((
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl",
+    "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi",
+    "th", "zh-CN", "ja", "zh-TW", "ko",
+))
+"""The locales Discord takes in a command's `name_localizations` / `description_localizations`
+(any other key: 400, 50035)."""
 
 Handler = Callable[..., Awaitable[web.StreamResponse]]
 
@@ -317,7 +324,7 @@ class DiscordStandIn:
         self._time_offset += seconds
 
     def add_guild(self, name: str = "Test Guild", *, channel_name: str = "general",
-                  shard: tuple[int, int] | None = None) -> Guild:
+                  shard: tuple[int, int] | None = None, locale: str = "en-US") -> Guild:
         """A guild with an owner, @everyone/bot/manager roles and one text channel; with
         `shard` (shard id, shard count), an id that Discord's routing gives that shard."""
         gid = self._next_id() if shard is None else self._id_on_shard(*shard)
@@ -330,6 +337,7 @@ class DiscordStandIn:
             channel_id=0,
             bot_role_id=self._next_id(),
             manager_role_id=self._next_id(),
+            locale=locale,
         )
         self.guilds[gid] = guild
         self._join(self.bot_user, guild, manage=False)
@@ -359,9 +367,10 @@ class DiscordStandIn:
         manage_guild: bool = False,
         in_guild: bool = True,
         dms_open: bool = True,
+        locale: str = "en-US",
     ) -> User:
         """A user, member of guild_id (default: the first guild) unless in_guild=False."""
-        user = User(id=self._next_id(), name=name, dms_open=dms_open)
+        user = User(id=self._next_id(), name=name, dms_open=dms_open, locale=locale)
         self.users[user.id] = user
         if in_guild:
             gid = guild_id if guild_id is not None else next(iter(self.guilds), None)
@@ -781,7 +790,7 @@ class DiscordStandIn:
             "description": None,
             "banner": None,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
@@ -1663,13 +1672,16 @@ class DiscordStandIn:
         return problems
 
     def _check_command_node(self, path: str, node: JSON, *, chat: bool) -> list[limits.Problem]:
-        problems: list[limits.Problem] = []
-        name = str(node.get("name", ""))
-        if chat and (not COMMAND_NAME.match(name) or name != name.lower()):
-            problems.append((f"{path}.name", f"Invalid command name {name!r}."))
-        desc = str(node.get("description") or "")
-        if chat and not 1 <= len(desc) <= 100:
-            problems.append((f"{path}.description", "Must be between 1 and 100 in length."))
+        """A command or option and, in every locale, its localizations: the same name rules
+        (the pattern, lowercase, 1-32), descriptions of 1-100, choice names of 1-100, and
+        names unique among siblings in each locale."""
+        problems = _unknown_locales(path, node)
+        for where, name in _names(path, node):
+            if chat and (not COMMAND_NAME.match(name) or name != name.lower()):
+                problems.append((where, f"Invalid command name {name!r}."))
+        for where, desc in _texts(path, node, "description"):
+            if chat and not 1 <= len(desc) <= 100:
+                problems.append((where, "Must be between 1 and 100 in length."))
         options = node.get("options") or []
         if len(options) > 25:
             problems.append((f"{path}.options", "Must be 25 or fewer in length."))
@@ -1677,10 +1689,18 @@ class DiscordStandIn:
         if len(choices) > 25:
             problems.append((f"{path}.choices", "Must be 25 or fewer in length."))
         for j, choice in enumerate(choices):
-            if not 1 <= len(str(choice.get("name", ""))) <= 100:
-                problems.append(
-                    (f"{path}.choices.{j}.name", "Must be between 1 and 100 in length.")
-                )
+            problems += _unknown_locales(f"{path}.choices.{j}", choice)
+            for where, name in _names(f"{path}.choices.{j}", choice):
+                if not 1 <= len(name) <= 100:
+                    problems.append((where, "Must be between 1 and 100 in length."))
+        for locale in LOCALES:
+            seen: set[str] = set()
+            for j, opt in enumerate(options):
+                shown = (opt.get("name_localizations") or {}).get(locale) or opt.get("name")
+                if shown in seen:
+                    problems.append((f"{path}.options.{j}.name_localizations.{locale}",
+                                     f"Option name {shown!r} is duplicated in {locale}."))
+                seen.add(shown)
         for j, opt in enumerate(options):
             problems += self._check_command_node(f"{path}.options.{j}", opt, chat=chat)
         return problems
@@ -2189,7 +2209,7 @@ class DiscordStandIn:
             "version": 1,
             "channel_id": str(ch.id),
             "channel": self._channel_payload(ch, for_user=user),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": self.upload_limit,
             "app_permissions": str(self.permissions(self.bot_user, ch.id)),
@@ -2202,8 +2222,8 @@ class DiscordStandIn:
             member["permissions"] = str(self.permissions(user, ch.id))
             payload.update(
                 guild_id=str(guild.id),
-                guild_locale="en-US",
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                guild_locale=guild.locale,
+                guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                 member=member,
                 context=0,
                 authorizing_integration_owners={"0": str(guild.id)},
@@ -2310,13 +2330,14 @@ class DiscordStandIn:
                 (
                     c
                     for c in self.guild_commands.get(ch.guild_id, [])
-                    if c["name"] == name and c.get("type", 1) == 1
+                    if name in (c["name"], shown_name(c, user.locale)) and c.get("type", 1) == 1
                 ),
                 None,
             )
         if cmd is None:
             cmd = next(
-                (c for c in self.global_commands if c["name"] == name and c.get("type", 1) == 1),
+                (c for c in self.global_commands
+                 if name in (c["name"], shown_name(c, user.locale)) and c.get("type", 1) == 1),
                 None,
             )
         if cmd is None:
@@ -2352,7 +2373,8 @@ class DiscordStandIn:
         node = cmd
         for name in path[1:]:
             sub = next(
-                (o for o in node.get("options", []) if o["name"] == name and o["type"] in (1, 2)),
+                (o for o in node.get("options", [])
+                 if name in (o["name"], shown_name(o, user.locale)) and o["type"] in (1, 2)),
                 None,
             )
             if sub is None:
@@ -2366,6 +2388,7 @@ class DiscordStandIn:
         resolved: JSON = {}
         built: list[JSON] = []
         by_name = {o["name"]: o for o in defs}
+        by_name.update({shown_name(o, user.locale): o for o in defs})  # as the member sees it
         for key, value in values.items():
             odef = by_name.get(key) or by_name.get(key.replace("_", "-"))
             if odef is None:
@@ -2733,3 +2756,28 @@ def _stop_views(bot: discord.Client) -> None:
     for view in {id(v): v for v in views}.values():
         with contextlib.suppress(Exception):
             view.stop()
+
+
+def _texts(path: str, node: JSON, key: str) -> list[tuple[str, str]]:
+    """A node's `key` (name, description) and each of its localizations, with their paths.
+    Localizations for locales Discord does not know are left to `_unknown_locales`."""
+    found = [(f"{path}.{key}", str(node.get(key) or ""))]
+    for locale, text in (node.get(f"{key}_localizations") or {}).items():
+        if locale in LOCALES:
+            found.append((f"{path}.{key}_localizations.{locale}", str(text or "")))
+    return found
+
+
+def _unknown_locales(path: str, node: JSON) -> list[limits.Problem]:
+    return [(f"{path}.{key}.{locale}", f"Invalid locale {locale!r}.")
+            for key in ("name_localizations", "description_localizations")
+            for locale in node.get(key) or {} if locale not in LOCALES]
+
+
+def _names(path: str, node: JSON) -> list[tuple[str, str]]:
+    return _texts(path, node, "name")
+
+
+def shown_name(node: JSON, locale: str) -> str:
+    """The name a member whose client speaks `locale` sees (Discord sends the canonical one)."""
+    return str((node.get("name_localizations") or {}).get(locale) or node["name"])

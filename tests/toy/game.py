@@ -130,7 +130,7 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
     def log(self, table: Table, state: State) -> str:
         return "Nothing to log."
 
-    def rules(self, table: Table | None) -> str:
+    def rules(self, table: Table | None, lang: str) -> str:
         return "Reveal your number; the higher wins."
 
 

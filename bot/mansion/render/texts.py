@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from bot.i18n import N_, tr
 from bot.mansion.render.labels import MESSAGE_LIMIT, Voice, action_name, card_name, clip
 from bot.mansion.render.lines import voice
+from bot.messages import DESCRIPTION_LIMIT
 from engine.mansion.observations import (
     AccusationSeen,
     AllSnoopSeen,
@@ -104,47 +106,53 @@ def _entry(entry: Observation, v: Voice) -> str | None:
             return None
 
 
-def rules_text(variant: str = "standard", series: int = 1) -> str:
-    """A summary of the rules of this table (one message)."""
-    lines = [
-        "🕵️ **Clue: Mystery Beyond the Mansion** (3–5 players)",
-        "Mr. Boddy was murdered; the culprit fled in a vehicle to a destination. Be the first "
-        "to name the hidden **suspect**, **vehicle** and **destination**.",
-        "**Setup**: one card of each kind is hidden; the other 18 Clue cards are dealt. Each "
-        "player gets one Action card and a destination marker (where they are); the other "
-        "markers lie by the tray. Markers are public.",
-        "**Your turn** (`/mansion turn` or **My turn**): draw an Action card, play one of your "
-        "two, then accuse or end your turn.",
-        "• 💬 **Suggestion from ANY destination**: take any marker (swapping with its holder or "
-        "the tray), then suggest a suspect and vehicle from there.",
-        "• 🏠 **Suggestion from PRESENT destination**: suggest from where you are — or swap your "
-        "marker for another instead, without a suggestion.",
-        "• A suggestion is disproved by the first player on your left (clockwise) holding one "
-        "of the three: they choose one card to show you, in secret (asked even when only one "
-        "fits, so nobody else learns how many they hold).",
-        "• 👀 **Snoop**: look at one face-down card of an opponent. 🔄 **All Snoop**: everyone "
-        "looks at one card of a neighbour's hand.",
-        "• 🔎 **Super Sleuth**: every opponent shows you one card with the feature, if any.",
-        "• 🤫 **Private Tip**: an opponent secretly returns one card (or all) of the kind asked.",
-        "**Accusation** (once per game, `/mansion accuse`): right wins; wrong means no more "
-        "turns, but you still answer. If everyone accuses wrongly, nobody wins.",
-    ]
-    if variant in ("one-against-all", "one_against_all"):
-        lines.append(
-            "**One Against All**: a fugitive (drawn at random) is the dealer, chooses the "
-            "solution and plays no Action cards; the player on their left goes first. "
-            "Detectives disprove first; when the fugitive disproves, the top "
-            "Action card burns. The fugitive escapes when a detective must draw from an empty "
-            "pile, or when every detective has accused wrongly."
-        )
+RULES = (
+    N_("🕵️ **Clue: Mystery Beyond the Mansion** (3–5 players)"),
+    N_("Mr. Boddy was murdered; the culprit fled in a vehicle to a destination. Be the first "
+       "to name the hidden **suspect**, **vehicle** and **destination**."),
+    N_("**Setup**: one card of each kind is hidden; the other 18 Clue cards are dealt. Each "
+       "player gets one Action card and a destination marker (where they are); the other "
+       "markers lie by the tray. Markers are public."),
+    N_("**Your turn** (`/mansion turn` or **My turn**): draw an Action card, play one of your "
+       "two, then accuse or end your turn."),
+    N_("• 💬 **Suggestion from ANY destination**: take any marker (swapping with its holder or "
+       "the tray), then suggest a suspect and vehicle from there."),
+    N_("• 🏠 **Suggestion from PRESENT destination**: suggest from where you are — or swap your "
+       "marker for another instead, without a suggestion."),
+    N_("• A suggestion is disproved by the first player on your left (clockwise) holding one "
+       "of the three: they choose one card to show you, in secret (asked even when only one "
+       "fits, so nobody else learns how many they hold)."),
+    N_("• 👀 **Snoop**: look at one face-down card of an opponent. 🔄 **All Snoop**: everyone "
+       "looks at one card of a neighbour's hand."),
+    N_("• 🔎 **Super Sleuth**: every opponent shows you one card with the feature, if any."),
+    N_("• 🤫 **Private Tip**: an opponent secretly returns one card (or all) of the kind asked."),
+    N_("**Accusation** (once per game, `/mansion accuse`): right wins; wrong means no more "
+       "turns, but you still answer. If everyone accuses wrongly, nobody wins."),
+)
+"""The rules summary's lines every table shows, before those of its variant and series."""
+
+
+def rules_text(lang: str, variant: str = "standard", series: int = 1) -> str:
+    """A summary of the rules of this table (an embed's description), in `lang`."""
+    fugitive = variant in ("one-against-all", "one_against_all")
+    lines = [tr(lang, text) for text in RULES]
+    if fugitive:
+        lines.append(tr(
+            lang, "**One Against All**: a fugitive (drawn at random) is the dealer, chooses the "
+                  "solution and plays no Action cards; the player on their left goes first. "
+                  "Detectives disprove first; when the fugitive disproves, the top Action card "
+                  "burns. The fugitive escapes when a detective must draw from an empty pile, or "
+                  "when every detective has accused wrongly."))
     else:
-        lines.append("**Empty draw pile**: the discard pile is shuffled into a new one.")
+        lines.append(tr(lang, "**Empty draw pile**: the discard pile is shuffled into a new one."))
     if series > 1:
-        passes = ("the fugitive (and dealer)" if variant in ("one-against-all", "one_against_all")
-                  else "the dealer")
-        lines.append(f"**Series**: {passes} passes left each game; the first to solve {series} "
+        lines.append(
+            tr(lang, "**Series**: the fugitive (and dealer) passes left each game; the first to "
+                     "solve {series} crimes (right accusations; an escape solves none) is the "
+                     "**Master Detective**.", series=series) if fugitive else
+            tr(lang, "**Series**: the dealer passes left each game; the first to solve {series} "
                      "crimes (right accusations; an escape solves none) is the **Master "
-                     "Detective**.")
-    lines.append("Prompts for you (show a card, pick a card, answer a tip) come by DM with "
-                 "buttons; `/mansion hand` shows them too.")
-    return clip("\n".join(lines), MESSAGE_LIMIT)
+                     "Detective**.", series=series))
+    lines.append(tr(lang, "Prompts for you (show a card, pick a card, answer a tip) come by DM "
+                          "with buttons; `/mansion hand` shows them too."))
+    return clip("\n".join(lines), DESCRIPTION_LIMIT)

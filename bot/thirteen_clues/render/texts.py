@@ -1,9 +1,13 @@
-"""Longer texts: the question log and the rules summary, each one message (≤ 2000)."""
+"""Longer texts: the question log (one message, ≤ 2000) and the rules summary (an embed's
+description, ≤ 4096)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from bot.i18n import tr, trn
+from bot.messages import DESCRIPTION_LIMIT
+from bot.thirteen_clues import words
 from bot.thirteen_clues.render.labels import (
     MESSAGE_LIMIT,
     Voice,
@@ -11,6 +15,7 @@ from bot.thirteen_clues.render.labels import (
     range_label,
     subject_label,
 )
+from engine.thirteen_clues.cards import REMOVED_SUITS, Category, SubCategory
 from engine.thirteen_clues.state import GLASSES_IN_BOX, LETTERS, Edition, Question
 from engine.thirteen_clues.views import PublicView
 
@@ -79,89 +84,82 @@ def _times(label: str, n: int) -> str:
 
 _GLASSES = GLASSES_IN_BOX
 _INFORMANTS = {2: 8, 3: 6, 4: 4, 5: 2, 6: 0}
-_REMOVED = {
-    2: "Gray, Brown, White, Orange",
-    3: "Gray, Brown, White",
-    4: "Gray, Brown",
-    5: "Gray",
-    6: "none",
-}
 
 
-def rules_text(edition: Edition, players: int | None = None, top_secret: bool = False) -> str:
-    """A one-message summary of this table's rules: edition, two-player differences when
-    `players` is 2, the Top Secret variant when on."""
+def rules_text(lang: str, edition: Edition, players: int | None = None,
+               top_secret: bool = False) -> str:
+    """A summary of this table's rules (an embed's description), in `lang`: edition, two-player
+    differences when `players` is 2, the Top Secret variant when on."""
     first = edition == "2016"
     two = players == 2
+    title = (trn(lang, "📘 **13 Clues — {edition} rules**, {n} player",
+                 "📘 **13 Clues — {edition} rules**, {n} players", players, edition=edition)
+             if players else tr(lang, "📘 **13 Clues — {edition} rules**", edition=edition))
     lines = [
-        f"📘 **13 Clues — {edition} rules**" + (f", {players} players" if players else ""),
-        "**Goal**: find the 3 cards (1 Person, 1 Location, 1 Weapon) on your own card holder. "
-        "You see every other holder, never your own.",
+        title,
+        tr(lang, "**Goal**: find the 3 cards (1 Person, 1 Location, 1 Weapon) on your own card "
+                 "holder. You see every other holder, never your own."),
     ]
     if players:
         letters = range_label(list(LETTERS[: _INFORMANTS[players]]))
-        informant = f"informants {letters}" if _INFORMANTS[players] else "no informant"
-        lines.append(f"**Setup**: suits removed: {_REMOVED[players]}; {informant}.")
-    lines.append(
-        "**Pass**: from your 5 cards, choose 1 Person, 1 Location, 1 Weapon for the holder of "
-        "the player on your left (`/13clues pass`); the other 2 stay behind your screen."
-    )
+        informant = (tr(lang, "informants {letters}", letters=letters) if _INFORMANTS[players]
+                     else tr(lang, "no informant"))
+        removed = ", ".join(words.subject_label(lang, s).split(" ", 1)[1]
+                            for s in REMOVED_SUITS[players]) or tr(lang, "none")
+        lines.append(tr(lang, "**Setup**: suits removed: {removed}; {informant}.",
+                        removed=removed, informant=informant))
+    lines.append(tr(
+        lang, "**Pass**: from your 5 cards, choose 1 Person, 1 Location, 1 Weapon for the holder "
+              "of the player on your left (`/13clues pass`); the other 2 stay behind your screen."
+    ))
     if two:
-        lines.append("**Turn**: no glasses; one action per turn.")
+        lines.append(tr(lang, "**Turn**: no glasses; one action per turn."))
     else:
-        lines.append(
-            f"**Turn**: with no 🔎 glass, take one from the supply ({_GLASSES.get(edition, 8)} "
-            "in the box; if the supply is empty, `/13clues take` one from a player). Spend each "
-            "glass on one action."
-        )
-    subs = "one sub-category (Male, Female, Indoor, Outdoor, Up close, Ranged)"
-    subjects = (
-        f"one suit, {subs} or one category (Persons, Locations, Weapons)"
-        if first
-        else f"one suit or {subs}"
-    )
-    if two:
-        lines.append(
-            f"❓ **Ask** the other player (`/13clues ask`) how many cards of {subjects} they see "
-            "on your holder plus their left *or* right screen card (you name the side). "
-            "The answer is public."
-        )
-    else:
-        lines.append(
-            f"❓ **Ask** a witness (`/13clues ask`) how many cards of {subjects} they see "
-            "(every holder but their own, plus their screen). The glass goes to the witness; "
-            "the answer is public."
-        )
-    if players != 6:
-        lines.append(
-            "🕵️ **Consult** the Secret Informant (`/13clues informant`): look at one face-down "
-            "card; the table sees the letter only."
-        )
-    accuse = (
-        "⚖️ **Accuse** (`/13clues accuse`) 1 Person, 1 Location, 1 Weapon: right wins at once; "
-        "wrong never eliminates you. "
-    )
+        lines.append(tr(
+            lang, "**Turn**: with no 🔎 glass, take one from the supply ({glasses} in the box; if "
+                  "the supply is empty, `/13clues take` one from a player). Spend each glass on "
+                  "one action.", glasses=_GLASSES.get(edition, 8)))
+    subs = [words.subject_label(lang, s) for s in SubCategory]
     if first:
-        accuse += "Wrong: your turn continues if you still hold glasses; any cards may be named."
-    elif two:
-        accuse += "Wrong ends your turn. You cannot name a card you can see."
+        subjects = tr(lang, "one suit, one sub-category ({subs}) or one category ({categories})",
+                      subs=", ".join(subs),
+                      categories=", ".join(words.subject_label(lang, c) for c in Category))
     else:
-        accuse += (
-            "Wrong ends your turn and your glasses go to the supply. You cannot name a card "
-            "you can see."
-        )
-    lines.append(accuse)
+        subjects = tr(lang, "one suit or one sub-category ({subs})", subs=", ".join(subs))
+    if two:
+        lines.append(tr(
+            lang, "❓ **Ask** the other player (`/13clues ask`) how many cards of {subjects} they "
+                  "see on your holder plus their left *or* right screen card (you name the "
+                  "side). The answer is public.", subjects=subjects))
+    else:
+        lines.append(tr(
+            lang, "❓ **Ask** a witness (`/13clues ask`) how many cards of {subjects} they see "
+                  "(every holder but their own, plus their screen). The glass goes to the "
+                  "witness; the answer is public.", subjects=subjects))
+    if players != 6:
+        lines.append(tr(
+            lang, "🕵️ **Consult** the Secret Informant (`/13clues informant`): look at one "
+                  "face-down card; the table sees the letter only."))
+    accuse = tr(lang, "⚖️ **Accuse** (`/13clues accuse`) 1 Person, 1 Location, 1 Weapon: right "
+                      "wins at once; wrong never eliminates you.")
+    if first:
+        wrong = tr(lang, "Wrong: your turn continues if you still hold glasses; any cards may "
+                         "be named.")
+    elif two:
+        wrong = tr(lang, "Wrong ends your turn. You cannot name a card you can see.")
+    else:
+        wrong = tr(lang, "Wrong ends your turn and your glasses go to the supply. You cannot "
+                         "name a card you can see.")
+    lines.append(f"{accuse} {wrong}")
     if not two:
-        spent = (
-            "to the player with the fewest (ties: first clockwise)"
-            if first
-            else "to a player holding none (first clockwise), else the supply"
-        )
-        lines.append(f"🔎 A glass spent on the informant or an accusation goes {spent}.")
-    if top_secret and not two:
         lines.append(
-            "🤫 **Top Secret**: once per game, ask with `top_secret: True`: the table learns "
-            "only who asked whom; the answer goes to you (and the witness)."
-        )
-    lines.append("`/13clues hand` shows your secrets · `/13clues log` every answer.")
-    return clip("\n".join(lines), MESSAGE_LIMIT)
+            tr(lang, "🔎 A glass spent on the informant or an accusation goes to the player "
+                     "with the fewest (ties: first clockwise).") if first else
+            tr(lang, "🔎 A glass spent on the informant or an accusation goes to a player "
+                     "holding none (first clockwise), else the supply."))
+    if top_secret and not two:
+        lines.append(tr(
+            lang, "🤫 **Top Secret**: once per game, ask with `top_secret: True`: the table "
+                  "learns only who asked whom; the answer goes to you (and the witness)."))
+    lines.append(tr(lang, "`/13clues hand` shows your secrets · `/13clues log` every answer."))
+    return clip("\n".join(lines), DESCRIPTION_LIMIT)

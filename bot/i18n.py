@@ -1,0 +1,152 @@
+"""The bot's words in its readers' languages: gettext catalogs (`bot/locales/<lang>/LC_MESSAGES/
+messages.po`, handled with Babel) and the helpers that look a text up for one explicit
+language. A bot serves many languages at once, so nothing is installed globally: every call
+names the language it writes in.
+
+The catalogs are read from their `.po` files at the bot's start (`preload`; elsewhere when
+first needed) and compiled in memory (Babel's `write_mo`): the repository keeps only the `.po`
+sources, there is no build step at install, and a fixed catalog is read at the next start.
+English is the source language: its texts are the message ids, so it needs no catalog.
+`python -m bot.locales` extracts the ids and brings every catalog up to date (README,
+"Adding a language").
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import babel
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+LOCALES = Path(__file__).with_name("locales")
+"""One folder per language, named by its code (`fr`, `de`, `es`): adding one adds a language."""
+DOMAIN = "messages"
+SOURCE = "en"
+"""The language the texts are written in (their message ids)."""
+
+DISCORD_LOCALES = (
+    "en-US", "en-GB", "bg", "zh-CN", "zh-TW", "hr", "cs", "id", "da", "nl", "fi", "fr", "de",
+    "el", "hi", "hu", "it", "ja", "ko", "es-419", "lt", "no", "pl", "pt-BR", "ro", "ru", "es-ES",
+    "sv-SE", "th", "tr", "uk", "vi",
+)
+"""Every locale Discord sends or accepts in a command's localizations (its `Locale` values)."""
+
+
+@dataclass(frozen=True)
+class Language:
+    """One catalog: its entries (to ask whether a text is translated) and its compiled form."""
+
+    code: str
+    catalog: Catalog
+    translations: Translations
+
+
+def catalog_path(code: str) -> Path:
+    return LOCALES / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.cache
+def languages() -> tuple[str, ...]:
+    """English and every language with a catalog, in a stable order."""
+    found = sorted(p.name for p in LOCALES.iterdir() if catalog_path(p.name).is_file())
+    return (SOURCE, *found)
+
+
+@functools.cache
+def language(code: str) -> Language:
+    """The catalog of `code`, read and compiled once per process."""
+    with catalog_path(code).open("rb") as source:
+        catalog = read_po(source, locale=code, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Language(code, catalog, Translations(compiled, domain=DOMAIN))
+
+
+def preload() -> None:
+    """Read every catalog now (the bot's start): a broken catalog stops the start, not a
+    member's first interaction in its language."""
+    for code in languages()[1:]:
+        language(code)
+
+
+def from_discord(locale: object) -> str:
+    """The language of a Discord locale (`fr`, `es-ES`, `es-419`, a `discord.Locale`): its own
+    catalog if there is one (`pt_BR` for `pt-BR`), else its language's (`es` for both Spanish
+    locales), else English."""
+    code = str(locale)
+    known = languages()
+    for candidate in (code.replace("-", "_"), code.split("-")[0]):
+        if candidate in known:
+            return candidate
+    return SOURCE
+
+
+def discord_locales(code: str) -> tuple[str, ...]:
+    """The Discord locales that read `code`: those a command's localizations are given for."""
+    return tuple(loc for loc in DISCORD_LOCALES if loc.split("-")[0] != SOURCE
+                 and from_discord(loc) == code)
+
+
+def tr(lang: str, message: str, **params: object) -> str:
+    """`message` in `lang`, its `{placeholders}` filled from `params`."""
+    found = message if lang == SOURCE else language(lang).translations.gettext(message)
+    return found.format(**params) if params else found
+
+
+def trn(lang: str, singular: str, plural: str, n: int, **params: object) -> str:
+    """The form of `singular`/`plural` that `n` takes in `lang`; `{n}` and `params` filled."""
+    if lang == SOURCE:
+        found = singular if n == 1 else plural
+    else:
+        found = language(lang).translations.ngettext(singular, plural, n)
+    return found.format(n=n, **params)
+
+
+def N_(message: str) -> str:
+    """Marks a text kept in a constant for the catalogs' extraction; `tr` translates it where
+    it is shown."""
+    return message
+
+
+def translated(lang: str, message: str, context: str | None = None) -> str | None:
+    """`message` (with its gettext context) in `lang` if its catalog translates it, else None:
+    for Discord's command localizations, where a missing one falls back to English."""
+    if lang == SOURCE:
+        return None
+    entry = language(lang).catalog.get(message, context)
+    if entry is None or entry.fuzzy or not isinstance(entry.string, str) or not entry.string:
+        return None
+    return entry.string
+
+
+def named(lang: str, context: str, english: str) -> str:
+    """A game's word (a card, a colour) in `lang`, under the game's context; English if its
+    catalog has none."""
+    return translated(lang, english, context) or english
+
+
+def folded(text: str) -> str:
+    """`text` as typing compares it: any case, accents dropped ("épée" finds "Épée")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
+                   if not unicodedata.combining(c))
+
+
+def typed_in(typed: str, *names: str) -> bool:
+    """Whether what a member typed is part of one of `names` (autocomplete: a card matches
+    in the member's language or in English)."""
+    needle = folded(typed.strip())
+    return any(needle in folded(name) for name in names)
+
+
+def name_of(code: str) -> str:
+    """A language's name as its readers write it (Babel's locale data): "Français"."""
+    name = str(babel.Locale.parse(code).get_display_name(code))
+    return name[:1].upper() + name[1:]

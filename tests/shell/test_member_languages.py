@@ -1,0 +1,70 @@
+"""Each member's language, stored on both backends: the locale of their latest interaction and
+the language they chose (`/language`), and the table's language from the server's settings."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, cast
+
+import discord
+
+from bot.languages import Languages, of_table
+from bot.storage import Storage
+
+
+class CountingStorage:
+    """The storage, with its writes of members' languages counted."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.writes = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.storage, name)
+
+    async def set_seen_locale(self, user_id: int, locale: str) -> None:
+        self.writes += 1
+        await self.storage.set_seen_locale(user_id, locale)
+
+
+def interaction(user_id: int, locale: str) -> discord.Interaction:
+    fake = SimpleNamespace(user=SimpleNamespace(id=user_id), locale=discord.Locale(locale))
+    return cast(discord.Interaction, fake)
+
+
+async def test_seen_and_chosen_languages_are_stored_apart(storage: Storage) -> None:
+    assert await storage.member_language(7) == (None, None)
+    await storage.set_seen_locale(7, "de")
+    await storage.set_chosen_language(7, "fr")
+    await storage.set_seen_locale(7, "es-ES")  # a later interaction keeps the choice
+    assert await storage.member_language(7) == ("es-ES", "fr")
+    await storage.set_chosen_language(7, None)
+    assert await storage.member_language(7) == ("es-ES", None)
+    await storage.set_chosen_language(8, "de")  # a choice before any locale was seen
+    assert await storage.member_language(8) == (None, "de")
+
+
+async def test_a_members_language_is_their_choice_else_their_clients(storage: Storage) -> None:
+    counted = CountingStorage(storage)
+    languages = Languages(cast(Storage, counted))
+    await languages.saw(5, "fr")
+    await languages.saw(5, "fr")  # unchanged: no write
+    assert counted.writes == 1
+    assert await languages.of_member(interaction(5, "fr")) == "fr"
+    assert await languages.of_member(interaction(5, "es-419")) == "es"
+    assert await languages.of_member(interaction(5, "ja")) == "en"
+    await languages.choose(5, "de")
+    assert await languages.of_member(interaction(5, "fr")) == "de"
+    again = Languages(storage)  # another process, or after a restart: read from the database
+    assert await again.of_member(interaction(5, "fr")) == "de"
+    assert await storage.member_language(5) == ("fr", "de")
+    await again.choose(5, None)
+    assert await again.of_member(interaction(5, "es-ES")) == "es"
+
+
+def test_a_tables_language_is_the_servers_setting_else_its_discord_language() -> None:
+    assert of_table({"language": "de"}, "fr") == "de"
+    assert of_table({}, discord.Locale.french) == "fr"
+    assert of_table({}, "es-ES") == "es"
+    assert of_table({}, None) == "en"
+    assert of_table({"language": "xx"}, "pt-BR") == "en"  # a language whose catalog went
