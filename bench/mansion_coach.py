@@ -72,7 +72,10 @@ def agreement(count: int, seed: int, workers: int = 1) -> None:
                 per_players[players][0] += 1
             else:
                 regrets.append(regret)
-            if agree + len(regrets) >= count:
+            done = agree + len(regrets)
+            if done % 100 == 0:
+                print(f"  ... {done} positions: {agree} agree", flush=True)
+            if done >= count:
                 break
     done = agree + len(regrets)
     print(
