@@ -9,6 +9,7 @@ one of nine, a suspect or vehicle one of six), else any; ties at random.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 
 from engine.mansion.actions import AnswerTip, ChooseSolution, PickCard, ShowCard
 from engine.mansion.cards import BY_KIND, CLUES, DESTINATIONS, SUSPECTS, VEHICLES
@@ -55,9 +56,15 @@ def shown_to(view: PlayerView, receiver: int) -> set[str]:
     return out
 
 
+def reveals_least(card: str, seen: Collection[str]) -> tuple[bool, int]:
+    """How little showing `card` reveals to a receiver who has `seen` these cards of this
+    seat's (greater is less): a card seen already, else the larger kind."""
+    return card in seen, len(BY_KIND[CLUES[card].kind])
+
+
 def least_revealing(view: PlayerView, receiver: int, options: list[str], rng: random.Random) -> str:
     seen = shown_to(view, receiver)
-    best = max(((c in seen, len(BY_KIND[CLUES[c].kind]), rng.random()), c) for c in options)
+    best = max(((*reveals_least(c, seen), rng.random()), c) for c in options)
     return best[1]
 
 
