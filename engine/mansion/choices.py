@@ -5,8 +5,8 @@ The exact notes (`deduction.py`) count every consistent deal alike: as if a play
 two of the named cards had no preference between them. Players have one: the AI levels show
 the card that reveals least (one the receiver has already seen from them, else a card of
 the larger kind: a destination, one of nine, before a suspect or vehicle, one of six:
-`ai.answers.reveals_least`). So when a refuter shows you a suspect, a deal in which it also
-held the named destination is less likely than the counts say.
+`reveals_least`, which the AI shows by). So when a refuter shows you a suspect, a deal in
+which it also held the named destination is less likely than the counts say.
 
 The stated model (`SHOW_MODEL`): every choice this seat saw (a card shown to it, a one-card
 tip answered to it) was made as the AI makes it with weight `SHOW_MODEL`, at random among
@@ -22,11 +22,10 @@ every deal is checked by tests/mansion/test_choices.py.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from engine.mansion.ai.answers import reveals_least
-from engine.mansion.cards import ACTIONS, CLUES, matches
+from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, matches
 from engine.mansion.deduction import Deal, Deduction, TripleIds, solve_and_sample
 from engine.mansion.facts import CARD_IDS
 from engine.mansion.observations import SleuthSeen, SuggestionSeen, TipSeen
@@ -38,6 +37,12 @@ SAMPLES = 512
 """Deals drawn to weigh each possible solution."""
 
 Hands = Mapping[int, frozenset[str]]
+
+
+def reveals_least(card: str, seen: Collection[str]) -> tuple[bool, int]:
+    """How little showing `card` reveals to a receiver who has `seen` these cards of this
+    seat's (greater is less): a card seen already, else the larger kind."""
+    return card in seen, len(BY_KIND[CLUES[card].kind])
 
 
 @dataclass(frozen=True)

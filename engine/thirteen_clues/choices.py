@@ -4,8 +4,8 @@ The exact marks and odds (`deduction.py`) count every consistent assignment alik
 whoever filled the seat's holder had picked its three cards from their five at random. A
 player does not: the AI levels never pass three cards of one suit when they can help it,
 and normal and expert pass three suits and keep the passed suits' other cards behind
-their screen (`ai.passing.best_passes`). So a holder of three suits, whose suit-mates sit
-behind the passer's screen, is likelier than the counts say.
+their screen (`best_passes`, which the AI passes by). So a holder of three suits, whose
+suit-mates sit behind the passer's screen, is likelier than the counts say.
 
 The stated model (`PASS_MODEL`): the player on the seat's right (who filled its holder)
 passes as the careful AI does with weight `PASS_MODEL`, and at random among the legal
@@ -19,11 +19,12 @@ exact deduction rules out stays at 0 and a certain one stays certain.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from engine.thirteen_clues import deduction
-from engine.thirteen_clues.ai.passing import best_passes, passes
+from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.deduction import Joint, Triple
 from engine.thirteen_clues.views import PlayerView
 
@@ -47,6 +48,40 @@ class ChoiceOdds:
     def likeliest(self) -> list[Triple]:
         """Triples, likeliest first (ties in card order, for stable output)."""
         return sorted(self.triples, key=lambda t: (-self.triples[t], t))
+
+
+def passes(dealt: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Every legal pass from these five cards, in their order."""
+    persons, locations, weapons = (
+        [c for c in dealt if CARDS[c].category == cat] for cat in Category
+    )
+    return [(p, loc, w) for p in persons for loc in locations for w in weapons]
+
+
+def _suits(triple: tuple[str, ...]) -> set[str]:
+    return {CARDS[c].suit for c in triple}
+
+
+def best_passes(dealt: Sequence[str], careful: bool) -> list[tuple[str, str, str]]:
+    """The passes the AI chooses among (at random) from these five cards: never three cards
+    of one suit when avoidable (the receiver's suit counts would jump by 3). `careful`: three
+    different suits, and keep behind the screen the suit-mates of the passed cards, since
+    the receiver cannot see the screen: those suits stay ambiguous (a suit answer could come
+    from the holder or from a screen)."""
+    best: list[tuple[str, str, str]] = []
+    best_score = None
+    for triple in passes(dealt):
+        suits = _suits(triple)
+        if careful:
+            kept = [c for c in dealt if c not in triple]
+            score = (len(suits), sum(CARDS[c].suit in suits for c in kept))
+        else:
+            score = (int(len(suits) > 1), 0)
+        if best_score is None or score > best_score:
+            best, best_score = [triple], score
+        elif score == best_score:
+            best.append(triple)
+    return best
 
 
 def pass_chance(holder: Triple, screen: tuple[str, ...], model: float = PASS_MODEL) -> float:

@@ -9,10 +9,10 @@ one of nine, a suspect or vehicle one of six), else any; ties at random.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
 
 from engine.mansion.actions import AnswerTip, ChooseSolution, PickCard, ShowCard
-from engine.mansion.cards import BY_KIND, CLUES, DESTINATIONS, SUSPECTS, VEHICLES
+from engine.mansion.cards import DESTINATIONS, SUSPECTS, VEHICLES
+from engine.mansion.choices import reveals_least
 from engine.mansion.events import PromptInfo
 from engine.mansion.observations import SleuthSeen, SuggestionSeen, TipSeen
 from engine.mansion.views import PlayerView
@@ -54,12 +54,6 @@ def shown_to(view: PlayerView, receiver: int) -> set[str]:
             case _:
                 pass
     return out
-
-
-def reveals_least(card: str, seen: Collection[str]) -> tuple[bool, int]:
-    """How little showing `card` reveals to a receiver who has `seen` these cards of this
-    seat's (greater is less): a card seen already, else the larger kind."""
-    return card in seen, len(BY_KIND[CLUES[card].kind])
 
 
 def least_revealing(view: PlayerView, receiver: int, options: list[str], rng: random.Random) -> str:
