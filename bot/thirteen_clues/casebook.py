@@ -20,7 +20,7 @@ from bot.thirteen_clues.coaching import advice_for, deducible, hint_text, why_te
 from bot.thirteen_clues.family import Family, custom_id
 from bot.thirteen_clues.render.labels import SUIT_EMOJI
 from bot.thirteen_clues.shown import casebook_picture
-from engine.thirteen_clues import player_view
+from engine.thirteen_clues import choices, player_view
 from engine.thirteen_clues.cards import CARDS, Category, find_card, suits_in_play
 from engine.thirteen_clues.coach import Advice
 from engine.thirteen_clues.deduction import Deduction, bookkeeping, solve
@@ -56,6 +56,8 @@ def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any], *,
     marks, deduction = assist_marks(view, assist, manual)
     marking = assist != "full" and view.phase != "over"
     embed = _embed(view, assist, marks, deduction)
+    if deduction is not None and deduction.certain() is None:
+        embed.add_field(name=CHOICE_ODDS, value=choice_text(view), inline=False)
     if advice is not None and assist == "full":
         embed.add_field(name="Hint", value=hint_text(view, advice)[:1024], inline=False)
     return Outgoing.of(
@@ -64,6 +66,20 @@ def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any], *,
         view=_marking_view(table.id, marks, manual) if marking else None,
         pictures=[casebook_picture(view, embed=0)] if deduction is not None else [],
     )
+
+
+CHOICE_ODDS = "Odds, accounting for how players choose"
+
+
+def choice_text(view: PlayerView) -> str:
+    """The likeliest mysteries if whoever filled your holder passed as careful players do
+    (`engine.thirteen_clues.choices`), beside the exact odds above."""
+    odds = choices.odds(view)
+    lines = [
+        f"{odds.triple_probability(t):.0%} — " + ", ".join(CARDS[c].name for c in t)
+        for t in odds.likeliest()[:3]
+    ]
+    return "\n".join(lines) + "\n*if your holder's passer mixed suits, as careful players do*"
 
 
 def casebook_update(before: PlayerView, after: PlayerView, assist: str) -> discord.Embed | None:
