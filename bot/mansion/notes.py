@@ -20,10 +20,12 @@ from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import notes_grid_picture
 from bot.messages import Outgoing
 from bot.models import Table
+from engine.mansion import choices
 from engine.mansion.cards import BY_KIND, CLUES, find_clue
 from engine.mansion.coach import Advice
 from engine.mansion.deduction import Inconsistent
 from engine.mansion.notes import Mark, Notes, notes
+from engine.mansion.records import Triple
 from engine.mansion.views import PlayerView
 
 log = logging.getLogger(__name__)
@@ -105,9 +107,30 @@ def notes_message(table: Table, view: PlayerView, advice: Advice | None = None) 
         grid = notes(view, "bookkeeping")
     shown = notes_grid_picture(grid, view, embed=0)
     embed = notes_embed(grid, view)
+    if grid.assist == "full" and grid.solved is None:
+        embed.add_field(name=CHOICE_ODDS, value=clip(choice_text(view), FIELD), inline=False)
     if advice is not None:
         embed.add_field(name="Hint", value=clip(hint_text(view, advice), FIELD), inline=False)
     return Outgoing.of(embeds=[embed], pictures=[shown] if shown else [])
+
+
+CHOICE_ODDS = "Odds, accounting for how players choose"
+
+
+def choice_text(view: PlayerView) -> str:
+    """The likeliest solutions if the cards shown and tipped to you were chosen as careful
+    players choose (`engine.mansion.choices`), beside the exact odds above."""
+    _, odds = choices.odds(view)
+    lines = [
+        f"{odds.triple_probability(t):>4.0%} {triple_text(_triple(t))}"
+        for t in odds.likeliest()[:3]
+    ]
+    return "\n".join(lines) + "\n*if what was shown you was what reveals least, as careful " \
+        "players show*"
+
+
+def _triple(t: tuple[str, str, str]) -> Triple:
+    return Triple(suspect=t[0], vehicle=t[1], destination=t[2])
 
 
 def _head(name: str, me: bool) -> str:
