@@ -1,7 +1,7 @@
 """The coach (13 Clues): its top move against the true best by brute force, and its speed.
 
     python -m bench.coach [--positions 2000] [--timed 500] [--reviews 30] [--seed 16]
-                          [--game thirteen-clues|mansion|both]
+                          [--game thirteen-clues|mansion|both] [--workers 1]
 
 The Mansion's figures are `bench/mansion_coach.py`'s (its docstring says how).
 
@@ -152,6 +152,7 @@ def main() -> None:
     parser.add_argument("--timed", type=int, default=500)
     parser.add_argument("--reviews", type=int, default=30)
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=1, help="processes (Mansion agreement)")
     parser.add_argument("--game", choices=["thirteen-clues", "mansion", "both"], default="both")
     args = parser.parse_args()
     if args.game != "mansion":
@@ -161,7 +162,7 @@ def main() -> None:
     if args.game != "thirteen-clues":
         from bench import mansion_coach
 
-        mansion_coach.agreement(args.positions, args.seed)
+        mansion_coach.agreement(args.positions, args.seed, args.workers)
         mansion_coach.timing(args.timed, args.seed)
         mansion_coach.reviews(args.reviews, args.seed)
 

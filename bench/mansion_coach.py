@@ -7,9 +7,11 @@ error, and its time to rank. Run through `python -m bench.coach --game mansion`.
    way (every consistent deal, every outcome the rules allow). The coach agrees when its
    top play is a best one by brute force (ties count); regret is the brute-force figure of
    its top play minus the best. Positions beyond the enumerator's budget are drawn again,
-   and counted. The coach samples its outcome chances and counts only what an outcome
-   removes at once, so its figures differ from the literal ones: the error over every play
-   ranked (|coach - brute force|, in possible solutions) is printed too.
+   and counted. Position k has its own seeded generator, so the figures are the same
+   whatever `--workers` spreads them over. The coach samples its outcome chances and
+   counts only what an outcome removes at once, so its figures differ from the literal
+   ones: the error over every play ranked (|coach - brute force|, in possible solutions)
+   is printed too.
 2. Time to rank: `advise` on positions of 3, 4 and 5 players, as the bot calls it (one call,
    time.perf_counter): median, p99, max. The target is p99 <= 200 ms at five.
 3. Time of one member's review at the end of a game (normal AIs, 3 and 5 players): the
@@ -18,6 +20,7 @@ error, and its time to rank. Run through `python -m bench.coach --game mansion`.
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import statistics
 import time
@@ -25,55 +28,63 @@ import time
 from bench.coach import percentile, review_times
 from engine.mansion import legal
 from engine.mansion.ai import choose_action
-from engine.mansion.bruteforce import TooLarge, play_left, random_positions
+from engine.mansion.bruteforce import TooLarge, play_left, playing_position
 from engine.mansion.coach import advise, move_key
 from engine.mansion.review import review
 from engine.mansion.rules import apply, new_game
-from engine.mansion.state import GameState, Options, PlayerRef, Variant
-from engine.mansion.views import PlayerView, player_view
+from engine.mansion.state import GameState, Options, PlayerRef
+from engine.mansion.views import player_view
 
 BUDGET = 30_000
+Figures = tuple[int, float, list[float], list[float]] | None
+"""One position's (players, regret, errors, relative errors); None beyond the budget."""
 
 
-def playing(rng: random.Random, players: int) -> PlayerView:
-    """A random position seen by the seat that is to play."""
-    while True:
-        variant: Variant = rng.choice(["standard", "one_against_all"])
-        for state, _ in random_positions(rng, players, variant, [rng.randint(10, 60)]):
-            seats = [s for s in legal.waiting_on(state) if legal.playable_cards(state, s)]
-            if seats:
-                return player_view(state, seats[0])
+def compare(job: tuple[int, int]) -> Figures:
+    """Position `number` of the run seeded `seed`: its own seeded generator, so the figures
+    do not depend on how the positions are spread over workers."""
+    seed, number = job
+    rng = random.Random(f"mansion-coach:{seed}:{number}")
+    players = rng.choice([3, 4, 5])
+    view = playing_position(rng, players)
+    try:
+        reference = play_left(view, budget=BUDGET)
+    except TooLarge:
+        return None
+    advice = advise(view)
+    errors = [abs(r.left - reference[move_key(r.move)]) for r in advice.ranked]
+    regret = reference[move_key(advice.ranked[0].move)] - min(reference.values())
+    return players, regret, errors, [e / advice.solutions for e in errors]
 
 
-def agreement(count: int, seed: int) -> None:
-    rng = random.Random(seed)
+def agreement(count: int, seed: int, workers: int = 1) -> None:
     agree = drawn = too_large = 0
     regrets: list[float] = []
     errors: list[float] = []
     relative: list[float] = []
     per_players: dict[int, list[int]] = {p: [0, 0] for p in (3, 4, 5)}
     started = time.perf_counter()
-    while agree + len(regrets) < count:
-        players = rng.choice([3, 4, 5])
-        view = playing(rng, players)
-        drawn += 1
-        try:
-            reference = play_left(view, budget=BUDGET)
-        except TooLarge:
-            too_large += 1
-            continue
-        advice = advise(view)
-        for rated in advice.ranked:
-            error = abs(rated.left - reference[move_key(rated.move)])
-            errors.append(error)
-            relative.append(error / advice.solutions)
-        regret = reference[move_key(advice.ranked[0].move)] - min(reference.values())
-        per_players[players][1] += 1
-        if regret <= 1e-9:
-            agree += 1
-            per_players[players][0] += 1
-        else:
-            regrets.append(regret)
+    with multiprocessing.Pool(workers) as pool:
+        jobs = [(seed, number) for number in range(20 * count)]  # ample: ~70% are beyond
+        for figures in pool.imap(compare, jobs, chunksize=2):
+            drawn += 1
+            if figures is None:
+                too_large += 1
+                continue
+            players, regret, errs, rel = figures
+            errors += errs
+            relative += rel
+            per_players[players][1] += 1
+            if regret <= 1e-9:
+                agree += 1
+                per_players[players][0] += 1
+            else:
+                regrets.append(regret)
+            done = agree + len(regrets)
+            if done % 100 == 0:
+                print(f"  ... {done} positions: {agree} agree", flush=True)
+            if done >= count:
+                break
     done = agree + len(regrets)
     print(
         f"mansion agreement: {agree}/{done} positions ({agree / done:.2%}) where the coach's "
@@ -99,7 +110,7 @@ def timing(count: int, seed: int) -> None:
         rng = random.Random(seed * 10 + players)
         samples = []
         for _ in range(count):
-            view = playing(rng, players)
+            view = playing_position(rng, players)
             start = time.perf_counter()
             advise(view)
             samples.append(time.perf_counter() - start)

@@ -1,7 +1,10 @@
 """Tournament of Mansion AI levels: one stronger AI against weaker ones, its seat rotated.
 
-    python -m bench.mansion_tournament [--games 1000] [--players 3 4 5]
-        [--match expert-easy normal-easy expert-normal] [--variant standard] [--workers 2]
+    python -m bench.mansion_tournament [--games 1000] [--players 4]
+        [--match expert-normal expert-easy normal-easy] [--variant standard] [--workers 2]
+
+The reported match (the default): the expert against three normal players. The others, and
+other player counts, on request.
 
 Each game seats one AI of the first level and the others of the second; the strong seat
 moves round the table game by game (and so does the random dealer). Prints per player
@@ -31,10 +34,12 @@ from engine.mansion.ai.selfplay import level_policy, play
 from engine.mansion.state import Options, Variant
 
 MATCHES: dict[str, tuple[Level, Level]] = {
+    "expert-normal": ("expert", "normal"),
     "expert-easy": ("expert", "easy"),
     "normal-easy": ("normal", "easy"),
-    "expert-normal": ("expert", "normal"),
 }
+REPORTED = ("expert-normal", 4)
+"""The match and player count reported (issue 16): the expert against three normal."""
 MAX_ACTIONS = 4000
 Job = tuple[str, int, int, str, str, bool]
 """(match, players, game, variant, expert params, control: the strong seat plays weak)."""
@@ -130,8 +135,8 @@ def _rate(rows: list[tuple[bool, bool, int, int]]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
-    parser.add_argument("--match", nargs="+", default=list(MATCHES), choices=list(MATCHES))
+    parser.add_argument("--players", type=int, nargs="+", default=[REPORTED[1]])
+    parser.add_argument("--match", nargs="+", default=[REPORTED[0]], choices=list(MATCHES))
     parser.add_argument("--variant", default="standard", choices=["standard", "one_against_all"])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--params", default="", help="expert overrides: samples=128,...")

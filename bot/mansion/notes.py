@@ -20,10 +20,13 @@ from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import notes_grid_picture
 from bot.messages import Outgoing
 from bot.models import Table
+from bot.thinking import think
+from engine.mansion import choices
 from engine.mansion.cards import BY_KIND, CLUES, find_clue
 from engine.mansion.coach import Advice
 from engine.mansion.deduction import Inconsistent
-from engine.mansion.notes import Mark, Notes, notes
+from engine.mansion.notes import Mark, Notes, dealt, notes
+from engine.mansion.records import Triple
 from engine.mansion.views import PlayerView
 
 log = logging.getLogger(__name__)
@@ -84,14 +87,19 @@ async def notes_answer(interaction: discord.Interaction, table: Table, view: Pla
             raise UserError("There is no card called '{name}'.", name=why[:40])
         assist = MansionSettings.model_validate(table.options).assist
         return Outgoing.of(why_text(view, assist, await explain_for(interaction, view, card)))
-    advice = None
-    if MansionSettings.model_validate(table.options).assist == "full" and hint_due(view):
-        advice = await advice_for(interaction, view)
-    return notes_message(table, view, advice)
+    advice = choice = None
+    if MansionSettings.model_validate(table.options).assist == "full":
+        if hint_due(view):
+            advice = await advice_for(interaction, view)
+        choice = await think(interaction, choice_text, view)
+    return notes_message(table, view, advice, choice)
 
 
-def notes_message(table: Table, view: PlayerView, advice: Advice | None = None) -> Outgoing:
-    """The notes (ephemeral); with the coach's `advice` as a Hint field."""
+def notes_message(
+    table: Table, view: PlayerView, advice: Advice | None = None, choice: str | None = None
+) -> Outgoing:
+    """The notes (ephemeral); with the coach's `advice` as a Hint field, and the odds
+    accounting for how players choose (`choice_text`, full assist) beside the exact ones."""
     if view.phase == "choosing_solution":
         return Outgoing(content="📓 Nothing to note yet: the cards are dealt once the fugitive "
                                 "has chosen the solution.")
@@ -105,9 +113,38 @@ def notes_message(table: Table, view: PlayerView, advice: Advice | None = None) 
         grid = notes(view, "bookkeeping")
     shown = notes_grid_picture(grid, view, embed=0)
     embed = notes_embed(grid, view)
+    if choice is not None and grid.assist == "full":
+        embed.add_field(name=CHOICE_ODDS, value=clip(choice, FIELD), inline=False)
     if advice is not None:
         embed.add_field(name="Hint", value=clip(hint_text(view, advice), FIELD), inline=False)
     return Outgoing.of(embeds=[embed], pictures=[shown] if shown else [])
+
+
+CHOICE_ODDS = "Odds, accounting for how players choose"
+
+
+def choice_text(view: PlayerView) -> str | None:
+    """The likeliest solutions if the cards shown and tipped to you were chosen as careful
+    players choose (`engine.mansion.choices`), beside the exact odds above; None once the
+    solution is certain, or before the deal."""
+    if not dealt(view):
+        return None
+    try:
+        d, odds = choices.odds(view)
+    except Inconsistent:  # as for the notes: never expected for a real seat
+        return None
+    if d.certain() is not None:
+        return None
+    lines = [
+        f"{odds.triple_probability(t):>4.0%} {triple_text(_triple(t))}"
+        for t in odds.likeliest()[:3]
+    ]
+    return "\n".join(lines) + "\n*if what was shown you was what reveals least, as careful " \
+        "players show*"
+
+
+def _triple(t: tuple[str, str, str]) -> Triple:
+    return Triple(suspect=t[0], vehicle=t[1], destination=t[2])
 
 
 def _head(name: str, me: bool) -> str:

@@ -16,11 +16,12 @@ from bot.interactions import place_of, run, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import TableSettings
+from bot.thinking import think
 from bot.thirteen_clues.coaching import advice_for, deducible, hint_text, why_text
 from bot.thirteen_clues.family import Family, custom_id
 from bot.thirteen_clues.render.labels import SUIT_EMOJI
 from bot.thirteen_clues.shown import casebook_picture
-from engine.thirteen_clues import player_view
+from engine.thirteen_clues import choices, player_view
 from engine.thirteen_clues.cards import CARDS, Category, find_card, suits_in_play
 from engine.thirteen_clues.coach import Advice
 from engine.thirteen_clues.deduction import Deduction, bookkeeping, solve
@@ -48,14 +49,18 @@ def assist_marks(view: PlayerView, assist: str, manual: set[str]) -> tuple[Marks
 
 
 def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any], *,
-                     advice: Advice | None = None, why: str | None = None) -> Outgoing:
-    """The casebook; with the coach's `advice` (full assist, in play) and, when asked, why
-    one card is marked as it is."""
+                     advice: Advice | None = None, why: str | None = None,
+                     choice: str | None = None) -> Outgoing:
+    """The casebook; with the coach's `advice` (full assist, in play), the odds accounting
+    for how players choose (`choice_text`, full assist) and, when asked, why one card is
+    marked as it is."""
     assist = TableSettings.model_validate(table.options).assist
     manual = set(notes.get("ruled_out", []))
     marks, deduction = assist_marks(view, assist, manual)
     marking = assist != "full" and view.phase != "over"
     embed = _embed(view, assist, marks, deduction)
+    if choice is not None and deduction is not None:
+        embed.add_field(name=CHOICE_ODDS, value=choice[:1024], inline=False)
     if advice is not None and assist == "full":
         embed.add_field(name="Hint", value=hint_text(view, advice)[:1024], inline=False)
     return Outgoing.of(
@@ -64,6 +69,22 @@ def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any], *,
         view=_marking_view(table.id, marks, manual) if marking else None,
         pictures=[casebook_picture(view, embed=0)] if deduction is not None else [],
     )
+
+
+CHOICE_ODDS = "Odds, accounting for how players choose"
+
+
+def choice_text(view: PlayerView) -> str | None:
+    """The likeliest mysteries if whoever filled your holder passed as careful players do
+    (`engine.thirteen_clues.choices`), beside the exact odds above; None once certain."""
+    odds = choices.odds(view)
+    if len(odds.triples) <= 1:
+        return None
+    lines = [
+        f"{odds.triple_probability(t):.0%} — " + ", ".join(CARDS[c].name for c in t)
+        for t in odds.likeliest()[:3]
+    ]
+    return "\n".join(lines) + "\n*if your holder's passer mixed suits, as careful players do*"
 
 
 def casebook_update(before: PlayerView, after: PlayerView, assist: str) -> discord.Embed | None:
@@ -189,6 +210,8 @@ async def show_casebook(interaction: discord.Interaction, locate: Locate,
         full = TableSettings.model_validate(table.options).assist == "full"
         hint = full and view.phase == "turns" and deducible(view)
         advice = await advice_for(interaction, view) if hint else None
-        return casebook_message(table, view, notes, advice=advice, why=card)
+        odds = full and deducible(view)
+        choice = await think(interaction, choice_text, view) if odds else None
+        return casebook_message(table, view, notes, advice=advice, why=card, choice=choice)
 
     await run(interaction, work)

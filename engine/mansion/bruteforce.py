@@ -250,19 +250,22 @@ def play_left(view: PlayerView, budget: int = 200_000) -> dict[tuple[str, ...], 
     consistent deal, each outcome the rules allow (a refuter, a Super Sleuth answerer or a
     tip's target choosing among its answers alike), a solution counting as left after an
     outcome when some deal with it gives that outcome."""
-    plays = coach_plays(view)
-    weight: dict[tuple[str, ...], dict[object, float]] = {move_key(p): {} for p in plays}
-    support: dict[tuple[str, ...], dict[object, set[TripleIds]]] = {move_key(p): {} for p in plays}
+    plays = [(move_key(p), _outcomes(view, p)) for p in coach_plays(view)]
+    weight: dict[tuple[str, ...], dict[object, float]] = {key: {} for key, _ in plays}
+    support: dict[tuple[str, ...], dict[object, set[TripleIds]]] = {key: {} for key, _ in plays}
     deals = [0]
 
     def visit(hands: dict[int, frozenset[str]], triple: TripleIds) -> None:
         deals[0] += 1
-        for play in plays:
-            key = move_key(play)
-            for outcome, chance in _outcomes(view, play, hands):
-                weights = weight[key]
+        for key, outcomes in plays:
+            weights, seen = weight[key], support[key]
+            for outcome, chance in outcomes(hands):
                 weights[outcome] = weights.get(outcome, 0.0) + chance
-                support[key].setdefault(outcome, set()).add(triple)
+                found = seen.get(outcome)
+                if found is None:
+                    seen[outcome] = {triple}
+                else:
+                    found.add(triple)
 
     brute_force(view, budget, visit)
     return {
@@ -271,39 +274,60 @@ def play_left(view: PlayerView, budget: int = 200_000) -> dict[tuple[str, ...], 
     }
 
 
-def _outcomes(
-    view: PlayerView, play: Action, hands: dict[int, frozenset[str]]
-) -> list[tuple[object, float]]:
-    """What `view.seat` may see after `play` in this deal, with each outcome's chance."""
+Outcomes = Callable[[dict[int, frozenset[str]]], list[tuple[object, float]]]
+
+
+def _outcomes(view: PlayerView, play: Action) -> Outcomes:
+    """What `view.seat` may see after `play` in a deal, with each outcome's chance: the
+    play's own reading of a deal, set up once (a deal is read for every play)."""
     me = view.seat
     match play:
         case SuggestAny() | SuggestPresent():
             where = play.destination if isinstance(play, SuggestAny) else view.seats[me].marker
-            named = {play.suspect, play.vehicle, where}
-            for seat in _order(view, me):
-                held = sorted(named & hands[seat])
-                if held:
-                    return [((seat, c), 1 / len(held)) for c in held]
-            return [(None, 1.0)]
+            named = frozenset({play.suspect, play.vehicle, where})
+            order = _order(view, me)
+
+            def suggestion(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:
+                for seat in order:
+                    hit = named & hands[seat]
+                    if hit:
+                        held = sorted(hit)
+                        return [((seat, c), 1 / len(held)) for c in held]
+                return [(None, 1.0)]
+
+            return suggestion
         case Snoop() | AllSnoop():
             target = play.target if isinstance(play, Snoop) else all_snoop_target(view, play.card)
-            hand = sorted(hands[target])
-            return [(c, 1 / len(hand)) for c in hand] if hand else [(None, 1.0)]
+
+            def snoop(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:
+                hand = sorted(hands[target])
+                return [(c, 1 / len(hand)) for c in hand] if hand else [(None, 1.0)]
+
+            return snoop
         case SuperSleuth():
-            info = ACTIONS[play.card]
-            choices: list[list[tuple[int, str | None]]] = []
-            for seat in [*_order_clockwise(view, me)]:
-                held = sorted(c for c in hands[seat] if matches(c, info))
-                choices.append([(seat, c) for c in held] or [(seat, None)])
-            chance = 1.0
-            for options in choices:
-                chance /= len(options)
-            return [(combo, chance) for combo in product(*choices)]
+            feature = frozenset(c for c in CLUES if matches(c, ACTIONS[play.card]))
+            answerers = _order_clockwise(view, me)
+
+            def sleuth(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:
+                choices: list[list[tuple[int, str | None]]] = []
+                chance = 1.0
+                for seat in answerers:
+                    held = sorted(feature & hands[seat])
+                    choices.append([(seat, c) for c in held] or [(seat, None)])
+                    chance /= len(choices[-1])
+                return [(combo, chance) for combo in product(*choices)]
+
+            return sleuth
         case PrivateTip():
-            answers = _tip_answers(hands[play.target], play.card)
-            return [(tuple(sorted(a)), 1 / len(answers)) for a in answers]
+            tip, tipped = play.card, play.target
+
+            def private_tip(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:
+                answers = _tip_answers(hands[tipped], tip)
+                return [(tuple(sorted(a)), 1 / len(answers)) for a in answers]
+
+            return private_tip
         case _:  # the PRESENT card's move: nothing learned
-            return [(None, 1.0)]
+            return lambda hands: [(None, 1.0)]
 
 
 def _order_clockwise(view: PlayerView, seat: int) -> list[int]:
@@ -346,3 +370,16 @@ def random_positions(
         if state.phase != "playing":
             return
         yield state, player_view(state, rng.randrange(players))
+
+
+def playing_position(
+    rng: random.Random, players: int, actions: tuple[int, int] = (10, 60)
+) -> PlayerView:
+    """A random position (either variant, after a random number of `actions` in that range)
+    seen by the seat that is to play: the coach's positions, for its tests and benchmark."""
+    while True:
+        variant: Variant = rng.choice(["standard", "one_against_all"])
+        for state, _ in random_positions(rng, players, variant, [rng.randint(*actions)]):
+            seats = [s for s in legal.waiting_on(state) if legal.playable_cards(state, s)]
+            if seats:
+                return player_view(state, seats[0])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.cards import CARDS
@@ -24,6 +24,8 @@ QuestionKey = tuple[int, str, Side | None]
 """(witness, subject, side) of a question."""
 Spread = dict[Triple, dict[int | str, int]]
 """Holder triple -> answer -> number of consistent assignments giving it."""
+Weighted = Mapping[Triple, Mapping[int | str, float]]
+"""A spread whose assignments are weighed (not all alike likely), or a plain `Spread`."""
 
 
 def question_spreads(view: PlayerView, joint: Joint) -> dict[QuestionKey, Spread]:
@@ -78,14 +80,14 @@ def consult_spreads(view: PlayerView, joint: Joint) -> dict[str, Spread]:
     return out
 
 
-def information(spread: Spread) -> float:
+def information(spread: Weighted) -> float:
     """Mutual information (bits) between the holder and the answer."""
-    by_answer: dict[int | str, int] = defaultdict(int)
+    by_answer: dict[int | str, float] = defaultdict(float)
     joint = 0.0
-    total = 0
+    total = 0.0
     per_t = []
     for answers in spread.values():
-        t_total = 0
+        t_total = 0.0
         for a, n in answers.items():
             by_answer[a] += n
             t_total += n
@@ -115,7 +117,7 @@ def expected_left(spread: Spread) -> float:
     return sum(weight[a] * support[a] for a in weight) / total
 
 
-def _nlogn(values: Iterable[int]) -> float:
+def _nlogn(values: Iterable[float]) -> float:
     return sum(v * math.log2(v) for v in values if v > 0)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.thirteen_clues import answer_for, legal, player_view
+from bot.thirteen_clues.casebook import CHOICE_ODDS
+from engine.thirteen_clues import answer_for, choices, legal, player_view
 from engine.thirteen_clues.cards import CARDS, cards_in_play, in_subject
 from engine.thirteen_clues.coach import advise
 from engine.thirteen_clues.deduction import solve
@@ -37,9 +38,16 @@ async def test_the_hint_at_full_assist_ranks_the_players_moves(world: World) -> 
         refused = await dc.click(other, living(world), label="Hint")
         assert refused.ephemeral and "turn" in refused.text
 
-        # the casebook shows the same hint
+        # the casebook shows the same hint, and the odds accounting for how players choose
+        # beside the exact ones: the engine's figures
         book = await dc.slash(user, world.channel, "13clues", "casebook")
         assert "Best next moves" in book.text
+        assert CHOICE_ODDS in book.text
+        view = player_view(state, seat)
+        top = choices.odds(view).likeliest()[0]
+        line = f"{choices.odds(view).triple_probability(top):.0%} — " + ", ".join(
+            CARDS[c].name for c in top)
+        assert line in book.text
 
 
 @pytest.mark.parametrize("assist", ["off", "bookkeeping"])
@@ -50,6 +58,7 @@ async def test_no_hint_below_full_assist(world: World, assist: str) -> None:
         assert "Hint" not in _labels(world)
         book = await dc.slash(user, world.channel, "13clues", "casebook")
         assert "Best next moves" not in book.text and "Hint" not in book.text
+        assert CHOICE_ODDS not in book.text and "how players choose" not in book.text
         # a forged Hint click (the custom_id of the full-assist button) gets no hint
         table_id = living(world).custom_ids[0].split(":")[2]
         data = {"custom_id": f"13c:hint:{table_id}:-", "component_type": 2}

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bot.mansion.coaching import why_text
+from bot.mansion.notes import CHOICE_ODDS
 from bot.mansion.render.labels import card_name
+from engine.mansion import choices
 from engine.mansion.cards import CLUES
 from engine.mansion.coach import advise
 from engine.mansion.deduction import solve
@@ -53,6 +55,11 @@ async def test_the_hint_at_full_assist_ranks_the_players_plays(world: World) -> 
         # the notes carry the same hint on the player's turn, and none off it
         notes = await dc.slash(turn, world.channel, "mansion", "notes")
         assert "Best next plays" in notes.text
+        # and the odds accounting for how players choose, beside the exact ones
+        assert CHOICE_ODDS in notes.text
+        _, odds = choices.odds(player_view(state, state.turn))
+        top = odds.likeliest()[0]
+        assert f"{odds.triple_probability(top):>4.0%} **{card_name(top[0])}**" in notes.text
         theirs = await dc.slash(other, world.channel, "mansion", "notes")
         assert "Best next" not in theirs.text
 
@@ -69,6 +76,7 @@ async def test_no_hint_below_full_assist(world: World, assist: str) -> None:
         assert panel is not None and not _has(panel, "hint")
         notes = await dc.slash(turn, world.channel, "mansion", "notes")
         assert "Best next" not in notes.text
+        assert CHOICE_ODDS not in notes.text and "how players choose" not in notes.text
         # a forged Hint click (the custom_id of the full-assist button) gets no hint
         _, _, table, prompt = find(panel, "card").split(":")[:4]
         data = {"custom_id": f"mbm:hint:{table}:{prompt}", "component_type": 2}

@@ -7,12 +7,10 @@ import random
 
 import pytest
 
-from engine.mansion import legal
 from engine.mansion.actions import Accuse, Move, ShowCard, Snoop, SuggestPresent
-from engine.mansion.bruteforce import TooLarge, play_left, random_positions
+from engine.mansion.bruteforce import TooLarge, play_left, playing_position
 from engine.mansion.coach import advise, move_key, plays
 from engine.mansion.deduction import solve
-from engine.mansion.state import Variant
 from engine.mansion.views import PlayerView, player_view
 from tests.mansion.helpers import build_state
 from tests.mansion.helpers import play as play_actions
@@ -34,11 +32,7 @@ def playing_positions(seed: int, count: int) -> list[tuple[int, PlayerView]]:
     out: list[tuple[int, PlayerView]] = []
     while len(out) < count:
         players = rng.choice([3, 4, 5])
-        variant: Variant = rng.choice(["standard", "one_against_all"])
-        for state, _ in random_positions(rng, players, variant, [rng.randint(15, 60)]):
-            seats = [s for s in legal.waiting_on(state) if legal.playable_cards(state, s)]
-            if seats:
-                out.append((players, player_view(state, seats[0])))
+        out.append((players, playing_position(rng, players, (15, 60))))
     return out
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from engine.mansion.actions import ShowCard, SuggestPresent
 from engine.mansion.bruteforce import random_positions
 from engine.mansion.cards import CLUES, SUSPECTS, VEHICLES
@@ -26,24 +29,37 @@ def positions(seed: int, count: int) -> list[PlayerView]:
     return out[:count]
 
 
-def test_every_chain_proves_its_verdict_alone() -> None:
+def _check_chains(view: PlayerView) -> int:
+    """Every deduced card's chain of `view` proves its verdict alone, and needs each of its
+    premises; returns how many chains were checked."""
     checked = 0
-    for view in positions(5, 8):
-        d = solve(view)
-        for card in CLUES:
-            why = explain(view, card, d)
-            if why.verdict in ("mine", "open"):
-                continue
-            assert proves(view, why), (card, why)
-            checked += 1
-            # the restricted view really holds only the chain's observations
-            alone = restricted(view, why.premises)
-            assert len(alone.observations) <= len(view.observations)
-            # and the chain is not padded: dropping any premise loses the verdict
-            for premise in why.premises:
-                fewer = tuple(p for p in why.premises if p != premise)
-                assert not proves(view, type(why)(card, why.verdict, why.holder, fewer))
-    assert checked >= 20
+    d = solve(view)
+    for card in CLUES:
+        why = explain(view, card, d)
+        if why.verdict in ("mine", "open"):
+            continue
+        assert proves(view, why), (card, why)
+        checked += 1
+        # the restricted view really holds only the chain's observations
+        alone = restricted(view, why.premises)
+        assert len(alone.observations) <= len(view.observations)
+        # and the chain is not padded: dropping any premise loses the verdict
+        for premise in why.premises:
+            fewer = tuple(p for p in why.premises if p != premise)
+            assert not proves(view, type(why)(card, why.verdict, why.holder, fewer))
+    return checked
+
+
+def test_every_chain_proves_its_verdict_alone() -> None:
+    assert sum(_check_chains(view) for view in positions(5, 8)) >= 20
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_every_chain_of_any_position_proves_its_verdict_alone(seed: int) -> None:
+    """The same, as a property over random positions (both variants, 3 to 5 players)."""
+    for view in positions(seed, 2):
+        _check_chains(view)
 
 
 def test_a_card_shown_is_explained_by_that_showing() -> None:

@@ -15,7 +15,7 @@ from bot.components import TableButton
 from bot.mansion import components
 from bot.mansion.components import FAMILIES
 from bot.mansion.game import GAME, IDLE
-from bot.mansion.notes import notes_message
+from bot.mansion.notes import choice_text, notes_message
 from bot.mansion.render.labels import action_name
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
@@ -129,7 +129,8 @@ def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: 
                     for card in legal.playable_cards(view, seat):
                         fits(components.card_step(table.id, view, card), card)
                     fits(components.accuse_picker(table.id, view.prompt.id, [None] * 3), "acc")
-            fits(notes_message(table, player_view(state, n % players)), "notes")
+            view = player_view(state, n % players)
+            fits(notes_message(table, view, choice=choice_text(view)), "notes")
     assert state.phase == "over" and messages > 10
     fits(Outgoing(content=GAME.log(table, state)), "log")
 

@@ -89,7 +89,9 @@ def test_a_repeated_question_teaches_nothing() -> None:
 
 
 def _played_views(players: int, seed: int) -> list[PlayerView]:
-    """The views of whoever acts, through a game of expert detectives (who reach certainty)."""
+    """The views of whoever acts, through a game of normal detectives (the exact deduction
+    of their views reaches certainty before their notepads do, so some views are certain;
+    experts guess before)."""
     state, _ = new_game([PlayerRef(id=str(i), name=str(i)) for i in range(players)],
                         Options(players=players), seed)
     rng = random.Random(seed)
@@ -99,7 +101,7 @@ def _played_views(players: int, seed: int) -> list[PlayerView]:
             view = player_view(state, seat)
             if legal.duty(view, seat) == "act":
                 views.append(view)
-            state, _ = apply(state, choose_action(view, "expert", rng))
+            state, _ = apply(state, choose_action(view, "normal", rng))
             if state.phase != "passing":
                 break
     return views

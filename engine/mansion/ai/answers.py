@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 
 from engine.mansion.actions import AnswerTip, ChooseSolution, PickCard, ShowCard
-from engine.mansion.cards import BY_KIND, CLUES, DESTINATIONS, SUSPECTS, VEHICLES
+from engine.mansion.cards import DESTINATIONS, SUSPECTS, VEHICLES
+from engine.mansion.choices import reveals_least
 from engine.mansion.events import PromptInfo
 from engine.mansion.observations import SleuthSeen, SuggestionSeen, TipSeen
 from engine.mansion.views import PlayerView
@@ -57,7 +58,7 @@ def shown_to(view: PlayerView, receiver: int) -> set[str]:
 
 def least_revealing(view: PlayerView, receiver: int, options: list[str], rng: random.Random) -> str:
     seen = shown_to(view, receiver)
-    best = max(((c in seen, len(BY_KIND[CLUES[c].kind]), rng.random()), c) for c in options)
+    best = max(((*reveals_least(c, seen), rng.random()), c) for c in options)
     return best[1]
 
 

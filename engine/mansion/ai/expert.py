@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.mansion import legal
+from engine.mansion import choices, legal
 from engine.mansion.actions import (
     Accuse,
     Action,
@@ -35,7 +35,8 @@ from engine.mansion.actions import (
 )
 from engine.mansion.ai import common
 from engine.mansion.cards import ACTIONS, DESTINATIONS, SUSPECTS, VEHICLES
-from engine.mansion.deduction import Deduction, solve, solve_and_sample
+from engine.mansion.choices import ChoiceOdds
+from engine.mansion.deduction import Deduction, solve_and_sample
 from engine.mansion.facts import INDEX
 from engine.mansion.outcomes import Board
 from engine.mansion.views import PlayerView
@@ -51,6 +52,8 @@ class Params:
     """Accuse against a close rival when the likeliest solution is at least this likely."""
     keep_any: float = 0.3
     """Value (solutions) of keeping a Suggestion from ANY card for later over another card."""
+    show_model: float = choices.SHOW_MODEL
+    """The choice odds' model (`choices`): the likeliest solution and its odds, to accuse."""
     weighted: bool = True
     """Score removed solutions by their probability (scaled to the count) instead of 1.
     4 players, 400 games against three easy: weighted 68.5%, 5.9 own turns to win;
@@ -64,14 +67,16 @@ def _named(suspect: str, vehicle: str, destination: str) -> tuple[int, int, int]
     return INDEX[suspect], INDEX[vehicle], INDEX[destination]
 
 
-def analyse(view: PlayerView, rng: random.Random, params: Params) -> Board:
+def analyse(view: PlayerView, rng: random.Random, params: Params) -> tuple[Board, ChoiceOdds]:
+    """The board the plays are scored on, and the choice odds read off the same deals."""
     d, deals = solve_and_sample(view, params.samples, rng)
-    return Board(view, d, deals, weighted=params.weighted)
+    odds = choices.weigh(d, deals, choices.choices(view), params.show_model)
+    return Board(view, d, deals, weighted=params.weighted), odds
 
 
 def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Action:
-    board = analyse(view, rng, params)
-    accuse = _accusation(view, board.d, params)
+    board, odds = analyse(view, rng, params)
+    accuse = _accusation(view, board.d, odds, params)
     if accuse is not None:
         return accuse
     scored: list[tuple[float, float, Action]] = []
@@ -139,19 +144,20 @@ def _best_pair(board: Board, destination: str) -> tuple[float, tuple[str, str]]:
 
 
 def accuse_or_end(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Action:
-    accuse = _accusation(view, solve(view), params, ending=True)
+    d, odds = choices.odds(view, params.samples, params.show_model)
+    accuse = _accusation(view, d, odds, params, ending=True)
     return accuse or EndTurn(seat=view.seat)
 
 
 def _accusation(
-    view: PlayerView, d: Deduction, params: Params, ending: bool = False
+    view: PlayerView, d: Deduction, choice: ChoiceOdds, params: Params, ending: bool = False
 ) -> Accuse | None:
     """Certain; or (once the card is played) the clock runs out before the next turn; or a
-    rival is close and the likeliest solution likely enough."""
-    best = d.candidates()[0]
-    odds = d.triple_probability(best)
+    rival is close and the likeliest solution (by the choice odds) likely enough."""
+    best = d.certain() or choice.likeliest()[0]
+    odds = choice.triple_probability(best)
     if (
-        odds >= 1.0
+        d.certain() is not None
         or (ending and common.last_chance(view))
         or (common.rival_close(view, params.rival_seen) and odds >= params.rival_odds)
     ):

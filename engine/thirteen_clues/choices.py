@@ -1,0 +1,112 @@
+"""Odds accounting for how players choose (13 Clues): the pass onto a seat's holder.
+
+The exact marks and odds (`deduction.py`) count every consistent assignment alike: as if
+whoever filled the seat's holder had picked its three cards from their five at random. A
+player does not: the AI levels never pass three cards of one suit when they can help it,
+and normal and expert pass three suits and keep the passed suits' other cards behind
+their screen (`best_passes`, which the AI passes by). So a holder of three suits, whose
+suit-mates sit behind the passer's screen, is likelier than the counts say.
+
+The stated model (`PASS_MODEL`): the player on the seat's right (who filled its holder)
+passes as the careful AI does with weight `PASS_MODEL`, and at random among the legal
+passes of their five cards otherwise. Every other pass is taken to carry no information
+(those holders are seen; their passers' screens weigh on the seat's holder only through
+the answers). Under it the posterior is exact: each (holder, passer's screen) pair of
+`deduction.slot_joint` is weighted by the chance of that pass from those five cards.
+These odds are kept apart from the exact marks: the weight is never 0, so a card the
+exact deduction rules out stays at 0 and a certain one stays certain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from engine.thirteen_clues import deduction
+from engine.thirteen_clues.cards import CARDS, Category
+from engine.thirteen_clues.deduction import Joint, Triple
+from engine.thirteen_clues.views import PlayerView
+
+PASS_MODEL = 0.8
+"""Weight of the careful AI's pass in the mixture; the rest is a uniform pass."""
+
+
+@dataclass(frozen=True)
+class ChoiceOdds:
+    """The seat's holder triples with their probabilities under the choice model."""
+
+    triples: dict[Triple, float]
+
+    def probability(self, card: str) -> float:
+        """P(card is on the own holder) under the choice model."""
+        return sum(p for t, p in self.triples.items() if card in t)
+
+    def triple_probability(self, triple: Triple) -> float:
+        return self.triples.get(triple, 0.0)
+
+    def likeliest(self) -> list[Triple]:
+        """Triples, likeliest first (ties in card order, for stable output)."""
+        return sorted(self.triples, key=lambda t: (-self.triples[t], t))
+
+
+def passes(dealt: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Every legal pass from these five cards, in their order."""
+    persons, locations, weapons = (
+        [c for c in dealt if CARDS[c].category == cat] for cat in Category
+    )
+    return [(p, loc, w) for p in persons for loc in locations for w in weapons]
+
+
+def _suits(triple: tuple[str, ...]) -> set[str]:
+    return {CARDS[c].suit for c in triple}
+
+
+def best_passes(dealt: Sequence[str], careful: bool) -> list[tuple[str, str, str]]:
+    """The passes the AI chooses among (at random) from these five cards: never three cards
+    of one suit when avoidable (the receiver's suit counts would jump by 3). `careful`: three
+    different suits, and keep behind the screen the suit-mates of the passed cards, since
+    the receiver cannot see the screen: those suits stay ambiguous (a suit answer could come
+    from the holder or from a screen)."""
+    best: list[tuple[str, str, str]] = []
+    best_score = None
+    for triple in passes(dealt):
+        suits = _suits(triple)
+        if careful:
+            kept = [c for c in dealt if c not in triple]
+            score = (len(suits), sum(CARDS[c].suit in suits for c in kept))
+        else:
+            score = (int(len(suits) > 1), 0)
+        if best_score is None or score > best_score:
+            best, best_score = [triple], score
+        elif score == best_score:
+            best.append(triple)
+    return best
+
+
+def pass_chance(holder: Triple, screen: tuple[str, ...], model: float = PASS_MODEL) -> float:
+    """The chance that a player dealt `holder` and `screen` passes `holder`."""
+    return _chance(frozenset(holder), frozenset(screen), model)
+
+
+@cache
+def _chance(holder: frozenset[str], screen: frozenset[str], model: float) -> float:
+    dealt = sorted(holder | screen)
+    legal = passes(dealt)
+    careful = best_passes(dealt, careful=True)
+    chosen = 1 / len(careful) if any(set(t) == holder for t in careful) else 0.0
+    return model * chosen + (1 - model) / len(legal)
+
+
+def odds(view: PlayerView, joint: Joint | None = None, model: float = PASS_MODEL) -> ChoiceOdds:
+    """The posterior over `view.seat`'s holder under the choice model (module docstring).
+    `joint` saves computing `deduction.slot_joint` again."""
+    joint = joint if joint is not None else deduction.slot_joint(view)
+    passer = (view.seat - 1) % view.options.players
+    weights: dict[Triple, float] = {}
+    for (triple, screen), ways in joint.get(f"screen:{passer}", {}).items():
+        weights[triple] = weights.get(triple, 0.0) + ways * pass_chance(triple, screen, model)
+    total = sum(weights.values())
+    if not total:
+        return ChoiceOdds({})
+    return ChoiceOdds({t: w / total for t, w in weights.items()})
