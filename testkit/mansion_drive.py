@@ -386,12 +386,13 @@ async def play_members(world: World, driver: Driver, limit: float = 240.0) -> No
         try:
             await driver.perform(state, next_move(state, (), seat=seat), via)  # type: ignore[arg-type]
         except AssertionError as missing:
-            # Most likely (not proven): the driver reads the database from the bot's own event
-            # loop, so it can see a commit (and click) in the few loop turns before the bot's
-            # commit coroutine resumes and updates its table cache; a panel opened that soon
-            # shows the step before (about once in six games). A player cannot be that quick:
-            # the alert leaves after the cache is updated. The member opens My turn again; a
-            # third miss fails.
+            # The driver reads the database from the bot's own event loop, so it can see a
+            # commit (and click) in the loop turns before the bot's commit coroutine resumes and
+            # updates its table cache: a probe saw the database at version 96 and the cache at
+            # 95 at the click, caught up 2-3 loop turns (about 2 ms) later. A panel opened in
+            # that window shows the step before. A player cannot be that quick (the alert
+            # leaves after the cache is updated), so the member opens My turn again; a third
+            # miss fails.
             retries[prompt.id] = retries.get(prompt.id, 0) + 1
             if "component on" not in str(missing) or retries[prompt.id] > 2:
                 raise
