@@ -92,8 +92,9 @@ class TableButton(
 
 def not_routed(games: Iterable[AnyGame], lang: str) -> str:
     """The answer to a click no family takes: where the table is now."""
+    status = commands_of(games, "status", joiner=tr(lang, "or"))
     return tr(lang, "This button or menu is not one I can use any more: use the latest table "
-                    "message (or {status}).", status=commands_of(games, "status", joiner="or"))
+                    "message (or {status}).", status=status)
 
 
 def routed(

@@ -68,8 +68,9 @@ async def history_page(tables: TableService, guild_id: int, user_id: int | None,
         line = (f"**#{t.id}** · <t:{int(t.updated_at)}:d> · {tables.module(t).title} · "
                 f"{players(t)} · {outcome(tables, t, lang)}")
         lines.append(line[:180])
+    both = tr(lang, "and")  # outside the call below: Babel finds no call nested in another
     lines.append(tr(lang, "-# Replay one with the menu below, or {command}.", command=commands_of(
-        tables.games.values(), "replay", " game:<number>")))
+        tables.games.values(), "replay", " game:<number>", joiner=both)))
     mine = int(user_id is not None)
     menu = discord.ui.Select[Any](
         custom_id=f"hist:pick:{page}:{mine}", placeholder=tr(lang, "📼 Replay one of these games"),

@@ -273,6 +273,7 @@ class General(commands.Cog):
 
 def help_text(lang: str, games: Collection[AnyGame]) -> str:
     """`/help` in `lang`: every game's own help, then the general commands."""
+    both = tr(lang, "and")  # outside the call below: Babel finds no call nested in another
     return tr(
         lang,
         "**Deduction games on Discord**\n{games}\n"
@@ -287,8 +288,10 @@ def help_text(lang: str, games: Collection[AnyGame]) -> str:
         "app's); a table writes in the channel in the server's language (`/settings "
         "language`, else the server's Discord language).\n"
         "Only the host (or a member with Manage Server) can `end` a table.",
-        games="\n".join(tr(lang, g.help) for g in games), replay=commands_of(games, "replay"),
-        watch=commands_of(games, "watch"), sit=commands_of(games, "sit"),
+        games="\n".join(tr(lang, g.help) for g in games),
+        replay=commands_of(games, "replay", joiner=both),
+        watch=commands_of(games, "watch", joiner=both),
+        sit=commands_of(games, "sit", joiner=both),
     )
 
 

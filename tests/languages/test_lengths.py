@@ -39,3 +39,9 @@ def test_the_rules_read_in_the_language_asked_for(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_help_fits_one_embed_whole(lang: str) -> None:
     assert len(help_text(lang, GAMES)) < DESCRIPTION_LIMIT
+
+
+def test_the_commands_named_together_are_joined_in_the_language() -> None:
+    assert "`/13clues replay` und `/mansion replay`" in help_text("de", GAMES)
+    assert "`/13clues sit` et `/mansion sit`" in help_text("fr", GAMES)
+    assert "`/13clues watch` and `/mansion watch`" in help_text("en", GAMES)
