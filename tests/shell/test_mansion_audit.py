@@ -140,3 +140,26 @@ async def test_the_mansion_audit_sees_a_misaddressed_review(
     monkeypatch.setattr(game, "review_letter", swapped)
     audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 2, seed=1)
     assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]
+
+
+async def test_the_mansion_audit_sees_a_member_who_sits_shown_another_seats_card(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous for `sit`: the secrets sent to the member who takes over a seat are checked
+    as that seat's, so a welcome DM naming a card of the next seat's hand is reported."""
+    from bot.mansion.game import Mansion
+    from engine.mansion.cards import CLUES
+
+    hand = Mansion.hand
+
+    def leaky_hand(self: Mansion, table, state, seat):  # type: ignore[no-untyped-def]
+        out = hand(self, table, state, seat)
+        other = state.seats[(seat + 1) % len(state.seats)].clues
+        if not other:
+            return out
+        return out.model_copy(update={"content": f"{out.content or ''}\npsst: "
+                                                 f"{CLUES[other[0]].name}"})
+
+    monkeypatch.setattr(Mansion, "hand", leaky_hand)
+    audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 4, seed=3)
+    assert audit.checked["sat"] > 0
+    assert any(" shown " in leak and "psst" in leak for leak in audit.leaks), audit.leaks[:3]
