@@ -359,6 +359,21 @@ def ever_text(msg: Message) -> str:
         for s in states)
 
 
+async def in_step(world: World) -> None:
+    """Wait until the bot's own copy of the table holds what its database holds. The driver
+    reads the database from the bot's event loop, so it sees a commit in the loop turns before
+    the bot's commit resumes and updates its cache (a probe: database at version 96, cache at
+    95, caught up 2-3 loop turns later); a panel opened then shows the step before. A player
+    cannot be that quick: the alert leaves after the cache is updated."""
+    assert world.bot is not None
+    row = table_row(world)
+    end = time.monotonic() + SLACK
+    while (held := await world.bot.storage.table(row["id"])) is None \
+            or held.version < row["version"]:
+        assert time.monotonic() < end, "the bot never applied the stored table"
+        await asyncio.sleep(0)
+
+
 async def play_members(world: World, driver: Driver, limit: float = 240.0) -> None:
     """Play every member's waits with the scripted moves (AI seats play on their timers) until
     the table is over: prompts to answer by DM, turns from the panel."""
@@ -371,7 +386,6 @@ async def play_members(world: World, driver: Driver, limit: float = 240.0) -> No
         return state.phase == "over" or prompt is None or prompt.id != prompt_id
 
     end = time.monotonic() + limit
-    retries: dict[int, int] = {}
     while mstate(world).phase != "over":
         assert time.monotonic() < end, "the game did not end"
         state = mstate(world)
@@ -383,19 +397,6 @@ async def play_members(world: World, driver: Driver, limit: float = 240.0) -> No
         prompt = state.prompt_for(seat)
         assert prompt is not None
         via = "dm" if prompt.kind in ("show", "pick", "answer_tip") else "panel"
-        try:
-            await driver.perform(state, next_move(state, (), seat=seat), via)  # type: ignore[arg-type]
-        except AssertionError as missing:
-            # The driver reads the database from the bot's own event loop, so it can see a
-            # commit (and click) in the loop turns before the bot's commit coroutine resumes and
-            # updates its table cache: a probe saw the database at version 96 and the cache at
-            # 95 at the click, caught up 2-3 loop turns (about 2 ms) later. A panel opened in
-            # that window shows the step before. A player cannot be that quick (the alert
-            # leaves after the cache is updated), so the member opens My turn again; a third
-            # miss fails.
-            retries[prompt.id] = retries.get(prompt.id, 0) + 1
-            if "component on" not in str(missing) or retries[prompt.id] > 2:
-                raise
-            driver.panels.pop(user_at(world, state, seat).id, None)  # type: ignore[union-attr]
-            continue
+        await in_step(world)
+        await driver.perform(state, next_move(state, (), seat=seat), via)  # type: ignore[arg-type]
         await wait_until(lambda p=prompt.id, s=seat: moved(s, p), SLACK, "the move")
