@@ -27,13 +27,13 @@ from pydantic import ValidationError
 
 from bot import languages, news, spectators
 from bot.errors import UserError
-from bot.i18n import N_, SOURCE, tr
+from bot.i18n import N_, SOURCE, Command, tr
 from bot.languages import Languages
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
 from bot.plug import AnyGame, TableSettings, settings_of
 from bot.storage import Change, Committed, LogEntry, StaleVersion, Storage, TimerPlan
-from bot.world_changes import WorldChanges
+from bot.world_changes import LEFT_TABLE, WorldChanges
 from engine.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -182,24 +182,29 @@ class TableService:
         else:
             table = await self.storage.open_table(channel_id)
         if table is None or (game is not None and table.game != game):
-            title = self.games[game].title if game else "game"
-            command = f"/{self.games[game].command} new" if game else "`new`"
             if not finished and (last := await self.storage.last_game(channel_id)) is not None \
                     and last.status == "over" and (game is None or last.game == game):
-                raise UserError(self._over_here(last))
+                raise self._over_here(last)
+            if game is None:
+                raise UserError("There is no table in this channel. Open one with `new`.")
             raise UserError("There is no {game} table in this channel. Open one with {command}.",
-                            game=title, command=command)
+                            game=self.games[game].title,
+                            command=Command((self.games[game].command, "new")))
         return table
 
-    def _over_here(self, last: Table) -> str:
+    def _over_here(self, last: Table) -> UserError:
         """Why a game command after the end finds nothing to act on, and what to do instead."""
         module = self.games[last.game]
         state = module.load(last.state) if last.state is not None else None
-        again = ("press 🔁 **Rematch** on its last table message to play again with the same "
-                 "seats, or ") if state is not None and module.is_over(state) \
-            and module.under_way(state) else ""
-        return (f"The {module.title} game in this channel is over: {again}open a new table with "
-                f"`/{module.command} new`. `/{module.command} status` and `log` still show it.")
+        named = {"game": module.title, "new": Command((module.command, "new")),
+                 "status": Command((module.command, "status")),
+                 "log": Command((module.command, "log"))}
+        if state is not None and module.is_over(state) and module.under_way(state):
+            return UserError("The {game} game in this channel is over: press 🔁 **Rematch** on "
+                             "its last table message to play again with the same seats, or open "
+                             "a new table with {new}. {status} and {log} still show it.", **named)
+        return UserError("The {game} game in this channel is over: open a new table with {new}. "
+                         "{status} and {log} still show it.", **named)
 
     async def by_id(self, table_id: int, place: Place | None = None) -> Table:
         table = await self.storage.table(table_id)
@@ -335,7 +340,7 @@ class TableService:
             if table.status == "playing":
                 if table.seats[seat].human is None:
                     raise UserError("An AI already plays your seat.")
-                await self.world.without(table, user_id, "left the table", reply=reply)
+                await self.world.without(table, user_id, LEFT_TABLE, reply=reply)
                 return await self.by_id(table_id)
             _require_lobby(table)
             if table.host_id == user_id:
@@ -863,8 +868,10 @@ def _require_playing(table: Table) -> None:
             raise UserError("This game is over.")
         raise UserError("The game has not started yet.")
     if table.paused is not None:
-        raise UserError("This table is paused: {why}. It carries on as soon as I can post in "
-                        "its channel again.", why=table.paused)
+        why = table.paused
+        raise UserError.written_as(f"This table is paused: {why}.", lambda lang: tr(
+            lang, "This table is paused: {why}. It carries on as soon as I can post in its "
+            "channel again.", why=tr(lang, why)))
 
 
 
