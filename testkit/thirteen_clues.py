@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 from pydantic import BaseModel
@@ -169,15 +169,31 @@ def assert_reads_well(message: str) -> None:
 def pass_first(state: GameState) -> tuple[GameState, list[Event]]:
     """Every seat passes the first Person, Location, Weapon of its dealt cards, in seat order."""
     actions = [
-        ChoosePass(seat=i, **first_choice(s.dealt))  # type: ignore[arg-type]
+        ChoosePass(seat=i, **first_choice(s.dealt))
         for i, s in enumerate(state.seats)
     ]
     return play(state, *actions)
 
 
-def first_choice(dealt: Sequence[str]) -> dict[str, str]:
+class PassChoice(TypedDict):
+    """A person, a location and a weapon as the keywords of ChoosePass."""
+
+    person: str
+    location: str
+    weapon: str
+
+
+def choice_of(seat: int, cards: Iterable[str]) -> ChoosePass:
+    """`seat`'s pass naming `cards`, one of each category in any order."""
+    named = {CARDS[c].category: c for c in cards}
+    return ChoosePass(seat=seat, person=named[Category.PERSON],
+                      location=named[Category.LOCATION], weapon=named[Category.WEAPON])
+
+
+def first_choice(dealt: Sequence[str]) -> PassChoice:
     pools = _by_category(dealt)
-    return {cat.value: pools[cat][0] for cat in Category}
+    return {"person": pools[Category.PERSON][0], "location": pools[Category.LOCATION][0],
+            "weapon": pools[Category.WEAPON][0]}
 
 
 def total_glasses(state: GameState) -> int:
@@ -208,10 +224,6 @@ def card_ids_in(model: BaseModel, **dump: Any) -> set[str]:
     return set(_JSON_WORD.findall(model.model_dump_json(**dump))) & CARD_IDS
 
 
-def of_type(events: Iterable[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.type == kind]
-
-
 def eventual_holder(state: GameState, seat: int) -> set[str]:
     """The seat's Mystery: its holder, or (before play) what its right neighbour passed."""
     if state.seats[seat].holder:
@@ -232,8 +244,9 @@ def random_action(
     if state.phase == "passing":
         seat = rng.choice([i for i, s in enumerate(state.seats) if s.passed is None])
         pools = _by_category(state.seats[seat].dealt)
-        return ChoosePass(seat=seat, **{cat.value: rng.choice(pools[cat])  # type: ignore[arg-type]
-                                         for cat in Category})
+        return ChoosePass(seat=seat, person=rng.choice(pools[Category.PERSON]),
+                          location=rng.choice(pools[Category.LOCATION]),
+                          weapon=rng.choice(pools[Category.WEAPON]))
     seat = state.turn
     sources = legal.take_sources(state, seat)
     if sources:

@@ -220,9 +220,9 @@ def test_two_player_side_answers() -> None:
         answers = [(q.subject, q.side, q.answer) for q in state.questions]
         for (triple, (left, right)), count in joint.items():
             assert count > 0
-            for subject, side, answer in answers:
-                card = left if side == "left" else right
-                have = sum(in_subject(c, subject) for c in triple) + in_subject(card, subject)
+            for asked, where, answer in answers:
+                card = left if where == "left" else right
+                have = sum(in_subject(c, asked) for c in triple) + in_subject(card, asked)
                 assert have == answer
         assert solve(view).triples == brute_force(view).triples
         # The other seat asking me counts its holder and my screen: nothing new for me.

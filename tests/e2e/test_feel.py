@@ -9,7 +9,17 @@ import time
 
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
-from testkit.drive import cid, living, query, seat_of, slash, state_of, table_row, user_at
+from testkit.drive import (
+    cid,
+    living,
+    member_at,
+    query,
+    seat_of,
+    slash,
+    state_of,
+    table_row,
+    user_at,
+)
 from testkit.play import first_of_each, open_table, pass_by_dm
 from testkit.standin import Message
 from testkit.world import World
@@ -133,7 +143,7 @@ async def test_one_member_against_three_ai_hears_the_ai_turns_in_one_post(world:
                 break
             await dc.settle()
             state = state_of(world)
-            if state.phase == "over" or user_at(world, state, state.turn) is None:
+            if state.phase == "over" or member_at(world, state, state.turn) is None:
                 await dc.settle()
                 continue
             now = len(dc.channel_messages(world.channel))
@@ -189,8 +199,7 @@ async def test_notify_chooses_ping_dm_or_silence_and_settings_sets_the_default(
         from_here = len(dc.messages)
         for _ in range(4):
             state = state_of(world)
-            user = user_at(world, state, state.turn)
-            assert user is not None
+            user = member_at(world, state, state.turn)
             other = bea if user == ann else ann
             dms = len(dc.dms(other))
             await slash(world, user, "ask", witness=other, about="red", side="left")
@@ -204,7 +213,7 @@ async def test_notify_chooses_ping_dm_or_silence_and_settings_sets_the_default(
         assert "server's default" in back.text and "**silent**" in back.text
         await dc.slash(bea, world.channel, "notify", alert="ping")
         state = state_of(world)
-        user = user_at(world, state, state.turn)
+        user = member_at(world, state, state.turn)
         other = bea if user == ann else ann
         if other is not bea:  # make it Ann's turn to ask, so that Bea's turn starts
             await slash(world, user, "ask", witness=other, about="red", side="left")
@@ -236,14 +245,13 @@ async def test_a_closed_dm_member_is_told_once_and_sees_what_they_did(world: Wor
         # play until Bea's turn, then she consults an informant
         for _ in range(10):
             state = state_of(world)
-            user = user_at(world, state, state.turn)
-            assert user is not None
+            user = member_at(world, state, state.turn)
             if user == bea:
                 break
             other = next(u for u in (ann, cid_) if u != user)
             await slash(world, user, "ask", witness=other, about="red")
         state = state_of(world)
-        assert user_at(world, state, state.turn) == bea
+        assert member_at(world, state, state.turn) == bea
         done = await slash(world, bea, "informant", card="B")
         assert "in your DMs" not in done.text
         assert "Informant **B** is" in done.text and CARDS[state.informants[1]].name in done.text
@@ -269,8 +277,7 @@ async def test_2016_accuse_menu_offers_no_certainly_wrong_card(world: World) -> 
         for user in players:
             await pass_by_dm(world, user)
         state = state_of(world)
-        user = user_at(world, state, state.turn)
-        assert user is not None
+        user = member_at(world, state, state.turn)
         opened = await dc.click(user, living(world), cid(living(world), "acc"))
         assert opened.message is not None
         offered = {o["value"] for verb in ("accp", "accl", "accw")

@@ -101,6 +101,7 @@ async def test_after_the_game_hand_status_and_log_show_the_finished_game(world: 
         await dc.settle()
         final = state_of(world)
         hand = await dc.slash(loser, world.channel, "13clues", "hand")
+        assert final.winner is not None
         own = final.seats[(final.winner + 1) % 2].holder  # the loser's mystery, now revealed
         assert hand.ephemeral and all(c.capitalize() in hand.text for c in own)
         status = await dc.slash(loser, world.channel, "13clues", "status")

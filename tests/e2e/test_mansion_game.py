@@ -36,9 +36,11 @@ def mixed_ways(state: GameState, action: Action, i: int) -> Via:
     if prompt.kind in ("show", "answer_tip", "choose_solution"):
         return "dm"
     if isinstance(action, PickCard):
-        return ("dm", "hand", "panel")[i % 3]  # type: ignore[return-value]
+        ways: tuple[Via, ...] = ("dm", "hand", "panel")
+        return ways[i % 3]
     if prompt.kind == "play":
-        return ("panel", "slash", "dmturn")[i % 3]  # type: ignore[return-value]
+        turns: tuple[Via, ...] = ("panel", "slash", "dmturn")
+        return turns[i % 3]
     return "slash" if i % 2 else "panel"
 
 
@@ -85,8 +87,10 @@ async def test_a_standard_game_uses_every_action(world: World) -> None:
     # fits (the table cannot tell one from several), and only the two saw it
     hands = final.rounds[-1].hands
     counts = set()
-    for suggestion in (r for r in log if isinstance(r, Suggested) and r.refuter is not None):
-        refuter = user_at(world, final, suggestion.refuter)  # type: ignore[arg-type]
+    for suggestion in (r for r in log if isinstance(r, Suggested)):
+        if suggestion.refuter is None:
+            continue
+        refuter = user_at(world, final, suggestion.refuter)
         assert refuter is not None
         matching = [c for c in hands[suggestion.refuter] if c in suggestion.named.cards()]
         counts.add(min(len(matching), 2))

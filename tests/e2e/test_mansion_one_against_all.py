@@ -4,6 +4,8 @@ a detective wins, then one the fugitive escapes when the draw pile runs out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.mansion import Accuse, Action, GameState
 from engine.mansion.records import Suggested
 from testkit.drive import cut
@@ -25,7 +27,7 @@ WIN = ("burn", "wrong", "right")
 ESCAPE = ("burn",)
 
 
-def answers_by(where: Via):
+def answers_by(where: Via) -> Callable[[GameState, Action, int], Via]:
     def choose(state: GameState, action: Action, i: int) -> Via:
         prompt = state.prompt_for(action.seat)  # type: ignore[union-attr]
         assert prompt is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Literal, TypedDict
 
 import pytest
 
@@ -30,6 +30,19 @@ NAMES = ("Ann", "Bea", "Cid", "Dee", "Eve")
 SOLUTION = Triple(suspect="scarlet", vehicle="balloon", destination="niagara_falls")
 
 
+class Named(TypedDict):
+    """A Suspect, a Vehicle and a Destination as the keywords of Accuse or ChooseSolution."""
+
+    suspect: str
+    vehicle: str
+    destination: str
+
+
+RIGHT: Named = {"suspect": "scarlet", "vehicle": "balloon", "destination": "niagara_falls"}
+"""SOLUTION, as keywords."""
+WRONG: Named = {"suspect": "plum", "vehicle": "balloon", "destination": "niagara_falls"}
+
+
 def refs(n: int) -> list[PlayerRef]:
     return [PlayerRef(id=f"u{i}", name=NAMES[i]) for i in range(n)]
 
@@ -38,14 +51,14 @@ def fresh_game(
     players: int = 3,
     variant: Variant = "standard",
     seed: int = 1,
-    series_wins: int = 1,
+    series_wins: Literal[1, 2, 3] = 1,
     fugitive: int | None = None,
 ) -> tuple[GameState, list[Event]]:
     options = Options(
         players=players,
         variant=variant,
         series_wins=series_wins,
-        fugitive=fugitive,  # type: ignore[arg-type]
+        fugitive=fugitive,
     )
     return new_game(refs(players), options, seed)
 
@@ -176,15 +189,11 @@ def assert_reads_well(message: str) -> None:
         assert leak not in unquoted, message
 
 
-def of_type(events: Iterable[Event], kind: str) -> list[Any]:
-    return [e for e in events if e.type == kind]
-
-
-def public(events: Iterable[Event]) -> list[Any]:
+def public(events: Iterable[Event]) -> list[Event]:
     return [e for e in events if e.audience.scope == "public"]
 
 
-def private_to(events: Iterable[Event], seat: int) -> list[Any]:
+def private_to(events: Iterable[Event], seat: int) -> list[Event]:
     return [e for e in events if e.audience.scope == "private" and seat in e.audience.seats]
 
 

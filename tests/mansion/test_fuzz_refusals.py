@@ -78,7 +78,7 @@ def _actions(state: GameState) -> st.SearchStrategy[Action]:
             return base
         return base.model_copy(update={name: draw(pools[name])})
 
-    wild = st.one_of(
+    wild: st.SearchStrategy[Action] = st.one_of(
         st.builds(SuggestAny, seat=seats, destination=cards, suspect=cards, vehicle=cards),
         st.builds(SuggestPresent, seat=seats, suspect=cards, vehicle=cards),
         st.builds(Move, seat=seats, destination=cards),

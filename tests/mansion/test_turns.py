@@ -13,9 +13,11 @@ from engine.mansion.actions import (
     Snoop,
     SuggestPresent,
 )
+from engine.mansion.events import ActionDrawn, TurnEnded, TurnStarted
 from engine.mansion.state import GameState
+from testkit.events import of_type
 
-from .helpers import build_state, of_type, play, refused, waiting_kinds
+from .helpers import build_state, play, refused, waiting_kinds
 
 HANDS = {
     0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
@@ -37,9 +39,9 @@ def test_turn_starts_with_the_draw_then_a_play_prompt() -> None:
     assert after.seats[1].actions == ["snoop", top]
     assert len(after.draw) == len(state.draw) - 1
     assert waiting_kinds(after) == [(1, "play")]
-    started = of_type(events, "turn_started")[0]
+    started = of_type(events, TurnStarted)[0]
     assert (started.seat, started.turn_number, started.draw_size) == (1, 2, len(after.draw))
-    drawn = of_type(events, "action_drawn")[0]
+    drawn = of_type(events, ActionDrawn)[0]
     assert drawn.audience.seats == (1,) and drawn.card == top
 
 
@@ -53,7 +55,7 @@ def test_play_then_accuse_or_end_then_the_card_goes_to_the_discard() -> None:
     ended, events = play(after, EndTurn(seat=0))
     assert [d.card for d in ended.discard] == ["suggest_present"]
     assert ended.played is None
-    assert of_type(events, "turn_ended")[0].seat == 0
+    assert of_type(events, TurnEnded)[0].seat == 0
 
 
 def test_play_passes_left_and_wraps() -> None:

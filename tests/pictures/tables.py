@@ -18,7 +18,8 @@ from engine.thirteen_clues import (
 from engine.thirteen_clues.cards import CARDS, cards_in_play, suits_in_play
 from engine.thirteen_clues.events import GameOver
 from engine.thirteen_clues.state import Seat
-from testkit.thirteen_clues import build_state, of_type, play
+from testkit.events import of_type
+from testkit.thirteen_clues import build_state, play
 
 NAMES = ("Ann", "Bob", "Catherine", "Dan", "Eve", "Fay")
 ODD_NAMES = ("Zoë", "Bartholomew Maximilian the Third", "🕵️", "Dan", "Eve", "Fay")
@@ -99,12 +100,13 @@ def finished(players: int = 5, edition: str = "2020") -> tuple[GameOver, PublicV
     guess = {
         cat.value: next(c for c in pools[cat] if c not in state.seats[1].holder) for cat in pools
     }
-    state, _ = play(state, Accuse(seat=1, **guess))
+    state, _ = play(state, Accuse(seat=1, person=guess["person"], location=guess["location"],
+                                  weapon=guess["weapon"]))
     seat = state.turn
     holder = state.seats[seat].holder
     state, events = play(
         state, Accuse(seat=seat, person=holder[0], location=holder[1], weapon=holder[2])
     )
-    (over,) = of_type(events, "game_over")
+    (over,) = of_type(events, GameOver)
     assert isinstance(over, GameOver)
     return over, public_view(state)

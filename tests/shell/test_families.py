@@ -97,7 +97,7 @@ def _click(custom_id: str, kind: int = 2, on_message: list[tuple[str, int]] | No
 
 
 def test_routed_needs_a_family_and_the_component_on_the_message() -> None:
-    families = (TableButton, *FAMILIES)
+    families: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TableButton, *FAMILIES)
     cid = "13c:join:5"
     assert routed(families, _click(cid, on_message=[(cid, 2)]))
     assert not routed(families, _click(cid, on_message=[]))  # not on the message
@@ -137,7 +137,8 @@ def _table(players: int, edition: str, assist: str = "full", top_secret: bool = 
 
 
 def test_every_13_clues_custom_id_is_handled_by_exactly_one_family() -> None:
-    templates = [f.__discord_ui_compiled_template__ for f in (TableButton, *FAMILIES)]
+    families: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TableButton, *FAMILIES)
+    templates = [f.__discord_ui_compiled_template__ for f in families]
     seen: set[str] = set()
     rng = random.Random(3)
     lobby = _table(3, "2020").model_copy(update={"status": "lobby"})

@@ -13,11 +13,11 @@ import pytest
 
 from engine.errors import RuleError
 from engine.thirteen_clues import apply, legal, player_view, public_view
-from engine.thirteen_clues.actions import Accuse, Ask, ChoosePass, Consult, TakeGlass
+from engine.thirteen_clues.actions import Accuse, Ask, Consult, TakeGlass
 from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.state import Edition, GameState
-from testkit.thirteen_clues import build_state, fresh_game, play, refused
+from testkit.thirteen_clues import build_state, choice_of, fresh_game, play, refused
 
 TABLES: list[tuple[int, Edition, bool]] = [
     (2, "2020", False),
@@ -199,8 +199,8 @@ def test_choose_pass_is_checked_before_the_turn() -> None:
     other = (start.turn + 1) % 3
     pick = {cat.value: next(c for c in start.seats[other].dealt if CARDS[c].category == cat)
             for cat in Category}
-    state, _ = apply(start, ChoosePass(seat=other, **pick))
+    state, _ = apply(start, choice_of(other, pick.values()))
     assert state.seats[other].passed is not None
     refused(state, TakeGlass(seat=other, source=0), "pass left")
     with pytest.raises(RuleError):
-        apply(state, ChoosePass(seat=other, **pick))
+        apply(state, choice_of(other, pick.values()))
