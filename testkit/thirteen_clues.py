@@ -39,6 +39,18 @@ from engine.thirteen_clues.state import (
 )
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+
+HOLDERS: dict[int, list[str]] = {
+    0: ["officer", "parlor", "knife"],
+    1: ["duke", "market", "crossbow"],
+    2: ["butcher", "library", "poison"],
+    3: ["countess", "park", "sword"],
+}
+"""A 4-player table's holders laid out by hand (`build_state(4, holders=HOLDERS, ...)`), so
+accusations can be made right or wrong; with SCREENS, the informants left in deck order are
+gun (A), sailor (B), plaza (C), candlestick (D)."""
+SCREENS: dict[int, list[str]] = {0: ["nurse", "museum"], 1: ["blowgun", "maid"],
+                                 2: ["harbor", "rifle"], 3: ["dancer", "theater"]}
 """Display names that cannot be mistaken for a card id when searching dumps."""
 
 CARD_IDS = frozenset(CARDS)

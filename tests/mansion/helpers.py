@@ -38,6 +38,13 @@ class Named(TypedDict):
     destination: str
 
 
+HANDS: dict[int, list[str]] = {
+    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
+    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
+    2: ["green", "airliner", "old_faithful", "alamo"],
+    3: ["peacock", "automobile", "train", "lincoln_memorial"],
+}
+"""A 4-player table's Clue cards laid out by hand (the rest of SOLUTION's 21 cards)."""
 RIGHT: Named = {"suspect": "scarlet", "vehicle": "balloon", "destination": "niagara_falls"}
 """SOLUTION, as keywords."""
 WRONG: Named = {"suspect": "plum", "vehicle": "balloon", "destination": "niagara_falls"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from engine.mansion import legal, player_view, public_view
@@ -23,19 +25,13 @@ from engine.mansion.records import Suggested
 from engine.mansion.state import GameState
 from testkit.events import of_type
 
-from .helpers import RIGHT, SOLUTION, WRONG, build_state, play, refused, waiting_kinds
-
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
+from .helpers import HANDS, RIGHT, SOLUTION, WRONG, build_state, play, refused, waiting_kinds
 
 
-def table(players: int = 4, **kw: object) -> GameState:
+def table(players: int = 4, *, actions: dict[int, list[str]] | None = None,
+          eliminated: Iterable[int] = ()) -> GameState:
     hands = HANDS if players == 4 else None
-    return build_state(players, hands=hands, **kw)  # type: ignore[arg-type]
+    return build_state(players, hands=hands, actions=actions, eliminated=eliminated)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

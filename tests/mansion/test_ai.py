@@ -24,15 +24,8 @@ from engine.mansion.records import Suggested
 from engine.mansion.rules import apply
 from engine.mansion.state import Options, Variant
 
-from .helpers import build_state, random_action
+from .helpers import HANDS, build_state, random_action
 from .helpers import play as play_actions
-
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
 
 
 @pytest.mark.parametrize(

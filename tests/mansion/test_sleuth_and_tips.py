@@ -21,6 +21,7 @@ from engine.mansion.state import GameState
 from testkit.events import of_type
 
 from .helpers import (
+    HANDS,
     build_state,
     play,
     private_to,
@@ -30,17 +31,10 @@ from .helpers import (
     waiting_kinds,
 )
 
+
 # Solution: scarlet, balloon, niagara_falls.
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
-
-
-def table(*cards: str, **kw: object) -> GameState:
-    return build_state(4, hands=HANDS, actions={0: [*cards, "snoop"][:2]}, **kw)  # type: ignore[arg-type]
+def table(*cards: str) -> GameState:
+    return build_state(4, hands=HANDS, actions={0: [*cards, "snoop"][:2]})
 
 
 def last(state: GameState, kind: type) -> object:

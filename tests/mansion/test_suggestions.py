@@ -3,6 +3,8 @@ Suggestion" (refutation clockwise from the suggester's left, the refuter's choic
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from engine.mansion import legal, player_view, public_view
@@ -27,20 +29,12 @@ from engine.mansion.records import Suggested
 from engine.mansion.state import GameState
 from testkit.events import of_type
 
-from .helpers import build_state, play, private_to, public, refused, waiting_kinds
+from .helpers import HANDS, build_state, play, private_to, public, refused, waiting_kinds
 
 # Solution: scarlet, balloon, niagara_falls. Markers: Ann niagara_falls, Bea coney_island,
 # Cid mt_rushmore, Dee old_faithful; by the tray: the other five.
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
-
-
-def table(turn: int = 0, **kw: object) -> GameState:
-    return build_state(4, hands=HANDS, turn=turn, **kw)  # type: ignore[arg-type]
+table = functools.partial(build_state, 4, hands=HANDS)
+"""A 4-player table of HANDS (build_state's other keywords as given)."""
 
 
 def last_suggestion(state: GameState) -> Suggested:

@@ -3,6 +3,8 @@ end; play passes left, skipping wrong accusers and (One Against All) the fugitiv
 
 from __future__ import annotations
 
+import functools
+
 from engine.mansion import legal
 from engine.mansion.actions import (
     Accuse,
@@ -14,21 +16,12 @@ from engine.mansion.actions import (
     SuggestPresent,
 )
 from engine.mansion.events import ActionDrawn, TurnEnded, TurnStarted
-from engine.mansion.state import GameState
 from testkit.events import of_type
 
-from .helpers import build_state, play, refused, waiting_kinds
+from .helpers import HANDS, build_state, play, refused, waiting_kinds
 
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
-
-
-def table(**kw: object) -> GameState:
-    return build_state(4, hands=HANDS, **kw)  # type: ignore[arg-type]
+table = functools.partial(build_state, 4, hands=HANDS)
+"""A 4-player table of HANDS (build_state's other keywords as given)."""
 
 
 def test_turn_starts_with_the_draw_then_a_play_prompt() -> None:

@@ -10,17 +10,15 @@ from engine.thirteen_clues.cards import Category
 from engine.thirteen_clues.events import AccusationMade, GlassMoved, TurnStarted
 from engine.thirteen_clues.state import DEFAULT_EDITION, GLASSES_IN_BOX, Edition, GameState
 from testkit.events import of_type
-from testkit.thirteen_clues import build_state, card_ids_in, play, refused, total_glasses
-
-HOLDERS = {
-    0: ["officer", "parlor", "knife"],
-    1: ["duke", "market", "crossbow"],
-    2: ["butcher", "library", "poison"],
-    3: ["countess", "park", "sword"],
-}
-SCREENS = {0: ["nurse", "museum"], 1: ["blowgun", "maid"], 2: ["harbor", "rifle"],
-           3: ["dancer", "theater"]}
-# Informants (4 players): gun (A), sailor (B), plaza (C), candlestick (D).
+from testkit.thirteen_clues import (
+    HOLDERS,
+    SCREENS,
+    build_state,
+    card_ids_in,
+    play,
+    refused,
+    total_glasses,
+)
 
 RIGHT = Accuse(seat=0, person="officer", location="parlor", weapon="knife")
 WRONG = Accuse(seat=0, person="sailor", location="plaza", weapon="gun")  # informants: unseen

@@ -17,7 +17,15 @@ from engine.thirteen_clues.actions import Accuse, Ask, Consult, TakeGlass
 from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.state import Edition, GameState
-from testkit.thirteen_clues import build_state, choice_of, fresh_game, play, refused
+from testkit.thirteen_clues import (
+    HOLDERS,
+    SCREENS,
+    build_state,
+    choice_of,
+    fresh_game,
+    play,
+    refused,
+)
 
 TABLES: list[tuple[int, Edition, bool]] = [
     (2, "2020", False),
@@ -139,14 +147,6 @@ def test_not_your_turn_message_refuses_to_say_it_to_the_player_whose_turn_it_is(
 
 # --- the accusation picker's cards -----------------------------------------------------------
 
-HOLDERS = {
-    0: ["officer", "parlor", "knife"],
-    1: ["duke", "market", "crossbow"],
-    2: ["butcher", "library", "poison"],
-    3: ["countess", "park", "sword"],
-}
-SCREENS = {0: ["nurse", "museum"], 1: ["blowgun", "maid"], 2: ["harbor", "rifle"],
-           3: ["dancer", "theater"]}
 
 
 def _flat(by_category: dict[Category, list[str]]) -> list[str]:

@@ -9,18 +9,7 @@ from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult, TakeGlas
 from engine.thirteen_clues.events import Event, GlassMoved, GlassTaken, TurnStarted
 from engine.thirteen_clues.state import Edition, GameState
 from testkit.events import of_type
-from testkit.thirteen_clues import build_state, play, refused, total_glasses
-
-# A 4-player layout whose holders are known, so accusations can be made right or wrong.
-HOLDERS = {
-    0: ["officer", "parlor", "knife"],
-    1: ["duke", "market", "crossbow"],
-    2: ["butcher", "library", "poison"],
-    3: ["countess", "park", "sword"],
-}
-SCREENS = {0: ["nurse", "museum"], 1: ["blowgun", "maid"], 2: ["harbor", "rifle"],
-           3: ["dancer", "theater"]}
-# Left as informants with 4 players, in deck order: gun (A), sailor, plaza, candlestick.
+from testkit.thirteen_clues import HOLDERS, SCREENS, build_state, play, refused, total_glasses
 
 
 def table(
