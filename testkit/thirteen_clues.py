@@ -12,10 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TypedDict
 
-import pytest
 from pydantic import BaseModel
 
-from engine.errors import RuleError
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.actions import (
     Accuse,
@@ -25,6 +23,7 @@ from engine.thirteen_clues.actions import (
     Consult,
     TakeGlass,
 )
+from engine.thirteen_clues.bruteforce import random_position
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.events import Event
 from engine.thirteen_clues.rules import apply, new_game
@@ -37,6 +36,8 @@ from engine.thirteen_clues.state import (
     PlayerRef,
     Seat,
 )
+from engine.thirteen_clues.views import PlayerView
+from testkit.rules import play_in_turn, reads_well, refusal
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 
@@ -146,36 +147,22 @@ def build_state(
     )
 
 
+LEAKS = ("None", "Category.", "Suit.", "<", "{", "up_close", "Traceback")
+"""What a 13 Clues refusal never shows a player: Python reprs and card ids."""
+
+
 def play(state: GameState, *actions: Action) -> tuple[GameState, list[Event]]:
     """Apply `actions` in order; return the final state and every event."""
-    events: list[Event] = []
-    for action in actions:
-        state, new = apply(state, action)
-        events += new
-    return state, events
+    return play_in_turn(apply, state, actions)
 
 
 def refused(state: GameState, action: Action, match: str) -> str:
-    """Assert `action` raises RuleError containing `match` and leaves `state` untouched."""
-    before = state.model_dump()
-    copy = state.model_copy(deep=True)
-    with pytest.raises(RuleError) as info:
-        apply(state, action)
-    message = str(info.value)
-    assert match in message, message
-    assert_reads_well(message)
-    assert state.model_dump() == before
-    assert state == copy
-    return message
+    """Assert `action` is refused with `match` in a player's sentence, `state` untouched."""
+    return refusal(apply, state, action, match, LEAKS)
 
 
 def assert_reads_well(message: str) -> None:
-    """A refusal is a sentence for a player, not a Python repr."""
-    assert message, "empty refusal"
-    assert message[0].isupper() or message[0] == "'", message
-    assert message.endswith("."), message
-    for leak in ("None", "Category.", "Suit.", "<", "{", "up_close", "Traceback"):
-        assert leak not in message, message
+    reads_well(message, LEAKS)
 
 
 def pass_first(state: GameState) -> tuple[GameState, list[Event]]:
@@ -206,6 +193,16 @@ def first_choice(dealt: Sequence[str]) -> PassChoice:
     pools = _by_category(dealt)
     return {"person": pools[Category.PERSON][0], "location": pools[Category.LOCATION][0],
             "weapon": pools[Category.WEAPON][0]}
+
+
+def turns_view(seed: int, players: int) -> PlayerView:
+    """A seat's view of a random position in the turns phase (seeded): what the choices,
+    chains and marks of a casebook are computed from."""
+    rng = random.Random(seed)
+    while True:
+        _, view = random_position(rng, players, max_actions=35)
+        if view.phase == "turns":
+            return view
 
 
 def total_glasses(state: GameState) -> int:

@@ -8,13 +8,9 @@ the engine's own `legal` queries.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Sequence
 from typing import Literal, TypedDict
 
-import pytest
-
-from engine.errors import RuleError
 from engine.mansion import legal
 from engine.mansion.actions import Accuse, Action, ShowCard
 from engine.mansion.cards import ACTION_DECK, CLUES, DESTINATIONS
@@ -23,6 +19,7 @@ from engine.mansion.prompts import PlayPrompt, ShowPrompt
 from engine.mansion.records import Dealt, Drew, Triple, TurnBegan
 from engine.mansion.rules import apply, new_game
 from engine.mansion.state import GameState, Options, PlayerRef, Seat, Variant
+from testkit.rules import play_in_turn, reads_well, refusal
 
 NAMES = ("Ann", "Bea", "Cid", "Dee", "Eve")
 """Display names that cannot be mistaken for a card id."""
@@ -158,13 +155,13 @@ def build_state(
     return state
 
 
+LEAKS = ("None", "Kind.", "Feature.", "<", "{", "Traceback", "_")
+"""What a Mansion refusal never shows a player (outside the player's own quoted words)."""
+
+
 def play(state: GameState, *actions: Action) -> tuple[GameState, list[Event]]:
     """Apply `actions` in order; return the final state and every event."""
-    events: list[Event] = []
-    for action in actions:
-        state, new = apply(state, action)
-        events += new
-    return state, events
+    return play_in_turn(apply, state, actions)
 
 
 def show_all(state: GameState) -> tuple[GameState, list[Event]]:
@@ -175,25 +172,12 @@ def show_all(state: GameState) -> tuple[GameState, list[Event]]:
 
 
 def refused(state: GameState, action: Action, match: str) -> str:
-    """Assert `action` raises RuleError containing `match` and leaves `state` untouched."""
-    before = state.model_dump()
-    with pytest.raises(RuleError) as info:
-        apply(state, action)
-    message = str(info.value)
-    assert match in message, message
-    assert_reads_well(message)
-    assert state.model_dump() == before
-    return message
+    """Assert `action` is refused with `match` in a player's sentence, `state` untouched."""
+    return refusal(apply, state, action, match, LEAKS, quoted_ok=True)
 
 
 def assert_reads_well(message: str) -> None:
-    """A refusal is a sentence for a player, not a Python repr."""
-    assert message, "empty refusal"
-    assert message[0].isupper() or message[0] == "'", message
-    assert message.endswith("."), message
-    unquoted = re.sub(r"'[^']*'", "", message)
-    for leak in ("None", "Kind.", "Feature.", "<", "{", "Traceback", "_"):
-        assert leak not in unquoted, message
+    reads_well(message, LEAKS, quoted_ok=True)
 
 
 def public(events: Iterable[Event]) -> list[Event]:
