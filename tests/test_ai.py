@@ -162,9 +162,9 @@ TABLES = [(n, ed) for n in range(2, 7) for ed in ("2020", "2016")]
 @pytest.mark.parametrize(("players", "edition"), TABLES)
 @pytest.mark.parametrize("level", LEVELS)
 def test_all_ai_table_finishes_legally(
-    level: Level, players: int, edition: str, solver: types.ModuleType
+    level: Level, players: int, edition: Edition, solver: types.ModuleType
 ) -> None:
-    options = Options(players=players, edition=edition)  # type: ignore[arg-type]
+    options = Options(players=players, edition=edition)
     state, _ = referee([level] * players, options, seed=players * 10 + len(edition), solver=solver)
     assert state.phase == "over" and state.winner is not None
 
@@ -384,8 +384,8 @@ def test_expert_accuses_when_certain_and_asks_otherwise(solver: types.ModuleType
 
 
 @pytest.mark.parametrize("edition", ["2020", "2016"])
-def test_expert_knows_where_a_spent_glass_goes(edition: str) -> None:
-    state, _ = new_game(refs(5), Options(players=5, edition=edition), 8)  # type: ignore[arg-type]
+def test_expert_knows_where_a_spent_glass_goes(edition: Edition) -> None:
+    state, _ = new_game(refs(5), Options(players=5, edition=edition), 8)
     rng = random.Random(8)
     checked = 0
     while state.phase != "over":

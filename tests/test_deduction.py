@@ -20,7 +20,7 @@ from engine.thirteen_clues.bruteforce import (
 )
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, in_subject
 from engine.thirteen_clues.deduction import Deduction, bookkeeping, slot_joint, solve
-from engine.thirteen_clues.state import Accusation, Question
+from engine.thirteen_clues.state import Accusation, Edition, Question
 
 BUDGET = 40_000
 """Screens the enumerator may place per position; larger positions are skipped (counted)."""
@@ -82,10 +82,10 @@ def test_free_slot_formula_of_the_reference() -> None:
 # --- worked examples -----------------------------------------------------------------------
 
 
-def _table(players: int, seed: int, **options: object) -> GameState:
+def _table(players: int, seed: int, edition: Edition | None = None) -> GameState:
     """A dealt table in the turn phase, no action taken yet."""
     rng = random.Random(seed)
-    state = random_state(rng, players, 0, **options)  # type: ignore[arg-type]
+    state = random_state(rng, players, 0, edition=edition)
     return state.model_copy(update={"questions": [], "accusations": []}, deep=True)
 
 

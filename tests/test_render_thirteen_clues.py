@@ -196,12 +196,12 @@ CONFIGS = [(2, "2020", False), (2, "2016", False)] + [
 
 @pytest.mark.parametrize(("players", "edition", "top_secret"), CONFIGS)
 def test_random_games_respect_limits_and_secrecy(
-    players: int, edition: str, top_secret: bool
+    players: int, edition: Edition, top_secret: bool
 ) -> None:
     for seed, steps in ((1, 100), (2, 40)):
         names = (NAMES if seed == 1 else ODD_NAMES)[:players]
         refs = [PlayerRef(id=str(i), name=n) for i, n in enumerate(names)]
-        options = Options(players=players, edition=edition, top_secret=top_secret)  # type: ignore[arg-type]
+        options = Options(players=players, edition=edition, top_secret=top_secret)
         state, events = new_game(refs, options, seed=seed * 100 + players)
         accused: list[set[str]] = [set() for _ in range(players)]
         check_everything(state, events, accused)
