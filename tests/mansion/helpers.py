@@ -42,6 +42,17 @@ HANDS: dict[int, list[str]] = {
     3: ["peacock", "automobile", "train", "lincoln_memorial"],
 }
 """A 4-player table's Clue cards laid out by hand (the rest of SOLUTION's 21 cards)."""
+CERTAIN_HANDS: dict[int, list[str]] = {
+    0: [
+        "mustard", "green", "peacock", "plum", "seaplane", "limousine", "airliner",
+        "automobile", "train", "coney_island", "mt_rushmore", "old_faithful",
+        "golden_gate", "hoover_dam", "alamo", "lincoln_memorial", "miami_beach",
+    ],
+    1: ["white"],
+    2: [],
+}  # fmt: skip
+"""Ann (3 players) holds every Clue card but the solution's and one suspect Bea holds: once
+Bea shows it, the solution is certain."""
 RIGHT: Named = {"suspect": "scarlet", "vehicle": "balloon", "destination": "niagara_falls"}
 """SOLUTION, as keywords."""
 WRONG: Named = {"suspect": "plum", "vehicle": "balloon", "destination": "niagara_falls"}

@@ -24,7 +24,7 @@ from engine.mansion.records import Suggested
 from engine.mansion.rules import apply
 from engine.mansion.state import Options, Variant
 
-from .helpers import HANDS, build_state, random_action
+from .helpers import CERTAIN_HANDS, HANDS, build_state, random_action
 from .helpers import play as play_actions
 
 
@@ -142,18 +142,7 @@ def test_refuters_prefer_revealing_a_destination() -> None:
 
 
 def test_the_expert_accuses_when_certain_and_only_then() -> None:
-    # Ann holds every card but the solution's and one suspect Bea holds: once Bea shows it,
-    # the solution is certain.
-    hands = {
-        0: [
-            "mustard", "green", "peacock", "plum", "seaplane", "limousine", "airliner",
-            "automobile", "train", "coney_island", "mt_rushmore", "old_faithful",
-            "golden_gate", "hoover_dam", "alamo", "lincoln_memorial", "miami_beach",
-        ],
-        1: ["white"],
-        2: [],
-    }  # fmt: skip
-    state = build_state(3, hands=hands)
+    state = build_state(3, hands=CERTAIN_HANDS)  # certain once Bea shows her suspect
     view = player_view(state, 0)
     first = choose_action(view, "expert", random.Random(0))
     assert not isinstance(first, Accuse)
