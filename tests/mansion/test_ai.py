@@ -22,7 +22,7 @@ from engine.mansion.bruteforce import random_game
 from engine.mansion.prompts import PlayPrompt
 from engine.mansion.records import Suggested
 from engine.mansion.rules import apply
-from engine.mansion.state import Options, Variant
+from engine.mansion.state import GameState, Options, Variant
 
 from .helpers import CERTAIN_HANDS, HANDS, build_state, random_action
 from .helpers import play as play_actions
@@ -123,10 +123,7 @@ def test_a_refuter_shows_again_a_card_the_suggester_has_already_seen() -> None:
     state.played = None
     state.seats[0].actions = ["suggest_present"]
     state, _ = play_actions(state, SuggestPresent(seat=0, suspect="white", vehicle="balloon"))
-    view = player_view(state, 1)
-    assert view.prompt is not None and view.prompt.kind == "show"
-    for level in LEVELS:
-        assert choose_action(view, level, random.Random(1)) == ShowCard(seat=1, card="mt_rushmore")
+    shown_at_every_level(state, "mt_rushmore", seed=1)
 
 
 def test_refuters_prefer_revealing_a_destination() -> None:
@@ -135,10 +132,15 @@ def test_refuters_prefer_revealing_a_destination() -> None:
         4, hands=HANDS, markers=["hoover_dam", "coney_island", "niagara_falls", "old_faithful"]
     )
     state, _ = play_actions(state, SuggestPresent(seat=0, suspect="plum", vehicle="balloon"))
+    shown_at_every_level(state, "hoover_dam", seed=2)
+
+
+def shown_at_every_level(state: GameState, card: str, seed: int) -> None:
+    """Seat 1, asked which card to show, shows `card` at every AI level."""
     view = player_view(state, 1)
     assert view.prompt is not None and view.prompt.kind == "show"
     for level in LEVELS:
-        assert choose_action(view, level, random.Random(2)) == ShowCard(seat=1, card="hoover_dam")
+        assert choose_action(view, level, random.Random(seed)) == ShowCard(seat=1, card=card)
 
 
 def test_the_expert_accuses_when_certain_and_only_then() -> None:
