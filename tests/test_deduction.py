@@ -20,7 +20,7 @@ from engine.thirteen_clues.bruteforce import (
 )
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, in_subject
 from engine.thirteen_clues.deduction import Deduction, bookkeeping, slot_joint, solve
-from engine.thirteen_clues.state import Accusation, Edition, Question
+from engine.thirteen_clues.state import Accusation, Edition, Question, Side
 
 BUDGET = 40_000
 """Screens the enumerator may place per position; larger positions are skipped (counted)."""
@@ -94,7 +94,7 @@ def _ask(
     asker: int,
     witness: int,
     subject: str,
-    side: str | None = None,
+    side: Side | None = None,
     *,
     top_secret: bool = False,
 ) -> GameState:
@@ -103,7 +103,7 @@ def _ask(
         asker=asker,
         witness=witness,
         subject=subject,
-        side=side,  # type: ignore[arg-type]
+        side=side,
         answer=answer,
         top_secret=top_secret,
     )
@@ -213,7 +213,9 @@ def test_correct_accusation_leaves_one_triple() -> None:
 def test_two_player_side_answers() -> None:
     for seed in range(6):
         state = _table(2, seed=seed)
-        for subject, side in (("male", "left"), ("purple", "right"), ("ranged", "left")):
+        asks: tuple[tuple[str, Side], ...] = (("male", "left"), ("purple", "right"),
+                                               ("ranged", "left"))
+        for subject, side in asks:
             state = _ask(state, 0, 1, subject, side)
         view = player_view(state, 0)
         joint = slot_joint(view)["screen:1"]

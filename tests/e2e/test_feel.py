@@ -20,7 +20,7 @@ from testkit.drive import (
     table_row,
     user_at,
 )
-from testkit.play import first_of_each, open_table, pass_by_dm
+from testkit.play import first_of_each, open_table, pass_by_dm, play_begins
 from testkit.standin import Message
 from testkit.world import World
 from tests.e2e.feel_game import (
@@ -193,9 +193,7 @@ async def test_notify_chooses_ping_dm_or_silence_and_settings_sets_the_default(
         server = await dc.slash(manager, world.channel, "settings", alert="silent")
         assert "Turn alerts: **silent**" in server.text
         # Bea has no choice of her own: the server's silence; Ann chose a DM
-        await open_table(world, [ann, bea])
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        await play_begins(world, 2)
         from_here = len(dc.messages)
         for _ in range(4):
             state = state_of(world)

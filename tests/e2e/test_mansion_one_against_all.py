@@ -52,7 +52,8 @@ async def test_one_against_all_ends_each_way(world: World) -> None:
         final, moment = await play_script(world, Driver(world), answers_by("dm"), goals=WIN)
         await dc.settle()
         game = final.rounds[-1]
-        fugitive = user_at(world, final, game.fugitive)  # type: ignore[arg-type]
+        assert game.fugitive is not None
+        fugitive = user_at(world, final, game.fugitive)
         assert fugitive is not None
         assert game.how == "solved" and final.master != game.fugitive
         assert {"burn", "wrong", "right"} <= covered(game.log, game.hands)
@@ -89,7 +90,8 @@ async def test_one_against_all_ends_each_way(world: World) -> None:
         assert final.master is None and final.ended_by == "escaped"  # no crime solved
         text = channel_since(world, first)
         assert "must draw, but the draw pile is empty" in text and "the fugitive escapes" in text
-        name = final.seats[game.fugitive].name  # type: ignore[index]
+        assert game.fugitive is not None
+        name = final.seats[game.fugitive].name
         assert f"🏆 **{name}**, the fugitive, escapes and wins!" in text
         assert assert_mansion_secrecy(world, final, moment, since=first) > 10
     assert cut(world)
@@ -161,7 +163,8 @@ async def test_a_one_against_all_series_to_two_solved_crimes(world: World) -> No
     assert "the fugitive (and dealer) passes left" in text
     assert f"**{final.seats[first].name}** is the **Master Detective**!" in text
     for i, game in enumerate(final.rounds):  # each game's fugitive chose by DM or hand
-        fugitive = user_at(world, final, game.fugitive)  # type: ignore[arg-type]
+        assert game.fugitive is not None
+        fugitive = user_at(world, final, game.fugitive)
         assert fugitive is not None
         chose = [m for m in dc.dms(fugitive) if "You are the fugitive" in ever_text(m)]
         assert len(chose) == [r.fugitive for r in final.rounds].count(game.fugitive), i

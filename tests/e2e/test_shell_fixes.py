@@ -8,7 +8,7 @@ import asyncio
 import json
 
 from testkit.drive import Snapshot, cid, living, member_at, slash, state_of, table_row
-from testkit.play import open_table, pass_by_dm
+from testkit.play import open_table, play_begins
 from testkit.standin.records import JSON
 from testkit.world import World
 
@@ -62,11 +62,9 @@ async def test_turn_minutes_zero_wins_over_the_server_default(world: World) -> N
 
 async def test_two_quick_casebook_marks_are_both_kept(world: World) -> None:
     dc = world.dc
-    ann, bea = world.users[:2]
+    ann = world.users[0]
     async with world.running():
-        await open_table(world, [ann, bea])
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        await play_begins(world, 2)
         book = await dc.click(ann, living(world), label="Casebook")
         assert book.message is not None
         person, location = cid(book.message, "mark"), book.message.custom_ids[1]
@@ -85,14 +83,12 @@ async def test_two_quick_casebook_marks_are_both_kept(world: World) -> None:
 
 async def test_a_click_is_refused_outside_its_tables_channel_and_server(world: World) -> None:
     dc = world.dc
-    ann, bea = world.users[:2]
+    ann = world.users[0]
     elsewhere = dc.add_channel(world.guild.id, "elsewhere")
     other = dc.add_guild("Other Guild")
     dc.join_guild(ann, other.id)
     async with world.running():
-        await open_table(world, [ann, bea])
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        await play_begins(world, 2)
         state = state_of(world)
         user = member_at(world, state, state.turn)
         dc.join_guild(user, other.id)

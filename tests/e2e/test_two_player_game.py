@@ -20,17 +20,14 @@ from testkit.drive import (
     user_at,
     wrong_accusation,
 )
-from testkit.play import named_cards, open_table, pass_by_dm
+from testkit.play import named_cards, play_begins
 from testkit.world import World
 
 
 async def test_two_player_game_to_a_correct_accusation(world: World) -> None:
     dc = world.dc
-    ann, bea = world.users[:2]
     async with world.running():
-        await open_table(world, [ann, bea])
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        await play_begins(world, 2)
         state = state_of(world)
         assert state.phase == "turns" and state.turn_number == 1
         assert state.supply == 0 and all(s.glasses == 0 for s in state.seats)

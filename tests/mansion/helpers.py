@@ -88,7 +88,7 @@ def build_state(
     draw: list[str] | None = None,
     turn: int = 0,
     fugitive: int | None = None,
-    series_wins: int = 1,
+    series_wins: Literal[1, 2, 3] = 1,
     eliminated: Iterable[int] = (),
 ) -> GameState:
     """A table in play, at the start of `turn`'s turn (its card already drawn).
@@ -138,7 +138,7 @@ def build_state(
         options=Options(
             players=players,
             variant="one_against_all" if fugitive is not None else "standard",
-            series_wins=series_wins,  # type: ignore[arg-type]
+            series_wins=series_wins,
         ),
         seed=0,
         seats=seats,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from engine.mansion import legal, player_view, public_view
@@ -15,8 +17,8 @@ from testkit.events import of_type
 from .helpers import build_state, play, refused, waiting_kinds
 
 
-def snoop_table(players: int = 3, **kw: object) -> GameState:
-    return build_state(players, actions={0: ["snoop", "all_snoop_left"]}, **kw)  # type: ignore[arg-type]
+def snoop_table(players: int = 3, eliminated: Iterable[int] = ()) -> GameState:
+    return build_state(players, actions={0: ["snoop", "all_snoop_left"]}, eliminated=eliminated)
 
 
 def test_snoop_lays_the_targets_hand_face_down_and_the_snooper_picks() -> None:
