@@ -4,7 +4,7 @@ of action, by the turn panel, DM buttons, `/mansion hand` and slash commands."""
 from __future__ import annotations
 
 from bot.mansion.render.labels import card_name
-from engine.mansion import Accuse, Action, GameState, PickCard
+from engine.mansion import Abandon, Accuse, Action, GameState, PickCard
 from engine.mansion.cards import ACTIONS
 from engine.mansion.records import Suggested, Tipped
 from testkit.mansion_drive import (
@@ -28,7 +28,8 @@ from testkit.world import World
 def mixed_ways(state: GameState, action: Action, i: int) -> Via:
     """Members use every way in: answers by DM (now and then `/mansion hand`), turns by the
     My turn button or `/mansion turn`, the wrong accusation by `/mansion accuse`."""
-    prompt = state.prompt_for(action.seat)  # type: ignore[union-attr]
+    assert not isinstance(action, Abandon), "the script plays a seat's moves"
+    prompt = state.prompt_for(action.seat)
     assert prompt is not None
     if isinstance(action, Accuse):
         return "slash" if state.seats[action.seat].eliminated is False and \

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.mansion import Accuse, Action, GameState
+from engine.mansion import Abandon, Accuse, Action, GameState
 from engine.mansion.records import Suggested
 from testkit.drive import cut
 from testkit.mansion_drive import (
@@ -29,7 +29,8 @@ ESCAPE = ("burn",)
 
 def answers_by(where: Via) -> Callable[[GameState, Action, int], Via]:
     def choose(state: GameState, action: Action, i: int) -> Via:
-        prompt = state.prompt_for(action.seat)  # type: ignore[union-attr]
+        assert not isinstance(action, Abandon), "the script plays a seat's moves"
+        prompt = state.prompt_for(action.seat)
         assert prompt is not None
         if prompt.kind in ("choose_solution", "show", "answer_tip", "pick"):
             return where
