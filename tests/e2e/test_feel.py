@@ -143,7 +143,7 @@ async def test_one_member_against_three_ai_hears_the_ai_turns_in_one_post(world:
                 break
             await dc.settle()
             state = state_of(world)
-            if state.phase == "over" or member_at(world, state, state.turn) is None:
+            if state.phase == "over" or user_at(world, state, state.turn) is None:
                 await dc.settle()
                 continue
             now = len(dc.channel_messages(world.channel))
@@ -249,7 +249,7 @@ async def test_a_closed_dm_member_is_told_once_and_sees_what_they_did(world: Wor
             other = next(u for u in (ann, cid_) if u != user)
             await slash(world, user, "ask", witness=other, about="red")
         state = state_of(world)
-        assert member_at(world, state, state.turn) == bea
+        assert user_at(world, state, state.turn) == bea
         done = await slash(world, bea, "informant", card="B")
         assert "in your DMs" not in done.text
         assert "Informant **B** is" in done.text and CARDS[state.informants[1]].name in done.text
