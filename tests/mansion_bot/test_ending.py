@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot import news
 from bot.mansion.game import GAME
 from bot.mansion.render.labels import card_name
+from bot.plug import plug
 from tests.mansion_bot.test_rendering import games, table_for
 
 
@@ -17,7 +18,8 @@ def test_the_end_states_the_solution_once_and_offers_what_still_works() -> None:
         if solution is None:
             continue
         table = table_for(state)
-        _, out = news.letters(GAME, table, state, events, newly_waiting=[], alerts={}, langs={})
+        _, out = news.letters(plug(GAME), table, state, events, newly_waiting=[], alerts={},
+                              langs={})
         post = next(x for x in out if x.op == "send" and x.living)
         text = post.body.content or ""
         fields = [f for e in post.body.embeds for f in e.get("fields", [])]

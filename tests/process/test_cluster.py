@@ -74,7 +74,8 @@ async def test_a_two_process_cluster_plays_one_table_across_its_shards(
         try:
             for user, command, options in ((ann, "new", {}), (bea, "join", {}),
                                            (cy, "join", {}), (ann, "add-ai", {"count": 1})):
-                done = await dc.slash(user, channel, "13clues", command, timeout=15, **options)
+                done = await dc.slash(user, channel, "13clues", command, timeout=15,
+                                      options=options)
                 assert not done.errors and done.shard == 1, done.text
 
             # the deal, and process 1 killed while it sends it

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from bot.mansion.game import GAME
+from bot.plug import plug
 from bot.storage import SqliteStorage
 from bot.tables import TableService
 from engine.mansion import Options, PlayerRef, SuggestAny, new_game
@@ -52,7 +53,8 @@ async def _refute(tmp_path: Path, channel: int, held: int) -> tuple[float, str, 
     await storage.open()
     try:
         seed = _seed()
-        service = TableService(storage, {GAME.key: GAME}, ai_delay=AI_DELAY, seed=lambda: seed)
+        service = TableService(storage, {GAME.key: plug(GAME)}, ai_delay=AI_DELAY,
+                               seed=lambda: seed)
         table = await service.open(1, channel, GAME.key, HOST, "Ann", {})
         await service.add_ai(table.id, HOST, 2, "normal")
         started = await service.start(table.id, HOST)
