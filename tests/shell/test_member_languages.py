@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.languages import Languages, of_table
+from bot.languages import FRESH_SECONDS, Languages, of_table
 from bot.storage import Storage
 
 
@@ -68,3 +68,16 @@ def test_a_tables_language_is_the_servers_setting_else_its_discord_language() ->
     assert of_table({}, "es-ES") == "es"
     assert of_table({}, None) == "en"
     assert of_table({"language": "xx"}, "pt-BR") == "en"  # a language whose catalog went
+
+
+async def test_a_choice_made_in_another_process_is_followed(storage: Storage) -> None:
+    # on a shared database (a cluster) within FRESH_SECONDS; one process on SQLite writes
+    # every change itself, so what it keeps in memory never needs reading again
+    now = [0.0]
+    here = Languages(storage, clock=lambda: now[0])
+    elsewhere = Languages(storage)
+    assert await here.of_member(interaction(6, "fr")) == "fr"
+    await elsewhere.choose(6, "de")
+    now[0] += FRESH_SECONDS + 0.1
+    expected = "de" if storage.shared else "fr"
+    assert await here.of_member(interaction(6, "fr")) == expected
