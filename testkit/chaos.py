@@ -42,9 +42,9 @@ START_TIMEOUT = 120.0
 """Seconds a process may take to start (a hundred tables' timers reconciled, on a busy
 machine)."""
 ASKS = 2
+"""Questions each member asks before accusing right."""
 PATIENCE = 60.0
 """Seconds a member waits for an acknowledged command's answer before typing it again."""
-"""Questions each member asks before accusing right."""
 
 
 @dataclass
@@ -310,6 +310,12 @@ class Chaos:
                 report.duplicated_actions += n - limit
                 report.problems.append(f"table {table_id}: {actor} {kind} stored {n}×; "
                                        + self.trace(table_id, actor, kind))
+        for dest, n in self.query("SELECT dest, COUNT(*) FROM outbox WHERE dest LIKE 'i:%'"
+                                  " GROUP BY dest HAVING COUNT(*) > 1"):
+            # each change stores one answer to its interaction: two are one interaction
+            # applied twice (none is ever delivered twice to the bot)
+            report.duplicated_actions += n - 1
+            report.problems.append(f"interaction {dest[2:]} applied {n}×")
         salt = self.query("SELECT value FROM meta WHERE key = 'nonce_salt'")[0][0]
         sent = {f"{salt}{i}" for (i,) in self.query("SELECT id FROM outbox WHERE state = 'sent'")}
         owed = self.query("SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]
