@@ -43,8 +43,6 @@ START_TIMEOUT = 120.0
 machine)."""
 ASKS = 2
 """Questions each member asks before accusing right."""
-PATIENCE = 60.0
-"""Seconds a member waits for an acknowledged command's answer before typing it again."""
 
 
 @dataclass
@@ -85,8 +83,6 @@ class Chaos:
         self.started: list[BotProcess] = []
         """Every process started, killed ones included (their logs are judged too)."""
         self.ups = {shard: asyncio.Event() for shard in range(shards)}
-        self.lives = dict.fromkeys(range(shards), 0)
-        """Each shard's process's number: one more at every kill."""
         self.report = Report()
         self.answers: list[tuple[InteractionResult, str, Callable[[], bool]]] = []
         """Every interaction fired: its expected success text, and whether its step is stored."""
@@ -110,7 +106,6 @@ class Chaos:
             await asyncio.sleep(self.rng.uniform(0.3 * every, 1.7 * every))
             shard = self.rng.randrange(self.shards)
             self.ups[shard].clear()
-            self.lives[shard] += 1
             self.procs[shard].kill()
             await self.procs[shard].wait(60)  # a loaded machine reaps slowly
             self.report.kills += 1
@@ -166,9 +161,7 @@ class Chaos:
         for _ in range(200):
             if stored():
                 return
-            shard = self.shard_of(channel)
-            await self.ups[shard].wait()
-            life = self.lives[shard]
+            await self.ups[self.shard_of(channel)].wait()
             try:
                 rec = await self.dc.slash(user, channel, "13clues", command, wait=False,
                                           **options)
@@ -178,28 +171,12 @@ class Chaos:
             self.answers.append((rec, done, stored))
             with contextlib.suppress(StandInError):
                 await self.dc.complete(rec, timeout=4)
-            await self.while_thinking(rec, stored, shard, life)
             last = rec.text[:300]
             if stored():
                 return
             await asyncio.sleep(0.1)
         raise AssertionError(f"{command} by {user.name} never went through; the last answer:"
                              f" {last!r}")
-
-    async def while_thinking(self, rec: InteractionResult, stored: Callable[[], bool],
-                             shard: int, life: int) -> None:
-        """A member waits while the bot shows "thinking…": a command it acknowledged is
-        being worked on, and typed again it could land on their next turn (a slash command
-        carries no version). They type it again once it is answered, or was never
-        acknowledged (then nothing was done), or the process working on it (`life` of
-        `shard`) died."""
-        end = time.monotonic() + PATIENCE
-        while (rec.callback_type is not None and not rec.completed
-               and self.lives[shard] == life and not stored()):
-            if time.monotonic() > end:
-                self.report.problems.append(f"{rec.id} acknowledged, never answered")
-                return
-            await asyncio.sleep(0.2)
 
     def shard_of(self, channel: int) -> int:
         """The shard whose process hears this channel's server."""
