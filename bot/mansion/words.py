@@ -6,10 +6,14 @@ engine keeps the English."""
 from __future__ import annotations
 
 from bot import i18n
-from bot.mansion.render.labels import KIND_EMOJI
-from engine.mansion.cards import CLUES
+from engine.mansion.cards import CLUES, Kind
 
 CONTEXT = "mansion"
+KIND_EMOJI: dict[Kind, str] = {
+    Kind.SUSPECT: "👤",
+    Kind.VEHICLE: "🚗",
+    Kind.DESTINATION: "📍",
+}
 WORDS: tuple[str, ...] = tuple(info.name for info in CLUES.values())
 
 
