@@ -49,16 +49,16 @@ def play_text(v: Voice, here: str, move: Play | Accuse) -> str:
             return tr(lang, "Suggest {suspect}, {vehicle} from {place} ({card})",
                       suspect=card_label(lang, move.suspect),
                       vehicle=card_label(lang, move.vehicle), place=card_label(lang, where),
-                      card=action_name("suggest_any" if anywhere else "suggest_present"))
+                      card=action_name(lang, "suggest_any" if anywhere else "suggest_present"))
         case Move():
             return tr(lang, "Move to {place}, without a suggestion",
                       place=card_label(lang, move.destination))
         case Snoop():
             return tr(lang, "Snoop {seat}", seat=v.who(move.target))
         case AllSnoop() | SuperSleuth():
-            return tr(lang, "Play {card}", card=action_name(move.card))
+            return tr(lang, "Play {card}", card=action_name(lang, move.card))
         case PrivateTip():
-            return tr(lang, "Pass {card} to {seat}", card=action_name(move.card),
+            return tr(lang, "Pass {card} to {seat}", card=action_name(lang, move.card),
                       seat=v.who(move.target))
         case Accuse():
             return tr(lang, "Accuse {named}", named=triple_text(lang, Triple(
@@ -179,15 +179,15 @@ def fact_text(view: PlayerView, v: Voice, index: int) -> str:
                        else tr(lang, "you had none") if a.seat == me
                        else tr(lang, "{seat} had none", seat=v.who(a.seat))
                        for a in entry.answers]
-            played = (tr(lang, "you played {card}", card=action_name(entry.card))
+            played = (tr(lang, "you played {card}", card=action_name(lang, entry.card))
                       if entry.seat == me else
                       tr(lang, "{seat} played {card}", seat=v.who(entry.seat),
-                         card=action_name(entry.card)))
+                         card=action_name(lang, entry.card)))
             return f"{played}: " + ", ".join(answers)
         case TipSeen():
             returned = names(lang, entry.cards or []) if entry.cards else tr(lang, "nothing")
             return tr(lang, "{seat} returned {cards} for your {card}", seat=v.who(entry.target),
-                      cards=returned, card=action_name(entry.card or ""))
+                      cards=returned, card=action_name(lang, entry.card or ""))
     return tr(lang, "what you saw")
 
 

@@ -20,7 +20,7 @@ from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
 from bot.i18n import N_, tr
 from bot.interactions import answer, language_of
-from bot.mansion import actions
+from bot.mansion import actions, words
 from bot.mansion.family import (
     BLUE,
     GREEN,
@@ -131,7 +131,7 @@ def prompt_items(table_id: int, view: PlayerView, lang: str, *, panel: bool = Fa
             if not panel:
                 return [my_turn(table_id, lang)]
             items: list[Item] = [
-                button(clip(action_name(c), LABEL), custom_id("card", table_id, pid, c), BLUE,
+                button(clip(action_name(lang, c), LABEL), custom_id("card", table_id, pid, c), BLUE,
                        emoji=EFFECT_EMOJI[ACTIONS[c].effect])
                 for c in playable_cards(view, view.seat)
             ]
@@ -240,10 +240,11 @@ def card_step(table_id: int, view: PlayerView, card: str, lang: str) -> Outgoing
                                view=view_of(*targets, back(table_id, pid, lang)))
         case "all_snoop":
             looks = _all_snoop_looks(view, card, v)
-            go = button(clip(tr(lang, "Play {card}", card=info.name), LABEL),
+            go = button(clip(tr(lang, "Play {card}", card=action_name(lang, card)), LABEL),
                         custom_id("as", table_id, pid, card), GREEN, emoji="🔄")
             return Outgoing.of(tr(lang, "🔄 **{card}**: everyone looks at one face-down card of "
-                                        "a neighbour's hand ({looks}).", card=info.name,
+                                        "a neighbour's hand ({looks}).",
+                                  card=action_name(lang, card),
                                   looks=looks),
                                view=view_of(go, back(table_id, pid, lang)))
         case "super_sleuth":
@@ -251,7 +252,7 @@ def card_step(table_id: int, view: PlayerView, card: str, lang: str) -> Outgoing
                         emoji="🔎")
             return Outgoing.of(tr(lang, "🔎 **{card}**: every opponent must show you one, if "
                                         "they hold any (the table sees who showed, not what).",
-                                  card=info.name),
+                                  card=action_name(lang, card)),
                                view=view_of(go, back(table_id, pid, lang)))
         case "private_tip":
             targets = [
@@ -260,7 +261,8 @@ def card_step(table_id: int, view: PlayerView, card: str, lang: str) -> Outgoing
                 for t in opponents(view, view.seat)
             ]
             return Outgoing.of(tr(lang, "🤫 **Private Tip: {ask}**: to whom? Only the two of "
-                                        "you see the tip and the answer.", ask=info.ask),
+                                        "you see the tip and the answer.",
+                                  ask=words.ask(lang, card)),
                                view=view_of(*targets, back(table_id, pid, lang)))
     raise UserError("That card cannot be played.")
 

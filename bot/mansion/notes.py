@@ -17,10 +17,10 @@ from bot.i18n import N_, tr
 from bot.interactions import language_of
 from bot.mansion.coaching import advice_for, explain_for, hint_due, hint_text, why_text
 from bot.mansion.render.embeds import COLOUR_SECRET, FIELD
-from bot.mansion.render.labels import KIND_PLURAL, TITLE, clip, triple_text
+from bot.mansion.render.labels import TITLE, clip, triple_text
 from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import notes_grid_picture
-from bot.mansion.words import card_name
+from bot.mansion.words import KIND_PLURAL, card_name
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.thinking import think
@@ -124,7 +124,7 @@ def notes_message(table: Table, view: PlayerView, lang: str, advice: Advice | No
         # seat. Show the pen-and-paper level rather than nothing, and say so.
         log.warning("notes: no consistent deal for seat %s; showing bookkeeping", view.seat)
         grid = notes(view, "bookkeeping")
-    shown = notes_grid_picture(grid, view, embed=0)
+    shown = notes_grid_picture(grid, view, lang, embed=0)
     embed = notes_embed(grid, view, lang)
     if choice is not None and grid.assist == "full":
         embed.add_field(name=tr(lang, CHOICE_ODDS), value=clip(choice, FIELD), inline=False)

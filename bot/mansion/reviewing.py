@@ -115,7 +115,7 @@ def _kind(lang: str, move: Play) -> str:
         case Snoop():
             return "Snoop"
         case AllSnoop() | SuperSleuth():
-            return action_name(move.card)
+            return action_name(lang, move.card)
         case PrivateTip():
             return "Private Tip"
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.i18n import N_, tr
+from bot.mansion import words
 from bot.mansion.render.labels import (
     TITLE,
     Voice,
@@ -23,9 +24,8 @@ from bot.mansion.render.labels import (
     plain_name,
     triple_text,
 )
-from bot.mansion.render.lines import VARIANT_NAME, prompt_text, reason_text, voice, waiting_text
-from bot.mansion.words import card_name
-from engine.mansion.cards import ACTIONS
+from bot.mansion.render.lines import prompt_text, reason_text, voice, waiting_text
+from bot.mansion.words import VARIANT_NAME, card_name
 from engine.mansion.observations import AccusationSeen, TipSeen
 from engine.mansion.views import PlayerView, PublicView
 
@@ -121,7 +121,8 @@ def table_embed(view: PublicView, lang: str) -> discord.Embed:
         piles = tr(lang, "draw pile **{draw}** · discard **{discard}**", draw=view.draw_size,
                    discard=len(view.discard))
         if view.played is not None:
-            piles += " · " + tr(lang, "on the table: **{card}**", card=action_name(view.played))
+            piles += " · " + tr(lang, "on the table: **{card}**",
+                                card=action_name(lang, view.played))
         _field(embed, tr(lang, "🎴 Action cards"), piles)
     if view.options.series_wins > 1:
         scores = " · ".join(f"{v.plain(i)} {s.score}" for i, s in enumerate(view.seats))
@@ -191,7 +192,7 @@ def hand_embed(view: PlayerView, lang: str) -> discord.Embed:
     me = view.seats[view.seat]
     _field(embed, tr(lang, "🃏 Your Clue cards"), by_kind(lang, view.clues))
     if not me.fugitive:
-        cards = "\n".join(f"**{action_name(c)}**" for c in view.actions) or tr(lang, "none")
+        cards = "\n".join(f"**{action_name(lang, c)}**" for c in view.actions) or tr(lang, "none")
         _field(embed, tr(lang, "🎴 Your Action cards"), cards, inline=True)
     if me.marker:
         _field(embed, tr(lang, "📍 You are at"), card_name(lang, me.marker), inline=True)
@@ -238,7 +239,7 @@ def _tip_lines(view: PlayerView, v: Voice) -> list[str]:
     for o in view.observations:
         if not isinstance(o, TipSeen) or o.card is None:
             continue
-        ask = ACTIONS[o.card].ask
+        ask = words.ask(lang, o.card)
         if o.seat == view.seat:
             answer = (tr(lang, "waiting for the answer") if o.cards is None
                       else names(lang, o.cards) if o.cards else tr(lang, "nothing"))

@@ -14,9 +14,9 @@ from functools import lru_cache
 
 import discord
 
-from bot.i18n import N_, tr, trn
-from bot.mansion.words import KIND_EMOJI, card_name
-from engine.mansion.cards import ACTIONS, BY_KIND, PRIVATE_TIP, Kind
+from bot.i18n import tr, trn
+from bot.mansion.words import KIND_EMOJI, ask, card_name
+from engine.mansion.cards import ACTIONS, BY_KIND, PRIVATE_TIP
 from engine.mansion.records import Triple
 
 MESSAGE_LIMIT = 2000
@@ -25,11 +25,6 @@ NAME_LIMIT = 32
 """Display names are at most 32 characters; longer ones are clipped."""
 TITLE = "Clue: Mystery Beyond the Mansion"
 
-KIND_PLURAL: dict[Kind, str] = {
-    Kind.SUSPECT: N_("Suspects"),
-    Kind.VEHICLE: N_("Vehicles"),
-    Kind.DESTINATION: N_("Destinations"),
-}
 EFFECT_EMOJI: dict[str, str] = {
     "suggest_any": "💬",
     "suggest_present": "🏠",
@@ -67,11 +62,15 @@ def triple_text(lang: str, triple: Triple) -> str:
               destination=card_name(lang, triple.destination))
 
 
-def action_name(card: str) -> str:
-    """An Action card's printed name; a face-down Private Tip is just "a Private Tip"."""
+def action_name(lang: str, card: str) -> str:
+    """An Action card's printed name (English: the game had no other edition), what a Super
+    Sleuth or Private Tip asks for in `lang`; a face-down Private Tip is just "Private Tip"."""
     if card == PRIVATE_TIP:
         return "Private Tip"
-    return ACTIONS[card].name
+    info = ACTIONS[card]
+    if not info.ask:
+        return info.name
+    return f"{info.name.split(':')[0]}: {ask(lang, card)}"
 
 
 def count(lang: str, n: int, noun: str) -> str:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from bot.i18n import N_, tr
+from bot.mansion import words
 from bot.mansion.render.labels import (
     Voice,
     action_name,
@@ -22,9 +23,8 @@ from bot.mansion.render.labels import (
     plain_name,
     triple_text,
 )
-from bot.mansion.words import card_name
+from bot.mansion.words import VARIANT_NAME, card_name
 from engine.mansion import Event
-from engine.mansion.cards import ACTIONS
 from engine.mansion.events import (
     AccusationMade,
     ActionBurned,
@@ -57,8 +57,6 @@ from engine.mansion.events import (
 )
 from engine.mansion.observations import SuggestionSeen
 from engine.mansion.views import PlayerView, PublicView
-
-VARIANT_NAME = {"standard": N_("standard game"), "one_against_all": N_("One Against All")}
 
 
 def voice(view: PublicView, me: int | None = None, lang: str = "en") -> Voice:
@@ -176,12 +174,12 @@ def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) ->
         case ActionBurned():
             return tr(lang, "🔥 The fugitive disproved it, so the top Action card burns "
                             "(**{card}**): {left} left in the draw pile.",
-                      card=action_name(event.card), left=count(lang, event.draw_size, "card"))
+                      card=action_name(lang, event.card), left=count(lang, event.draw_size, "card"))
         case MarkersSwapped():
             return _swap(event, v)
         case SuggestionMade():
             return tr(lang, "💬 {seat} plays **{card}** and suggests {named}.",
-                      seat=v.who(event.seat), card=action_name(event.card),
+                      seat=v.who(event.seat), card=action_name(lang, event.card),
                       named=triple_text(lang, event.named))
         case SuggestionAnswered():
             return _answered(event, view, v)
@@ -194,13 +192,13 @@ def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) ->
                               for i, t in enumerate(event.looks_at))
             return tr(lang, "🔄 {seat} plays **{card}**: everyone looks at one card of the hand "
                             "offered to them ({looks}).", seat=v.who(event.seat),
-                      card=action_name(f"all_snoop_{event.direction}"), looks=looks)
+                      card=action_name(lang, f"all_snoop_{event.direction}"), looks=looks)
         case CardPicked():
             return tr(lang, "👀 {seat} looked at one of {target}'s cards.",
                       seat=v.who(event.seat), target=v.who(event.target))
         case SleuthPlayed():
             return tr(lang, "🔎 {seat} plays **{card}**: each opponent shows {name} one, if they "
-                            "hold any.", seat=v.who(event.seat), card=action_name(event.card),
+                            "hold any.", seat=v.who(event.seat), card=action_name(lang, event.card),
                       name=v.plain(event.seat))
         case SleuthAnswered():
             if not event.showed:
@@ -223,7 +221,7 @@ def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) ->
         case ActionHandDiscarded():
             if not event.cards:
                 return None
-            cards = ", ".join(action_name(c) if c else tr(lang, "a face-down Private Tip")
+            cards = ", ".join(action_name(lang, c) if c else tr(lang, "a face-down Private Tip")
                               for c in event.cards)
             return tr(lang, "🗑️ {seat}'s Action cards go to the discard: {cards}.",
                       seat=v.who(event.seat), cards=cards)
@@ -248,7 +246,7 @@ def _swap(event: MarkersSwapped, v: Voice) -> str:
                   other=v.who(event.other), took=took, gave=gave)
     if event.card == "suggest_present":
         return tr(lang, "🚶 {seat} plays **{card}** and moves instead of suggesting: {swap}.",
-                  seat=v.who(event.seat), card=action_name("suggest_present"), swap=swap)
+                  seat=v.who(event.seat), card=action_name(lang, "suggest_present"), swap=swap)
     return f"🔁 {v.who(event.seat)} {swap}."
 
 
@@ -323,7 +321,7 @@ def _private(event: Event, view: PlayerView, v: Voice) -> str | None:
     me, lang = view.seat, v.lang
     match event:
         case HandDealt():
-            actions = (", ".join(action_name(a) for a in event.actions)
+            actions = (", ".join(action_name(lang, a) for a in event.actions)
                        or tr(lang, "none (the fugitive plays no Action cards)"))
             return tr(lang, "🃏 **Your Clue cards**:\n{clues}\n🎴 **Your Action card**: "
                             "{actions}", clues=by_kind(lang, event.clues), actions=actions)
@@ -331,7 +329,7 @@ def _private(event: Event, view: PlayerView, v: Voice) -> str | None:
             return tr(lang, "🦹 You chose the solution: {solution}.",
                       solution=triple_text(lang, event.solution))
         case ActionDrawn():
-            return tr(lang, "🎴 You drew **{card}**.", card=action_name(event.card))
+            return tr(lang, "🎴 You drew **{card}**.", card=action_name(lang, event.card))
         case CardShown():
             if event.seat == me:
                 return tr(lang, "🃏 You showed **{card}** to {to}.",
@@ -343,7 +341,7 @@ def _private(event: Event, view: PlayerView, v: Voice) -> str | None:
                       position=event.position + 1, target=v.who(event.target),
                       card=card_name(lang, event.card))
         case TipPassed() if event.card is not None:
-            ask = ACTIONS[event.card].ask
+            ask = words.ask(lang, event.card)
             if event.seat == me:
                 return tr(lang, "🤫 You passed **Private Tip: {ask}** to {target}; only the two "
                                 "of you know it.", ask=ask, target=v.who(event.target))
@@ -382,7 +380,7 @@ def prompt_text(prompt: PromptInfo, view: PlayerView, v: Voice) -> str:
         case "play":
             distinct = list(dict.fromkeys(view.actions))
             cards = ", ".join(
-                f"**{action_name(c)}**" + (" ×2" if view.actions.count(c) > 1 else "")
+                f"**{action_name(lang, c)}**" + (" ×2" if view.actions.count(c) > 1 else "")
                 for c in distinct
             )
             return tr(lang, "▶️ **Your turn** (you are at **{place}**): play one of your Action "
@@ -403,7 +401,7 @@ def prompt_text(prompt: PromptInfo, view: PlayerView, v: Voice) -> str:
                             "random order).", target=v.who(prompt.target), count=prompt.count)
         case "answer_tip":
             assert prompt.to is not None
-            ask = ACTIONS[prompt.tip].ask if prompt.tip else "?"
+            ask = words.ask(lang, prompt.tip) if prompt.tip else "?"
             return tr(lang, "🤫 Answer {to}'s **Private Tip: {ask}** (only the two of you see "
                             "it).", to=v.who(prompt.to), ask=ask)
 

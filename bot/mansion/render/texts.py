@@ -94,20 +94,20 @@ def _entry(entry: Observation, v: Voice) -> str | None:
             else:
                 parts.append(tr(lang, "{seat} showed a card", seat=v.plain(entry.refuter)))
             if entry.burned:
-                parts.append(tr(lang, "🔥 burned {card}", card=action_name(entry.burned)))
+                parts.append(tr(lang, "🔥 burned {card}", card=action_name(lang, entry.burned)))
             return " — ".join(parts)
         case SnoopSeen():
             return tr(lang, "{seat} 👀 snooped {target}", seat=v.plain(entry.seat),
                       target=v.plain(entry.target))
         case AllSnoopSeen():
-            return f"{v.plain(entry.seat)} 🔄 {action_name(f'all_snoop_{entry.direction}')}"
+            return f"{v.plain(entry.seat)} 🔄 {action_name(lang, f'all_snoop_{entry.direction}')}"
         case SleuthSeen():
             answers = []
             for a in entry.answers:
                 what = (tr(lang, "{seat} choosing") if a.showed is None
                         else tr(lang, "{seat} showed") if a.showed else tr(lang, "{seat} none"))
                 answers.append(what.format(seat=v.plain(a.seat)))
-            return (f"{v.plain(entry.seat)} 🔎 {action_name(entry.card)} — "
+            return (f"{v.plain(entry.seat)} 🔎 {action_name(lang, entry.card)} — "
                     + ", ".join(answers))
         case TipSeen():
             return (tr(lang, "{seat} 🤫 Private Tip to {target} (answered)",
