@@ -598,7 +598,7 @@ class SolutionPicker(Family, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<t
         text = prompt_text(view.prompt, view, voice(view, view.seat, lang))
         out = Outgoing.of(text, view=view_of(*solution_items(table.id, pid, draft, lang)))
         await interaction.response.edit_message(
-            **headed_in_dm(interaction, table, out).reply_kwargs())
+            **headed_in_dm(interaction, table, out, lang).reply_kwargs())
 
 
 class PromptButton(Family, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"

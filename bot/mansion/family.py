@@ -79,7 +79,7 @@ class Family(GameFamily, template=r"mbm:never"):
             seat = tables_of(interaction).seat(table, interaction.user.id)
             then = after(table.id, seat, lang, done)
             reply.then = lambda state, events: headed_in_dm(interaction, table,
-                                                            then(state, events))
+                                                            then(state, events), lang)
             reply.tells = seat
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, build,
@@ -89,12 +89,13 @@ class Family(GameFamily, template=r"mbm:never"):
         await run_update(interaction, work, tr(lang, done))
 
 
-def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing) -> Outgoing:
+def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing, lang: str
+                 ) -> Outgoing:
     """A DM that becomes its answer keeps naming its table (the header every DM has)."""
     from bot.mansion.game import GAME
     from bot.news import headed_in_dm as headed
 
-    return headed(GAME, table, out, interaction.guild_id)
+    return headed(GAME, table, out, interaction.guild_id, lang)
 
 
 STALE_PROMPT = N_("That button is out of date: it was already answered, or the game has "

@@ -133,6 +133,6 @@ REVIEWER = Reviewer[GameState, Review](secret="solution", review=review,
                                        missing=_missing, embed=review_embed)
 
 
-def review_letter(state: GameState, seat: int) -> Outgoing | None:
+def review_letter(state: GameState, seat: int, lang: str) -> Outgoing | None:
     """The review DM at the end of a table whose last game was played."""
-    return REVIEWER.letter(state, seat)
+    return REVIEWER.letter(state, seat, lang)

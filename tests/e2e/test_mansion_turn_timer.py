@@ -102,7 +102,7 @@ async def test_the_timer_answers_for_idle_members(world: World) -> None:
         expected = []
         for s, a in played:
             card = "Private Tip" if a.type == "private_tip" else action_name(  # type: ignore[attr-defined]
-                card_played(a))  # type: ignore[arg-type]
+                "en", card_played(a))  # type: ignore[arg-type]
             expected.append((mstate(world).seats[s].name, card))
 
         def told() -> bool:
