@@ -18,7 +18,7 @@ import discord
 
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
-from bot.i18n import N_
+from bot.i18n import N_, tr
 from bot.interactions import language_of, place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -68,14 +68,16 @@ class Family(GameFamily, template=r"mbm:never"):
 
     async def act(self, interaction: discord.Interaction, build: Build, done: str) -> None:
         """A picker's last step: apply the action; the message becomes its result, rendered
-        from the new state: what the member learned, then their next step."""
+        from the new state: what the member learned, then their next step. `done`: the
+        English template of the answer when there is nothing else to say."""
         from bot.mansion.components import after
+
+        lang = await language_of(interaction)
 
         async def work(reply: Reply) -> None:
             table = await self.table(interaction)
             seat = tables_of(interaction).seat(table, interaction.user.id)
-            then = after(table.id, seat, done)
-            lang = await language_of(interaction)
+            then = after(table.id, seat, lang, done)
             reply.then = lambda state, events: headed_in_dm(interaction, table,
                                                             then(state, events), lang)
             reply.tells = seat
@@ -84,7 +86,7 @@ class Family(GameFamily, template=r"mbm:never"):
                 place=place_of(interaction), reply=reply,
             )
 
-        await run_update(interaction, work, done)
+        await run_update(interaction, work, tr(lang, done))
 
 
 def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing, lang: str

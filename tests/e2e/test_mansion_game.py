@@ -3,7 +3,7 @@ of action, by the turn panel, DM buttons, `/mansion hand` and slash commands."""
 
 from __future__ import annotations
 
-from bot.mansion.render.labels import card_name
+from bot.mansion.words import card_name
 from engine.mansion import Abandon, Accuse, Action, GameState, PickCard
 from engine.mansion.cards import ACTIONS
 from engine.mansion.records import Suggested, Tipped
@@ -68,8 +68,8 @@ async def test_a_standard_game_uses_every_action(world: World) -> None:
         assert notes.ephemeral and "Your notes" in notes.text
         grid = "\n".join(f["value"] for e in notes.embeds for f in e["fields"])
         for card in mine:  # an X in the member's own column (columns in seat order)
-            row = next(line for line in grid.splitlines() if line.startswith(card_name(card)))
-            marks = row[len(card_name(card)):].split()
+            row = next(line for line in grid.splitlines() if line.startswith(card_name("en", card)))
+            marks = row[len(card_name("en", card)):].split()
             assert marks[state.turn] == "X" and marks.count("X") == 1, row
         final, moment = await play_script(world, Driver(world), mixed_ways)
         await dc.settle()

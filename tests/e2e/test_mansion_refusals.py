@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from bot.mansion.render.labels import card_name
+from bot.mansion.words import card_name
 from testkit.mansion_drive import (
     SLACK,
     Driver,
@@ -147,7 +147,7 @@ async def test_the_host_ends_a_game_in_play_and_everything_is_revealed(world: Wo
         text = dc.last_message(world.channel).text
         assert "Ann ended the game" in text and "nobody won" in text
         for hand in final.rounds[-1].hands:  # the reveal names every hand
-            assert all(card_name(c) in text for c in hand)
+            assert all(card_name("en", c) in text for c in hand)
         # after the end, a game command says the game is over and what to do next
         over = await refused(world, command(world, ann, "turn"), OVER)
         assert "/mansion new" in over.text

@@ -101,7 +101,8 @@ async def test_the_timer_answers_for_idle_members(world: World) -> None:
         assert played, notices(world)
         expected = []
         for s, a in played:
-            card = "Private Tip" if a.type == "private_tip" else action_name(card_played(a))
+            card = "Private Tip" if a.type == "private_tip" else action_name(
+                "en", card_played(a))
             expected.append((mstate(world).seats[s].name, card))
 
         def told() -> bool:

@@ -129,13 +129,14 @@ def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: 
             for seat in range(players):
                 fits(GAME.hand(table, state, seat, lang="en"), "hand")
                 view = player_view(state, seat)
-                fits(components.panel(table.id, view), "panel")
+                fits(components.panel(table.id, view, "en"), "panel")
                 if view.prompt is not None and view.prompt.kind == "play":
                     for card in legal.playable_cards(view, seat):
-                        fits(components.card_step(table.id, view, card), card)
-                    fits(components.accuse_picker(table.id, view.prompt.id, [None] * 3), "acc")
+                        fits(components.card_step(table.id, view, card, "en"), card)
+                    fits(components.accuse_picker(table.id, view.prompt.id, [None] * 3, "en"),
+                         "acc")
             view = player_view(state, n % players)
-            fits(notes_message(table, view, choice=choice_text(view)), "notes")
+            fits(notes_message(table, view, "en", choice=choice_text(view, "en")), "notes")
     assert state.phase == "over" and messages > 10
     fits(Outgoing(content=GAME.log(table, state, lang="en")), "log")
 
@@ -164,17 +165,18 @@ def test_every_custom_id_is_handled_by_exactly_one_family() -> None:
         outs = [GAME.table_message(table, state, lang="en")]
         for seat in range(len(state.seats)):
             view = player_view(state, seat)
-            outs.append(components.panel(table.id, view))
+            outs.append(components.panel(table.id, view, "en"))
             letter = GAME.letter(table, state, events, seat, lang="en")
             if letter:
                 outs.append(letter)
             if view.prompt is not None and view.prompt.kind == "play":
                 for card in legal.playable_cards(view, seat):
-                    outs.append(components.card_step(table.id, view, card))
+                    outs.append(components.card_step(table.id, view, card, "en"))
                 draft = ["golden_gate", "scarlet", "automobile"]
-                outs.append(components.suggest_any_picker(table.id, view, draft))  # type: ignore[arg-type]
+                outs.append(components.suggest_any_picker(table.id, view, draft, "en"))  # type: ignore[arg-type]
                 outs.append(components.accuse_picker(table.id, view.prompt.id,
-                                                     ["plum", "automobile", "lincoln_memorial"]))
+                                                     ["plum", "automobile", "lincoln_memorial"],
+                                                     "en"))
         for out in outs:
             for cid in custom_ids(out):
                 assert len(cid) <= 100, cid
@@ -209,7 +211,7 @@ def test_the_idle_notice_says_what_the_timer_does(seed: int) -> None:
                 assert "a **Private Tip** to" in notice and TIP_ASKS[action.card] not in notice
                 told += 1
             elif isinstance(action, PLAY_TYPES):
-                assert action_name(card_played(action)) in notice
+                assert action_name("en", card_played(action)) in notice
                 assert "took too long: for them" in notice
                 told += 1
             assert not (named(notice) - _public_destinations(action))

@@ -33,7 +33,7 @@ def test_the_actor_is_not_told_twice_and_its_answer_brings_its_prompt() -> None:
             assert [x for x in every if x.to != mine] == [x for x in told if x.to != mine]
             assert after == [x for x in before if x.body.pictures]
             if any(x.body.components for x in before):  # the answer brings the prompt
-                assert answer(table.id, actor)(state, list(events)).components
+                assert answer(table.id, actor, "en")(state, list(events)).components
                 prompted += 1
             quiet += len(before) - len(after)
     assert quiet > 10 and prompted > 0, (quiet, prompted)

@@ -77,7 +77,7 @@ def test_notes_carry_a_picture_at_bookkeeping_and_full_only() -> None:
                  if s.state.turn_number >= 3)
     view = player_view(state, 1)
     for assist, drawn in (("off", False), ("bookkeeping", True), ("full", True)):
-        out = notes_message(table_for(4, MANSION, assist=assist), view)
+        out = notes_message(table_for(4, MANSION, assist=assist), view, "en")
         assert bool(out.pictures) is drawn, assist
         for ref in out.pictures:
             check_member_picture(ref, state, 1)

@@ -130,7 +130,7 @@ async def test_the_mansion_audit_sees_a_planted_picture_leak(
         if out is None or state.phase != "playing":
             return out
         other = player_view(state, (seat + 1) % len(state.seats))
-        return out.model_copy(update={"pictures": [hand_picture(other)]})
+        return out.model_copy(update={"pictures": [hand_picture(other, lang)]})
 
     monkeypatch.setattr(Mansion, "letter", leaky_letter)
     audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 1, seed=3)
