@@ -63,7 +63,7 @@ class Family(GameFamily, template=r"13c:never"):
         seat = tables.seat(table, interaction.user.id)
         state: GameState = tables.state_of(table)
         if state.phase != "turns" or state.turn != seat:
-            raise UserError(legal.not_your_turn_message(state, seat))
+            raise legal.not_your_turn(state, seat)
         return table, state, seat
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
