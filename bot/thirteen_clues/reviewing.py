@@ -75,10 +75,17 @@ def _moment_text(state: GameState, voice: Voice, moment: Moment | None) -> str:
     if move.type == "ask":
         nth = sum(p.kind == "ask" for p in state.played[: moment.after - 1])
         q: Question = state.questions[nth]
+        params = {"turn": moment.turn, "answer": q.answer,
+                  "subject": subject_label(lang, q.subject)}
+        if voice.mine(q.asker):  # "you" is the object here, another word in most languages
+            return tr(lang, "certain on turn {turn}, when {witness} answered {answer} to you "
+                            "about {subject}", witness=voice.who(q.witness), **params)
+        if voice.mine(q.witness):
+            return tr(lang, "certain on turn {turn}, when you answered {answer} to {asker} "
+                            "about {subject}", asker=voice.who(q.asker), **params)
         return tr(lang, "certain on turn {turn}, when {witness} answered {answer} to {asker} "
-                        "about {subject}", turn=moment.turn, witness=voice.who(q.witness),
-                  answer=q.answer, asker=voice.who(q.asker),
-                  subject=subject_label(lang, q.subject))
+                        "about {subject}", witness=voice.who(q.witness),
+                  asker=voice.who(q.asker), **params)
     if move.type == "consult":
         return tr(lang, "certain on turn {turn}, after you consulted informant {letter}",
                   turn=moment.turn, letter=move.letter)
