@@ -41,13 +41,14 @@ class ThirteenCluesCog(
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
                   then: Callable[[str, str], Callable[[Any, list[Any]], Outgoing]] | None = None
                   ) -> None:
-        """Apply `build`; the member is answered `done` (a text for `tr`) in their language,
-        or what `then(lang, done)` makes of the change."""
-        lang = await language_of(interaction)
-        reply = reply_for(interaction, tr(lang, done))
-        reply.then = then(lang, tr(lang, done)) if then is not None else None
+        """Apply `build`; the member is answered `done` (a template for `tr`) in their
+        language, or what `then(lang, done)` makes of the change."""
+        reply = reply_for(interaction, done)
 
         async def work() -> None:
+            lang = await language_of(interaction)  # once deferred: it may read the database
+            reply.body = Outgoing(content=tr(lang, done))
+            reply.then = then(lang, tr(lang, done)) if then is not None else None
             table = await self.here(interaction)()
             await self.tables.act(table.id, interaction.user.id, build,
                                   place=place_of(interaction), reply=reply)

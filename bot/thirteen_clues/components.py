@@ -12,7 +12,7 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
-from bot.i18n import N_, tr, trn
+from bot.i18n import N_, SOURCE, tr, trn
 from bot.interactions import answer, language_of, place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -149,14 +149,18 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         chosen = values(interaction)
-        lang = await language_of(interaction)
-        named = ", ".join(card_label(lang, c) for c in chosen if c in CARDS)
-        text = tr(lang, "You pass {cards} to your left neighbour's card holder. Waiting for the "
-                        "others…", cards=named)
+
+        def passing(lang: str) -> str:
+            named = ", ".join(card_label(lang, c) for c in chosen if c in CARDS)
+            return tr(lang, "You pass {cards} to your left neighbour's card holder. Waiting for "
+                            "the others…", cards=named)
 
         async def work(reply: Reply) -> None:
             from bot.thirteen_clues.game import GAME
 
+            lang = await language_of(interaction)  # once acknowledged: it may read the database
+            text = passing(lang)
+            reply.body = Outgoing(content=text, components=[], drop_pictures=True)
             table, then = await self.table(interaction), pass_reply(lang, text)
             reply.then = lambda state, events: headed_in_dm(GAME, table, then(state, events),
                                                             interaction.guild_id, lang)
@@ -165,7 +169,7 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
                 place=place_of(interaction), reply=reply,
             )
 
-        await run_update(interaction, work, text, keep=True)
+        await run_update(interaction, work, passing(SOURCE), keep=True)
 
 
 pass_view = PassSelect.build_view
@@ -272,10 +276,9 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
             if draft.witness is None or draft.subject is None:
                 raise UserError("Pick a witness and a subject first.")
             build = actions.ask(draft.witness, draft.subject, draft.side, draft.top_secret)
-            lang = await language_of(interaction)
-            done = (tr(lang, "Asked: the answer is in the channel (Top Secret: in your DMs and "
-                             "in **My secrets**).") if draft.top_secret
-                    else tr(lang, "Asked: the answer is in the channel."))
+            done = (N_("Asked: the answer is in the channel (Top Secret: in your DMs and in "
+                       "**My secrets**).") if draft.top_secret
+                    else N_("Asked: the answer is in the channel."))
             await self.act(interaction, build, done, vanish=not draft.top_secret)
             return
         table, state, seat = await self.my_turn(interaction)
@@ -315,11 +318,9 @@ class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         letter = picked(interaction)
-        lang = await language_of(interaction)
-        done = tr(lang, "✅ You consulted informant {letter} (also in **My secrets**).",
-                  letter=letter)
-        await self.act(interaction, actions.consult(letter), done, vanish=False,
-                       then=consult_reply(lang, done))
+        await self.act(interaction, actions.consult(letter),
+                       N_("✅ You consulted informant {letter} (also in **My secrets**)."),
+                       params={"letter": letter}, vanish=False, then=consult_reply)
 
 
 class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<table>\d+):"
@@ -358,11 +359,11 @@ class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<tab
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         draft = self.decode(self.click.draft)
-        lang = await language_of(interaction)
         if self.click.verb == "accgo":
-            await self.act(interaction, actions.accuse(*draft), tr(lang, "Accusation made."))
+            await self.act(interaction, actions.accuse(*draft), N_("Accusation made."))
             return
         table, state, seat = await self.my_turn(interaction)
+        lang = await language_of(interaction)
         index = self.VERBS.index(self.click.verb)
         accusable = legal.accusation_choices(state, seat)[list(Category)[index]]
         draft[index] = picked(interaction, accusable)
@@ -387,8 +388,7 @@ class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<stam
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         source = int(picked(interaction, [str(i) for i in range(6)]))
-        lang = await language_of(interaction)
-        await self.act(interaction, actions.take(source), tr(lang, "You took a magnifying glass."))
+        await self.act(interaction, actions.take(source), N_("You took a magnifying glass."))
 
 
 _THE = {

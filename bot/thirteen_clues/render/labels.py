@@ -1,6 +1,6 @@
-"""Shared vocabulary for 13 Clues rendering: emoji, card and subject labels, names, limits.
-
-Kept apart so every message says the same card, suit and player the same way.
+"""Shared vocabulary for 13 Clues rendering: emoji, how seats are named from a reader's side,
+limits. Kept apart so every message names the same player the same way; the cards' and
+subjects' words are in `bot.thirteen_clues.words`.
 """
 
 from __future__ import annotations
