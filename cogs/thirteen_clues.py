@@ -11,7 +11,8 @@ from discord import app_commands
 
 from bot.client import DeductionBot
 from bot.errors import UserError
-from bot.interactions import place_of, reply_for, run
+from bot.i18n import N_, tr
+from bot.interactions import language_of, place_of, reply_for, run
 from bot.messages import Outgoing
 from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import show_casebook
@@ -38,11 +39,16 @@ class ThirteenCluesCog(
         self.bot.remove_dynamic_items(*FAMILIES)
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
-                  then: Callable[[Any, list[Any]], Outgoing] | None = None) -> None:
+                  then: Callable[[str, str], Callable[[Any, list[Any]], Outgoing]] | None = None
+                  ) -> None:
+        """Apply `build`; the member is answered `done` (a template for `tr`) in their
+        language, or what `then(lang, done)` makes of the change."""
         reply = reply_for(interaction, done)
-        reply.then = then
 
         async def work() -> None:
+            lang = await language_of(interaction)  # once deferred: it may read the database
+            reply.body = Outgoing(content=tr(lang, done))
+            reply.then = then(lang, tr(lang, done)) if then is not None else None
             table = await self.here(interaction)()
             await self.tables.act(table.id, interaction.user.id, build,
                                   place=place_of(interaction), reply=reply)
@@ -79,9 +85,9 @@ class ThirteenCluesCog(
                            weapon="The Weapon to pass")
     async def pass_(self, interaction: discord.Interaction, person: Text, location: Text,
                     weapon: Text) -> None:
-        done = "Your choice is made; nothing is shown until everyone has chosen."
+        done = N_("Your choice is made; nothing is shown until everyone has chosen.")
         await self.act(interaction, actions.pass_named(person, location, weapon), done,
-                       then=pass_reply(done))
+                       then=pass_reply)
 
     @app_commands.command(name="ask", description="Question a witness")
     @app_commands.describe(
@@ -101,14 +107,14 @@ class ThirteenCluesCog(
         def seat(state: actions.GameState) -> int:
             return actions.member_seat(state, witness.id)
 
-        await self.act(interaction, actions.ask(seat, about, side, top_secret), "Asked.")
+        await self.act(interaction, actions.ask(seat, about, side, top_secret), N_("Asked."))
 
     @app_commands.command(name="informant", description="Look at a Secret Informant card")
     @app_commands.describe(card="The informant's letter")
     async def informant(self, interaction: discord.Interaction,
                         card: app_commands.Range[str, 1, 2]) -> None:
-        done = "✅ Consulted (also in `/13clues hand`)."
-        await self.act(interaction, actions.consult(card), done, then=consult_reply(done))
+        await self.act(interaction, actions.consult(card),
+                       N_("✅ Consulted (also in `/13clues hand`)."), then=consult_reply)
 
     @app_commands.command(name="accuse",
                           description="Name the Person, Location and Weapon on your holder")
@@ -116,7 +122,8 @@ class ThirteenCluesCog(
                            weapon="The Weapon")
     async def accuse(self, interaction: discord.Interaction, person: Text, location: Text,
                      weapon: Text) -> None:
-        await self.act(interaction, actions.accuse(person, location, weapon), "Accusation made.")
+        await self.act(interaction, actions.accuse(person, location, weapon),
+                       N_("Accusation made."))
 
     @app_commands.command(name="take",
                           description="Take a magnifying glass from a player (empty supply)")
@@ -125,7 +132,7 @@ class ThirteenCluesCog(
         def seat(state: actions.GameState) -> int:
             return actions.member_seat(state, player.id)
 
-        await self.act(interaction, actions.take(seat), "You took a magnifying glass.")
+        await self.act(interaction, actions.take(seat), N_("You took a magnifying glass."))
 
     @app_commands.command(name="casebook",
                           description="Your casebook of candidates (only you see this)")

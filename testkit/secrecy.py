@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import SOURCE
 from bot.messages import Outgoing
 from bot.plug import plug
 from bot.thirteen_clues.coaching import hint_text
@@ -171,7 +172,7 @@ class Auditor(AuditedPlay[Audit]):
             return
         view = player_view(state, seat)
         advice = advise(view)
-        text = hint_text(view, advice)
+        text = hint_text(SOURCE, view, advice)
         self.audit.checked["hint"] += 1
         accused = {c for a in view.my_accusations for c in a.cards}
         allowed = view.known() | set(view.dealt) | accused

@@ -27,7 +27,7 @@ def test_every_why_names_its_card_and_each_premise() -> None:
         if view.phase != "turns":
             continue
         for card in CARDS:
-            text = why_text(view, "full", card, set())
+            text = why_text("en", view, "full", card, set())
             assert f"**{CARDS[card].name}**" in text
             why = explain(view, card)
             if why.mark == "candidate":
@@ -46,14 +46,14 @@ def test_every_why_names_its_card_and_each_premise() -> None:
 def test_why_at_off_and_for_a_card_crossed_out_by_hand() -> None:
     _, view = random_position(random.Random(2), 4, max_actions=10)
     card = next(c for c in CARDS if c not in view.known())
-    assert "Assist is off" in why_text(view, "off", card, set())
-    assert "yourself" in why_text(view, "off", card, {card})
+    assert "Assist is off" in why_text("en", view, "off", card, set())
+    assert "yourself" in why_text("en", view, "off", card, {card})
 
 
 def test_the_hint_lists_three_moves_or_the_accusation() -> None:
     _, view = random_position(random.Random(6), 5, max_actions=20)
     advice = advise(view)
-    text = hint_text(view, advice)
+    text = hint_text("en", view, advice)
     if advice.accusation is None:
         assert text.count("\n1. ") == 1 and "\n3. " in text
     else:

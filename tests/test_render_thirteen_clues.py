@@ -7,6 +7,7 @@ Secret) and every rendering is checked after every action, from every seat.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Iterable
@@ -31,6 +32,7 @@ from bot.thirteen_clues.render import (
     subject_label,
     table_embed,
 )
+from bot.thirteen_clues.words import card_name
 from engine.audience import Audience
 from engine.thirteen_clues import (
     Abandon,
@@ -71,17 +73,24 @@ PUBLIC = Audience.public()
 NAMES = ["Ann", "Bea", "Cid", "Dan", "Eve", "Fay"]
 # Markdown, a mention and an over-long name: rendering must stay valid and within limits.
 ODD_NAMES = ["a_b*c~", "@everyone", "Z" * 60, "`tick`", "Bea|x", "Eve>"]
-_CARD_WORDS = re.compile(r"\b(" + "|".join(info.name for info in CARDS.values()) + r")\b")
-_CARD_BY_NAME = {info.name: c for c, info in CARDS.items()}
+
+
+@functools.cache
+def _card_words(lang: str) -> tuple[re.Pattern[str], dict[str, str]]:
+    """The card names of `lang` as whole words (longest first), and the card each names."""
+    by_name = {card_name(lang, c): c for c in CARDS}
+    names = sorted(by_name, key=len, reverse=True)
+    return re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b"), by_name
 
 
 # ---------------------------------------------------------------- helpers
 
 
-def names_in(text: str, cards: Iterable[str]) -> set[str]:
-    """The cards among `cards` whose name appears in `text` as a whole word ("Gun" is not
-    found in "Blowgun", nor "Bow" in "Crossbow")."""
-    found = {_CARD_BY_NAME[name] for name in _CARD_WORDS.findall(text)}
+def names_in(text: str, cards: Iterable[str], lang: str = "en") -> set[str]:
+    """The cards among `cards` whose name in `lang` appears in `text` as a whole word ("Gun"
+    is not found in "Blowgun", nor "Bow" in "Crossbow")."""
+    words, by_name = _card_words(lang)
+    found = {by_name[name] for name in words.findall(text)}
     return found.intersection(cards)
 
 
@@ -140,51 +149,53 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     )
 
 
-def check_everything(state: GameState, events: list[Event], accused: list[set[str]]) -> None:
-    """Every renderer, every viewer: limits always; secrecy while the game is not over."""
+def check_everything(state: GameState, events: list[Event], accused: list[set[str]],
+                     lang: str = "en") -> None:
+    """Every renderer, every viewer, in `lang`: limits always; secrecy while the game is not
+    over."""
     over = state.phase == "over"
     pub = public_view(state)
     in_play = [c for c in CARDS]
 
-    channel = channel_text(events, pub)
+    channel = channel_text(lang, events, pub)
     assert_message_ok(channel)
-    table = table_embed(pub)
+    table = table_embed(lang, pub)
     assert_embed_ok(table)
-    log = question_log_text(pub)
+    log = question_log_text(lang, pub)
     assert_message_ok(log)
-    public_lines = [event_text(e, pub) for e in events]
+    public_lines = [event_text(lang, e, pub) for e in events]
     for line in public_lines:
         assert_message_ok(line)
     if not over:
-        assert not names_in(channel, in_play), channel
-        assert not names_in(embed_text(table), in_play)
-        assert not names_in(log, in_play), log
+        assert not names_in(channel, in_play, lang), channel
+        assert not names_in(embed_text(table), in_play, lang)
+        assert not names_in(log, in_play, lang), log
         for line in public_lines:
-            assert line is None or not names_in(line, in_play), line
+            assert line is None or not names_in(line, in_play, lang), line
     for e in events:
         if isinstance(e, GameOver):
-            reveal = reveal_embed(e, pub)
+            reveal = reveal_embed(lang, e, pub)
             assert_embed_ok(reveal)
-            assert names_in(embed_text(reveal), [c for h in e.holders for c in h])
+            assert names_in(embed_text(reveal), [c for h in e.holders for c in h], lang)
 
     for seat in range(state.players):
         view = player_view(state, seat)
         # Cards the seat named itself in an accusation may appear (its own guess, no leak).
         forbidden = set(state.seats[seat].holder) - accused[seat]
-        dm = dm_text(events, view)
-        hand = hand_embed(view)
+        dm = dm_text(lang, events, view)
+        hand = hand_embed(lang, view)
         assert_message_ok(dm)
         assert_embed_ok(hand)
         texts = [dm or "", embed_text(hand)]
-        texts += [t for e in events if (t := event_text(e, view)) is not None]
+        texts += [t for e in events if (t := event_text(lang, e, view)) is not None]
         if state.phase != "passing":
-            case = case_file_text(view)
+            case = case_file_text(lang, view)
             assert_message_ok(case)
             texts.append(case)
         for t in texts:
             assert_message_ok(t)
             if not over:
-                assert not names_in(t, forbidden), (seat, t)
+                assert not names_in(t, forbidden, lang), (seat, t)
         mine = [e for e in events if e.audience.scope == "private" and seat in e.audience.seats]
         assert (dm is None) == (not mine)
 
@@ -198,13 +209,27 @@ CONFIGS = [(2, "2020", False), (2, "2016", False)] + [
 def test_random_games_respect_limits_and_secrecy(
     players: int, edition: Edition, top_secret: bool
 ) -> None:
+    play_random_games(players, edition, top_secret, "en")
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "es"])
+@pytest.mark.parametrize(("players", "edition", "top_secret"),
+                         [(2, "2016", False), (4, "2020", True), (6, "2016", True)])
+def test_random_games_respect_limits_and_secrecy_in_every_language(
+    lang: str, players: int, edition: Edition, top_secret: bool
+) -> None:
+    """Translations run longer: the same games, rendered in each catalog's language."""
+    play_random_games(players, edition, top_secret, lang)
+
+
+def play_random_games(players: int, edition: Edition, top_secret: bool, lang: str) -> None:
     for seed, steps in ((1, 100), (2, 40)):
         names = (NAMES if seed == 1 else ODD_NAMES)[:players]
         refs = [PlayerRef(id=str(i), name=n) for i, n in enumerate(names)]
         options = Options(players=players, edition=edition, top_secret=top_secret)
         state, events = new_game(refs, options, seed=seed * 100 + players)
         accused: list[set[str]] = [set() for _ in range(players)]
-        check_everything(state, events, accused)
+        check_everything(state, events, accused, lang)
         rng = random.Random(seed)
         for _ in range(steps):
             if state.phase == "over":
@@ -213,10 +238,10 @@ def test_random_games_respect_limits_and_secrecy(
             if isinstance(action, Accuse):
                 accused[action.seat] |= {action.person, action.location, action.weapon}
             state, events = apply(state, action)
-            check_everything(state, events, accused)
+            check_everything(state, events, accused, lang)
         if state.phase != "over":
             state, events = apply(state, Abandon(reason="The host ended the game."))
-            check_everything(state, events, accused)
+            check_everything(state, events, accused, lang)
         assert state.phase == "over"
 
 
@@ -266,10 +291,10 @@ ABC = ["Ann", "Bea", "Cid"]
 
 
 def test_labels() -> None:
-    assert card_label("knife") == "🟣 Knife"
-    assert subject_label("purple") == "🟣 Purple"
-    assert subject_label("up_close") == "Up close"
-    assert subject_label("weapon") == "Weapons"
+    assert card_label("en", "knife") == "🟣 Knife"
+    assert subject_label("en", "purple") == "🟣 Purple"
+    assert subject_label("en", "up_close") == "Up close"
+    assert subject_label("en", "weapon") == "Weapons"
     assert set(SUIT_EMOJI) == set(Suit) and len(set(SUIT_EMOJI.values())) == 10
     assert NUMBER_EMOJI[10] == "🔟"
 
@@ -277,26 +302,26 @@ def test_labels() -> None:
 def test_public_question() -> None:
     event = QuestionAnswered(audience=PUBLIC, asker=0, witness=1, subject="purple", answer=2)
     assert (
-        event_text(event, make_view(ABC))
+        event_text("en", event, make_view(ABC))
         == "❓ **Ann** asked **Bea** how many 🟣 Purple cards Bea sees: **2**."
     )
     assert (
-        event_text(event, make_view(ABC, seat=1))
+        event_text("en", event, make_view(ABC, seat=1))
         == "❓ **Ann** asked you how many 🟣 Purple cards you see: **2**."
     )
     category = event.model_copy(update={"subject": "weapon", "answer": 0})
-    assert "how many Weapons Bea sees: **0**" in (event_text(category, make_view(ABC)) or "")
+    assert "how many Weapons Bea sees: **0**" in (event_text("en", category, make_view(ABC)) or "")
 
 
 def test_two_player_question_names_the_side() -> None:
     event = QuestionAnswered(
         audience=PUBLIC, asker=0, witness=1, subject="red", side="right", answer=1
     )
-    assert event_text(event, make_view(["Ann", "Bea"])) == (
+    assert event_text("en", event, make_view(["Ann", "Bea"])) == (
         "❓ **Ann** asked **Bea** how many 🔴 Red cards Bea sees, "
         "including the card on Bea's right: **1**."
     )
-    assert event_text(event, make_view(["Ann", "Bea"], seat=1)) == (
+    assert event_text("en", event, make_view(["Ann", "Bea"], seat=1)) == (
         "❓ **Ann** asked you how many 🔴 Red cards you see, including the card on your right: "
         "**1**."
     )
@@ -315,26 +340,26 @@ def test_top_secret_question() -> None:
     events: list[Event] = [
         trace, GlassMoved(audience=PUBLIC, giver=0, receiver=1, reason="question"), answer
     ]
-    assert channel_text(events, make_view(ABC, top_secret=True)) == (
+    assert channel_text("en", events, make_view(ABC, top_secret=True)) == (
         "🤫 **Ann** asked **Bea** a Top Secret question.\n🔎 **Ann**'s glass goes to **Bea**."
     )
     asker = make_view(ABC, top_secret=True, seat=0)
     assert isinstance(asker, PlayerView)
-    assert dm_text(events, asker) == (
+    assert dm_text("en", events, asker) == (
         "🤫 You asked **Bea** (Top Secret) how many Up close cards Bea sees: **3**. "
         "Only you and **Bea** know this."
     )
     witness = make_view(ABC, top_secret=True, seat=1)
     assert isinstance(witness, PlayerView)
-    assert dm_text(events, witness) == (
+    assert dm_text("en", events, witness) == (
         "🤫 **Ann** asked you (Top Secret) how many Up close cards you see: **3**. "
         "Only you and **Ann** know this."
     )
     other = make_view(ABC, top_secret=True, seat=2)
     assert isinstance(other, PlayerView)
-    assert dm_text(events, other) is None
-    assert event_text(answer, other) is None
-    assert event_text(answer, make_view(ABC)) is None
+    assert dm_text("en", events, other) is None
+    assert event_text("en", answer, other) is None
+    assert event_text("en", answer, make_view(ABC)) is None
 
 
 def test_informant() -> None:
@@ -342,49 +367,49 @@ def test_informant() -> None:
     card = InformantCard(audience=Audience.to(0), seat=0, letter="C", card="rifle")
     moved = GlassMoved(audience=PUBLIC, giver=0, receiver=None, reason="informant")
     # The engine emits the glass first; the channel says the action first.
-    assert channel_text([moved, consulted, card], make_view(ABC)) == (
+    assert channel_text("en", [moved, consulted, card], make_view(ABC)) == (
         "🗂️ **Ann** consulted informant **C**.\n🔎 **Ann**'s glass goes back to the supply."
     )
     ann = make_view(ABC, seat=0)
     assert isinstance(ann, PlayerView)
-    assert dm_text([consulted, moved, card], ann) == "🕵️ Informant **C** is **🔵 Rifle**."
-    assert event_text(card, make_view(ABC, seat=1)) is None
+    assert dm_text("en", [consulted, moved, card], ann) == "🕵️ Informant **C** is **🔵 Rifle**."
+    assert event_text("en", card, make_view(ABC, seat=1)) is None
 
 
 def test_accusations() -> None:
     wrong = AccusationMade(audience=PUBLIC, seat=0, correct=False)
     right = AccusationMade(audience=PUBLIC, seat=0, correct=True)
-    assert event_text(wrong, make_view(ABC)) == "⚖️ **Ann** made an accusation: ❌ wrong."
-    assert event_text(right, make_view(ABC)) == (
+    assert event_text("en", wrong, make_view(ABC)) == "⚖️ **Ann** made an accusation: ❌ wrong."
+    assert event_text("en", right, make_view(ABC)) == (
         "⚖️ **Ann** made an accusation: ✅ right — Ann solved the mystery and wins!"
     )
-    assert event_text(right, make_view(ABC, seat=0)) == (
+    assert event_text("en", right, make_view(ABC, seat=0)) == (
         "⚖️ You made an accusation: ✅ right — you solved your mystery and win!"
     )
     named = AccusationMade(
         audience=Audience.to(0), seat=0, correct=False, cards=["officer", "library", "knife"]
     )
-    assert event_text(named, make_view(ABC, seat=0)) == (
+    assert event_text("en", named, make_view(ABC, seat=0)) == (
         "⚖️ You accused 🟣 Officer, 🔴 Library, 🟣 Knife: ❌ wrong "
         "(at least one is not on your holder)."
     )
-    assert event_text(named, make_view(ABC)) is None
+    assert event_text("en", named, make_view(ABC)) is None
 
 
 def test_glass_moves() -> None:
     view = make_view(ABC)
     to_cid = GlassMoved(audience=PUBLIC, giver=0, receiver=2, reason="accusation")
-    assert event_text(to_cid, view) == "🔎 **Ann**'s glass goes to **Cid**."
-    assert event_text(to_cid, make_view(ABC, seat=0)) == "🔎 Your glass goes to **Cid**."
-    assert event_text(to_cid, make_view(ABC, seat=2)) == "🔎 **Ann**'s glass goes to you."
+    assert event_text("en", to_cid, view) == "🔎 **Ann**'s glass goes to **Cid**."
+    assert event_text("en", to_cid, make_view(ABC, seat=0)) == "🔎 Your glass goes to **Cid**."
+    assert event_text("en", to_cid, make_view(ABC, seat=2)) == "🔎 **Ann**'s glass goes to you."
     back = GlassMoved(audience=PUBLIC, giver=0, receiver=None, count=2, reason="wrong_accusation")
-    assert event_text(back, view) == (
+    assert event_text("en", back, view) == (
         "🔎 **Ann**'s remaining 2 glasses go back to the supply: the turn ends."
     )
     supply = GlassTaken(audience=PUBLIC, seat=0, source=None)
-    assert event_text(supply, view) == "🔎 **Ann** takes a magnifying glass from the supply."
+    assert event_text("en", supply, view) == "🔎 **Ann** takes a magnifying glass from the supply."
     taken = GlassTaken(audience=PUBLIC, seat=0, source=1)
-    assert event_text(taken, make_view(ABC, seat=0)) == (
+    assert event_text("en", taken, make_view(ABC, seat=0)) == (
         "🔎 You take a magnifying glass from **Bea**."
     )
 
@@ -392,36 +417,37 @@ def test_glass_moves() -> None:
 def test_turns_and_passing() -> None:
     view = make_view(ABC)
     chosen = PassChosen(audience=PUBLIC, seat=0, waiting_for=[1, 2])
-    assert event_text(chosen, view) == (
+    assert event_text("en", chosen, view) == (
         "📨 **Ann** has chosen the cards to pass (waiting for **Bea**, **Cid**)."
     )
     must = TurnStarted(audience=PUBLIC, seat=0, turn_number=9, glasses=0, must_take=True)
-    assert "must take a magnifying glass from another player" in (event_text(must, view) or "")
+    text = event_text("en", must, view) or ""
+    assert "must take a magnifying glass from another player" in text
     mine = TurnStarted(audience=PUBLIC, seat=0, turn_number=2, glasses=2)
-    assert event_text(mine, make_view(ABC, seat=0)) == (
+    assert event_text("en", mine, make_view(ABC, seat=0)) == (
         "▶️ Turn 2: **your turn** — 🔎🔎 (2 actions)."
     )
     private = PassChosen(
         audience=Audience.to(0), seat=0, cards=["officer", "library", "sword"], waiting_for=[1]
     )
-    assert (event_text(private, make_view(ABC, seat=0)) or "").startswith(
+    assert (event_text("en", private, make_view(ABC, seat=0)) or "").startswith(
         "✅ You pass 🟣 Officer, 🔴 Library, 🟢 Sword to **Bea**'s card holder."
     )
     dealt = CardsDealt(audience=Audience.to(1), seat=1, cards=["officer"])
-    assert event_text(dealt, make_view(ABC)) is None
+    assert event_text("en", dealt, make_view(ABC)) is None
 
 
 def test_pass_hint() -> None:
-    hint = pass_hint(["officer", "parlor", "knife", "nurse", "harbor"])
+    hint = pass_hint("en", ["officer", "parlor", "knife", "nurse", "harbor"])
     assert hint is not None and "Purple" in hint and "🟣 Officer" in hint
-    assert pass_hint(["officer", "parlor", "sword", "nurse", "harbor"]) is None
+    assert pass_hint("en", ["officer", "parlor", "sword", "nurse", "harbor"]) is None
 
 
 def test_table_embed_shows_who_must_take() -> None:
     view = make_view(ABC, edition="2020", top_secret=True)
     view.seats[0].glasses = 0
     view.supply = 0
-    embed = table_embed(view)
+    embed = table_embed("en", view)
     assert embed.title == "13 Clues — 2020 rules (Top Secret)"
     assert "must take a magnifying glass" in (embed.description or "")
     assert "/13clues hand" in (embed.footer.text or "")
@@ -430,7 +456,7 @@ def test_table_embed_shows_who_must_take() -> None:
 
 def test_names_are_escaped() -> None:
     event = InformantConsulted(audience=PUBLIC, seat=0, letter="A")
-    text = event_text(event, make_view(["a_b*c", "Bea", "Cid"])) or ""
+    text = event_text("en", event, make_view(["a_b*c", "Bea", "Cid"])) or ""
     assert "**a\\_b\\*c**" in text
 
 
@@ -440,7 +466,7 @@ def test_question_log_keeps_the_latest() -> None:
         Question(asker=i % 3, witness=(i + 1) % 3, subject="purple", answer=i % 4)
         for i in range(300)
     ] + [Question(asker=0, witness=1, subject="", answer=-1, top_secret=True)]
-    text = question_log_text(view)
+    text = question_log_text("en", view)
     assert len(text) <= 2000
     assert "earlier questions omitted" in text
     assert "`301.` 🤫 **Ann** → **Bea** (Top Secret)" in text
@@ -448,7 +474,7 @@ def test_question_log_keeps_the_latest() -> None:
 
 
 def test_lobby_and_rules() -> None:
-    embed = lobby_embed("Ann", ["Ann", "Bea"], {"edition": "2016", "top_secret": True})
+    embed = lobby_embed("en", "Ann", ["Ann", "Bea"], {"edition": "2016", "top_secret": True})
     assert_embed_ok(embed)
     assert "2/6" in embed_text(embed) and "/13clues join" in embed_text(embed)
     for edition in ("2020", "2016"):
@@ -479,11 +505,12 @@ def test_empty_supply_take_is_rendered() -> None:
         state, events = apply(state, ask)
     else:
         pytest.fail("the supply never ran out")
-    text = channel_text(events, public_view(state))
+    text = channel_text("en", events, public_view(state))
     assert "must take a magnifying glass from another player" in text
-    assert "must take a magnifying glass" in (table_embed(public_view(state)).description or "")
+    status = table_embed("en", public_view(state)).description or ""
+    assert "must take a magnifying glass" in status
     source = legal.take_sources(state, state.turn)[0]
     state, events = apply(state, TakeGlass(seat=state.turn, source=source))
     taker, giver = state.seats[state.turn].name, state.seats[source].name
     expected = f"🔎 **{taker}** takes a magnifying glass from **{giver}**."
-    assert channel_text(events, public_view(state)) == expected
+    assert channel_text("en", events, public_view(state)) == expected

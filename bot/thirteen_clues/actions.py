@@ -10,7 +10,6 @@ from bot.errors import UserError
 from bot.i18n import tr
 from bot.models import player_id
 from bot.thirteen_clues import words
-from bot.thirteen_clues.render.labels import subject_label
 from engine.thirteen_clues import (
     Accuse,
     Action,
@@ -162,7 +161,8 @@ def subject_choices(state: GameState, current: str, lang: str) -> list[Choice]:
     return [
         (words.subject_label(lang, s), s)
         for s in legal.question_subjects(state)
-        if i18n.typed_in(current, s, subject_label(s), words.subject_label(lang, s))
+        if i18n.typed_in(current, s, words.subject_label(i18n.SOURCE, s),
+                          words.subject_label(lang, s))
     ][:25]
 
 

@@ -12,15 +12,16 @@ import discord
 
 from bot.components import Locate, values
 from bot.errors import UserError
-from bot.interactions import place_of, run, tables_of
+from bot.i18n import N_, tr
+from bot.interactions import language_of, place_of, run, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import TableSettings
 from bot.thinking import think
 from bot.thirteen_clues.coaching import advice_for, deducible, hint_text, why_text
 from bot.thirteen_clues.family import Family, custom_id
-from bot.thirteen_clues.render.labels import SUIT_EMOJI
 from bot.thirteen_clues.shown import casebook_picture
+from bot.thirteen_clues.words import SUIT_EMOJI, card_name
 from engine.thirteen_clues import choices, player_view
 from engine.thirteen_clues.cards import CARDS, Category, find_card, suits_in_play
 from engine.thirteen_clues.coach import Advice
@@ -48,7 +49,7 @@ def assist_marks(view: PlayerView, assist: str, manual: set[str]) -> tuple[Marks
     return marks, None
 
 
-def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any], *,
+def casebook_message(lang: str, table: Table, view: PlayerView, notes: dict[str, Any], *,
                      advice: Advice | None = None, why: str | None = None,
                      choice: str | None = None) -> Outgoing:
     """The casebook; with the coach's `advice` (full assist, in play), the odds accounting
@@ -58,36 +59,39 @@ def casebook_message(table: Table, view: PlayerView, notes: dict[str, Any], *,
     manual = set(notes.get("ruled_out", []))
     marks, deduction = assist_marks(view, assist, manual)
     marking = assist != "full" and view.phase != "over"
-    embed = _embed(view, assist, marks, deduction)
+    embed = _embed(lang, view, assist, marks, deduction)
     if choice is not None and deduction is not None:
-        embed.add_field(name=CHOICE_ODDS, value=choice[:1024], inline=False)
+        embed.add_field(name=tr(lang, CHOICE_ODDS), value=choice[:1024], inline=False)
     if advice is not None and assist == "full":
-        embed.add_field(name="Hint", value=hint_text(view, advice)[:1024], inline=False)
+        embed.add_field(name=tr(lang, "Hint"), value=hint_text(lang, view, advice)[:1024],
+                        inline=False)
     return Outgoing.of(
-        why_text(view, assist, why, manual) if why is not None else None,
+        why_text(lang, view, assist, why, manual) if why is not None else None,
         embeds=[embed],
-        view=_marking_view(table.id, marks, manual) if marking else None,
+        view=_marking_view(lang, table.id, marks, manual) if marking else None,
         pictures=[casebook_picture(view, embed=0)] if deduction is not None else [],
     )
 
 
-CHOICE_ODDS = "Odds, accounting for how players choose"
+CHOICE_ODDS = N_("Odds, accounting for how players choose")
 
 
-def choice_text(view: PlayerView) -> str | None:
+def choice_text(lang: str, view: PlayerView) -> str | None:
     """The likeliest mysteries if whoever filled your holder passed as careful players do
     (`engine.thirteen_clues.choices`), beside the exact odds above; None once certain."""
     odds = choices.odds(view)
     if len(odds.triples) <= 1:
         return None
     lines = [
-        f"{odds.triple_probability(t):.0%} — " + ", ".join(CARDS[c].name for c in t)
+        f"{odds.triple_probability(t):.0%} — " + ", ".join(card_name(lang, c) for c in t)
         for t in odds.likeliest()[:3]
     ]
-    return "\n".join(lines) + "\n*if your holder's passer mixed suits, as careful players do*"
+    return "\n".join([*lines, tr(lang, "*if your holder's passer mixed suits, as careful "
+                                        "players do*")])
 
 
-def casebook_update(before: PlayerView, after: PlayerView, assist: str) -> discord.Embed | None:
+def casebook_update(lang: str, before: PlayerView, after: PlayerView, assist: str
+                    ) -> discord.Embed | None:
     """The casebook after an answer, if that answer matters to this seat (worth a DM): with
     `full` assist, it ruled out a possible mystery; with `bookkeeping`, it crossed out a card."""
     if assist == "off":
@@ -98,41 +102,44 @@ def casebook_update(before: PlayerView, after: PlayerView, assist: str) -> disco
         changed = set(deduction.triples) != set(old_deduction.triples)
     else:
         changed = marks != old_marks
-    return _embed(after, assist, marks, deduction) if changed else None
+    return _embed(lang, after, assist, marks, deduction) if changed else None
 
 
 def _embed(
-    view: PlayerView, assist: str, marks: Marks, deduction: Deduction | None
+    lang: str, view: PlayerView, assist: str, marks: Marks, deduction: Deduction | None
 ) -> discord.Embed:
     lines = []
     for suit in suits_in_play(view.options.players):
-        cells = [_cell(c, marks, deduction) for c in CARDS if CARDS[c].suit == suit]
+        cells = [_cell(lang, c, marks, deduction) for c in CARDS if CARDS[c].suit == suit]
         lines.append(f"{SUIT_EMOJI[suit]} " + " · ".join(cells))
     embed = discord.Embed(
-        title="📓 Your casebook",
+        title=tr(lang, "📓 Your casebook"),
         description="\n".join(lines),
         colour=discord.Colour.dark_teal(),
     )
     if deduction is not None:
         solved = deduction.certain()
         summary = (
-            "**Solved**: " + ", ".join(CARDS[c].name for c in solved)
+            tr(lang, "**Solved**: {cards}", cards=", ".join(card_name(lang, c) for c in solved))
             if solved
             else "\n".join(
-                f"{deduction.triple_probability(t):.0%} — " + ", ".join(CARDS[c].name for c in t)
+                f"{deduction.triple_probability(t):.0%} — "
+                + ", ".join(card_name(lang, c) for c in t)
                 for t in deduction.candidates()[:5]
             )
         )
         embed.add_field(
-            name=f"Possible mysteries: {len(deduction.triples)}", value=summary[:1024]
+            name=tr(lang, "Possible mysteries: {n}", n=len(deduction.triples)),
+            value=summary[:1024],
         )
-    embed.set_footer(text=_FOOTER[assist] if deduction is not None or assist != "full"
-                     else _FOOTER["full_later"])
+    footer = _FOOTER[assist] if deduction is not None or assist != "full" else _FOOTER[
+        "full_later"]
+    embed.set_footer(text=tr(lang, footer))
     return embed
 
 
-def _cell(card: str, marks: Marks, deduction: Deduction | None) -> str:
-    name = CARDS[card].name
+def _cell(lang: str, card: str, marks: Marks, deduction: Deduction | None) -> str:
+    name = card_name(lang, card)
     status = marks[card]
     if status == "ruled_out":
         return f"~~{name}~~"
@@ -143,31 +150,37 @@ def _cell(card: str, marks: Marks, deduction: Deduction | None) -> str:
     return f"**{name}**"
 
 
-def _marking_view(table_id: int, marks: Marks, manual: set[str]) -> discord.ui.View:
+def _marking_view(lang: str, table_id: int, marks: Marks, manual: set[str]
+                  ) -> discord.ui.View:
     """One select per category: the cards you cross out by hand (kept per seat)."""
     items = discord.ui.View(timeout=None)
     for category in Category:
         options = [
             discord.SelectOption(
-                label=CARDS[c].name, value=c, emoji=SUIT_EMOJI[CARDS[c].suit],
+                label=card_name(lang, c), value=c, emoji=SUIT_EMOJI[CARDS[c].suit],
                 default=c in manual,
             )
             for c, m in marks.items() if CARDS[c].category == category
         ]
         items.add_item(discord.ui.Select(
             custom_id=custom_id("mark", table_id, None, category.value),
-            placeholder=f"Cross out {category.value}s…",
+            placeholder=tr(lang, _CROSS_OUT[category]),
             min_values=0, max_values=len(options), options=options,
         ))
     return items
 
 
+_CROSS_OUT = {
+    Category.PERSON: N_("Cross out persons…"),
+    Category.LOCATION: N_("Cross out locations…"),
+    Category.WEAPON: N_("Cross out weapons…"),
+}
 _FOOTER = {
-    "off": "Assist off: cross out cards yourself with the menus below.",
-    "bookkeeping": "Assist: bookkeeping (seen cards and zero answers are crossed out).",
-    "full": "Assist: full deduction over every answer you know (exact probabilities).",
-    "full_later": "Assist: full deduction, from the moment every card holder is filled (after "
-                  "the pass); until then, bookkeeping.",
+    "off": N_("Assist off: cross out cards yourself with the menus below."),
+    "bookkeeping": N_("Assist: bookkeeping (seen cards and zero answers are crossed out)."),
+    "full": N_("Assist: full deduction over every answer you know (exact probabilities)."),
+    "full_later": N_("Assist: full deduction, from the moment every card holder is filled "
+                     "(after the pass); until then, bookkeeping."),
 }
 
 
@@ -188,7 +201,8 @@ class MarkSelect(Family, template=r"13c:(?P<verb>mark):(?P<table>\d+):(?P<stamp>
             lambda notes: with_marks(notes, self.click.draft, chosen),
             place=place_of(interaction),
         )
-        out = casebook_message(table, player_view(state, seat), notes)
+        out = casebook_message(await language_of(interaction), table, player_view(state, seat),
+                               notes)
         await interaction.response.edit_message(**out.reply_kwargs())
 
 
@@ -211,7 +225,9 @@ async def show_casebook(interaction: discord.Interaction, locate: Locate,
         hint = full and view.phase == "turns" and deducible(view)
         advice = await advice_for(interaction, view) if hint else None
         odds = full and deducible(view)
-        choice = await think(interaction, choice_text, view) if odds else None
-        return casebook_message(table, view, notes, advice=advice, why=card, choice=choice)
+        lang = await language_of(interaction)
+        choice = await think(interaction, choice_text, lang, view) if odds else None
+        return casebook_message(lang, table, view, notes, advice=advice, why=card,
+                                choice=choice)
 
     await run(interaction, work)

@@ -12,6 +12,7 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
+from bot.i18n import N_, SOURCE, tr, trn
 from bot.interactions import answer, language_of, place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -33,8 +34,8 @@ from bot.thirteen_clues.family import (
     custom_id,
     picked,
 )
-from bot.thirteen_clues.render.labels import card_label, subject_label
 from bot.thirteen_clues.render.lines import consulted_answer, pass_answer
+from bot.thirteen_clues.words import card_label, card_name, category_name, subject_label
 from engine.thirteen_clues import GameState, legal, player_view
 from engine.thirteen_clues.cards import CARDS, Category, subject_kind
 from engine.thirteen_clues.views import PlayerView, PublicView
@@ -61,22 +62,25 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book|hint):(?P
             state: GameState = tables.state_of(table)
             sources = legal.take_sources(state, seat)
             if not sources:
-                raise UserError(legal.not_your_turn_message(state, seat) if state.turn != seat
-                                else "You do not need to take a glass from a player now.")
+                if state.turn != seat:
+                    raise legal.not_your_turn(state, seat)
+                raise UserError("You do not need to take a glass from a player now.")
+            lang = await language_of(interaction)
             await answer(interaction, Outgoing.of(
-                "🔎 The supply is empty: take a magnifying glass from a player.",
-                view=TakePicker.picker(table, player_view(state, seat), sources)))
+                tr(lang, "🔎 The supply is empty: take a magnifying glass from a player."),
+                view=TakePicker.picker(lang, table, player_view(state, seat), sources)))
             return
         table, state, seat = await self.my_turn(interaction)
         view = player_view(state, seat)
+        lang = await language_of(interaction)
         if self.click.verb == "ask":
-            text, picker = ASK_TEXT, AskPicker.picker(table, view, AskDraft())
+            text, picker = ASK_TEXT, AskPicker.picker(lang, table, view, AskDraft())
         elif self.click.verb == "inf":
-            text, picker = "🗂️ **Secret Informant**: which letter?", InformantPicker.picker(
-                table, view)
+            text = N_("🗂️ **Secret Informant**: which letter?")
+            picker = InformantPicker.picker(lang, table, view)
         else:
-            text, picker = ACCUSE_TEXT, AccusePicker.picker(table, state, seat, [None] * 3)
-        await answer(interaction, Outgoing.of(text, view=picker))
+            text, picker = ACCUSE_TEXT, AccusePicker.picker(lang, table, state, seat, [None] * 3)
+        await answer(interaction, Outgoing.of(tr(lang, text), view=picker))
 
     async def hint(self, interaction: discord.Interaction) -> str:
         """The coach's top three moves for the player to act, at full assist only."""
@@ -84,7 +88,7 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book|hint):(?P
         require_full(TableSettings.model_validate(table.options).assist)
         table, state, seat = await self.my_turn(interaction)
         view = player_view(state, seat)
-        return hint_text(view, await advice_for(interaction, view))
+        return hint_text(await language_of(interaction), view, await advice_for(interaction, view))
 
 
 def lobby_view(table: Table) -> discord.ui.View:
@@ -92,7 +96,7 @@ def lobby_view(table: Table) -> discord.ui.View:
     return view_of(*(TableButton(PREFIX, verb, table.id) for verb in verbs))
 
 
-def table_view(table_id: int, version: int, view: PublicView, *, hint: bool = False
+def table_view(lang: str, table_id: int, version: int, view: PublicView, *, hint: bool = False
                ) -> discord.ui.View | None:
     """The turn buttons on the living table message; they open pickers for the current player.
     `hint`: the table plays at full assist, so the player to act may ask the coach."""
@@ -103,18 +107,21 @@ def table_view(table_id: int, version: int, view: PublicView, *, hint: bool = Fa
         return view_of(secrets)
     items: list[discord.ui.Item[Any]] = []
     if legal.must_take(view):
-        items.append(button("Take a glass", custom_id("take", table_id, version), BLUE,
+        items.append(button(tr(lang, "Take a glass"), custom_id("take", table_id, version), BLUE,
                             emoji="🔎"))
     else:
-        items.append(button("Ask", custom_id("ask", table_id, version), BLUE, emoji="❓"))
+        items.append(button(tr(lang, "Ask"), custom_id("ask", table_id, version), BLUE,
+                            emoji="❓"))
         if view.letters:
-            items.append(button("Informant", custom_id("inf", table_id, version), BLUE,
+            items.append(button(tr(lang, "Informant"), custom_id("inf", table_id, version), BLUE,
                                 emoji="🗂️"))
-        items.append(button("Accuse", custom_id("acc", table_id, version), RED, emoji="⚖️"))
+        items.append(button(tr(lang, "Accuse"), custom_id("acc", table_id, version), RED,
+                            emoji="⚖️"))
         if hint:
-            items.append(button("Hint", custom_id("hint", table_id, version), GREY, emoji="💡"))
+            items.append(button(tr(lang, "Hint"), custom_id("hint", table_id, version), GREY,
+                                emoji="💡"))
     items.append(secrets)
-    items.append(button("Casebook", custom_id("book", table_id), GREY, emoji="📓"))
+    items.append(button(tr(lang, "Casebook"), custom_id("book", table_id), GREY, emoji="📓"))
     return view_of(*items)
 
 
@@ -125,30 +132,36 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
     """The DM select (also in `hand`): the Person, Location and Weapon to pass left."""
 
     @staticmethod
-    def build_view(table_id: int, view: PlayerView) -> discord.ui.View:
+    def build_view(lang: str, table_id: int, view: PlayerView) -> discord.ui.View:
         options = [
             discord.SelectOption(
-                label=CARDS[c].name, value=c, description=CARDS[c].category.value.capitalize(),
-                emoji=card_label(c).split(" ")[0],
+                label=card_name(lang, c), value=c,
+                description=capitalized(category_name(lang, CARDS[c].category)),
+                emoji=card_label(lang, c).split(" ")[0],
             )
             for c in view.dealt
         ]
         return view_of(discord.ui.Select(
             custom_id=custom_id("pass", table_id),
-            placeholder="Pick 1 Person, 1 Location, 1 Weapon to pass left",
+            placeholder=tr(lang, "Pick 1 Person, 1 Location, 1 Weapon to pass left"),
             min_values=3, max_values=3, options=options,
         ))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         chosen = values(interaction)
-        text = (f"You pass {', '.join(card_label(c) for c in chosen if c in CARDS)} to your left "
-                "neighbour's card holder. Waiting for the others…")
+
+        def passing(lang: str) -> str:
+            named = ", ".join(card_label(lang, c) for c in chosen if c in CARDS)
+            return tr(lang, "You pass {cards} to your left neighbour's card holder. Waiting for "
+                            "the others…", cards=named)
 
         async def work(reply: Reply) -> None:
             from bot.thirteen_clues.game import GAME
 
-            table, then = await self.table(interaction), pass_reply(text)
-            lang = await language_of(interaction)
+            lang = await language_of(interaction)  # once acknowledged: it may read the database
+            text = passing(lang)
+            reply.body = Outgoing(content=text, components=[], drop_pictures=True)
+            table, then = await self.table(interaction), pass_reply(lang, text)
             reply.then = lambda state, events: headed_in_dm(GAME, table, then(state, events),
                                                             interaction.guild_id, lang)
             await tables_of(interaction).act(
@@ -156,7 +169,7 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
                 place=place_of(interaction), reply=reply,
             )
 
-        await run_update(interaction, work, text, keep=True)
+        await run_update(interaction, work, passing(SOURCE), keep=True)
 
 
 pass_view = PassSelect.build_view
@@ -164,8 +177,8 @@ pass_view = PassSelect.build_view
 
 # pickers (ephemeral, opened from the turn buttons) ------------------------------------------
 
-ASK_TEXT = "❓ **Question a witness**: pick the witness and the subject, then **Ask**."
-ACCUSE_TEXT = (
+ASK_TEXT = N_("❓ **Question a witness**: pick the witness and the subject, then **Ask**.")
+ACCUSE_TEXT = N_(
     "⚖️ **Accusation**: name the Person, Location and Weapon on your own card holder. "
     "Only cards you may accuse are offered."
 )
@@ -214,7 +227,7 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
     """Witness, subject, side (two players), Top Secret, then Ask."""
 
     @staticmethod
-    def picker(table: Table, view: PlayerView, draft: AskDraft) -> discord.ui.View:
+    def picker(lang: str, table: Table, view: PlayerView, draft: AskDraft) -> discord.ui.View:
         two, code = view.options.players == 2, draft.encode()
 
         def cid(verb: str) -> str:
@@ -222,7 +235,7 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
 
         items: list[discord.ui.Item[Any]] = [
             discord.ui.Select(
-                custom_id=cid("askw"), placeholder="Whom do you ask?",
+                custom_id=cid("askw"), placeholder=tr(lang, "Whom do you ask?"),
                 options=[
                     discord.SelectOption(label=s.name[:100], value=str(i),
                                          default=i == draft.witness)
@@ -230,9 +243,9 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
                 ],
             ),
             discord.ui.Select(
-                custom_id=cid("asks"), placeholder="How many cards they see of…",
+                custom_id=cid("asks"), placeholder=tr(lang, "How many cards they see of…"),
                 options=[
-                    discord.SelectOption(label=subject_label(s)[:100], value=s,
+                    discord.SelectOption(label=subject_label(lang, s)[:100], value=s,
                                          default=s == draft.subject)
                     for s in legal.question_subjects(view)
                 ],
@@ -240,19 +253,21 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
         ]
         if two:
             items.append(discord.ui.Select(
-                custom_id=cid("askd"), placeholder="…including the card on their left or right?",
+                custom_id=cid("askd"),
+                placeholder=tr(lang, "…including the card on their left or right?"),
                 options=[
-                    discord.SelectOption(label="their left card", value="left",
+                    discord.SelectOption(label=tr(lang, "their left card"), value="left",
                                          default=draft.side == "left"),
-                    discord.SelectOption(label="their right card", value="right",
+                    discord.SelectOption(label=tr(lang, "their right card"), value="right",
                                          default=draft.side == "right"),
                 ],
             ))
-        items.append(button("Ask", cid("askgo"), GREEN, disabled=not draft.complete(two)))
+        items.append(button(tr(lang, "Ask"), cid("askgo"), GREEN,
+                            disabled=not draft.complete(two)))
         if view.options.top_secret and not view.seats[view.seat].top_secret_used:
             on = draft.top_secret
-            items.append(button("Top Secret: on" if on else "Top Secret: off", cid("askt"),
-                                RED if on else GREY, emoji="🤫"))
+            items.append(button(tr(lang, "Top Secret: on") if on else tr(lang, "Top Secret: off"),
+                                cid("askt"), RED if on else GREY, emoji="🤫"))
         return view_of(*items)
 
     async def clicked(self, interaction: discord.Interaction) -> None:
@@ -261,11 +276,13 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
             if draft.witness is None or draft.subject is None:
                 raise UserError("Pick a witness and a subject first.")
             build = actions.ask(draft.witness, draft.subject, draft.side, draft.top_secret)
-            secret = " (Top Secret: in your DMs and in **My secrets**)."
-            await self.act(interaction, build, "Asked: the answer is in the channel"
-                           + (secret if draft.top_secret else "."), vanish=not draft.top_secret)
+            done = (N_("Asked: the answer is in the channel (Top Secret: in your DMs and in "
+                       "**My secrets**).") if draft.top_secret
+                    else N_("Asked: the answer is in the channel."))
+            await self.act(interaction, build, done, vanish=not draft.top_secret)
             return
         table, state, seat = await self.my_turn(interaction)
+        lang = await language_of(interaction)
         view = player_view(state, seat)
         change: dict[str, Any]
         if self.click.verb == "askt":
@@ -278,31 +295,32 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
         else:
             change = {"side": picked(interaction, ("left", "right"))}
         await interaction.response.edit_message(
-            content=ASK_TEXT, view=self.picker(table, view, replace(draft, **change))
+            content=tr(lang, ASK_TEXT), view=self.picker(lang, table, view,
+                                                          replace(draft, **change))
         )
 
 
 class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<stamp>\d+)"):
     @staticmethod
-    def picker(table: Table, view: PlayerView) -> discord.ui.View:
+    def picker(lang: str, table: Table, view: PlayerView) -> discord.ui.View:
         options = [
             discord.SelectOption(
-                label=f"Informant {letter}", value=letter,
-                description=(f"you saw: {CARDS[view.peeks[letter]].name}"
+                label=tr(lang, "Informant {letter}", letter=letter), value=letter,
+                description=(tr(lang, "you saw: {card}", card=card_name(lang, view.peeks[letter]))
                              if letter in view.peeks else None),
             )
             for letter in view.letters
         ]
         return view_of(discord.ui.Select(
             custom_id=custom_id("infgo", table.id, table.version),
-            placeholder="Which Secret Informant card do you look at?", options=options,
+            placeholder=tr(lang, "Which Secret Informant card do you look at?"), options=options,
         ))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         letter = picked(interaction)
-        done = f"✅ You consulted informant {letter} (also in **My secrets**)."
-        await self.act(interaction, actions.consult(letter), done, vanish=False,
-                       then=consult_reply(done))
+        await self.act(interaction, actions.consult(letter),
+                       N_("✅ You consulted informant {letter} (also in **My secrets**)."),
+                       params={"letter": letter}, vanish=False, then=consult_reply)
 
 
 class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<table>\d+):"
@@ -310,24 +328,25 @@ class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<tab
     VERBS: ClassVar[tuple[str, str, str]] = ("accp", "accl", "accw")
 
     @classmethod
-    def picker(cls, table: Table, state: GameState, seat: int, draft: list[str | None]
-               ) -> discord.ui.View:
+    def picker(cls, lang: str, table: Table, state: GameState, seat: int,
+               draft: list[str | None]) -> discord.ui.View:
         accusable = legal.accusation_choices(state, seat)
         code = ".".join(c or NONE for c in draft)
         selects: list[discord.ui.Select[Any]] = [
             discord.ui.Select(
                 custom_id=custom_id(verb, table.id, table.version, code),
-                placeholder=f"The {category.value}…",
+                placeholder=tr(lang, _THE[category]),
                 options=[
-                    discord.SelectOption(label=CARDS[c].name, value=c,
-                                         emoji=card_label(c).split(" ")[0], default=c == chosen)
+                    discord.SelectOption(label=card_name(lang, c), value=c,
+                                         emoji=card_label(lang, c).split(" ")[0],
+                                         default=c == chosen)
                     for c in accusable[category]
                 ],
             )
             for verb, category, chosen in zip(cls.VERBS, Category, draft, strict=True)
             if accusable[category]
         ]
-        go = button("Accuse", custom_id("accgo", table.id, table.version, code), RED,
+        go = button(tr(lang, "Accuse"), custom_id("accgo", table.id, table.version, code), RED,
                     disabled=None in draft, emoji="⚖️")
         return view_of(*selects, go)
 
@@ -341,49 +360,62 @@ class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<tab
     async def clicked(self, interaction: discord.Interaction) -> None:
         draft = self.decode(self.click.draft)
         if self.click.verb == "accgo":
-            await self.act(interaction, actions.accuse(*draft), "Accusation made.")
+            await self.act(interaction, actions.accuse(*draft), N_("Accusation made."))
             return
         table, state, seat = await self.my_turn(interaction)
+        lang = await language_of(interaction)
         index = self.VERBS.index(self.click.verb)
         accusable = legal.accusation_choices(state, seat)[list(Category)[index]]
         draft[index] = picked(interaction, accusable)
         await interaction.response.edit_message(
-            content=ACCUSE_TEXT, view=self.picker(table, state, seat, draft)
+            content=tr(lang, ACCUSE_TEXT), view=self.picker(lang, table, state, seat, draft)
         )
 
 
 class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<stamp>\d+)"):
     @staticmethod
-    def picker(table: Table, view: PlayerView, sources: list[int]) -> discord.ui.View:
+    def picker(lang: str, table: Table, view: PlayerView, sources: list[int]
+               ) -> discord.ui.View:
         return view_of(discord.ui.Select(
             custom_id=custom_id("takego", table.id, table.version),
-            placeholder="Take a magnifying glass from…",
+            placeholder=tr(lang, "Take a magnifying glass from…"),
             options=[
                 discord.SelectOption(label=view.seats[i].name[:100], value=str(i),
-                                     description=glasses_text(view.seats[i].glasses))
+                                     description=glasses_text(lang, view.seats[i].glasses))
                 for i in sources
             ],
         ))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         source = int(picked(interaction, [str(i) for i in range(6)]))
-        await self.act(interaction, actions.take(source), "You took a magnifying glass.")
+        await self.act(interaction, actions.take(source), N_("You took a magnifying glass."))
 
 
-def pass_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
+_THE = {
+    Category.PERSON: N_("The person…"),
+    Category.LOCATION: N_("The location…"),
+    Category.WEAPON: N_("The weapon…"),
+}
+
+
+def pass_reply(lang: str, done: str) -> Callable[[Any, list[Any]], Outgoing]:
     """The answer to a pass choice, from what happened: the cards, to whom, the screen."""
-    return lambda state, events: Outgoing(content=pass_answer(state, events, done),
+    return lambda state, events: Outgoing(content=pass_answer(lang, state, events, done),
                                           components=[], drop_pictures=True)
 
 
-def consult_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
+def consult_reply(lang: str, done: str) -> Callable[[Any, list[Any]], Outgoing]:
     """The answer to a consultation, from what happened: the card itself."""
-    return lambda _state, events: Outgoing(content=consulted_answer(events, done),
+    return lambda _state, events: Outgoing(content=consulted_answer(lang, events, done),
                                            components=[], drop_pictures=True)
 
 
-def glasses_text(n: int) -> str:
-    return f"holds {n} glass" if n == 1 else f"holds {n} glasses"
+def glasses_text(lang: str, n: int) -> str:
+    return trn(lang, "holds {n} glass", "holds {n} glasses", n)
+
+
+def capitalized(word: str) -> str:
+    return word[:1].upper() + word[1:]
 
 
 FAMILIES: tuple[type[Family], ...] = (

@@ -7,7 +7,7 @@ clicks where the moment matters, and multi-step pickers carry their draft in the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import discord
@@ -15,8 +15,8 @@ import discord
 from bot.components import values
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
-from bot.i18n import N_
-from bot.interactions import place_of, run_update, tables_of
+from bot.i18n import N_, SOURCE, tr
+from bot.interactions import language_of, place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import STALE, Reply
@@ -63,21 +63,28 @@ class Family(GameFamily, template=r"13c:never"):
         seat = tables.seat(table, interaction.user.id)
         state: GameState = tables.state_of(table)
         if state.phase != "turns" or state.turn != seat:
-            raise UserError(legal.not_your_turn_message(state, seat))
+            raise legal.not_your_turn(state, seat)
         return table, state, seat
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
-                  *, vanish: bool = True,
-                  then: Callable[[Any, list[Any]], Outgoing] | None = None) -> None:
+                  *, params: Mapping[str, object] | None = None, vanish: bool = True,
+                  then: Callable[[str, str], Callable[[Any, list[Any]], Outgoing]] | None = None
+                  ) -> None:
         """A picker's last step: apply the action; the picker goes away (its news in the
-        channel is the answer), or becomes its result when that says more (`then` renders
-        it from what happened)."""
+        channel is the answer), or becomes its result when that says more (`then(lang,
+        done)` renders it from what happened). `done` is a template for `tr`, worded in the
+        member's language once the click is acknowledged (a language read may wait on the
+        database)."""
 
         async def work(reply: Reply) -> None:
-            reply.then = then
+            lang = await language_of(interaction)
+            text = tr(lang, done, **(params or {}))
+            reply.body = Outgoing(content=f"✅ {text}", components=[], drop_pictures=True)
+            reply.then = then(lang, text) if then is not None else None
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, build, version=self.click.stamp,
                 place=place_of(interaction), reply=reply,
             )
 
-        await run_update(interaction, work, f"✅ {done}", vanish=vanish)
+        await run_update(interaction, work, f"✅ {tr(SOURCE, done, **(params or {}))}",
+                         vanish=vanish)

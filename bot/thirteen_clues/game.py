@@ -13,7 +13,7 @@ from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
 from bot.plug import YOUR_TURN, PydanticGame, TableSettings
 from bot.reviews import review_letters
-from bot.thirteen_clues import components, pictures
+from bot.thirteen_clues import components, pictures, words
 from bot.thirteen_clues.casebook import casebook_update
 from bot.thirteen_clues.coaching import deducible
 from bot.thirteen_clues.family import PREFIX
@@ -28,6 +28,7 @@ from bot.thirteen_clues.render.lines import channel_text, dm_text
 from bot.thirteen_clues.render.texts import question_log_text, rules_text
 from bot.thirteen_clues.reviewing import review_letter
 from bot.thirteen_clues.shown import casebook_picture, reveal_picture, view_picture
+from engine.errors import RuleError
 from engine.thirteen_clues import (
     ACTION_ADAPTER,
     EVENT_ADAPTER,
@@ -138,42 +139,47 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return choose_action(player_view(state, seat), known[level], rng)
 
     def idle_notice(self, table: Table, state: GameState, seat: int, *, lang: str) -> str:
-        name = state.seats[seat].name
-        return f"⏰ {name} took too long: an AI detective plays this turn for them."
+        return tr(lang, "⏰ {name} took too long: an AI detective plays this turn for them.",
+                  name=state.seats[seat].name)
+
+    def refusal(self, error: RuleError, *, lang: str) -> str:
+        return tr(lang, error.message, **words.worded(lang, error.params))
 
     # what is delivered ------------------------------------------------------------------
 
     def table_message(self, table: Table, state: GameState | None, *, lang: str) -> Outgoing:
         if state is None:
             if table.status == "over":
-                return Outgoing(content="This table was closed before the game started.")
+                return Outgoing(content=tr(lang, "This table was closed before the game "
+                                                 "started."))
             names = [s.name for s in table.seats]
             host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
             return Outgoing.of(
-                f"🪑 **13 Clues**: {host} opened a table here. Press **Join** to play.",
-                embeds=[lobby_embed(host, names, table.options)],
+                tr(lang, "🪑 **13 Clues**: {host} opened a table here. Press **Join** to play.",
+                   host=host),
+                embeds=[lobby_embed(lang, host, names, table.options)],
                 view=components.lobby_view(table),
             )
         view = public_view(state)
         # the end is one message: the reveal alone (and its picture), no table status beside it
-        embeds, headline = [table_embed(view)], _headline(view)
+        embeds, headline = [table_embed(lang, view)], _headline(lang, view)
         shown: list[Picture] = []
         if state.phase == "over":
             # said once: the living message shows the news of the end instead of the
             # headline, and `status` the headline, so the embed does not say who won
             over = reveal(state)
-            embeds = [reveal_embed(over, view, outcome=False)]
-            headline += " " + outcome_text(over, view)
+            embeds = [reveal_embed(lang, over, view, outcome=False)]
+            headline += " " + outcome_text(lang, over, view)
             shown.append(reveal_picture(over, view, embed=0))
         return Outgoing.of(
             headline, embeds=embeds,
-            view=components.table_view(table.id, table.version, view, hint=_full(table)),
+            view=components.table_view(lang, table.id, table.version, view, hint=_full(table)),
             pictures=shown,
         )
 
     def news(self, table: Table, state: GameState, events: Sequence[Event], *, lang: str
              ) -> str | None:
-        return channel_text(events, public_view(state)) or None
+        return channel_text(lang, events, public_view(state)) or None
 
     def letter(
         self, table: Table, state: GameState, events: Sequence[Event], seat: int, *, lang: str
@@ -182,13 +188,14 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             return None  # the reveal in the channel says it all (the reviews are slow letters)
         view = player_view(state, seat)
         # the pass choice is confirmed by the answer to the choice itself, not again by DM
-        text = dm_text([e for e in events if not isinstance(e, PassChosen)], view)
+        text = dm_text(lang, [e for e in events if not isinstance(e, PassChosen)], view)
         if text is None:
             return None
         dealt = any(isinstance(e, CardsDealt) and e.seat == seat for e in events)
         shown = [view_picture(view)] if _sees_more(events, seat) else []
         return Outgoing.of(
-            text, view=components.pass_view(table.id, view) if dealt else None, pictures=shown,
+            text, view=components.pass_view(lang, table.id, view) if dealt else None,
+            pictures=shown,
         )
 
     def slow_letters(self, state: GameState, events: Sequence[Event]
@@ -207,8 +214,8 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         if state.phase != "turns":
             return {}
         view = player_view(state, seat)
-        casebook = _casebook_now(table, view) if catch_up else _casebook_update(
-            table, view, events)
+        casebook = _casebook_now(lang, table, view) if catch_up else _casebook_update(
+            lang, table, view, events)
         if casebook is None:
             return {}
         shown = [casebook_picture(view, embed=0)] if _full(table) and deducible(view) else []
@@ -220,7 +227,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         if state.phase != "over":
             return None
         over, view = reveal(state), public_view(state)
-        return Outgoing.of(embeds=[reveal_embed(over, view)],
+        return Outgoing.of(embeds=[reveal_embed(lang, over, view)],
                            pictures=[reveal_picture(over, view, embed=0)])
 
     # what commands show -----------------------------------------------------------------
@@ -229,13 +236,13 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         view = player_view(state, seat)
         choosing = state.phase == "passing" and state.seats[seat].passed is None
         return Outgoing.of(
-            embeds=[hand_embed(view)],
-            view=components.pass_view(table.id, view) if choosing else None,
+            embeds=[hand_embed(lang, view)],
+            view=components.pass_view(lang, table.id, view) if choosing else None,
             pictures=[view_picture(view, embed=0)],
         )
 
     def log(self, table: Table, state: GameState, *, lang: str) -> str:
-        return question_log_text(public_view(state))
+        return question_log_text(lang, public_view(state))
 
     def rules(self, table: Table | None, lang: str) -> str:
         if table is None:
@@ -257,7 +264,7 @@ def _full(table: Table) -> bool:
     return ThirteenCluesSettings.model_validate(table.options).assist == "full"
 
 
-def _casebook_now(table: Table, view: PlayerView) -> discord.Embed | None:
+def _casebook_now(lang: str, table: Table, view: PlayerView) -> discord.Embed | None:
     """At the seat's turn, its casebook if the answers since its last turn began changed it
     (as `casebook_update` counts a change): the DM was brought up to date then, and while
     that turn lasted, but not by the answer that ended it. An edit that changes nothing
@@ -267,12 +274,12 @@ def _casebook_now(table: Table, view: PlayerView) -> discord.Embed | None:
     first = mine[-1] if mine else 0
     while first > 0 and view.questions[first - 1].asker == view.seat:
         first -= 1
-    return casebook_update(view.model_copy(update={"questions": view.questions[:first]}),
+    return casebook_update(lang, view.model_copy(update={"questions": view.questions[:first]}),
                            view, assist)
 
 
 def _casebook_update(
-    table: Table, view: PlayerView, events: Sequence[Event]
+    lang: str, table: Table, view: PlayerView, events: Sequence[Event]
 ) -> discord.Embed | None:
     """After an answer this seat learned, its casebook, if the answer changed it."""
     assist = ThirteenCluesSettings.model_validate(table.options).assist
@@ -290,17 +297,19 @@ def _casebook_update(
             else view.secret_questions,
         }
     )
-    return casebook_update(before, view, assist)
+    return casebook_update(lang, before, view, assist)
 
 
-def _headline(view: PublicView) -> str:
+def _headline(lang: str, view: PublicView) -> str:
     """The living message's first line, kept when a newer message takes over its buttons."""
     if view.phase == "passing":
         waiting = [s.name for s in view.seats if not s.has_passed]
-        return f"🔎 **13 Clues**: choosing cards to pass (waiting for {', '.join(waiting)})."
+        return tr(lang, "🔎 **13 Clues**: choosing cards to pass (waiting for {waiting}).",
+                  waiting=", ".join(waiting))
     if view.phase == "over":
-        return "🔎 **13 Clues**: the game is over."
-    return f"🔎 **13 Clues**, turn {view.turn_number}: **{view.seats[view.turn].name}** to play."
+        return tr(lang, "🔎 **13 Clues**: the game is over.")
+    return tr(lang, "🔎 **13 Clues**, turn {n}: **{name}** to play.", n=view.turn_number,
+              name=view.seats[view.turn].name)
 
 
 GAME = ThirteenClues()

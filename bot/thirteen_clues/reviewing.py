@@ -10,12 +10,13 @@ import functools
 
 import discord
 
-from bot.i18n import N_
+from bot.i18n import N_, tr
 from bot.messages import Outgoing
 from bot.reviews import TITLE as TITLE  # re-exported: the secrecy audit tells a review by it
 from bot.reviews import Reviewer, could_accuse_line, review_frame
 from bot.thirteen_clues.coaching import move_text
-from bot.thirteen_clues.render.labels import Voice, card_label, fit_lines, subject_label
+from bot.thirteen_clues.render.labels import Voice, fit_lines
+from bot.thirteen_clues.words import card_label, subject_label
 from engine.thirteen_clues.coach import Rated
 from engine.thirteen_clues.review import Moment, Review, move_of, review
 from engine.thirteen_clues.state import GameState, Question
@@ -30,27 +31,33 @@ def review_embed(state: GameState, result: Review, lang: str) -> discord.Embed:
     """Turn by turn, the member's move against the coach's best with the expected
     information of each; when they could first accuse with certainty; when each card of
     their mystery became certain."""
-    voice = Voice.of(public_view(state), result.seat)
-    mystery = " · ".join(card_label(c) for c in result.mystery)
-    head = [f"Your mystery was {mystery}.", could_accuse_line(result.could_accuse, lang)]
+    voice = Voice.of(lang, public_view(state), result.seat)
+    mystery = " · ".join(card_label(lang, c) for c in result.mystery)
+    head = [tr(lang, "Your mystery was {cards}.", cards=mystery),
+            could_accuse_line(result.could_accuse, lang)]
     for card in result.mystery:
-        head.append(f"• {card_label(card)}: {_moment_text(state, voice, result.certain[card])}")
+        head.append(f"• {card_label(lang, card)}: "
+                    f"{_moment_text(state, voice, result.certain[card])}")
     turns = [_step_line(voice, s.turn, s.played, s.best, s.mysteries) for s in result.steps]
-    return review_frame(head, turns, functools.partial(fit_lines, noun="moves"),
-                        "Figures: possible mysteries left on average after the answer, and "
-                        "the expected information in bits, from what you knew then.", lang)
+    return review_frame(head, turns, functools.partial(fit_lines, lang, noun="moves"),
+                        tr(lang, "Figures: possible mysteries left on average after the answer, "
+                                 "and the expected information in bits, from what you knew "
+                                 "then."), lang)
 
 
 def _step_line(voice: Voice, turn: int, played: Rated, best: Rated, mysteries: int) -> str:
-    mine = f"T{turn} · {mysteries} possible · you: {move_text(voice, played.move)} " \
-           f"({_figures(played)})"
+    lang = voice.lang
+    mine = tr(lang, "T{turn} · {mysteries} possible · you: {move} ({figures})", turn=turn,
+              mysteries=mysteries, move=move_text(voice, played.move),
+              figures=_figures(lang, played))
     if _same(played, best):
-        return f"{mine} ✓ the coach's choice"
-    return f"{mine} · coach: {move_text(voice, best.move)} ({_figures(best)})"
+        return tr(lang, "{mine} ✓ the coach's choice", mine=mine)
+    return tr(lang, "{mine} · coach: {move} ({figures})", mine=mine,
+              move=move_text(voice, best.move), figures=_figures(lang, best))
 
 
-def _figures(rated: Rated) -> str:
-    return f"{rated.left:.1f} left, {rated.bits:.2f} bits"
+def _figures(lang: str, rated: Rated) -> str:
+    return tr(lang, "{left} left, {bits} bits", left=f"{rated.left:.1f}", bits=f"{rated.bits:.2f}")
 
 
 def _same(a: Rated, b: Rated) -> bool:
@@ -59,23 +66,34 @@ def _same(a: Rated, b: Rated) -> bool:
 
 
 def _moment_text(state: GameState, voice: Voice, moment: Moment | None) -> str:
+    lang = voice.lang
     if moment is None:
-        return "never certain for you"
+        return tr(lang, "never certain for you")
     if moment.after == 0:
-        return "certain from the start of play"
+        return tr(lang, "certain from the start of play")
     move = move_of(state, moment.after - 1)
-    when = f"turn {moment.turn}"
     if move.type == "ask":
         nth = sum(p.kind == "ask" for p in state.played[: moment.after - 1])
         q: Question = state.questions[nth]
-        return (f"certain on {when}, when {voice.who(q.witness)} answered {q.answer} to "
-                f"{voice.who(q.asker)} about {subject_label(q.subject)}")
+        params = {"turn": moment.turn, "answer": q.answer,
+                  "subject": subject_label(lang, q.subject)}
+        if voice.mine(q.asker):  # "you" is the object here, another word in most languages
+            return tr(lang, "certain on turn {turn}, when {witness} answered {answer} to you "
+                            "about {subject}", witness=voice.who(q.witness), **params)
+        if voice.mine(q.witness):
+            return tr(lang, "certain on turn {turn}, when you answered {answer} to {asker} "
+                            "about {subject}", asker=voice.who(q.asker), **params)
+        return tr(lang, "certain on turn {turn}, when {witness} answered {answer} to {asker} "
+                        "about {subject}", witness=voice.who(q.witness),
+                  asker=voice.who(q.asker), **params)
     if move.type == "consult":
-        return f"certain on {when}, after you consulted informant {move.letter}"
+        return tr(lang, "certain on turn {turn}, after you consulted informant {letter}",
+                  turn=moment.turn, letter=move.letter)
     right = state.accusations[sum(p.kind == "accuse" for p in state.played[: moment.after - 1])]
     if right.correct:
-        return f"certain only with your right accusation on {when}"
-    return f"certain on {when}, after your wrong accusation"
+        return tr(lang, "certain only with your right accusation on turn {turn}",
+                  turn=moment.turn)
+    return tr(lang, "certain on turn {turn}, after your wrong accusation", turn=moment.turn)
 
 
 def _missing(state: GameState, result: Review) -> str | None:

@@ -11,7 +11,7 @@ refusals are sentences fit to show the player.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, Literal
+from typing import Literal
 
 from engine.errors import RuleError
 from engine.thirteen_clues.actions import Accuse, Action, Ask, ChoosePass, Consult, TakeGlass
@@ -34,9 +34,6 @@ Table = GameState | PublicView
 Game = GameState | PlayerView
 """The whole truth or one seat's view: enough to know what that seat sees."""
 Duty = Literal["pass", "take", "act"]
-
-GAME_OVER: Final = "This game is already over."
-PASS_FIRST: Final = "Everyone must first choose the cards to pass left."
 
 
 # --- what may be asked, consulted and named ----------------------------------------------------
@@ -159,17 +156,22 @@ def duty(game: Table, seat: int) -> Duty | None:
     return "act" if can_act(game, seat) else None
 
 
-def not_your_turn_message(game: Table, seat: int) -> str:
+def not_your_turn(game: Table, seat: int) -> RuleError:
     """The refusal for `seat` acting (asking, consulting, accusing, taking) when the game
     does not wait on it: the game is over, the passes are not all made, or it is another
     player's turn. Raises ValueError when it is in fact `seat`'s turn to play."""
     if game.phase == "over":
-        return GAME_OVER
+        return RuleError("This game is already over.")
     if game.phase == "passing":
-        return PASS_FIRST
+        return RuleError("Everyone must first choose the cards to pass left.")
     if game.turn == seat:
         raise ValueError(f"It is seat {seat}'s turn.")
-    return f"It is {game.seats[game.turn].name}'s turn, not yours."
+    return RuleError("It is {name}'s turn, not yours.", name=game.seats[game.turn].name)
+
+
+def not_your_turn_message(game: Table, seat: int) -> str:
+    """`not_your_turn` in English."""
+    return str(not_your_turn(game, seat))
 
 
 # --- the one validation -----------------------------------------------------------------------
@@ -179,14 +181,14 @@ def check(state: GameState, action: Action) -> None:
     """Raise RuleError with a message for the player if `action` is not allowed now."""
     seat = getattr(action, "seat", None)
     if state.phase == "over":
-        raise RuleError(GAME_OVER)
+        raise RuleError("This game is already over.")
     if seat is None or not 0 <= seat < state.players:
         raise RuleError("You are not seated at this table.")
     if isinstance(action, ChoosePass):
         _check_pass(state, action)
         return
     if state.phase != "turns" or state.turn != seat:
-        raise RuleError(not_your_turn_message(state, seat))
+        raise not_your_turn(state, seat)
     if isinstance(action, TakeGlass):
         _check_take(state, action)
         return
@@ -212,9 +214,10 @@ def _check_pass(state: GameState, action: ChoosePass) -> None:
     ):
         _known_card(card)
         if card not in seat.dealt:
-            raise RuleError(f"{card_name(card)} is not among your five cards.")
+            raise RuleError("{card} is not among your five cards.", card=card_name(card))
         if CARDS[card].category != category:
-            raise RuleError(f"{card_name(card)} is not a {category.value}.")
+            raise RuleError("{card} is not a {category}.", card=card_name(card),
+                            category=category.value)
 
 
 def _check_take(state: GameState, action: TakeGlass) -> None:
@@ -227,7 +230,7 @@ def _check_take(state: GameState, action: TakeGlass) -> None:
     if action.source == action.seat or not 0 <= action.source < state.players:
         raise RuleError("Take the glass from another player at this table.")
     if state.seats[action.source].glasses == 0:
-        raise RuleError(f"{state.seats[action.source].name} holds no magnifying glass.")
+        raise RuleError("{name} holds no magnifying glass.", name=state.seats[action.source].name)
 
 
 def _check_ask(state: GameState, action: Ask) -> None:
@@ -235,14 +238,16 @@ def _check_ask(state: GameState, action: Ask) -> None:
         raise RuleError("Ask another player at this table.")
     kind = subject_kind(action.subject)
     if kind is None:
-        raise RuleError(f"'{action.subject}' is not something you can ask about.")
+        raise RuleError("'{subject}' is not something you can ask about.",
+                        subject=action.subject)
     if action.subject not in question_subjects(state):
         if kind == "category":
             raise RuleError(
                 "In the 2020 rules you cannot ask about a whole category; ask about a suit "
                 "or a sub-category."
             )
-        raise RuleError(f"The {subject_name(action.subject)} suit is not in play at this table.")
+        raise RuleError("The {suit} suit is not in play at this table.",
+                        suit=subject_name(action.subject))
     if action.side not in sides(state):
         if state.players == 2:
             raise RuleError("With two players, say which side: the card on their left or right.")
@@ -258,9 +263,8 @@ def _check_consult(state: GameState, action: Consult) -> None:
     if not letters:
         raise RuleError("There is no Secret Informant in a six-player game.")
     if action.letter not in letters:
-        raise RuleError(
-            f"There is no informant {action.letter}; the letters are {', '.join(letters)}."
-        )
+        raise RuleError("There is no informant {letter}; the letters are {letters}.",
+                        letter=action.letter, letters=", ".join(letters))
 
 
 def _check_accuse(state: GameState, action: Accuse) -> None:
@@ -270,7 +274,8 @@ def _check_accuse(state: GameState, action: Accuse) -> None:
     for card, category in zip(named, Category, strict=True):
         _known_card(card)
         if CARDS[card].category != category:
-            raise RuleError(f"{card_name(card)} is not a {category.value}.")
+            raise RuleError("{card} is not a {category}.", card=card_name(card),
+                            category=category.value)
     if state.options.edition == "2016":
         return
     allowed = {c for cards in accusable_cards(state, action.seat).values() for c in cards}
@@ -280,18 +285,15 @@ def _check_accuse(state: GameState, action: Accuse) -> None:
         suit = CARDS[card].suit
         if suit in REMOVED_SUITS[state.players]:
             raise RuleError(
-                f"{card_name(card)} is not in play at this table: the "
-                f"{subject_name(suit.value)} suit is set aside with {state.players} players. "
-                "In the 2020 rules you may only accuse cards in play."
-            )
-        where = (
-            "behind your own screen"
-            if card in state.seats[action.seat].screen
-            else (f"on {_holder_owner(state, card)}'s card holder")
-        )
-        raise RuleError(
-            f"{card_name(card)} is {where}: in the 2020 rules you cannot accuse a card you can see."
-        )
+                "{card} is not in play at this table: the {suit} suit is set aside with {n} "
+                "players. In the 2020 rules you may only accuse cards in play.",
+                card=card_name(card), suit=subject_name(suit.value), n=state.players)
+        if card in state.seats[action.seat].screen:
+            raise RuleError("{card} is behind your own screen: in the 2020 rules you cannot "
+                            "accuse a card you can see.", card=card_name(card))
+        raise RuleError("{card} is on {name}'s card holder: in the 2020 rules you cannot accuse "
+                        "a card you can see.", card=card_name(card),
+                        name=_holder_owner(state, card))
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -323,4 +325,4 @@ def _holder_owner(state: GameState, card: str) -> str:
 
 def _known_card(card: str) -> None:
     if card not in CARDS:
-        raise RuleError(f"There is no card called '{card}'.")
+        raise RuleError("There is no card called '{card}'.", card=card)

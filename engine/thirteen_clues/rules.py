@@ -57,7 +57,8 @@ def new_game(
 ) -> tuple[GameState, list[Event]]:
     """Shuffle seats, deal category-first, letter the informants, pick the starting player."""
     if len(players) != options.players:
-        raise RuleError(f"This table is set for {options.players} players, not {len(players)}.")
+        raise RuleError("This table is set for {n} players, not {seated}.", n=options.players,
+                        seated=len(players))
     if len({p.id for p in players}) != len(players):
         raise RuleError("A player cannot take two seats.")
     rng = random.Random(seed)

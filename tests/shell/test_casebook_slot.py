@@ -52,7 +52,7 @@ def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:
                     # informant peeks, Top Secret answers: said in the answers to it)
                     asked = shown[seat].questions if seat in shown else []
                     last = view.model_copy(update={"questions": asked})
-                    assert casebook_update(last, view, "full") is None, (seed, seat)
+                    assert casebook_update("en", last, view, "full") is None, (seed, seat)
                     checked += 1
             actor = waiting[0]
             state, events = GAME.apply(state, GAME.ai_action(state, actor, "easy", rng))

@@ -156,22 +156,22 @@ def test_every_13_clues_custom_id_is_handled_by_exactly_one_family() -> None:
             for seat in range(players):
                 view = player_view(state, seat)
                 outs.append(GAME.hand(table, state, seat, lang="en"))
-                outs.append(casebook_message(table, view, {}))
+                outs.append(casebook_message("en", table, view, {}))
                 if state.phase != "turns" or state.turn != seat:
                     continue
                 sources = legal.take_sources(state, seat)
                 if sources:
-                    outs.append(components.TakePicker.picker(table, view, sources))
+                    outs.append(components.TakePicker.picker("en", table, view, sources))
                     continue
-                outs.append(components.AskPicker.picker(table, view, AskDraft()))
-                outs.append(components.AskPicker.picker(
+                outs.append(components.AskPicker.picker("en", table, view, AskDraft()))
+                outs.append(components.AskPicker.picker("en",
                     table, view, AskDraft(witness=rng.randrange(players), subject="red",
                                           side="left", top_secret=True)))
                 if public_view(state).letters:
-                    outs.append(components.InformantPicker.picker(table, view))
+                    outs.append(components.InformantPicker.picker("en", table, view))
                 choices = legal.accusation_choices(state, seat)
                 draft = [rng.choice(c) if c else None for c in choices.values()]
-                outs.append(AccusePicker.picker(table, state, seat, draft))
+                outs.append(AccusePicker.picker("en", table, state, seat, draft))
     for out in outs:
         for cid in _custom_ids(out):
             assert len(cid) <= 100, cid

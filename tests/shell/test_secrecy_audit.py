@@ -83,10 +83,10 @@ async def test_the_audit_sees_a_leaky_hint_and_a_misaddressed_review(
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     hint, letter = coaching.hint_text, reviewing.review_letter
 
-    def leaky_hint(view: PlayerView, advice: object) -> str:
+    def leaky_hint(lang: str, view: PlayerView, advice: object) -> str:
         state = secrecy_state.get("state")
         own = state.seats[view.seat].holder[0] if state is not None else ""
-        return hint(view, advice) + (f" {CARDS[own].name}" if own else "")  # type: ignore[arg-type]
+        return hint(lang, view, advice) + (f" {CARDS[own].name}" if own else "")  # type: ignore[arg-type]
 
     secrecy_state: dict[str, GameState] = {}
     check_hint = secrecy.Auditor.check_hint

@@ -131,12 +131,13 @@ def test_not_your_turn_message_before_play_and_after_the_end() -> None:
     passing, _ = fresh_game(3)
     message = refused(passing, Consult(seat=passing.turn, letter="A"), "pass left")
     assert legal.not_your_turn_message(public_view(passing), passing.turn) == message
-    assert message == legal.PASS_FIRST
+    assert message == "Everyone must first choose the cards to pass left."
     holder = build_state(3).seats[0].holder
     over, _ = play(build_state(3), Accuse(seat=0, person=holder[0], location=holder[1],
                                           weapon=holder[2]))
     message = refused(over, Consult(seat=1, letter="A"), "over")
-    assert legal.not_your_turn_message(player_view(over, 1), 1) == message == legal.GAME_OVER
+    assert legal.not_your_turn_message(player_view(over, 1), 1) == message
+    assert message == "This game is already over."
 
 
 def test_not_your_turn_message_refuses_to_say_it_to_the_player_whose_turn_it_is() -> None:

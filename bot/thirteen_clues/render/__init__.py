@@ -5,12 +5,7 @@ seat's PlayerView; the engine's views are the secrecy boundary, so a GameState n
 """
 
 from bot.thirteen_clues.render.embeds import hand_embed, lobby_embed, reveal_embed, table_embed
-from bot.thirteen_clues.render.labels import (
-    NUMBER_EMOJI,
-    SUIT_EMOJI,
-    card_label,
-    subject_label,
-)
+from bot.thirteen_clues.render.labels import NUMBER_EMOJI, SUIT_EMOJI
 from bot.thirteen_clues.render.lines import (
     case_file_text,
     channel_text,
@@ -19,6 +14,7 @@ from bot.thirteen_clues.render.lines import (
     pass_hint,
 )
 from bot.thirteen_clues.render.texts import question_log_text, rules_text
+from bot.thirteen_clues.words import card_label, subject_label
 
 __all__ = [
     "NUMBER_EMOJI",

@@ -1,6 +1,6 @@
-"""Shared vocabulary for 13 Clues rendering: emoji, card and subject labels, names, limits.
-
-Kept apart so every message says the same card, suit and player the same way.
+"""Shared vocabulary for 13 Clues rendering: emoji, how seats are named from a reader's side,
+limits. Kept apart so every message names the same player the same way; the cards' and
+subjects' words are in `bot.thirteen_clues.words`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from typing import Literal
 
 import discord
 
-from engine.thirteen_clues.cards import CARDS, Category, Suit, subject_kind, subject_name
+from bot.i18n import tr, trn
+from bot.thirteen_clues.words import SUIT_EMOJI as SUIT_EMOJI
+from engine.thirteen_clues.cards import Category
 from engine.thirteen_clues.views import PlayerView, PublicView
 
 MESSAGE_LIMIT = 2000
@@ -20,20 +22,6 @@ MESSAGE_LIMIT = 2000
 
 NAME_LIMIT = 32
 """Discord display names are at most 32 characters; longer names are clipped."""
-
-SUIT_EMOJI: dict[str, str] = {
-    Suit.PURPLE: "🟣",
-    Suit.PINK: "🩷",
-    Suit.RED: "🔴",
-    Suit.GREEN: "🟢",
-    Suit.YELLOW: "🟡",
-    Suit.BLUE: "🔵",
-    Suit.ORANGE: "🟠",
-    Suit.WHITE: "⚪",
-    Suit.BROWN: "🟤",
-    Suit.GRAY: "🩶",
-}
-"""Suit value ("purple") → its coloured emoji; a suit reads at a glance in every list."""
 
 NUMBER_EMOJI: dict[int, str] = {
     0: "0️⃣",
@@ -60,30 +48,6 @@ GLASS = "🔎"
 MYSTERY = "❓ ❓ ❓"
 
 
-def card_label(card: str) -> str:
-    """ "🟣 Knife" for the card id "knife"."""
-    info = CARDS[card]
-    return f"{SUIT_EMOJI[info.suit]} {info.name}"
-
-
-def cards_label(cards: Iterable[str], sep: str = " · ") -> str:
-    return sep.join(card_label(c) for c in cards)
-
-
-def subject_label(subject: str) -> str:
-    """ "🟣 Purple" for a suit, "Up close" for a sub-category, "Weapons" for a category."""
-    if subject_kind(subject) == "suit":
-        return f"{SUIT_EMOJI[subject]} {subject_name(subject)}"
-    return subject_name(subject)
-
-
-def subject_phrase(subject: str) -> str:
-    """What "how many ..." counts: "🟣 Purple cards", "Up close cards", "Weapons"."""
-    if subject_kind(subject) == "category":
-        return subject_name(subject)
-    return f"{subject_label(subject)} cards"
-
-
 @lru_cache(maxsize=1024)
 def plain_name(name: str) -> str:
     """A display name safe inside markdown: clipped and escaped, never bold."""
@@ -91,47 +55,46 @@ def plain_name(name: str) -> str:
     return discord.utils.escape_markdown(clipped)
 
 
-def glasses_icons(count: int) -> str:
+def glasses_icons(lang: str, count: int) -> str:
     """🔎 repeated (the box holds at most 10), or "no glass"."""
-    return GLASS * count if count > 0 else "no glass"
+    return GLASS * count if count > 0 else tr(lang, "no glass")
 
 
 @dataclass(frozen=True)
 class Voice:
-    """Names seats from one viewer's side: "you" for the viewer, **Name** for the others."""
+    """Names seats from one viewer's side: "you" for the viewer, **Name** for the others, in
+    the reader's language. A sentence whose subject may be the viewer is two templates (the
+    verb agrees differently in every language): `mine(seat)` picks one."""
 
+    lang: str
     names: Sequence[str]
     me: int | None = None
 
     @classmethod
-    def of(cls, view: PublicView, me: int | None = None) -> Voice:
-        return cls([s.name for s in view.seats], me)
+    def of(cls, lang: str, view: PublicView, me: int | None = None) -> Voice:
+        return cls(lang, [s.name for s in view.seats], me)
 
     @classmethod
-    def viewer(cls, view: PublicView) -> Voice:
+    def viewer(cls, lang: str, view: PublicView) -> Voice:
         """The view's own seat speaks as "you" when the view is a PlayerView."""
-        return cls.of(view, view.seat if isinstance(view, PlayerView) else None)
+        return cls.of(lang, view, view.seat if isinstance(view, PlayerView) else None)
+
+    def mine(self, seat: int) -> bool:
+        return seat == self.me
 
     def plain(self, seat: int, start: bool = False) -> str:
         """Unbolded, for a second mention in the same sentence."""
         if seat == self.me:
-            return "You" if start else "you"
+            return self._you(start)
         return plain_name(self.names[seat])
 
     def who(self, seat: int, start: bool = False) -> str:
         if seat == self.me:
-            return "You" if start else "you"
+            return self._you(start)
         return f"**{plain_name(self.names[seat])}**"
 
-    def whose(self, seat: int, start: bool = False, bold: bool = True) -> str:
-        if seat == self.me:
-            return "Your" if start else "your"
-        name = plain_name(self.names[seat])
-        return f"**{name}**'s" if bold else f"{name}'s"
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        """Agreement: "Ann takes" but "you take"."""
-        return second if seat == self.me else third
+    def _you(self, start: bool) -> str:
+        return tr(self.lang, "You") if start else tr(self.lang, "you")
 
     def names_list(self, seats: Iterable[int]) -> str:
         return ", ".join(self.who(s) for s in seats)
@@ -144,12 +107,16 @@ def clip(text: str, limit: int) -> str:
     return text[: max(limit - 1, 0)].rstrip() + "…"
 
 
+Noun = Literal["lines", "players", "accusations", "moves"]
+
+
 def fit_lines(
+    lang: str,
     lines: Sequence[str],
     limit: int,
     *,
     keep: Literal["first", "last"] = "first",
-    noun: str = "lines",
+    noun: Noun = "lines",
 ) -> str:
     """Join whole lines within `limit`, saying how many were left out (never a cut line
     unless a single line alone is too long)."""
@@ -159,17 +126,34 @@ def fit_lines(
     for kept in range(len(lines) - 1, 0, -1):
         omitted = len(lines) - kept
         if keep == "first":
-            chosen = [*lines[:kept], f"… {omitted} more {noun}"]
+            chosen = [*lines[:kept], _more(lang, noun, omitted)]
         else:
-            chosen = [f"… {omitted} earlier {noun} omitted", *lines[-kept:]]
+            chosen = [_earlier(lang, noun, omitted), *lines[-kept:]]
         text = "\n".join(chosen)
         if len(text) <= limit:
             return text
     return clip(lines[0] if keep == "first" else lines[-1], limit)
 
 
-def range_label(letters: Sequence[str]) -> str:
+def _more(lang: str, noun: Noun, n: int) -> str:
+    if noun == "players":
+        return trn(lang, "… {n} more player", "… {n} more players", n)
+    if noun == "accusations":
+        return trn(lang, "… {n} more accusation", "… {n} more accusations", n)
+    if noun == "moves":
+        return trn(lang, "… {n} more move", "… {n} more moves", n)
+    return trn(lang, "… {n} more line", "… {n} more lines", n)
+
+
+def _earlier(lang: str, noun: Noun, n: int) -> str:
+    if noun == "accusations":
+        return trn(lang, "… {n} earlier accusation omitted", "… {n} earlier accusations omitted",
+                   n)
+    return trn(lang, "… {n} earlier line omitted", "… {n} earlier lines omitted", n)
+
+
+def range_label(lang: str, letters: Sequence[str]) -> str:
     """ "A–F" for the informant letters in play."""
     if not letters:
-        return "none"
+        return tr(lang, "none")
     return letters[0] if len(letters) == 1 else f"{letters[0]}–{letters[-1]}"

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from bot import reasons
+from bot.i18n import tr, trn
 from bot.thirteen_clues.render.labels import (
     MESSAGE_LIMIT,
     MYSTERY,
-    SUIT_EMOJI,
     Voice,
-    card_label,
-    cards_label,
     fit_lines,
     glasses_icons,
     range_label,
+)
+from bot.thirteen_clues.words import (
+    SUIT_EMOJI,
+    card_label,
+    cards_label,
+    subject_name,
     subject_phrase,
 )
 from engine.thirteen_clues import Event, GameState, player_view
@@ -44,19 +49,19 @@ from engine.thirteen_clues.views import PlayerView, PublicView
 _SPENT_GLASS_REASONS = ("question", "informant", "accusation", "wrong_accusation")
 
 
-def event_text(event: Event, view: PublicView | PlayerView) -> str | None:
+def event_text(lang: str, event: Event, view: PublicView | PlayerView) -> str | None:
     """The event as one line for the view's reader ("you" for a PlayerView's own seat);
     None when the event is not addressed to that reader or has nothing to say."""
     me = view.seat if isinstance(view, PlayerView) else None
     if event.audience.scope == "private" and (me is None or me not in event.audience.seats):
         return None
-    return _line(event, view, Voice.of(view, me))
+    return _line(event, view, Voice.of(lang, view, me))
 
 
-def channel_text(events: Iterable[Event], view: PublicView) -> str:
+def channel_text(lang: str, events: Iterable[Event], view: PublicView) -> str:
     """The channel's message for one applied action: public events (and the end reveal),
     named in the third person, at most 2000 characters. "" when nothing is public."""
-    voice = Voice.of(view)  # never "you": the channel is everyone's
+    voice = Voice.of(lang, view)  # never "you": the channel is everyone's
     lines: list[str] = []
     pending_glass: list[str] = []
     for event in events:
@@ -81,38 +86,38 @@ def channel_text(events: Iterable[Event], view: PublicView) -> str:
             pending_glass = []
         lines.append(text)
     lines += pending_glass
-    return fit_lines(lines, MESSAGE_LIMIT)
+    return fit_lines(lang, lines, MESSAGE_LIMIT)
 
 
-def dm_text(events: Iterable[Event], view: PlayerView) -> str | None:
+def dm_text(lang: str, events: Iterable[Event], view: PlayerView) -> str | None:
     """One seat's DM for one applied action: only the private events addressed to that seat;
     None when there are none."""
-    voice = Voice.of(view, view.seat)
+    voice = Voice.of(lang, view, view.seat)
     lines = [
         text
         for event in events
         if event.audience.scope == "private" and view.seat in event.audience.seats
         if (text := _line(event, view, voice)) is not None
     ]
-    return fit_lines(lines, MESSAGE_LIMIT) if lines else None
+    return fit_lines(lang, lines, MESSAGE_LIMIT) if lines else None
 
 
-def case_file_text(view: PlayerView) -> str:
+def case_file_text(lang: str, view: PlayerView) -> str:
     """The DM sent when play begins: this seat's screen and every holder it can see."""
-    return _case_file(view, Voice.of(view, view.seat), view.screen, view.holders)
+    return _case_file(view, Voice.of(lang, view, view.seat), view.screen, view.holders)
 
 
-def pass_hint(cards: Sequence[str]) -> str | None:
+def pass_hint(lang: str, cards: Sequence[str]) -> str | None:
     """The rulebook's advice when `cards` (a hand of five, or a chosen three) hold a whole
     suit: avoid passing three cards of one suit. None when no suit is complete."""
     for suit in SUIT_EMOJI:
         members = [c for c in cards if CARDS[c].suit == suit]
         if {CARDS[c].category for c in members} == set(Category):
-            named = [card_label(c) for c in members]
-            return (
-                f"💡 {', '.join(named[:-1])} and {named[-1]} are all {suit.capitalize()}: "
-                "the rulebook advises against passing three cards of one suit."
-            )
+            named = [card_label(lang, c) for c in members]
+            return tr(lang, "💡 {cards} and {last} are all {suit}: the rulebook advises against "
+                            "passing three cards of one suit.",
+                      cards=", ".join(named[:-1]), last=named[-1],
+                      suit=subject_name(lang, suit))
     return None
 
 
@@ -120,6 +125,7 @@ def pass_hint(cards: Sequence[str]) -> str | None:
 
 
 def _line(event: Event, view: PublicView, v: Voice) -> str | None:
+    lang = v.lang
     match event:
         case GameStarted():
             return _game_started(event, view, v)
@@ -134,21 +140,24 @@ def _line(event: Event, view: PublicView, v: Voice) -> str | None:
         case TurnStarted():
             return _turn_started(event, view, v)
         case GlassTaken():
-            source = "the supply" if event.source is None else v.who(event.source)
-            taker = f"{v.who(event.seat, start=True)} {v.verb(event.seat, 'takes', 'take')}"
-            return f"🔎 {taker} a magnifying glass from {source}."
+            source = tr(lang, "the supply") if event.source is None else v.who(event.source)
+            if v.mine(event.seat):
+                return tr(lang, "🔎 You take a magnifying glass from {source}.", source=source)
+            return tr(lang, "🔎 {who} takes a magnifying glass from {source}.",
+                      who=v.who(event.seat), source=source)
         case GlassMoved():
             return _glass_moved(event, v)
         case QuestionAnswered():
-            return _question(event, view, v)
+            return _question(event, v)
         case SecretQuestionAsked():
-            return (
-                f"🤫 {v.who(event.asker, True)} asked {v.who(event.witness)} a Top Secret question."
-            )
+            return tr(lang, "🤫 {asker} asked {witness} a Top Secret question.",
+                      asker=v.who(event.asker, True), witness=v.who(event.witness))
         case InformantConsulted():
-            return f"🗂️ {v.who(event.seat, True)} consulted informant **{event.letter}**."
+            return tr(lang, "🗂️ {who} consulted informant **{letter}**.",
+                      who=v.who(event.seat, True), letter=event.letter)
         case InformantCard():
-            return f"🕵️ Informant **{event.letter}** is **{card_label(event.card)}**."
+            return tr(lang, "🕵️ Informant **{letter}** is **{card}**.",
+                      letter=event.letter, card=card_label(lang, event.card))
         case AccusationMade():
             return _accusation(event, v)
         case GameOver():
@@ -158,187 +167,239 @@ def _line(event: Event, view: PublicView, v: Voice) -> str | None:
 
 def _game_started(event: GameStarted, view: PublicView, v: Voice) -> str:
     order = " ➡️ ".join(v.who(i) for i in range(len(view.seats)))
-    first = v.who(event.starter, start=True)
-    return (
-        f"🕵️ **13 Clues** begins! Seats, clockwise: {order} ➡️ back to {v.who(0)}. "
-        f"{first} will play first.\n"
+    if v.mine(event.starter):
+        first = tr(v.lang, "You will play first.")
+    else:
+        first = tr(v.lang, "{who} will play first.", who=v.who(event.starter))
+    return tr(
+        v.lang,
+        "🕵️ **13 Clues** begins! Seats, clockwise: {order} ➡️ back to {first_seat}. {first}\n"
         "Everyone: choose 1 Person, 1 Location and 1 Weapon from your five cards for the card "
-        "holder of the player on your left (`/13clues pass`, or the menu in your DMs)."
+        "holder of the player on your left (`/13clues pass`, or the menu in your DMs).",
+        order=order, first_seat=v.who(0), first=first,
     )
 
 
 def _cards_dealt(event: CardsDealt, view: PublicView, v: Voice) -> str:
     left = (event.seat + 1) % len(view.seats)
+    lang = v.lang
     sides = (
-        " (`/13clues hand` shows which is your left and which your right card)"
+        tr(lang, " (`/13clues hand` shows which is your left and which your right card)")
         if len(view.seats) == 2
         else ""
     )
-    text = (
-        f"🃏 Your five cards: {cards_label(event.cards, ', ')}.\n"
-        f"Choose 1 Person, 1 Location and 1 Weapon for {v.whose(left)} card holder "
-        f"({v.plain(left)} sits on your left): `/13clues pass`. "
-        f"The other two stay behind your screen{sides}."
+    text = tr(
+        lang,
+        "🃏 Your five cards: {cards}.\n"
+        "Choose 1 Person, 1 Location and 1 Weapon for {left}'s card holder ({left_plain} sits "
+        "on your left): `/13clues pass`. The other two stay behind your screen{sides}.",
+        cards=cards_label(lang, event.cards, ", "), left=v.who(left), left_plain=v.plain(left),
+        sides=sides,
     )
-    hint = pass_hint(event.cards)
+    hint = pass_hint(lang, event.cards)
     return f"{text}\n{hint}" if hint else text
 
 
 def _pass_chosen(event: PassChosen, view: PublicView, v: Voice) -> str:
+    lang = v.lang
     if event.audience.scope == "private" and event.cards:
         left = (event.seat + 1) % len(view.seats)
-        text = f"✅ You pass {cards_label(event.cards, ', ')} to {v.whose(left)} card holder."
+        text = tr(lang, "✅ You pass {cards} to {left}'s card holder.",
+                  cards=cards_label(lang, event.cards, ", "), left=v.who(left))
         if isinstance(view, PlayerView) and view.seat == event.seat and event.waiting_for:
             # The last to choose gets the whole case file right after; say it once.
             kept = [c for c in view.dealt if c not in event.cards]
-            text += "\n" + _screen_line(kept, two_players=len(view.seats) == 2)
+            text += "\n" + _screen_line(lang, kept, two_players=len(view.seats) == 2)
         return text
-    who = v.who(event.seat, start=True)
-    done = f"{who} {v.verb(event.seat, 'has', 'have')} chosen the cards to pass"
+    if v.mine(event.seat):
+        if event.waiting_for:
+            return tr(lang, "📨 You have chosen the cards to pass (waiting for {waiting}).",
+                      waiting=v.names_list(event.waiting_for))
+        return tr(lang, "📨 You have chosen the cards to pass: everyone is ready.")
     if event.waiting_for:
-        return f"📨 {done} (waiting for {v.names_list(event.waiting_for)})."
-    return f"📨 {done}: everyone is ready."
+        return tr(lang, "📨 {who} has chosen the cards to pass (waiting for {waiting}).",
+                  who=v.who(event.seat), waiting=v.names_list(event.waiting_for))
+    return tr(lang, "📨 {who} has chosen the cards to pass: everyone is ready.",
+              who=v.who(event.seat))
 
 
 def _play_began(event: PlayBegan, view: PublicView, v: Voice) -> str:
-    parts = ["🔍 Every card holder is filled: play begins!"]
+    lang = v.lang
+    parts = [tr(lang, "🔍 Every card holder is filled: play begins!")]
     if view.options.uses_glasses:
-        parts.append(f"Everyone holds 🔎 1; the supply holds {glasses_icons(event.supply)}.")
+        parts.append(tr(lang, "Everyone holds 🔎 1; the supply holds {supply}.",
+                        supply=glasses_icons(lang, event.supply)))
     else:
-        parts.append("No magnifying glasses with two players: one action per turn.")
+        parts.append(tr(lang, "No magnifying glasses with two players: one action per turn."))
     if event.letters:
-        parts.append(f"Secret Informant: {range_label(event.letters)}.")
+        parts.append(tr(lang, "Secret Informant: {letters}.",
+                        letters=range_label(lang, event.letters)))
     else:
-        parts.append("No Secret Informant with six players.")
-    parts.append(f"{v.who(event.starter, start=True)} {v.verb(event.starter, 'starts', 'start')}.")
+        parts.append(tr(lang, "No Secret Informant with six players."))
+    if v.mine(event.starter):
+        parts.append(tr(lang, "You start."))
+    else:
+        parts.append(tr(lang, "{who} starts.", who=v.who(event.starter)))
     return " ".join(parts)
 
 
 def _turn_started(event: TurnStarted, view: PublicView, v: Voice) -> str:
-    mine = event.seat == v.me
-    head = f"▶️ Turn {event.turn_number}: " + (
-        "**your turn**" if mine else f"{v.who(event.seat)} to play"
-    )
+    lang = v.lang
+    mine = v.mine(event.seat)
+    if mine:
+        head = tr(lang, "▶️ Turn {n}: **your turn**", n=event.turn_number)
+    else:
+        head = tr(lang, "▶️ Turn {n}: {who} to play", n=event.turn_number,
+                  who=v.who(event.seat))
     if not view.options.uses_glasses:
         return f"{head}."
     if event.must_take:
-        who = v.who(event.seat, start=True)
-        return (
-            f"{head}. {who} {v.verb(event.seat, 'holds', 'hold')} no glass and the supply is "
-            f"empty: {v.plain(event.seat)} must take a magnifying glass from another player "
-            "(`/13clues take`)."
-        )
-    actions = "1 action" if event.glasses == 1 else f"{event.glasses} actions"
-    return f"{head} — {glasses_icons(event.glasses)} ({actions})."
+        if mine:
+            return tr(lang, "{head}. You hold no glass and the supply is empty: you must take a "
+                            "magnifying glass from another player (`/13clues take`).", head=head)
+        return tr(lang, "{head}. {who} holds no glass and the supply is empty: {plain} must "
+                        "take a magnifying glass from another player (`/13clues take`).",
+                  head=head, who=v.who(event.seat), plain=v.plain(event.seat))
+    actions = trn(lang, "{n} action", "{n} actions", event.glasses)
+    return f"{head} — {glasses_icons(lang, event.glasses)} ({actions})."
 
 
 def _glass_moved(event: GlassMoved, v: Voice) -> str:
-    whose = v.whose(event.giver, start=True)
+    lang = v.lang
+    mine = v.mine(event.giver)
     if event.receiver is None:
         if event.reason == "wrong_accusation":
-            glasses = "glass goes" if event.count == 1 else f"{event.count} glasses go"
-            return f"🔎 {whose} remaining {glasses} back to the supply: the turn ends."
-        return f"🔎 {whose} glass goes back to the supply."
-    return f"🔎 {whose} glass goes to {v.who(event.receiver)}."
+            # one glass or several (never none): two texts, each whole in every language
+            if mine:
+                return (tr(lang, "🔎 Your remaining glass goes back to the supply: the turn ends.")
+                        if event.count == 1 else
+                        tr(lang, "🔎 Your remaining {n} glasses go back to the supply: the turn "
+                                 "ends.", n=event.count))
+            return (tr(lang, "🔎 {who}'s remaining glass goes back to the supply: the turn ends.",
+                       who=v.who(event.giver)) if event.count == 1 else
+                    tr(lang, "🔎 {who}'s remaining {n} glasses go back to the supply: the turn "
+                             "ends.", who=v.who(event.giver), n=event.count))
+        if mine:
+            return tr(lang, "🔎 Your glass goes back to the supply.")
+        return tr(lang, "🔎 {who}'s glass goes back to the supply.", who=v.who(event.giver))
+    if mine:
+        return tr(lang, "🔎 Your glass goes to {receiver}.", receiver=v.who(event.receiver))
+    return tr(lang, "🔎 {who}'s glass goes to {receiver}.", who=v.who(event.giver),
+              receiver=v.who(event.receiver))
 
 
-def _question(event: QuestionAnswered, view: PublicView, v: Voice) -> str:
-    sees = v.verb(event.witness, "sees", "see")
-    counted = f"{v.plain(event.witness)} {sees}"
+def _question(event: QuestionAnswered, v: Voice) -> str:
+    lang = v.lang
+    params = {"asker": v.who(event.asker, True), "witness": v.who(event.witness),
+              "plain": v.plain(event.witness), "answer": event.answer,
+              "subject": subject_phrase(lang, event.subject)}
+    icon = "🤫" if event.top_secret else "❓"
+    secret = tr(lang, " (Top Secret)") if event.top_secret else ""
     if event.side is not None:
-        counted += f", including the card on {v.whose(event.witness, bold=False)} {event.side}"
-    secret = " (Top Secret)" if event.top_secret else ""
-    text = (
-        f"{'🤫' if event.top_secret else '❓'} {v.who(event.asker, True)} asked "
-        f"{v.who(event.witness)}{secret} how many {subject_phrase(event.subject)} {counted}: "
-        f"**{event.answer}**."
-    )
+        side = tr(lang, "left") if event.side == "left" else tr(lang, "right")
+        if v.mine(event.witness):
+            counted = tr(lang, "{asker} asked you{secret} how many {subject} you see, including "
+                               "the card on your {side}: **{answer}**.",
+                         secret=secret, side=side, **params)
+        else:
+            counted = tr(lang, "{asker} asked {witness}{secret} how many {subject} {plain} sees, "
+                               "including the card on {plain}'s {side}: **{answer}**.",
+                         secret=secret, side=side, **params)
+    elif v.mine(event.witness):
+        counted = tr(lang, "{asker} asked you{secret} how many {subject} you see: **{answer}**.",
+                     secret=secret, **params)
+    else:
+        counted = tr(lang, "{asker} asked {witness}{secret} how many {subject} {plain} sees: "
+                           "**{answer}**.", secret=secret, **params)
+    text = f"{icon} {counted}"
     if event.top_secret:
         others = [s for s in (event.asker, event.witness) if s != v.me]
         if len(others) == 1:
-            text += f" Only you and {v.who(others[0])} know this."
+            text += " " + tr(lang, "Only you and {who} know this.", who=v.who(others[0]))
     return text
 
 
 def _accusation(event: AccusationMade, v: Voice) -> str:
+    lang = v.lang
+    mine = v.mine(event.seat)
     if event.cards:
-        named = cards_label(event.cards, ", ")
-        who = "You" if event.seat == v.me else v.who(event.seat, True)
+        named = cards_label(lang, event.cards, ", ")
+        who = tr(lang, "You") if mine else v.who(event.seat, True)
         if event.correct:
-            return f"⚖️ {who} accused {named}: ✅ right!"
-        return f"⚖️ {who} accused {named}: ❌ wrong (at least one is not on your holder)."
-    who = v.who(event.seat, start=True)
+            return tr(lang, "⚖️ {who} accused {cards}: ✅ right!", who=who, cards=named)
+        return tr(lang, "⚖️ {who} accused {cards}: ❌ wrong (at least one is not on your "
+                        "holder).", who=who, cards=named)
     if event.correct:
-        mystery = "your" if event.seat == v.me else "the"
-        wins = v.verb(event.seat, "wins", "win")
-        return (
-            f"⚖️ {who} made an accusation: ✅ right — {v.plain(event.seat)} solved {mystery} "
-            f"mystery and {wins}!"
-        )
-    return f"⚖️ {who} made an accusation: ❌ wrong."
+        if mine:
+            return tr(lang, "⚖️ You made an accusation: ✅ right — you solved your mystery and "
+                            "win!")
+        return tr(lang, "⚖️ {who} made an accusation: ✅ right — {plain} solved the mystery and "
+                        "wins!", who=v.who(event.seat), plain=v.plain(event.seat))
+    if mine:
+        return tr(lang, "⚖️ You made an accusation: ❌ wrong.")
+    return tr(lang, "⚖️ {who} made an accusation: ❌ wrong.", who=v.who(event.seat))
 
 
 def _game_over(event: GameOver, v: Voice) -> str:
+    lang = v.lang
     if event.winner is not None:
-        return f"🏁 Game over: {v.who(event.winner)} solved the mystery! Everything is revealed."
-    reason = f" {event.reason}" if event.reason and event.reason != "solved" else ""
+        return tr(lang, "🏁 Game over: {who} solved the mystery! Everything is revealed.",
+                  who=v.who(event.winner))
+    reason = f" {reasons.read(lang, event.reason)}" if event.reason and event.reason != "solved" \
+        else ""
     if not any(event.holders):  # ended during the pass phase: no mystery was ever formed
-        return (f"🏁 The game ended before the cards were passed, so play never began.{reason} "
-                "The cards each seat was dealt are revealed.")
-    return f"🏁 The game ended without a winner.{reason} Everything is revealed."
-
-
-def _mystery_lines(event: GameOver, v: Voice) -> list[str]:
-    return [
-        f"• {v.whose(seat, start=True)} mystery: {cards_label(cards)}"
-        for seat, cards in enumerate(event.holders)
-        if cards
-    ]
+        return tr(lang, "🏁 The game ended before the cards were passed, so play never "
+                        "began.{reason} The cards each seat was dealt are revealed.",
+                  reason=reason)
+    return tr(lang, "🏁 The game ended without a winner.{reason} Everything is revealed.",
+              reason=reason)
 
 
 # ---------------------------------------------------------------- shared pieces
 
 
-def _screen_line(screen: Sequence[str], *, two_players: bool) -> str:
+def _screen_line(lang: str, screen: Sequence[str], *, two_players: bool) -> str:
     if not screen:
-        return "Behind your screen: nothing yet."
+        return tr(lang, "Behind your screen: nothing yet.")
     if two_players and len(screen) == 2:
-        return (
-            f"Behind your screen: ⬅️ left {card_label(screen[0])} · {card_label(screen[1])} right ➡️"
-        )
-    return f"Behind your screen: {cards_label(screen)}"
+        return tr(lang, "Behind your screen: ⬅️ left {left} · {right} right ➡️",
+                  left=card_label(lang, screen[0]), right=card_label(lang, screen[1]))
+    return tr(lang, "Behind your screen: {cards}", cards=cards_label(lang, screen))
 
 
 def _case_file(
     view: PublicView, v: Voice, screen: Sequence[str], holders: Mapping[int, Sequence[str]]
 ) -> str:
+    lang = v.lang
     lines = [
-        "🗂️ **Your case file**: play begins!",
-        _screen_line(screen, two_players=len(view.seats) == 2),
-        "Card holders you can see:",
+        tr(lang, "🗂️ **Your case file**: play begins!"),
+        _screen_line(lang, screen, two_players=len(view.seats) == 2),
+        tr(lang, "Card holders you can see:"),
     ]
     for seat in range(len(view.seats)):
         if seat == v.me:
-            lines.append(f"• **You**: {MYSTERY} (your mystery: find these three cards)")
+            lines.append(tr(lang, "• **You**: {mystery} (your mystery: find these three cards)",
+                            mystery=MYSTERY))
         elif holders.get(seat):
-            lines.append(f"• {v.who(seat)}: {cards_label(holders[seat])}")
-    lines.append("`/13clues hand` shows this again at any time.")
-    return fit_lines(lines, MESSAGE_LIMIT)
+            lines.append(f"• {v.who(seat)}: {cards_label(lang, holders[seat])}")
+    lines.append(tr(lang, "`/13clues hand` shows this again at any time."))
+    return fit_lines(lang, lines, MESSAGE_LIMIT)
 
 
-def consulted_answer(events: Iterable[Event], done: str) -> str:
+def consulted_answer(lang: str, events: Iterable[Event], done: str) -> str:
     """The answer to a member who consulted an informant: the card itself (their own
     ephemeral answer, which works with closed DMs too), after `done`."""
-    seen = [f"🕵️ Informant **{e.letter}** is {card_label(e.card)}."
+    seen = [tr(lang, "🕵️ Informant **{letter}** is {card}.", letter=e.letter,
+               card=card_label(lang, e.card))
             for e in events if isinstance(e, InformantCard)]
     return "\n".join([done, *seen]) if seen else done
 
 
-def pass_answer(state: GameState, events: Iterable[Event], done: str) -> str:
+def pass_answer(lang: str, state: GameState, events: Iterable[Event], done: str) -> str:
     """The answer to a member's pass choice, said once (their DM does not repeat it): the
     cards passed, to whom, and what stays behind their screen."""
     for event in events:
         if isinstance(event, PassChosen) and event.cards:
             view = player_view(state, event.seat)
-            return _line(event, view, Voice.of(view, view.seat)) or done
+            return _line(event, view, Voice.of(lang, view, view.seat)) or done
     return done

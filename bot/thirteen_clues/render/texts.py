@@ -8,28 +8,25 @@ from collections import Counter
 from bot.i18n import tr, trn
 from bot.messages import DESCRIPTION_LIMIT
 from bot.thirteen_clues import words
-from bot.thirteen_clues.render.labels import (
-    MESSAGE_LIMIT,
-    Voice,
-    clip,
-    range_label,
-    subject_label,
-)
+from bot.thirteen_clues.render.labels import MESSAGE_LIMIT, Voice, clip, range_label
+from bot.thirteen_clues.words import subject_label
 from engine.thirteen_clues.cards import REMOVED_SUITS, Category, SubCategory
 from engine.thirteen_clues.state import GLASSES_IN_BOX, LETTERS, Edition, Question
 from engine.thirteen_clues.views import PublicView
 
 
-def question_log_text(view: PublicView) -> str:
+def question_log_text(lang: str, view: PublicView) -> str:
     """`/13clues log`: every public question numbered (Top Secret ones as a trace only, until
     the end reveals them), then consultations and accusations per player. Public facts only,
     even when given a PlayerView. Keeps the latest questions when long."""
-    v = Voice.of(view)
+    v = Voice.of(lang, view)
     questions = view.reveal.questions if view.reveal is not None else view.questions
-    head = (
-        f"📜 **Case log** — {_count(len(questions), 'question')}, "
-        f"{_count(len(view.consultations), 'consultation')}, "
-        f"{_count(len(view.accusations), 'accusation')}"
+    head = tr(
+        lang, "📜 **Case log** — {questions}, {consultations}, {accusations}",
+        questions=trn(lang, "{n} question", "{n} questions", len(questions)),
+        consultations=trn(lang, "{n} consultation", "{n} consultations",
+                          len(view.consultations)),
+        accusations=trn(lang, "{n} accusation", "{n} accusations", len(view.accusations)),
     )
     tail: list[str] = []
     if view.consultations:
@@ -40,42 +37,48 @@ def question_log_text(view: PublicView) -> str:
             f"{v.who(seat)} {', '.join(_times(letter, n) for letter, n in sorted(letters.items()))}"
             for seat, letters in sorted(per_seat.items())
         ]
-        tail.append("🗂️ **Informant consulted**: " + " · ".join(parts))
+        tail.append(tr(lang, "🗂️ **Informant consulted**: {parts}", parts=" · ".join(parts)))
     if view.accusations:
         wrong = Counter(seat for seat, ok in view.accusations if not ok)
         parts = [f"{v.who(seat)} {_times('❌', n)}" for seat, n in sorted(wrong.items())]
         parts += [f"{v.who(seat)} ✅" for seat, ok in view.accusations if ok]
-        tail.append("⚖️ **Accusations**: " + " · ".join(parts))
+        tail.append(tr(lang, "⚖️ **Accusations**: {parts}", parts=" · ".join(parts)))
 
     lines = [_log_line(i, q, v) for i, q in enumerate(questions, 1)]
     if not lines:
-        lines = ["No questions yet."]
+        lines = [tr(lang, "No questions yet.")]
     fixed = "\n".join([head, *tail])
     budget = MESSAGE_LIMIT - len(fixed) - 1
     kept: list[str] = []
     used = 0
     for line in reversed(lines):
-        reserve = len(f"… {len(lines)} earlier questions omitted") + 1
+        reserve = len(_omitted(lang, len(lines))) + 1
         if used + len(line) + 1 + (reserve if len(kept) + 1 < len(lines) else 0) > budget:
             break
         kept.insert(0, line)
         used += len(line) + 1
     if len(kept) < len(lines):
-        kept.insert(0, f"… {len(lines) - len(kept)} earlier questions omitted")
+        kept.insert(0, _omitted(lang, len(lines) - len(kept)))
     return clip("\n".join([head, *kept, *tail]), MESSAGE_LIMIT)
+
+
+def _omitted(lang: str, n: int) -> str:
+    return trn(lang, "… {n} earlier question omitted", "… {n} earlier questions omitted", n)
 
 
 def _log_line(number: int, q: Question, v: Voice) -> str:
     pair = f"{v.who(q.asker)} → {v.who(q.witness)}"
     if q.top_secret and q.answer < 0:
-        return f"`{number}.` 🤫 {pair} (Top Secret)"
-    side = f", {v.whose(q.witness, bold=False)} {q.side} card" if q.side else ""
+        return f"`{number}.` 🤫 {pair} " + tr(v.lang, "(Top Secret)")
+    subject = subject_label(v.lang, q.subject)
+    if q.side == "left":
+        subject = tr(v.lang, "{subject}, {witness}'s left card", subject=subject,
+                     witness=v.plain(q.witness))
+    elif q.side == "right":
+        subject = tr(v.lang, "{subject}, {witness}'s right card", subject=subject,
+                     witness=v.plain(q.witness))
     secret = "🤫 " if q.top_secret else ""
-    return f"`{number}.` {secret}{pair}: {subject_label(q.subject)}{side} — **{q.answer}**"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+    return f"`{number}.` {secret}{pair}: {subject} — **{q.answer}**"
 
 
 def _times(label: str, n: int) -> str:
@@ -101,7 +104,7 @@ def rules_text(lang: str, edition: Edition, players: int | None = None,
                  "holder. You see every other holder, never your own."),
     ]
     if players:
-        letters = range_label(list(LETTERS[: _INFORMANTS[players]]))
+        letters = range_label(lang, list(LETTERS[: _INFORMANTS[players]]))
         informant = (tr(lang, "informants {letters}", letters=letters) if _INFORMANTS[players]
                      else tr(lang, "no informant"))
         removed = ", ".join(words.subject_label(lang, s).split(" ", 1)[1]
