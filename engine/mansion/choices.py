@@ -82,6 +82,15 @@ class ChoiceOdds:
 
 def choices(view: PlayerView) -> list[Choice]:
     """Every choice made for `view.seat` that it saw, in order."""
+    return _seen(view)[0]
+
+
+def shown_by(view: PlayerView) -> dict[int, set[str]]:
+    """The cards each seat has shown `view.seat` (suggestions, sleuths, tips)."""
+    return _seen(view)[1]
+
+
+def _seen(view: PlayerView) -> tuple[list[Choice], dict[int, set[str]]]:
     me = view.seat
     shown: dict[int, set[str]] = {}
     out: list[Choice] = []
@@ -107,7 +116,7 @@ def choices(view: PlayerView) -> list[Choice]:
                     shown.setdefault(entry.target, set()).update(cards)
             case _:
                 pass
-    return out
+    return out, shown
 
 
 def weight(seen: list[Choice], hands: Hands, model: float = SHOW_MODEL) -> float:
@@ -131,8 +140,7 @@ def odds(
 def weigh(d: Deduction, deals: list[Deal], seen: list[Choice], model: float) -> ChoiceOdds:
     """Each possible solution's exact count times the mean weight of its drawn deals."""
     sums: dict[TripleIds, list[float]] = {}
-    for deal in deals:
-        w = weight(seen, _hands(deal), model)
+    for deal, w in zip(deals, deal_weights(deals, seen, model), strict=True):
         acc = sums.setdefault(deal.solution, [0.0, 0.0])
         acc[0] += w
         acc[1] += 1
@@ -142,6 +150,11 @@ def weigh(d: Deduction, deals: list[Deal], seen: list[Choice], model: float) -> 
     }
     total = sum(raw.values())
     return ChoiceOdds({t: w / total for t, w in raw.items()})
+
+
+def deal_weights(deals: list[Deal], seen: list[Choice], model: float) -> list[float]:
+    """Each deal's weight under the choice model (`weight`)."""
+    return [weight(seen, _hands(deal), model) for deal in deals]
 
 
 def _fitting(action_card: str) -> frozenset[str]:

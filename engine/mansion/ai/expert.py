@@ -38,7 +38,7 @@ from engine.mansion.cards import ACTIONS, DESTINATIONS, SUSPECTS, VEHICLES
 from engine.mansion.choices import ChoiceOdds
 from engine.mansion.deduction import Deduction, solve_and_sample
 from engine.mansion.facts import INDEX
-from engine.mansion.outcomes import Board
+from engine.mansion.outcomes import Board, Shows
 from engine.mansion.views import PlayerView
 
 
@@ -58,6 +58,16 @@ class Params:
     """Score removed solutions by their probability (scaled to the count) instead of 1.
     4 players, 400 games against three easy: weighted 68.5%, 5.9 own turns to win;
     counted 67.2%, 6.2 turns."""
+    pins: bool = False
+    """Count what a refutation after seats that could not refute pins (`outcomes.Board`)."""
+    information: bool = False
+    """Score each outcome by the information it brings rather than the worth it removes."""
+    play_model: float = 0.0
+    """How answerers are expected to choose the card they show, for scoring plays
+    (`outcomes.Shows`): 0, all alike; 1, always the least revealing."""
+    posterior: bool = False
+    """Score on the choice odds: removed solutions worth their choice odds, and the deals
+    redrawn from the uniform ones by their weight under the choice model."""
 
 
 DEFAULT = Params()
@@ -70,8 +80,26 @@ def _named(suspect: str, vehicle: str, destination: str) -> tuple[int, int, int]
 def analyse(view: PlayerView, rng: random.Random, params: Params) -> tuple[Board, ChoiceOdds]:
     """The board the plays are scored on, and the choice odds read off the same deals."""
     d, deals = solve_and_sample(view, params.samples, rng)
-    odds = choices.weigh(d, deals, choices.choices(view), params.show_model)
-    return Board(view, d, deals, weighted=params.weighted), odds
+    seen = choices.choices(view)
+    odds = choices.weigh(d, deals, seen, params.show_model)
+    if params.posterior and seen:
+        weights = choices.deal_weights(deals, seen, params.show_model)
+        deals = rng.choices(deals, weights=weights, k=len(deals))
+    shows = Shows(
+        params.play_model,
+        {s: frozenset(INDEX[c] for c in cards) for s, cards in choices.shown_by(view).items()},
+    )
+    board = Board(
+        view,
+        d,
+        deals,
+        weighted=params.weighted,
+        pins=params.pins,
+        shows=shows,
+        information=params.information,
+        probabilities=odds.triples if params.posterior else None,
+    )
+    return board, odds
 
 
 def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Action:
