@@ -140,7 +140,8 @@ def odds(
 def weigh(d: Deduction, deals: list[Deal], seen: list[Choice], model: float) -> ChoiceOdds:
     """Each possible solution's exact count times the mean weight of its drawn deals."""
     sums: dict[TripleIds, list[float]] = {}
-    for deal, w in zip(deals, deal_weights(deals, seen, model), strict=True):
+    for deal in deals:
+        w = weight(seen, _hands(deal), model)
         acc = sums.setdefault(deal.solution, [0.0, 0.0])
         acc[0] += w
         acc[1] += 1
@@ -150,11 +151,6 @@ def weigh(d: Deduction, deals: list[Deal], seen: list[Choice], model: float) -> 
     }
     total = sum(raw.values())
     return ChoiceOdds({t: w / total for t, w in raw.items()})
-
-
-def deal_weights(deals: list[Deal], seen: list[Choice], model: float) -> list[float]:
-    """Each deal's weight under the choice model (`weight`)."""
-    return [weight(seen, _hands(deal), model) for deal in deals]
 
 
 def _fitting(action_card: str) -> frozenset[str]:

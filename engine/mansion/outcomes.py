@@ -1,12 +1,13 @@
 """What each play would reveal, scored by the possible solutions it removes at once.
 
-Shared by the expert (which picks the play removing the most) and the coach (which ranks
-every play by the possible solutions expected to be left). A card the seat is shown removes
-every possible solution naming it; a suggestion nobody refutes pins the named cards the seat
-does not hold. The chance of each outcome is read off deals drawn uniformly from those
-consistent with the seat's view (`deduction.solve_and_sample`), each refuter or answerer
-choosing among its matching cards alike; a Snoop's chances come exactly from the holder
-counts.
+Shared by the expert (which picks the play scoring best) and the coach (which ranks every
+play by the possible solutions expected to be left). A card the seat is shown removes every
+possible solution naming it; a suggestion nobody refutes pins the named cards the seat does
+not hold. The chance of each outcome is read off deals drawn uniformly from those consistent
+with the seat's view (`deduction.solve_and_sample`), each refuter or answerer choosing among
+its matching cards alike, or as `Shows` models; a Snoop's chances come exactly from the
+holder counts. The expert scores an outcome by its information (`Board.gain`) rather than
+by the solutions it removes.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from math import log
 from engine.mansion import legal
 from engine.mansion.cards import ACTIONS, matches
 from engine.mansion.choices import reveals_least
-from engine.mansion.deduction import Deal, Deduction, TripleIds
+from engine.mansion.deduction import Deal, Deduction
 from engine.mansion.facts import CARD_IDS, INDEX
 from engine.mansion.views import PlayerView
 
@@ -59,10 +60,9 @@ class Board:
         *,
         shows: Shows | None = None,
         information: bool = False,
-        probabilities: Mapping[TripleIds, float] | None = None,
     ) -> None:
-        """`weighted`: a removed solution is worth its probability (scaled to the count),
-        from `probabilities` if given (the choice odds), else the exact counts. `shows`:
+        """`weighted`: a removed solution is worth its probability (scaled to the count)
+        instead of 1. `shows`:
         how answerers choose (uniformly by default). `information`: score each outcome by
         the information it brings, -ln(share of the worth left), instead of the worth it
         removes: a play that may settle everything beats one that surely trims a little."""
@@ -83,9 +83,7 @@ class Board:
                 self.naming[INDEX[card]] |= 1 << t
         # What removing each possible solution is worth: 1 (count them), or its probability
         # scaled to the count (mass).
-        if weighted and probabilities is not None:
-            self.worth = [probabilities.get(t, 0.0) * len(possible) for t in possible]
-        elif weighted:
+        if weighted:
             self.worth = [d.triples[t] * len(possible) / d.total for t in possible]
         else:
             self.worth = [1.0] * len(possible)

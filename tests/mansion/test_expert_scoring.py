@@ -1,16 +1,22 @@
 """The expert's scoring of plays (`outcomes.Board`): how answerers choose the card they show,
 the information an outcome brings, checked by hand on a position small enough to list
-every deal."""
+every deal; and the play the expert picks for it."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from math import log
 
 import pytest
 
 from engine.mansion import player_view
+from engine.mansion.actions import SuggestAny, SuggestPresent, SuperSleuth
+from engine.mansion.ai import expert
+from engine.mansion.bruteforce import playing_position
 from engine.mansion.deduction import Deal, solve
 from engine.mansion.facts import CARD_IDS, INDEX
+from engine.mansion.observations import TipSeen
 from engine.mansion.outcomes import Board, Shows
 from engine.mansion.views import PlayerView
 from tests.mansion.helpers import build_state
@@ -86,3 +92,44 @@ def test_the_least_revealing_card_is_one_shown_before_else_the_larger_kind() -> 
     assert shows.chances(2, [white, balloon]) == [0.5, 0.5]
     assert Shows(0.8).chances(2, [white, coney]) == pytest.approx([0.1, 0.9])
     assert Shows().chances(2, [white, coney, balloon]) == pytest.approx([1 / 3] * 3)
+
+
+def test_the_expert_names_a_possible_suspect_that_may_settle_the_game() -> None:
+    """Naming Green (Ann's own) surely removes three solutions of six; naming a suspect
+    still possible removes fewer on average but may leave one. Scored by information (the
+    default) the expert takes the chance; the former expert (counting the worth removed,
+    answerers choosing alike, no pins) played safe."""
+    green = (INDEX["green"], INDEX["balloon"], INDEX["coney_island"])
+    shows = Shows(expert.DEFAULT.play_model)
+    assert board(shows=shows).suggestion(green) == pytest.approx(3)
+    assert board(shows=shows).suggestion(NAMED) < 3
+    assert board(shows=shows, information=True).suggestion(NAMED) > board(
+        shows=shows, information=True
+    ).suggestion(green) == pytest.approx(log(2))
+    view = small_view()
+    many = dataclasses.replace(expert.DEFAULT, samples=1000)
+    former = dataclasses.replace(many, information=False, pins=False, play_model=0.0)
+    for seed in range(3):
+        bold = expert.play(view, random.Random(seed), many)
+        assert isinstance(bold, SuggestPresent) and bold.suspect in ("scarlet", "mustard", "white")
+        safe = expert.play(view, random.Random(seed), former)
+        assert safe == SuggestPresent(seat=0, suspect="green", vehicle="balloon")
+
+
+def test_the_expert_counts_what_a_refutation_after_a_pass_pins() -> None:
+    """Cid answered Ann's female-suspect tip with nothing. If Ann names White and Bea cannot
+    refute, a card Cid shows pins White to the solution: counted, that makes the suggestion
+    beat the Super Sleuth (and keeping the Suggestion from ANY card), which it did not."""
+    view = playing_position(random.Random(46), 3, (15, 40))
+    assert view.seat == 0 and "white" not in view.clues
+    assert any(
+        isinstance(o, TipSeen) and (o.seat, o.target, o.card, o.cards) == (0, 2, "tip_female", [])
+        for o in view.observations
+    )
+    many = dataclasses.replace(expert.DEFAULT, samples=600)
+    unpinned = dataclasses.replace(many, pins=False)
+    for seed in range(2):
+        assert expert.play(view, random.Random(seed), many) == SuggestAny(
+            seat=0, destination="mt_rushmore", suspect="white", vehicle="seaplane"
+        )
+        assert isinstance(expert.play(view, random.Random(seed), unpinned), SuperSleuth)
