@@ -82,6 +82,15 @@ class ChoiceOdds:
 
 def choices(view: PlayerView) -> list[Choice]:
     """Every choice made for `view.seat` that it saw, in order."""
+    return _seen(view)[0]
+
+
+def shown_by(view: PlayerView) -> dict[int, set[str]]:
+    """The cards each seat has shown `view.seat` (suggestions, sleuths, tips)."""
+    return _seen(view)[1]
+
+
+def _seen(view: PlayerView) -> tuple[list[Choice], dict[int, set[str]]]:
     me = view.seat
     shown: dict[int, set[str]] = {}
     out: list[Choice] = []
@@ -107,7 +116,7 @@ def choices(view: PlayerView) -> list[Choice]:
                     shown.setdefault(entry.target, set()).update(cards)
             case _:
                 pass
-    return out
+    return out, shown
 
 
 def weight(seen: list[Choice], hands: Hands, model: float = SHOW_MODEL) -> float:

@@ -1,14 +1,19 @@
-"""The expert detective: exact notes and the plays expected to remove the most solutions.
+"""The expert detective: exact notes and the plays expected to teach it the most.
 
 It solves its view exactly (`deduction.py`): the possible solutions and, per card, the
 probability of each holder. Every play it could make now (each suggestion with each
 destination, and so each marker swap; each snoop, tip and sleuth target) is scored by the
-expected number of possible solutions it removes at once, each weighted by its probability
-(a card it is shown removes every possible solution naming that card; a suggestion nobody
-refutes pins the named cards it does not hold), averaged over deals drawn uniformly from
-those consistent with its view (a refuter choosing any of its matching cards alike).
+expected information of its outcome, -ln(share of the possible solutions' probability it
+leaves): a card it is shown removes every possible solution naming that card; a suggestion
+nobody refutes pins the named cards it does not hold, and a refutation after seats that
+could not refute pins a named card only the solution may still hold. The chances are
+averaged over deals drawn uniformly from those consistent with its view, answerers
+choosing the card they show as players do (`outcomes.Shows`: mostly the least revealing).
 Snoops are scored exactly from the holder probabilities. The best play wins (keeping a
-Suggestion from ANY card for later is worth a little); ties are broken at random.
+Suggestion from ANY card for later is worth a little); ties are broken at random. Why
+information rather than solutions removed: the race is won by being certain first, and a
+play that may settle everything is worth more than one that surely trims a little
+(docs/decisions.md, "The experts play on them").
 
 It accuses when certain; in One Against All when the draw pile will run out before its
 next turn (a guess beats a sure loss); in the standard game when a rival looks close to
@@ -38,7 +43,7 @@ from engine.mansion.cards import ACTIONS, DESTINATIONS, SUSPECTS, VEHICLES
 from engine.mansion.choices import ChoiceOdds
 from engine.mansion.deduction import Deduction, solve_and_sample
 from engine.mansion.facts import INDEX
-from engine.mansion.outcomes import Board
+from engine.mansion.outcomes import Board, Shows
 from engine.mansion.views import PlayerView
 
 
@@ -58,6 +63,16 @@ class Params:
     """Score removed solutions by their probability (scaled to the count) instead of 1.
     4 players, 400 games against three easy: weighted 68.5%, 5.9 own turns to win;
     counted 67.2%, 6.2 turns."""
+    pins: bool = True
+    """Count what a refutation after seats that could not refute pins (`outcomes.Board`).
+    1,000 games against three normal: 42.8% without, 45.3% with."""
+    information: bool = True
+    """Score each outcome by the information it brings, -ln(share of the worth left),
+    rather than the worth it removes (1,000 games: 44.8% alone; with `pins`, 48.9%)."""
+    play_model: float = choices.SHOW_MODEL
+    """How answerers are expected to choose the card they show, for scoring plays
+    (`outcomes.Shows`): 0, all alike; 1, always the least revealing (1,000 games, with
+    `pins` and `information`: 1.0, 49.5%)."""
 
 
 DEFAULT = Params()
@@ -71,7 +86,20 @@ def analyse(view: PlayerView, rng: random.Random, params: Params) -> tuple[Board
     """The board the plays are scored on, and the choice odds read off the same deals."""
     d, deals = solve_and_sample(view, params.samples, rng)
     odds = choices.weigh(d, deals, choices.choices(view), params.show_model)
-    return Board(view, d, deals, weighted=params.weighted), odds
+    shows = Shows(
+        params.play_model,
+        {s: frozenset(INDEX[c] for c in cards) for s, cards in choices.shown_by(view).items()},
+    )
+    board = Board(
+        view,
+        d,
+        deals,
+        weighted=params.weighted,
+        pins=params.pins,
+        shows=shows,
+        information=params.information,
+    )
+    return board, odds
 
 
 def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Action:
