@@ -83,7 +83,8 @@ class Transport:
         beyond the one the sender paced it for (a DM channel opened, a post again after a
         deleted living message or without its pictures); None: unpaced."""
         self.tokens = MessageTokens()
-        """Clicks' tokens that edit the table message outside the global limit."""
+        """Clicks' tokens that edit the table message, or a kept DM, outside the global
+        limit."""
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
 
@@ -115,11 +116,16 @@ class Transport:
 
     def exempt(self, letter: Letter, living: int | None) -> bool:
         """Whether the letter goes out through an interaction's webhook, outside the global
-        limit: an answer, or an edit of the table message a click brought a token for."""
+        limit: an answer, or an edit of a message a click brought a token for."""
         return not paced(letter) or self._borrowed(letter, living) is not None
 
     def _borrowed(self, letter: Letter, living: int | None) -> str | None:
+        """A click's token for the message this letter edits: the table message, or a kept
+        DM (a slot) whose own component the member clicked (the 13 Clues pass prompt, which
+        becomes their case file and casebook)."""
         if letter.op == "edit" and letter.target == LIVING and letter.kind == "c":
+            return self.tokens.token_for(living)
+        if letter.kind == "u" and letter.slot is not None:
             return self.tokens.token_for(living)
         return None
 
@@ -144,8 +150,8 @@ class Transport:
 
     async def _edit_through(self, token: str, message_id: int, letter: Letter, drawn: Drawn
                             ) -> Outcome | None:
-        """Edit the table message as the original response of the click that brought
-        `token`; None when Discord no longer takes the token for it (expired, or the message
+        """Edit the table message (or a kept DM) as the original response of the click that
+        brought `token`; None when Discord no longer takes the token for it (expired, or the message
         is gone: the bot's own route then edits it, or posts it again)."""
         try:
             return await self._deliver(letter.model_copy(update={"op": "reply", "token": token}),
