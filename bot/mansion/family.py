@@ -19,7 +19,7 @@ import discord
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
 from bot.i18n import N_
-from bot.interactions import place_of, run_update, tables_of
+from bot.interactions import language_of, place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import Reply
@@ -75,8 +75,9 @@ class Family(GameFamily, template=r"mbm:never"):
             table = await self.table(interaction)
             seat = tables_of(interaction).seat(table, interaction.user.id)
             then = after(table.id, seat, done)
+            lang = await language_of(interaction)
             reply.then = lambda state, events: headed_in_dm(interaction, table,
-                                                            then(state, events))
+                                                            then(state, events), lang)
             reply.tells = seat
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, build,
@@ -86,12 +87,13 @@ class Family(GameFamily, template=r"mbm:never"):
         await run_update(interaction, work, done)
 
 
-def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing) -> Outgoing:
+def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing, lang: str
+                 ) -> Outgoing:
     """A DM that becomes its answer keeps naming its table (the header every DM has)."""
     from bot.mansion.game import GAME
     from bot.news import headed_in_dm as headed
 
-    return headed(GAME, table, out, interaction.guild_id)
+    return headed(GAME, table, out, interaction.guild_id, lang)
 
 
 STALE_PROMPT = N_("That button is out of date: it was already answered, or the game has "

@@ -12,7 +12,7 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
-from bot.interactions import answer, place_of, run, run_update, tables_of
+from bot.interactions import answer, language_of, place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.news import headed_in_dm
@@ -148,8 +148,9 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
             from bot.thirteen_clues.game import GAME
 
             table, then = await self.table(interaction), pass_reply(text)
+            lang = await language_of(interaction)
             reply.then = lambda state, events: headed_in_dm(GAME, table, then(state, events),
-                                                            interaction.guild_id)
+                                                            interaction.guild_id, lang)
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, actions.pass_chosen(chosen),
                 place=place_of(interaction), reply=reply,
