@@ -179,6 +179,14 @@ class GameModule(Protocol[S, A, E, O]):
         """What `seat` privately learns from these events, with any prompt it must answer."""
         ...
 
+    def letter_slot(self, state: S, events: Sequence[E], seat: int) -> str | None:
+        """The kept DM (a slot, see `slots`) that this change's letter to `seat` is, when it
+        shows what that DM keeps up to date (13 Clues: the deal and its pass prompt, then
+        the case file, then the casebook, one message): posted the first time, then edited,
+        through the member's own click's token once they clicked it (outside the global
+        rate limit). None: a new DM."""
+        ...
+
     def slow_letters(self, state: S, events: Sequence[E]
                      ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
         """Private letters too slow to render on the event loop (each member's review at the
@@ -272,6 +280,9 @@ class PydanticGame(Generic[S, A, E, O]):
 
     def slow_letters(self, state: S, events: Sequence[E]
                      ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
+        return None
+
+    def letter_slot(self, state: S, events: Sequence[E], seat: int) -> str | None:
         return None
 
     def slots(self, table: Table, state: S, events: Sequence[E], seat: int, *,

@@ -72,9 +72,18 @@ class PictureSource(Protocol):
     async def pictures(self, refs: Sequence[Picture]) -> Drawn: ...
 
 
+class KnownChannels(Protocol):
+    """Where the members' DM channels are kept (`Storage`): opening one costs a request
+    under the global limit, and a member's DM channel never changes."""
+
+    async def dm_channel(self, user_id: int) -> int | None: ...
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None: ...
+
+
 class Transport:
     def __init__(self, client: discord.Client, draw: PictureSource | None = None,
-                 pacer: Pacer | None = None) -> None:
+                 pacer: Pacer | None = None, known: KnownChannels | None = None) -> None:
         self.client = client
         self.draw = draw
         """Draws the pictures letters carry; None sends letters without them."""
@@ -85,6 +94,9 @@ class Transport:
         self.tokens = MessageTokens()
         """Clicks' tokens that edit the table message, or a kept DM, outside the global
         limit."""
+        self.known = known
+        """The DM channels opened before, by this process or another; None: this process
+        opens each member's once."""
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
 
@@ -231,12 +243,18 @@ class Transport:
             await self.pacer.take(rank)
 
     async def _dm_channel(self, user_id: int, rank: int) -> int:
-        """The member's DM channel, opened once per process and kept: it costs a request."""
+        """The member's DM channel, opened once and kept (in the database, when `known`): it
+        costs a request."""
         channel_id = self._dm_channels.get(user_id)
+        if channel_id is None and self.known is not None:
+            channel_id = await self.known.dm_channel(user_id)
         if channel_id is None:
             await self._pace(rank)
             data = await self.client.http.start_private_message(user_id)
-            channel_id = self._dm_channels[user_id] = int(data["id"])
+            channel_id = int(data["id"])
+            if self.known is not None:
+                await self.known.remember_dm_channel(user_id, channel_id)
+        self._dm_channels[user_id] = channel_id
         return channel_id
 
     async def _request(
