@@ -23,6 +23,7 @@ from bot.drawings import Drawer
 from bot.i18n import N_, tr
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
+from bot.parsed import parsed_states
 from engine.errors import RuleError
 
 S = TypeVar("S", bound=BaseModel)
@@ -260,10 +261,12 @@ class PydanticGame(Generic[S, A, E, O]):
     events: TypeAdapter[E]
 
     def load(self, raw: str) -> S:
-        return self.state_model.model_validate_json(raw)
+        """Shared with every reader of the same JSON (`bot.parsed`): never change it."""
+        return parsed_states(self.state_model).load(raw)
 
     def dump(self, state: S) -> str:
-        return state.model_dump_json()
+        """From here on `state` is shared with the readers of its JSON: never change it."""
+        return parsed_states(self.state_model).dump(state)
 
     def dump_action(self, action: A) -> str:
         return self.actions.dump_json(action).decode()
