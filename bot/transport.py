@@ -115,8 +115,8 @@ class Transport:
     async def _open(self, user_id: int) -> None:
         try:
             await self._dm_channel(user_id, PROMPT)
-        except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as exc:
-            log.info("could not open the DM channel of %s ahead: %s", user_id, exc)
+        except Exception as exc:  # Discord, the network, or the database (closing, say)
+            log.info("could not open the DM channel of %s ahead: %r", user_id, exc)
 
     async def prepare(self, letter: Letter) -> Drawn:
         """The letter's pictures, drawn before its turn to be sent (the sender does this
