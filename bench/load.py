@@ -2,6 +2,7 @@
 stand-in.
 
     python -m bench.load [--tables 10 50 200] [--seconds 40] [--ai-delay 1.5]
+                         [--pace busy|table] [--think LOW HIGH]
                          [--games 13clues mansion] [--profile DIR] [--no-side]
 
 For each N a fresh bot process (the project's own entry point, `python -m bot`, via
@@ -16,6 +17,14 @@ through `/mansion hand`, the move itself chosen by the engine's `normal` AI in t
 Lookers-on ask for `status`, `hand`, `casebook`/`notes`, `log` now and then. The stand-in and
 the driver share this process, so the bot's CPU (read from /proc/<pid>/stat) is its own.
 Loopback only, and every loop ends with `--seconds`.
+
+Two paces (`--pace`): `busy` (the default, and the only one before issue 21), every member
+acting 1–3 s after the last change and every table opened within the first 5 s: a stress
+test, some five times a real table's pace, and a cold start of every table at once; `table`,
+a member taking 6–14 s to read the table and act (a 13 Clues turn, its picker's two or three
+steps, every 20–30 s; a turn every 20 s is what the REST budget counts with) and the tables
+opened over the first quarter of the run (at most 30 s). `--think` overrides the pace's
+reading time.
 
 Printed for each N: interactions per second; INTERACTION_CREATE → the bot's first callback
 (median, p99, max; the stand-in's clock), overall and per game; a member's action → the last
@@ -67,6 +76,12 @@ from testkit.standin.globallimit import DISCORD_GLOBAL_LIMIT
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 TABLE_BEHIND = 5.0
 """Issue 21: every table message at most this many seconds behind its game."""
+PACES: dict[str, tuple[tuple[float, float], float]] = {
+    "busy": ((1.0, 3.0), 5.0),
+    "table": ((6.0, 14.0), 30.0),
+}
+"""By pace: the seconds a member takes before each move (uniform), and the most seconds over
+which the tables are opened (at most a quarter of the run)."""
 ANSWER_TIMEOUT = 10.0
 """How long the driver waits for an answer before it counts the interaction as unanswered."""
 
@@ -691,7 +706,9 @@ class Cluster:
 async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path | None,
               entry: str = "bench.probe:main", think: tuple[float, float] = (1.0, 3.0),
               games: tuple[str, ...] = ("13clues", "mansion"),
-              cluster: Cluster | None = None) -> Run:
+              cluster: Cluster | None = None, ramp: float = PACES["busy"][1]) -> Run:
+    """`ramp`: the tables are opened over at most this many seconds (a quarter of the run
+    at most)."""
     where = cluster or Cluster()
     workdir = Path(tempfile.mkdtemp(prefix=f"bench-load-{n}-"))
     db = workdir / "bot.sqlite3"
@@ -738,7 +755,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             begin = time.monotonic()
             rest_mark = dc.under_limit.mark()
             refused_mark = len(dc.under_limit.refused)
-            ramp = min(5.0, seconds / 4)
+            ramp = min(ramp, seconds / 4)
             driver = Driver(dc, db, begin + seconds, seed, think, where.rows)
             if profile is not None:
                 spy = start_profiler(proc.pid, profile / f"load-{n}.txt", seconds)
@@ -856,9 +873,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ai-delay", type=float, default=1.5,
                         help="AI_DELAY_SECONDS of the bot (its default: 1.5)")
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--think", type=float, nargs=2, default=[1.0, 3.0],
+    parser.add_argument("--pace", choices=sorted(PACES), default="busy",
+                        help="busy: members act every 1-3 s, tables opened within 5 s (the "
+                             "default); table: 6-14 s, opened over up to 30 s")
+    parser.add_argument("--think", type=float, nargs=2, default=None,
                         metavar=("LOW", "HIGH"),
-                        help="seconds a member takes before each move (uniform; default 1 3)")
+                        help="seconds a member takes before each move (uniform; default: "
+                             "the pace's)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="sample the bot with py-spy into this folder (largest N)")
     parser.add_argument("--no-side", action="store_true", help="skip the side-by-side part")
@@ -868,14 +889,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entry", default="bench.probe:main",
                         help="the bot's entry point (module:function), e.g. a probe around it")
     args = parser.parse_args(argv)
+    pace_think, ramp = PACES[args.pace]
+    args.think = args.think or list(pace_think)
     print(f"bench.load: {os.cpu_count()} CPUs, {args.seconds:.0f}s per N, AI delay "
-          f"{args.ai_delay}s, members think {args.think[0]:g}–{args.think[1]:g}s, tables: "
+          f"{args.ai_delay}s, pace {args.pace}: members think {args.think[0]:g}–"
+          f"{args.think[1]:g}s, tables opened over {min(ramp, args.seconds / 4):g}s: "
           f"{' and '.join(args.games)} in turn\n")
     failed = False
     for n in args.tables:
         profile = args.profile if args.profile is not None and n == max(args.tables) else None
         result = asyncio.run(run(n, args.seconds, args.ai_delay, args.seed, profile, args.entry,
-                                 tuple(args.think), tuple(args.games)))
+                                 tuple(args.think), tuple(args.games), ramp=ramp))
         print(result.report(), flush=True)
         if profile is not None:
             print(summarize_profile(profile / f"load-{n}.txt"))

@@ -112,7 +112,7 @@ class DeductionBot(commands.AutoShardedBot):
             thinker=self._thinker,
         )
         self.pacer = Pacer(self.config.rest_per_second, gate=self._global_hold)
-        self.transport = Transport(self, self.drawings, self.pacer)
+        self.transport = Transport(self, self.drawings, self.pacer, storage)
         self.sender = Sender(
             storage, self.transport, self.tables.world.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),

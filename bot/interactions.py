@@ -111,14 +111,20 @@ def _on_channel_message(interaction: discord.Interaction) -> bool:
 
 async def _borrow(interaction: discord.Interaction) -> None:
     """Acknowledge a click on a channel message as a deferred update of that message (its
-    ephemeral answer follows), and keep the click's token: for its 15 minutes it edits that
-    message outside the global rate limit (`bot.message_tokens`)."""
-    if not await defer(interaction):
-        return
+    ephemeral answer follows), and keep the click's token."""
+    if await defer(interaction):
+        _keep_token(interaction)
+
+
+def _keep_token(interaction: discord.Interaction) -> None:
+    """After a deferred update, the click's token edits the message its component sits on
+    (its original response) for 15 minutes, outside the global rate limit
+    (`bot.message_tokens`): the table message, or a member's kept DM."""
     transport = getattr(interaction.client, "transport", None)
     tokens: MessageTokens | None = getattr(transport, "tokens", None)
-    if tokens is not None and interaction.message is not None:
-        tokens.remember(interaction.message.id, interaction.token)
+    message = interaction.message
+    if tokens is not None and message is not None and not message.flags.ephemeral:
+        tokens.remember(message.id, interaction.token)
 
 
 def expired(error: BaseException) -> bool:
@@ -185,6 +191,7 @@ async def run_update(
     result."""
     if not await defer(interaction):
         return
+    _keep_token(interaction)
     reply = reply_for(interaction, Outgoing(content=done, components=[], drop_pictures=True))
     reply.vanish = vanish
     try:

@@ -85,7 +85,8 @@ def letters(
         lang = langs.get(ref.human, SOURCE)
         out = game.letter(table, state, events, seat, lang=lang)
         if out is not None and not (seat == told and not out.pictures):
-            owed.append(Letter.dm(ref.human, headed(game, table, out, lang)))
+            owed.append(Letter.dm(ref.human, headed(game, table, out, lang),
+                                  slot=game.letter_slot(state, events, seat)))
             if out.components:
                 prompted.add(seat)
         if slow is not None and seat in slow:

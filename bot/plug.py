@@ -23,6 +23,7 @@ from bot.drawings import Drawer
 from bot.i18n import N_, command, tr
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
+from bot.parsed import parsed_states
 from engine.errors import RuleError
 
 S = TypeVar("S", bound=BaseModel)
@@ -179,6 +180,14 @@ class GameModule(Protocol[S, A, E, O]):
         """What `seat` privately learns from these events, with any prompt it must answer."""
         ...
 
+    def letter_slot(self, state: S, events: Sequence[E], seat: int) -> str | None:
+        """The kept DM (a slot, see `slots`) that this change's letter to `seat` is, when it
+        shows what that DM keeps up to date (13 Clues: the deal and its pass prompt, then
+        the case file, then the casebook, one message): posted the first time, then edited,
+        through the member's own click's token once they clicked it (outside the global
+        rate limit). None: a new DM."""
+        ...
+
     def slow_letters(self, state: S, events: Sequence[E]
                      ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
         """Private letters too slow to render on the event loop (each member's review at the
@@ -253,10 +262,12 @@ class PydanticGame(Generic[S, A, E, O]):
     events: TypeAdapter[E]
 
     def load(self, raw: str) -> S:
-        return self.state_model.model_validate_json(raw)
+        """Shared with every reader of the same JSON (`bot.parsed`): never change it."""
+        return parsed_states(self.state_model).load(raw)
 
     def dump(self, state: S) -> str:
-        return state.model_dump_json()
+        """From here on `state` is shared with the readers of its JSON: never change it."""
+        return parsed_states(self.state_model).dump(state)
 
     def dump_action(self, action: A) -> str:
         return self.actions.dump_json(action).decode()
@@ -273,6 +284,9 @@ class PydanticGame(Generic[S, A, E, O]):
 
     def slow_letters(self, state: S, events: Sequence[E]
                      ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
+        return None
+
+    def letter_slot(self, state: S, events: Sequence[E], seat: int) -> str | None:
         return None
 
     def slots(self, table: Table, state: S, events: Sequence[E], seat: int, *,

@@ -72,9 +72,18 @@ class PictureSource(Protocol):
     async def pictures(self, refs: Sequence[Picture]) -> Drawn: ...
 
 
+class KnownChannels(Protocol):
+    """Where the members' DM channels are kept (`Storage`): opening one costs a request
+    under the global limit, and a member's DM channel never changes."""
+
+    async def dm_channel(self, user_id: int) -> int | None: ...
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None: ...
+
+
 class Transport:
     def __init__(self, client: discord.Client, draw: PictureSource | None = None,
-                 pacer: Pacer | None = None) -> None:
+                 pacer: Pacer | None = None, known: KnownChannels | None = None) -> None:
         self.client = client
         self.draw = draw
         """Draws the pictures letters carry; None sends letters without them."""
@@ -83,7 +92,11 @@ class Transport:
         beyond the one the sender paced it for (a DM channel opened, a post again after a
         deleted living message or without its pictures); None: unpaced."""
         self.tokens = MessageTokens()
-        """Clicks' tokens that edit the table message outside the global limit."""
+        """Clicks' tokens that edit the table message, or a kept DM, outside the global
+        limit."""
+        self.known = known
+        """The DM channels opened before, by this process or another; None: this process
+        opens each member's once."""
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
 
@@ -102,8 +115,8 @@ class Transport:
     async def _open(self, user_id: int) -> None:
         try:
             await self._dm_channel(user_id, PROMPT)
-        except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as exc:
-            log.info("could not open the DM channel of %s ahead: %s", user_id, exc)
+        except Exception as exc:  # Discord, the network, or the database (closing, say)
+            log.info("could not open the DM channel of %s ahead: %r", user_id, exc)
 
     async def prepare(self, letter: Letter) -> Drawn:
         """The letter's pictures, drawn before its turn to be sent (the sender does this
@@ -115,11 +128,16 @@ class Transport:
 
     def exempt(self, letter: Letter, living: int | None) -> bool:
         """Whether the letter goes out through an interaction's webhook, outside the global
-        limit: an answer, or an edit of the table message a click brought a token for."""
+        limit: an answer, or an edit of a message a click brought a token for."""
         return not paced(letter) or self._borrowed(letter, living) is not None
 
     def _borrowed(self, letter: Letter, living: int | None) -> str | None:
+        """A click's token for the message this letter edits: the table message, or a kept
+        DM (a slot) whose own component the member clicked (the 13 Clues pass prompt, which
+        becomes their case file and casebook)."""
         if letter.op == "edit" and letter.target == LIVING and letter.kind == "c":
+            return self.tokens.token_for(living)
+        if letter.kind == "u" and letter.slot is not None:
             return self.tokens.token_for(living)
         return None
 
@@ -144,8 +162,8 @@ class Transport:
 
     async def _edit_through(self, token: str, message_id: int, letter: Letter, drawn: Drawn
                             ) -> Outcome | None:
-        """Edit the table message as the original response of the click that brought
-        `token`; None when Discord no longer takes the token for it (expired, or the message
+        """Edit the table message (or a kept DM) as the original response of the click that
+        brought `token`; None when Discord no longer takes the token for it (expired, or the message
         is gone: the bot's own route then edits it, or posts it again)."""
         try:
             return await self._deliver(letter.model_copy(update={"op": "reply", "token": token}),
@@ -225,12 +243,18 @@ class Transport:
             await self.pacer.take(rank)
 
     async def _dm_channel(self, user_id: int, rank: int) -> int:
-        """The member's DM channel, opened once per process and kept: it costs a request."""
+        """The member's DM channel, opened once and kept (in the database, when `known`): it
+        costs a request."""
         channel_id = self._dm_channels.get(user_id)
+        if channel_id is None and self.known is not None:
+            channel_id = await self.known.dm_channel(user_id)
         if channel_id is None:
             await self._pace(rank)
             data = await self.client.http.start_private_message(user_id)
-            channel_id = self._dm_channels[user_id] = int(data["id"])
+            channel_id = int(data["id"])
+            if self.known is not None:
+                await self.known.remember_dm_channel(user_id, channel_id)
+        self._dm_channels[user_id] = channel_id
         return channel_id
 
     async def _request(

@@ -13,8 +13,12 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+import bot.parsed
 from testkit import pgserver
 from testkit.pgserver import PostgresServer
+
+# every shared parsed state is checked at each read: a change that mutates one fails here
+bot.parsed.CHECKED = True
 
 HARD_LIMIT = float(os.environ.get("TEST_HARD_LIMIT", "420"))
 """Seconds a test may take, teardown included, before the worker is stopped with a dump of

@@ -327,6 +327,19 @@ class SqlStorage(ABC):
             (user_id, until),
         )
 
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The member's DM channel, if some process opened it before."""
+        row = await self._row("SELECT channel_id FROM dm_channels WHERE user_id = ?",
+                              (user_id,))
+        return None if row is None else int(row["channel_id"])
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        await self._write(
+            "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+            (user_id, channel_id),
+        )
+
     async def _read_closed_dms(self, now: float) -> None:
         self._closed_read = now
         self._closed = {int(r["user_id"]): float(r["expires"]) for r in await self._rows(

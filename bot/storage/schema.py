@@ -160,6 +160,14 @@ MIGRATIONS: tuple[str, ...] = (
         chosen TEXT
     );
     """,
+    # 5: each member's DM channel: opening one is a request under the global rate limit, and
+    # the channel never changes, so a restart (or another process) does not open it again
+    """
+    CREATE TABLE dm_channels (
+        user_id INTEGER PRIMARY KEY,
+        channel_id INTEGER NOT NULL
+    );
+    """,
 )
 
 POSTGRES_TERMS = (

@@ -162,8 +162,21 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
             text = passing(lang)
             reply.body = Outgoing(content=text, components=[], drop_pictures=True)
             table, then = await self.table(interaction), pass_reply(lang, text)
-            reply.then = lambda state, events: headed_in_dm(GAME, table, then(state, events),
-                                                            interaction.guild_id, lang)
+            seat = table.seat_of(interaction.user.id)
+            kept = seat is not None and _on_a_dm(interaction)
+
+            def answer(state: Any, events: list[Any]) -> Outgoing:
+                said = then(state, events)
+                # the pass that begins play: this prompt is the member's kept DM, which
+                # becomes their case file in the same change; as the answer edits it last,
+                # it says the case file too
+                news = GAME.letter(table, state, events, seat, lang=lang) \
+                    if kept and seat is not None else None
+                if news is not None:
+                    said = news.model_copy(update={"content": f"{said.content}\n{news.content}"})
+                return headed_in_dm(GAME, table, said, interaction.guild_id, lang)
+
+            reply.then = answer
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, actions.pass_chosen(chosen),
                 place=place_of(interaction), reply=reply,
@@ -173,6 +186,12 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
 
 
 pass_view = PassSelect.build_view
+
+
+def _on_a_dm(interaction: discord.Interaction) -> bool:
+    """A click on a DM of the bot's (not on an ephemeral answer, such as `hand`'s)."""
+    message = interaction.message
+    return interaction.guild_id is None and message is not None and not message.flags.ephemeral
 
 
 # pickers (ephemeral, opened from the turn buttons) ------------------------------------------

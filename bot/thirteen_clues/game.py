@@ -57,6 +57,11 @@ from engine.thirteen_clues.state import DEFAULT_EDITION
 from engine.thirteen_clues.state import Edition as Edition  # re-exported for the cog
 from engine.thirteen_clues.views import PlayerView, PublicView
 
+CASEBOOK = "casebook"
+"""The slot of each member's kept DM."""
+EMBEDS_LIMIT = 6000
+"""Discord's limit on the characters of all the embeds of one message."""
+
 
 class ThirteenCluesSettings(TableSettings):
     edition: Edition = DEFAULT_EDITION
@@ -198,6 +203,13 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             pictures=shown,
         )
 
+    def letter_slot(self, state: GameState, events: Sequence[Event], seat: int) -> str | None:
+        """The deal (with its pass prompt) and the case file are the member's kept DM, which
+        the casebook then keeps up to date: one message, posted once. The member's pass
+        click on it brings the token that edits it outside the global rate limit (issue 21)."""
+        shows = any(isinstance(e, CardsDealt | CaseFile) and e.seat == seat for e in events)
+        return CASEBOOK if shows else None
+
     def slow_letters(self, state: GameState, events: Sequence[Event]
                      ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
         """Each member's review, once, with the end of the game."""
@@ -209,8 +221,10 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         self, table: Table, state: GameState, events: Sequence[Event], seat: int, *,
         catch_up: bool, lang: str
     ) -> dict[str, Outgoing]:
-        """The casebook: one living DM per player, brought up to date when their turn
-        begins and after each of their own answers, when that changed it."""
+        """The casebook: one living DM per player (the deal's, then the case file's),
+        brought up to date when their turn begins and after each of their own answers, when
+        that changed it. It keeps showing the case file (what the seat sees), as `hand`
+        does, beside the casebook."""
         if state.phase != "turns":
             return {}
         view = player_view(state, seat)
@@ -218,8 +232,12 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             lang, table, view, events)
         if casebook is None:
             return {}
-        shown = [casebook_picture(view, embed=0)] if _full(table) and deducible(view) else []
-        return {"casebook": Outgoing.of(embeds=[casebook], pictures=shown)}
+        case_file = hand_embed(lang, view)
+        if len(case_file) + len(casebook) > EMBEDS_LIMIT:
+            return {CASEBOOK: Outgoing.of(embeds=[casebook], pictures=_casebook_pictures(
+                table, view, 0))}
+        return {CASEBOOK: Outgoing.of(embeds=[case_file, casebook], pictures=[
+            view_picture(view, embed=0), *_casebook_pictures(table, view, 1)])}
 
     def farewell(self, table: Table, state: GameState, seat: int, *, lang: str
                  ) -> Outgoing | None:
@@ -258,6 +276,11 @@ def _sees_more(events: Sequence[Event], seat: int) -> bool:
     return any(
         isinstance(e, CardsDealt | CaseFile | InformantCard) and e.seat == seat for e in events
     )
+
+
+def _casebook_pictures(table: Table, view: PlayerView, embed: int) -> list[Picture]:
+    """The casebook's grid, at full assist once there is something to deduce."""
+    return [casebook_picture(view, embed=embed)] if _full(table) and deducible(view) else []
 
 
 def _full(table: Table) -> bool:

@@ -6,7 +6,13 @@ from engine.thirteen_clues import player_view
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.deduction import solve
 from testkit.play import open_table, play_begins, seat_user, true_state
+from testkit.standin import Message
 from testkit.world import World
+
+
+def _versions(dms: list[Message]) -> dict[int, int]:
+    """Each DM's number of edits so far."""
+    return {m.id: len(m.history) for m in dms}
 
 
 def _struck(text: str, card: str) -> bool:
@@ -33,7 +39,7 @@ async def test_full_assist_shows_the_exact_deduction_and_dms_updates(world: Worl
         # after a public answer (the game's first), the casebook DM of the seat to act is
         # brought up to date if the answer changed it; the others (the asker too, once its
         # turn is over) wait for their turn (the REST budget)
-        before = {u.id: len(dc.dms(u)) for u in world.users[:3]}
+        before = {u.id: _versions(dc.dms(u)) for u in world.users[:3]}
         witness = seat_user(world, state, (seat + 1) % 3)
         await dc.slash(user, world.channel, "13clues", "ask", witness=witness, about="male")
         await dc.settle()
@@ -43,7 +49,9 @@ async def test_full_assist_shows_the_exact_deduction_and_dms_updates(world: Worl
             changed = set(solve(player_view(after, s)).triples) != set(
                 solve(player_view(state, s)).triples
             )
-            new_dms = dc.dms(target)[before[target.id]:]
+            # a new DM, or the kept DM (the deal's, then the case file's) edited
+            new_dms = [m for m in dc.dms(target)
+                       if before[target.id].get(m.id) != len(m.history)]
             got_book = any("Your casebook" in m.text for m in new_dms)
             assert got_book == (s == after.turn and changed), (s, changed)
 

@@ -67,9 +67,13 @@ async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World, worker
 
         for user in (ann, bea, cid):
             await pass_by_dm(world, user)
-        assert deal.attachments == [], "the prompt, once answered, drops its stale picture"
         assert deal.history[0]["attachments"]
+        answered = [s for s in deal.history if "You pass" in (s.get("content") or "")]
+        assert answered and answered[0]["attachments"] == [], \
+            "the prompt, once answered, drops its stale picture"
+        # the prompt is the member's kept DM: play begins as its edit into the case file
         case_file = await dc.wait_for_dm(ann, "Your case file")
+        assert case_file.id == deal.id
         attachment, image = png_of(world, case_file, "13clues-seat")
         assert "Your holder: 3 face-down cards" in attachment["description"]
         assert image.width >= 400

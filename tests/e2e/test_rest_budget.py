@@ -12,12 +12,12 @@ from testkit.mansion_drive import Driver, mstate, play_members, slash
 from testkit.world import World
 from tests.e2e.feel_game import Marks, pass_all, play_turns
 
-THIRTEEN_CLUES_BUDGET = 4.0
+THIRTEEN_CLUES_BUDGET = 2.5
 """Requests under the global limit per turn: 13 Clues, 3 members and an AI, full assist
-(measured 3.75; issue 21 aims at 2.5, not reached: see docs/decisions.md)."""
-MANSION_BUDGET = 3.0
+(measured 2.50: 20 requests over 8 turns; issue 21's aim)."""
+MANSION_BUDGET = 2.75
 """Requests under the global limit per turn: the Mansion, 2 members and 2 AIs, full assist
-(measured 1.96–2.39 over runs; issue 21's aim)."""
+(measured 1.89–2.57 over runs, as clicks' tokens happen to be fresh; issue 21 aims at 3)."""
 CHANNEL_POSTS = 1.2
 """New channel messages per turn in the Mansion game (issue 18: a quiet channel)."""
 LIMIT = 240.0
@@ -87,3 +87,23 @@ async def test_a_mansion_game_keeps_its_budget(limited_world: World) -> None:
     assert len(posts) / final.turn_number <= CHANNEL_POSTS, [m.content for m in posts]
 
 
+
+
+def _opened(world: World) -> int:
+    """DM channels the bot opened so far (a request each under the global limit)."""
+    return sum(1 for c in world.dc.under_limit.since() if c.route == "POST /users/@me/channels")
+
+
+async def test_a_members_dm_channel_is_opened_once_across_restarts(world: World) -> None:
+    dc = world.dc
+    ann, bea = world.users[:2]
+    async with world.running():
+        await dc.slash(ann, world.channel, "13clues", "new")
+        await dc.slash(bea, world.channel, "13clues", "join")
+        await dc.settle()
+    assert _opened(world) == 2  # as they sat down
+    async with world.running():  # a restart: the DM channels are read from the database
+        await dc.slash(ann, world.channel, "13clues", "start")
+        await dc.settle()
+        assert dc.dms(ann) and dc.dms(bea)  # the deal went out
+    assert _opened(world) == 2

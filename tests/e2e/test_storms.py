@@ -4,8 +4,10 @@ once (the outbox retries with a nonce Discord deduplicates by; edits are idempot
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
+from bot.storage.rows import Row
 from testkit.drive import query, slash, state_of, user_at, wait_until
 from testkit.play import pass_by_dm
 from testkit.world import World
@@ -13,6 +15,24 @@ from testkit.world import World
 
 def owed(world: World) -> int:
     return int(query(world, "SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'")[0]["n"])
+
+
+def created_once(world: World, letters: list[Row], by_nonce: Counter[str]) -> None:
+    """Every letter that creates a message created exactly one: each post, and each kept DM
+    (a slot: the first of its letters sent posts it, the next ones edit it). `letters`: the
+    outbox's rows (id, table_id, letter); `by_nonce`: the bot's messages by nonce."""
+    salt = query(world, "SELECT value FROM meta WHERE key = 'nonce_salt'")[0]["value"]
+    kept: dict[tuple[int, str, str], list[int]] = {}
+    for row in letters:
+        letter = json.loads(row["letter"])
+        if letter["op"] != "send":
+            continue
+        if letter["slot"] is None:
+            assert by_nonce[f"{salt}{row['id']}"] == 1, f"letter {row['id']} not delivered once"
+        else:
+            kept.setdefault((row["table_id"], letter["to"], letter["slot"]), []).append(row["id"])
+    for slot, ids in kept.items():
+        assert sum(by_nonce[f"{salt}{i}"] for i in ids) == 1, f"kept DM {slot} not posted once"
 
 
 POST = "POST /channels/{channel_id}/messages"
@@ -60,13 +80,10 @@ async def test_storms_deliver_every_message_exactly_once(world: World) -> None:
 
     assert sum(s.count for s in storms) > 5, [s.count for s in storms]
     assert dc.deduplicated, "no retry of an already created message: the storm missed"
-    letters = query(world, "SELECT id, letter, state FROM outbox")
+    letters = query(world, "SELECT id, table_id, letter, state FROM outbox")
     assert letters and all(r["state"] == "sent" for r in letters), Counter(
         r["state"] for r in letters)
-    salt = query(world, "SELECT value FROM meta WHERE key = 'nonce_salt'")[0]["value"]
     sent = [m for m in dc.messages if m.author_id == dc.bot_user_id and m.nonce is not None]
     by_nonce = Counter(str(m.nonce) for m in sent)
     assert all(n == 1 for n in by_nonce.values()), "two messages for one letter"
-    posts = [r for r in letters if '"op":"send"' in r["letter"]]
-    for row in posts:
-        assert by_nonce[f"{salt}{row['id']}"] == 1, f"letter {row['id']} not delivered once"
+    created_once(world, letters, by_nonce)

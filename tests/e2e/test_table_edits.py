@@ -5,10 +5,22 @@ an expired token falls back to the bot's own route and nothing is lost."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.thirteen_clues import legal
 from testkit.standin import Message
 from testkit.world import World
-from tests.e2e.feel_game import cid, open_and_deal, state_of, turn_message, user_of
+from tests.e2e.feel_game import (
+    SEED,
+    Marks,
+    cid,
+    open_and_deal,
+    pass_all,
+    play_turns,
+    state_of,
+    turn_message,
+    user_of,
+)
 
 FOLLOWUP_WINDOW = 15 * 60.0
 
@@ -65,3 +77,51 @@ async def test_an_expired_token_falls_back_to_the_bots_own_edit(world: World) ->
     assert "asked" in news, news  # nothing lost
     assert patches >= 1  # the bot's own token made the edit
     assert refused  # after Discord refused the expired token
+
+
+async def _kept_dms(world: World, *, expire_first: bool
+                    ) -> tuple[list[Message], Counter[str], bool]:
+    """Three members and an AI pass by DM and play a short game: each member's first DM,
+    the requests the bot's own token made to their DM channels from the passes on, and
+    whether Discord refused an expired token."""
+    dc = world.dc
+    users = world.users[:3]
+    async with world.running():
+        assert world.bot is not None
+        world.bot.tables.seed = lambda: SEED
+        await dc.slash(users[0], world.channel, "13clues", "new", assist="full")
+        for user in users[1:]:
+            await dc.slash(user, world.channel, "13clues", "join")
+        await dc.slash(users[0], world.channel, "13clues", "add-ai", count=1)
+        await dc.slash(users[0], world.channel, "13clues", "start")
+        await dc.settle()
+        mark = dc.under_limit.mark()
+        await pass_all(world, users)
+        if expire_first:
+            dc.advance_time(FOLLOWUP_WINDOW + 1)
+        final = await play_turns(world, Marks(), questions=8)
+        await dc.settle()
+        assert final.phase == "over"
+        channels = {dc.dms(u)[0].channel_id for u in users}
+        made = Counter(c.route.split(" ", 1)[0] for c in dc.under_limit.since(mark)
+                       if int(c.route.split("/")[2]) in channels)
+        refused = bool(dc.take_violations("50027"))
+        return [dc.dms(u)[0] for u in users], made, refused
+
+
+async def test_the_pass_click_lends_its_token_to_the_members_kept_dm(world: World) -> None:
+    """The deal's DM is the member's kept DM: their pass click on it brings a token, and the
+    case file at play begins and every casebook update after it edit that DM through it."""
+    kept, made, _ = await _kept_dms(world, expire_first=False)
+    for dm in kept:
+        versions = [s.get("content") or "" for s in dm.history] + [dm.text]
+        assert "Your five cards" in versions[0] and any("case file" in v for v in versions)
+    assert any("Your casebook" in dm.text for dm in kept)  # brought up to date in place
+    # from the passes to the end, only the reviews were new DMs; not one edit was the bot's
+    assert made == Counter({"POST": 3}), made
+
+
+async def test_an_expired_pass_token_falls_back_to_the_bots_own_dm_edit(world: World) -> None:
+    kept, made, refused = await _kept_dms(world, expire_first=True)
+    assert any("Your casebook" in dm.text for dm in kept)  # nothing lost
+    assert made["PATCH"] >= 1 and refused  # the bot's own token edited after the refusal
