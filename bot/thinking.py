@@ -15,11 +15,15 @@ from typing import Any, TypeVar
 import discord
 
 from bot.errors import UserError
+from bot.i18n import N_, tr
 from bot.interactions import tables_of
 from bot.plug import Assist
 
 T = TypeVar("T")
-FULL_ONLY = "Hints are given at **full** assist only; this table's {sheet} is at **{assist}**."
+FULL_ONLY = N_("Hints are given at **full** assist only; this table's {sheet} is at "
+              "**{assist}**.")
+CASEBOOK, NOTES = N_("casebook"), N_("notes")
+"""What a game calls the sheet its hints are on (13 Clues, the Mansion)."""
 
 
 async def think(interaction: discord.Interaction, work: Callable[..., T], *args: Any) -> T:
@@ -31,16 +35,18 @@ async def think(interaction: discord.Interaction, work: Callable[..., T], *args:
     return await loop.run_in_executor(thinker, functools.partial(work, *args))
 
 
-def require_full(assist: Assist, sheet: str = "casebook") -> None:
-    """Hints are for full assist only: below it, a (forged) Hint click is refused."""
+def require_full(assist: Assist, sheet: str = CASEBOOK) -> None:
+    """Hints are for full assist only: below it, a (forged) Hint click is refused (`sheet`:
+    a marked word, read in the member's language)."""
     if assist != "full":
-        raise UserError(FULL_ONLY.format(sheet=sheet, assist=assist))
+        raise UserError(FULL_ONLY, sheet=lambda lang: tr(lang, sheet), assist=assist)
 
 
-def ranked_hint(certain: str | None, heading: str, rows: Sequence[str], note: str) -> str:
+def ranked_hint(lang: str, certain: str | None, heading: str, rows: Sequence[str], note: str
+                ) -> str:
     """A hint, the same shape in both games: the accusation alone once it is certain; else
     the heading, the best moves numbered with their figures, and how they were ranked."""
     if certain is not None:
-        return f"💡 **Certain**: {certain}."
+        return tr(lang, "💡 **Certain**: {accusation}.", accusation=certain)
     numbered = [f"{i}. {row}" for i, row in enumerate(rows, start=1)]
     return "\n".join([f"💡 {heading}", *numbered, f"-# {note}"])

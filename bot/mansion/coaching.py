@@ -80,7 +80,7 @@ def hint_text(view: PlayerView, advice: Advice, lang: str) -> str:
         return tr(lang, "💡 No play to rank now: hints are for your turn, before you play your "
                         "card.")
     return ranked_hint(
-        certain, tr(lang, "**Best next plays** ({solutions} possible solutions now):",
+        lang, certain, tr(lang, "**Best next plays** ({solutions} possible solutions now):",
                     solutions=advice.solutions),
         [rated_text(v, view, r, advice.solutions) for r in advice.top()],
         tr(lang, "Ranked by the possible solutions expected to be left after the outcome, over "

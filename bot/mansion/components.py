@@ -40,7 +40,7 @@ from bot.mansion.words import KIND_EMOJI, card_name
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import TableService
-from bot.thinking import require_full
+from bot.thinking import NOTES, require_full
 from engine.mansion import GameState, player_view
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
 from engine.mansion.legal import opponents, playable_cards
@@ -90,8 +90,9 @@ def chosen_value(interaction: discord.Interaction, allowed: list[str] | tuple[st
 # ---------------------------------------------------------------- the table message
 
 
-def lobby_view(table_id: int) -> discord.ui.View:
-    return view_of(*(TableButton(PREFIX, verb, table_id) for verb in ("join", "leave", "start")))
+def lobby_view(table_id: int, lang: str) -> discord.ui.View:
+    return view_of(*(TableButton(PREFIX, verb, table_id, lang)
+                     for verb in ("join", "leave", "start")))
 
 
 def table_view(table_id: int, view: PublicView, lang: str) -> discord.ui.View | None:
@@ -101,7 +102,7 @@ def table_view(table_id: int, view: PublicView, lang: str) -> discord.ui.View | 
         return None
     return view_of(
         my_turn(table_id, lang),
-        TableButton(PREFIX, "hand", table_id),
+        TableButton(PREFIX, "hand", table_id, lang),
         button(tr(lang, "Notes"), custom_id("notes", table_id), GREY, emoji="📓"),
     )
 
@@ -499,7 +500,7 @@ class PanelButton(Family, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acop
         from bot.mansion.coaching import advice_for, hint_due, hint_text
 
         table = await self.table(interaction)
-        require_full(MansionSettings.model_validate(table.options).assist, "notes")
+        require_full(MansionSettings.model_validate(table.options).assist, NOTES)
         await interaction.response.defer(ephemeral=True, thinking=True)
         table, view = await self.current(interaction)
         if not hint_due(view):

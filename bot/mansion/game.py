@@ -180,7 +180,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
                 tr(lang, "🕵️ **{title}**: {host} opened a table here. Press **Join** to play.",
                    title=TITLE, host=host),
                 embeds=[lobby_embed(host, names, table.options, lang)],
-                view=components.lobby_view(table.id),
+                view=components.lobby_view(table.id, lang),
             )
         view = public_view(state)
         # No content: an edit keeps the news the message was posted with (a change with no

@@ -66,7 +66,7 @@ def hint_text(lang: str, view: PlayerView, advice: Advice) -> str:
     voice = Voice.viewer(lang, view)
     certain = move_text(voice, advice.accusation) if advice.accusation is not None else None
     return ranked_hint(
-        certain, tr(lang, "**Best next moves** ({n} possible mysteries now):",
+        lang, certain, tr(lang, "**Best next moves** ({n} possible mysteries now):",
                     n=advice.mysteries),
         [rated_text(voice, r, advice.mysteries) for r in advice.top()],
         tr(lang, "Ranked by the exact expected number of possible mysteries left after the "

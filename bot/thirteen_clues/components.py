@@ -91,9 +91,9 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book|hint):(?P
         return hint_text(await language_of(interaction), view, await advice_for(interaction, view))
 
 
-def lobby_view(table: Table) -> discord.ui.View:
+def lobby_view(table: Table, lang: str) -> discord.ui.View:
     verbs = ("join", "leave", "start", *(("unai",) if any(s.is_ai for s in table.seats) else ()))
-    return view_of(*(TableButton(PREFIX, verb, table.id) for verb in verbs))
+    return view_of(*(TableButton(PREFIX, verb, table.id, lang) for verb in verbs))
 
 
 def table_view(lang: str, table_id: int, version: int, view: PublicView, *, hint: bool = False
@@ -102,7 +102,7 @@ def table_view(lang: str, table_id: int, version: int, view: PublicView, *, hint
     `hint`: the table plays at full assist, so the player to act may ask the coach."""
     if view.phase == "over":
         return None
-    secrets = TableButton(PREFIX, "hand", table_id)
+    secrets = TableButton(PREFIX, "hand", table_id, lang)
     if view.phase == "passing":
         return view_of(secrets)
     items: list[discord.ui.Item[Any]] = []

@@ -163,7 +163,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
                 tr(lang, "🪑 **13 Clues**: {host} opened a table here. Press **Join** to play.",
                    host=host),
                 embeds=[lobby_embed(lang, host, names, table.options)],
-                view=components.lobby_view(table),
+                view=components.lobby_view(table, lang),
             )
         view = public_view(state)
         # the end is one message: the reveal alone (and its picture), no table status beside it
