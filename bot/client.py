@@ -16,13 +16,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
-from bot.components import TableButton, not_routed, routed
+from bot.components import not_routed, routed
 from bot.config import Config
 from bot.drawings import Drawings
 from bot.i18n import tr
 from bot.interactions import answer, expired, language_of, unchanged
 from bot.languages import Languages
 from bot.lease import Lease
+from bot.lobby import TableClick
 from bot.outbox import Sender
 from bot.pacing import Pacer
 from bot.plug import AnyGame
@@ -44,6 +45,12 @@ IDENTIFY_SPACING = 5.5
 """Discord lets each `max_concurrency` bucket IDENTIFY once every 5 seconds; the turn is
 taken just before the IDENTIFY is sent, which then takes a moment to arrive (half a second
 kept spare)."""
+
+
+def import_games() -> None:
+    """Run in each AI helper as it starts: import every game (half a second) before the first
+    piece of work waits for it (`bot.workers` is below the registry and names no game)."""
+    import bot.registry  # noqa: F401
 
 
 class DeductionBot(commands.AutoShardedBot):
@@ -101,7 +108,7 @@ class DeductionBot(commands.AutoShardedBot):
             self._buckets = max(1, limits.max_concurrency)
         warming: asyncio.Future[int] | None = None
         if self.config.ai_workers > 0:
-            self._thinker = helper_pool(self.config.ai_workers)
+            self._thinker = helper_pool(self.config.ai_workers, warmers=(import_games,))
             warming = asyncio.get_running_loop().run_in_executor(self._thinker, os.getpid)
         self.tables = TableService(
             storage,
@@ -123,7 +130,7 @@ class DeductionBot(commands.AutoShardedBot):
         self.drawings.warm()
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)
-        self.add_dynamic_items(TableButton, SitAnswer)
+        self.add_dynamic_items(TableClick, SitAnswer)
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CatalogTranslator())
         if self.config.sync_commands:

@@ -52,7 +52,9 @@ class TableButton(
     template=r"(?P<prefix>[a-z0-9]{1,8}):(?P<verb>join|leave|start|hand|unai|again):"
     r"(?P<table>\d+)(?::-)?",
 ):
-    """Join, Leave, Start on a lobby; My secrets on every table message and DM."""
+    """Join, Leave, Start on a lobby; My secrets on every table message and DM. Drawn and
+    read back here; a click on one is answered by `bot.lobby.TableClick`, in the layer above
+    (its handlers act through the table service)."""
 
     LOOK: ClassVar[dict[str, tuple[str, discord.ButtonStyle, str | None]]] = {
         "join": ("Join", discord.ButtonStyle.success, "🪑"),
@@ -78,16 +80,6 @@ class TableButton(
         /,
     ) -> TableButton:
         return cls(match["prefix"], match["verb"], int(match["table"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        from bot import lobby  # the handlers act through the table service, built above this
-
-        place = lobby.place_of(interaction)
-
-        async def locate() -> Table:
-            return await lobby.tables_of(interaction).by_id(self.table_id, place)
-
-        await lobby.HANDLERS[self.verb](interaction, locate)
 
 
 def not_routed(games: Iterable[AnyGame], lang: str) -> str:

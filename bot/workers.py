@@ -31,11 +31,8 @@ def helper_pool(
 
 
 def _start_helper(niceness: int, warmers: tuple[Callable[[], object], ...]) -> None:
-    """Import every game (half a second) before the first piece of work waits for it, and
-    exit once the bot is gone (a SIGKILLed bot cannot tell its helpers, which would otherwise
-    wait for work forever)."""
-    import bot.registry  # noqa: F401
-
+    """Exit once the bot is gone (a SIGKILLed bot cannot tell its helpers, which would
+    otherwise wait for work forever)."""
     if niceness:
         os.nice(niceness)
     parent = os.getppid()

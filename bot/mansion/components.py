@@ -17,7 +17,8 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
-from bot.interactions import answer
+from bot.family import headed_in_dm
+from bot.interactions import answer, place_of, run_update, tables_of
 from bot.mansion import actions
 from bot.mansion.family import (
     BLUE,
@@ -26,10 +27,10 @@ from bot.mansion.family import (
     NONE,
     PREFIX,
     RED,
+    Build,
     Family,
     Then,
     custom_id,
-    headed_in_dm,
 )
 from bot.mansion.render.labels import (
     EFFECT_EMOJI,
@@ -44,7 +45,7 @@ from bot.mansion.render.lines import prompt_text, seat_note, voice, waiting_text
 from bot.mansion.settings import MansionSettings
 from bot.messages import Outgoing
 from bot.models import Table
-from bot.tables import TableService
+from bot.tables import Reply, TableService
 from bot.thinking import require_full
 from engine.mansion import GameState, player_view
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
@@ -369,6 +370,28 @@ async def show_or_edit(interaction: discord.Interaction, out: Outgoing) -> None:
         await answer(interaction, out)
 
 
+class Acting(Family, template=r"mbm:never:acting"):
+    """A family whose last step applies an action and answers with the panel's next step."""
+
+    async def act(self, interaction: discord.Interaction, build: Build, done: str) -> None:
+        """A picker's last step: apply the action; the message becomes its result, rendered
+        from the new state: what the member learned, then their next step."""
+
+        async def work(reply: Reply) -> None:
+            table = await self.table(interaction)
+            seat = tables_of(interaction).seat(table, interaction.user.id)
+            then = after(table.id, seat, done)
+            reply.then = lambda state, events: headed_in_dm(interaction, table,
+                                                            then(state, events))
+            reply.tells = seat
+            await tables_of(interaction).act(
+                self.click.table_id, interaction.user.id, build,
+                place=place_of(interaction), reply=reply,
+            )
+
+        await run_update(interaction, work, done)
+
+
 class TableMenu(Family, template=r"mbm:(?P<verb>turn|notes):(?P<table>\d+)(?::-)?"):
     """My turn opens the panel for the clicking member; Notes shows their notes grid."""
 
@@ -414,7 +437,7 @@ def open_panel(table_id: int, view: PlayerView, hint: bool = False) -> Outgoing:
     return panel(table_id, view, hint=hint)
 
 
-class PanelButton(Family, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acopen|hint):"
+class PanelButton(Acting, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acopen|hint):"
                                    r"(?P<table>\d+):(?P<stamp>\d+)(?::(?P<draft>[a-z0-9_.]+))?"):
     """The turn panel's steps: an Action card, its target or confirmation, Accuse, End turn,
     Back, Hint."""
@@ -471,7 +494,7 @@ def _int(text: str) -> int:
         raise UserError("That choice is not on the menu. Please pick again.") from None
 
 
-class SuggestPicker(Family, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm|spgo|spmgo):"
+class SuggestPicker(Acting, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm|spgo|spmgo):"
                                      r"(?P<table>\d+):(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """The two suggestion cards: destination (ANY) or move (PRESENT), suspect, vehicle."""
 
@@ -511,7 +534,7 @@ class SuggestPicker(Family, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm
                 **picker(table.id, view, draft).reply_kwargs())
 
 
-class AccusePicker(Family, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\d+):"
+class AccusePicker(Acting, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\d+):"
                                     r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """Suspect, vehicle, destination, then Accuse (on your turn, before or after playing)."""
 
@@ -531,7 +554,7 @@ class AccusePicker(Family, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\
             **accuse_picker(table.id, pid, draft).reply_kwargs())
 
 
-class SolutionPicker(Family, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<table>\d+):"
+class SolutionPicker(Acting, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<table>\d+):"
                                       r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """One Against All: the fugitive chooses the solution (by DM, `hand` or the panel)."""
 
@@ -554,7 +577,7 @@ class SolutionPicker(Family, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<t
             **headed_in_dm(interaction, table, out).reply_kwargs())
 
 
-class PromptButton(Family, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"
+class PromptButton(Acting, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"
                                     r"(?P<stamp>\d+):(?P<draft>[a-z0-9_]+)"):
     """Answers: the card to show, the face-down position to look at, the tip's answer."""
 

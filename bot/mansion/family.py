@@ -19,10 +19,9 @@ import discord
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
 from bot.i18n import N_
-from bot.interactions import place_of, run_update, tables_of
+from bot.interactions import tables_of
 from bot.messages import Outgoing
 from bot.models import Table
-from bot.tables import Reply
 from engine.mansion import Action, GameState, player_view
 from engine.mansion.views import PlayerView
 
@@ -65,33 +64,6 @@ class Family(GameFamily, template=r"mbm:never"):
         table, view = await self.seat_view(interaction)
         check_prompt(view.prompt.id if view.prompt else None, self.click.stamp)
         return table, view
-
-    async def act(self, interaction: discord.Interaction, build: Build, done: str) -> None:
-        """A picker's last step: apply the action; the message becomes its result, rendered
-        from the new state: what the member learned, then their next step."""
-        from bot.mansion.components import after
-
-        async def work(reply: Reply) -> None:
-            table = await self.table(interaction)
-            seat = tables_of(interaction).seat(table, interaction.user.id)
-            then = after(table.id, seat, done)
-            reply.then = lambda state, events: headed_in_dm(interaction, table,
-                                                            then(state, events))
-            reply.tells = seat
-            await tables_of(interaction).act(
-                self.click.table_id, interaction.user.id, build,
-                place=place_of(interaction), reply=reply,
-            )
-
-        await run_update(interaction, work, done)
-
-
-def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing) -> Outgoing:
-    """A DM that becomes its answer keeps naming its table (the header every DM has)."""
-    from bot.mansion.game import GAME
-    from bot.news import headed_in_dm as headed
-
-    return headed(GAME, table, out, interaction.guild_id)
 
 
 STALE_PROMPT = N_("That button is out of date: it was already answered, or the game has "

@@ -12,10 +12,10 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
+from bot.family import headed_in_dm
 from bot.interactions import answer, place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
-from bot.news import headed_in_dm
 from bot.plug import TableSettings
 from bot.tables import Reply
 from bot.thinking import require_full
@@ -145,11 +145,9 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
                 "neighbour's card holder. Waiting for the others…")
 
         async def work(reply: Reply) -> None:
-            from bot.thirteen_clues.game import GAME
-
             table, then = await self.table(interaction), pass_reply(text)
-            reply.then = lambda state, events: headed_in_dm(GAME, table, then(state, events),
-                                                            interaction.guild_id)
+            reply.then = lambda state, events: headed_in_dm(interaction, table,
+                                                            then(state, events))
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, actions.pass_chosen(chosen),
                 place=place_of(interaction), reply=reply,
