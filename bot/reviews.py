@@ -16,15 +16,17 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import discord
+from pydantic import BaseModel
 
 from bot.components import Locate
 from bot.errors import UserError
 from bot.i18n import N_
 from bot.interactions import run, tables_of
 from bot.messages import Outgoing
+from bot.plug import Own
 from bot.thinking import think
 
-S = TypeVar("S")
+S = TypeVar("S", bound=BaseModel)
 R = TypeVar("R")
 
 TITLE = "📋 Your review"
@@ -44,6 +46,8 @@ class Reviewer(Generic[S, R]):
     """Why there is nothing to review (a game stored before its record was kept, one ended
     before play), or None."""
     embed: Callable[[S, R], discord.Embed]
+    model: type[S]
+    """The game's state model: a stored state is checked to be one (`bot.plug.Own`)."""
 
     def letter(self, state: S, seat: int) -> Outgoing | None:
         """The review DM at the end (none for a game with nothing to review)."""
@@ -61,7 +65,7 @@ class Reviewer(Generic[S, R]):
             stored = tables.state_of(table)
             if not tables.module(table).is_over(stored):
                 raise UserError(NOT_OVER, secret=self.secret)
-            state: S = stored
+            state = Own[S, object](self.model).state(stored)
             result = await think(interaction, self.review, state, seat)
             why = self.missing(state, result)
             if why is not None:

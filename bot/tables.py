@@ -23,14 +23,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bot import news, spectators
 from bot.errors import UserError
 from bot.i18n import N_
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
-from bot.plug import AnyGame, TableSettings, settings_of
+from bot.plug import AnyGame, Built, Rendered, TableSettings, settings_of
 from bot.storage import Change, Committed, LogEntry, StaleVersion, Storage, TimerPlan
 from bot.world_changes import WorldChanges
 from engine.errors import RuleError
@@ -43,9 +43,6 @@ STALE = N_("That button is out of date: the table has moved on since. Use the la
            "message.")
 CLOSING = N_("The bot is restarting right now: nothing was changed. Please try again in a "
              "moment.")
-
-ActionBuilder = Callable[[Any, int], Any]
-"""(engine state, acting seat) → engine action; may raise UserError or RuleError."""
 
 
 @dataclass
@@ -61,7 +58,7 @@ class Reply:
     vanish: bool = False
     """The answer is the news itself: the original response (a picker, "thinking…") is
     deleted instead of edited, and leaves nothing behind."""
-    then: Callable[[Any, list[Any]], Outgoing] | None = None
+    then: Rendered | None = None
     """Renders the answer from the change's result (the new engine state and its events),
     for answers that depend on what happened: a panel that moves on to the next step."""
     tells: int | None = None
@@ -73,7 +70,7 @@ class Reply:
             return Letter.unsay(self.interaction_id, self.token, follows=follows)
         return Letter.reply(self.interaction_id, self.token, self.body, follows=follows)
 
-    def settle(self, state: Any, events: list[Any]) -> None:
+    def settle(self, state: BaseModel, events: Sequence[object]) -> None:
         """Render the answer from the result, if it depends on it (before it is stored)."""
         if self.then is not None:
             self.body = self.then(state, events)
@@ -91,8 +88,8 @@ class Place:
 @dataclass
 class Applied:
     table: Table
-    state: Any
-    events: list[Any]
+    state: BaseModel
+    events: list[object]
     letters: tuple[int, ...]
 
 
@@ -217,7 +214,7 @@ class TableService:
     def settings(self, table: Table) -> TableSettings:
         return settings_of(self.module(table), table)
 
-    def state_of(self, table: Table) -> Any:
+    def state_of(self, table: Table) -> BaseModel:
         if table.state is None:
             raise UserError("The game has not started yet.")
         return self.module(table).load(table.state)
@@ -464,7 +461,7 @@ class TableService:
         self,
         table_id: int,
         user_id: int,
-        build: ActionBuilder,
+        build: Built,
         *,
         version: int | None = None,
         place: Place | None = None,
@@ -512,7 +509,7 @@ class TableService:
         change: Callable[[dict[str, Any]], dict[str, Any]],
         *,
         place: Place | None = None,
-    ) -> tuple[Table, Any, int, dict[str, Any]]:
+    ) -> tuple[Table, BaseModel, int, dict[str, Any]]:
         """A seat's private notes, changed under the table lock (two quick marks both stay)."""
         async with self._operation(table_id):
             table = await self.by_id(table_id, place)
@@ -561,7 +558,7 @@ class TableService:
             await self._store(Change(table, timers=TimerPlan(delete=(timer.id,))))
 
     async def _ai_move(
-        self, table: Table, state: Any, seat: int, level: str, *, done: Timer,
+        self, table: Table, state: BaseModel, seat: int, level: str, *, done: Timer,
         notices: Sequence[Letter] = (),
     ) -> Applied:
         module = self.module(table)
@@ -586,7 +583,7 @@ class TableService:
         return letters
 
     def _plan(
-        self, table: Table, before: Any | None, state: Any, *, done: Timer | None = None
+        self, table: Table, before: BaseModel | None, state: BaseModel, *, done: Timer | None = None
     ) -> TimerPlan:
         """The timers a stored change leaves: AI seats the game waits on get a move timer
         after every change; waiting members get a reminder and an idle timer when the waiting
@@ -650,8 +647,8 @@ class TableService:
     async def _apply(
         self,
         table: Table,
-        state: Any,
-        action: Any,
+        state: BaseModel,
+        action: object,
         *,
         actor: str,
         reply: Reply | None = None,
@@ -671,9 +668,9 @@ class TableService:
     async def _commit(
         self,
         table: Table,
-        before: Any | None,
-        state: Any,
-        events: list[Any],
+        before: BaseModel | None,
+        state: BaseModel,
+        events: list[object],
         *,
         actor: str,
         action: str,
@@ -727,8 +724,8 @@ class TableService:
         _stored(reply)
         return Applied(committed.table, state, events, committed.letters)
 
-    async def _slow_letters(self, module: AnyGame, table: Table, state: Any,
-                            events: list[Any]) -> dict[int, Outgoing] | None:
+    async def _slow_letters(self, module: AnyGame, table: Table, state: BaseModel,
+                            events: list[object]) -> dict[int, Outgoing] | None:
         """The change's slow letters (the reviews at the end), rendered apart from the event
         loop: in the thinkers' process pool, else in a thread, one member at a time, so an
         AI move another table asks for meanwhile waits for one member's letter at most. The
@@ -751,7 +748,7 @@ class TableService:
             self.working -= 1
         return out
 
-    def _continue_idle(self, table: Table, state: Any, done: Timer, plan: TimerPlan
+    def _continue_idle(self, table: Table, state: BaseModel, done: Timer, plan: TimerPlan
                        ) -> TimerPlan:
         """An idle member's whole turn is played for them: one AI move per firing."""
         module = self.module(table)
@@ -762,7 +759,7 @@ class TableService:
         return TimerPlan(delete=plan.delete, clear=plan.clear, seats_done=plan.seats_done,
                          add=(*plan.add, again))
 
-    def _deadline(self, table: Table, before: Any | None, state: Any, plan: TimerPlan
+    def _deadline(self, table: Table, before: BaseModel | None, state: BaseModel, plan: TimerPlan
                   ) -> float | None:
         """When the turn timer answers for the member waited on: set with a new waiting
         situation, kept while it lasts."""

@@ -13,6 +13,7 @@ from bot.client import DeductionBot
 from bot.interactions import Answer, place_of, reply_for, run
 from bot.mansion import actions
 from bot.mansion.components import FAMILIES, after, member_view, turn_panel
+from bot.mansion.family import OWN
 from bot.mansion.game import GAME
 from bot.mansion.notes import notes_answer
 from bot.mansion.reviewing import REVIEWER
@@ -80,9 +81,9 @@ class MansionCog(
         async def work() -> None:
             table = await self.here(interaction)()
             seat = self.tables.seat(table, interaction.user.id)
-            reply.then, reply.tells = after(table.id, seat), seat
+            reply.then, reply.tells = OWN.then(after(table.id, seat)), seat
             await self.tables.act(table.id, interaction.user.id,
-                                  actions.accuse(None, suspect, vehicle, destination),
+                                  OWN.builder(actions.accuse(None, suspect, vehicle, destination)),
                                   place=place_of(interaction), reply=reply)
 
         await run(interaction, work, stored=reply)

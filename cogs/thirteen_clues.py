@@ -4,7 +4,7 @@ commands. Each builds its action with the same builder as its button."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -12,10 +12,10 @@ from discord import app_commands
 from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.interactions import place_of, reply_for, run
-from bot.messages import Outgoing
 from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import show_casebook
 from bot.thirteen_clues.components import FAMILIES, consult_reply, pass_reply
+from bot.thirteen_clues.family import OWN, Then
 from bot.thirteen_clues.game import GAME, Edition
 from bot.thirteen_clues.reviewing import REVIEWER
 from cogs.table import TableCog
@@ -38,13 +38,13 @@ class ThirteenCluesCog(
         self.bot.remove_dynamic_items(*FAMILIES)
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
-                  then: Callable[[Any, list[Any]], Outgoing] | None = None) -> None:
+                  then: Then | None = None) -> None:
         reply = reply_for(interaction, done)
-        reply.then = then
+        reply.then = None if then is None else OWN.then(then)
 
         async def work() -> None:
             table = await self.here(interaction)()
-            await self.tables.act(table.id, interaction.user.id, build,
+            await self.tables.act(table.id, interaction.user.id, OWN.builder(build),
                                   place=place_of(interaction), reply=reply)
 
         await run(interaction, work, stored=reply)
@@ -149,7 +149,7 @@ class ThirteenCluesCog(
         try:
             table = await self.here(interaction)()
             seat = self.tables.seat(table, interaction.user.id)
-            state = self.tables.state_of(table)
+            state = OWN.state(self.tables.state_of(table))
         except UserError:
             return []
         lang = self.bot.languages.known(interaction)

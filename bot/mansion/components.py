@@ -25,6 +25,7 @@ from bot.mansion.family import (
     GREEN,
     GREY,
     NONE,
+    OWN,
     PREFIX,
     RED,
     Build,
@@ -47,7 +48,7 @@ from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import Reply, TableService
 from bot.thinking import require_full
-from engine.mansion import GameState, player_view
+from engine.mansion import Event, GameState, player_view
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
 from engine.mansion.legal import opponents, playable_cards
 from engine.mansion.views import PlayerView, PublicView
@@ -200,7 +201,7 @@ def after(table_id: int, seat: int, done: str = "✅ Done.") -> Then:
     """A member's answer once their action is stored: what it taught them (or `done`), then
     what they must do next (the panel moves on), rendered from the new state."""
 
-    def render(state: GameState, events: list[Any]) -> Outgoing:
+    def render(state: GameState, events: list[Event]) -> Outgoing:
         view = player_view(state, seat)
         return panel(table_id, view, note=seat_note(events, view) or done)
 
@@ -381,11 +382,11 @@ class Acting(Family, template=r"mbm:never:acting"):
             table = await self.table(interaction)
             seat = tables_of(interaction).seat(table, interaction.user.id)
             then = after(table.id, seat, done)
-            reply.then = lambda state, events: headed_in_dm(interaction, table,
-                                                            then(state, events))
+            reply.then = OWN.then(lambda state, events: headed_in_dm(interaction, table,
+                                                                     then(state, events)))
             reply.tells = seat
             await tables_of(interaction).act(
-                self.click.table_id, interaction.user.id, build,
+                self.click.table_id, interaction.user.id, OWN.builder(build),
                 place=place_of(interaction), reply=reply,
             )
 
@@ -410,7 +411,7 @@ def member_view(tables: TableService, table: Table, user_id: int) -> PlayerView:
     """The member's seat's view of a table in play (refused for strangers and lobbies)."""
     if table.state is None:
         raise UserError("The game has not started yet.")
-    return player_view(tables.state_of(table), tables.seat(table, user_id))
+    return player_view(OWN.state(tables.state_of(table)), tables.seat(table, user_id))
 
 
 def turn_panel(tables: TableService, table: Table, user_id: int) -> Outgoing:

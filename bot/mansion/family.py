@@ -12,7 +12,6 @@ button works after a restart, from a DM as from the channel.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import discord
 
@@ -22,10 +21,13 @@ from bot.i18n import N_
 from bot.interactions import tables_of
 from bot.messages import Outgoing
 from bot.models import Table
-from engine.mansion import Action, GameState, player_view
+from bot.plug import Own
+from engine.mansion import Action, Event, GameState, player_view
 from engine.mansion.views import PlayerView
 
 PREFIX = "mbm"
+OWN: Own[GameState, Event] = Own(GameState)
+"""The Mansion's state and events, given back by the shell (`bot.plug.Own`)."""
 NONE = "_"
 BLUE, GREY, RED, GREEN = (
     discord.ButtonStyle.primary,
@@ -35,7 +37,7 @@ BLUE, GREY, RED, GREEN = (
 )
 
 Build = Callable[[GameState, int], Action]
-Then = Callable[[Any, list[Any]], Outgoing]
+Then = Callable[[GameState, list[Event]], Outgoing]
 
 
 def custom_id(verb: str, table_id: int, prompt: int | None = None, draft: str = "") -> str:
@@ -56,7 +58,7 @@ class Family(GameFamily, template=r"mbm:never"):
             raise UserError("The game has not started yet.")
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
-        state: GameState = tables.state_of(table)
+        state = OWN.state(tables.state_of(table))
         return table, player_view(state, seat)
 
     async def current(self, interaction: discord.Interaction) -> tuple[Table, PlayerView]:

@@ -4,7 +4,6 @@ a DM."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -27,9 +26,11 @@ from bot.thirteen_clues.family import (
     GREEN,
     GREY,
     NONE,
+    OWN,
     PREFIX,
     RED,
     Family,
+    Then,
     custom_id,
     picked,
 )
@@ -58,7 +59,7 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book|hint):(?P
             table = await self.table(interaction)
             tables = tables_of(interaction)
             seat = tables.seat(table, interaction.user.id)
-            state: GameState = tables.state_of(table)
+            state = OWN.state(tables.state_of(table))
             sources = legal.take_sources(state, seat)
             if not sources:
                 raise UserError(legal.not_your_turn_message(state, seat) if state.turn != seat
@@ -146,10 +147,10 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
 
         async def work(reply: Reply) -> None:
             table, then = await self.table(interaction), pass_reply(text)
-            reply.then = lambda state, events: headed_in_dm(interaction, table,
-                                                            then(state, events))
+            reply.then = OWN.then(lambda state, events: headed_in_dm(interaction, table,
+                                                                     then(state, events)))
             await tables_of(interaction).act(
-                self.click.table_id, interaction.user.id, actions.pass_chosen(chosen),
+                self.click.table_id, interaction.user.id, OWN.builder(actions.pass_chosen(chosen)),
                 place=place_of(interaction), reply=reply,
             )
 
@@ -367,13 +368,13 @@ class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<stam
         await self.act(interaction, actions.take(source), "You took a magnifying glass.")
 
 
-def pass_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
+def pass_reply(done: str) -> Then:
     """The answer to a pass choice, from what happened: the cards, to whom, the screen."""
     return lambda state, events: Outgoing(content=pass_answer(state, events, done),
                                           components=[], drop_pictures=True)
 
 
-def consult_reply(done: str) -> Callable[[Any, list[Any]], Outgoing]:
+def consult_reply(done: str) -> Then:
     """The answer to a consultation, from what happened: the card itself."""
     return lambda _state, events: Outgoing(content=consulted_answer(events, done),
                                            components=[], drop_pictures=True)

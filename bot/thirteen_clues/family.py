@@ -8,7 +8,6 @@ clicks where the moment matters, and multi-step pickers carry their draft in the
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
 
 import discord
 
@@ -19,11 +18,16 @@ from bot.i18n import N_
 from bot.interactions import place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
+from bot.plug import Own
 from bot.tables import STALE, Reply
 from bot.thirteen_clues import actions
-from engine.thirteen_clues import GameState, legal
+from engine.thirteen_clues import Event, GameState, legal
 
 PREFIX = "13c"
+OWN: Own[GameState, Event] = Own(GameState)
+"""The 13 Clues state and events, given back by the shell (`bot.plug.Own`)."""
+Then = Callable[[GameState, list[Event]], Outgoing]
+"""Renders a member's answer from what their action did."""
 NONE = "_"
 BLUE, GREY, RED, GREEN = (
     discord.ButtonStyle.primary,
@@ -61,22 +65,23 @@ class Family(GameFamily, template=r"13c:never"):
             raise UserError(STALE)
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
-        state: GameState = tables.state_of(table)
+        state = OWN.state(tables.state_of(table))
         if state.phase != "turns" or state.turn != seat:
             raise UserError(legal.not_your_turn_message(state, seat))
         return table, state, seat
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
                   *, vanish: bool = True,
-                  then: Callable[[Any, list[Any]], Outgoing] | None = None) -> None:
+                  then: Then | None = None) -> None:
         """A picker's last step: apply the action; the picker goes away (its news in the
         channel is the answer), or becomes its result when that says more (`then` renders
         it from what happened)."""
 
         async def work(reply: Reply) -> None:
-            reply.then = then
+            reply.then = None if then is None else OWN.then(then)
             await tables_of(interaction).act(
-                self.click.table_id, interaction.user.id, build, version=self.click.stamp,
+                self.click.table_id, interaction.user.id, OWN.builder(build),
+                version=self.click.stamp,
                 place=place_of(interaction), reply=reply,
             )
 

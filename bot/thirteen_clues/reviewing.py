@@ -84,7 +84,7 @@ def _missing(state: GameState, result: Review) -> str | None:
     return OLD_GAME if state.questions or state.consultations or state.accusations else NOTHING
 
 
-REVIEWER = Reviewer[GameState, Review](secret="mystery", review=review,
+REVIEWER = Reviewer[GameState, Review](secret="mystery", model=GameState, review=review,
                                        missing=_missing, embed=review_embed)
 
 
