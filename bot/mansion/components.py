@@ -18,7 +18,7 @@ import discord
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
 from bot.family import headed_in_dm
-from bot.interactions import answer, place_of, run_update, tables_of
+from bot.interactions import answer
 from bot.mansion import actions
 from bot.mansion.family import (
     BLUE,
@@ -28,7 +28,6 @@ from bot.mansion.family import (
     OWN,
     PREFIX,
     RED,
-    Build,
     Family,
     Then,
     custom_id,
@@ -46,7 +45,7 @@ from bot.mansion.render.lines import prompt_text, seat_note, voice, waiting_text
 from bot.mansion.settings import MansionSettings
 from bot.messages import Outgoing
 from bot.models import Table
-from bot.tables import Reply, TableService
+from bot.tables import TableService
 from bot.thinking import require_full
 from engine.mansion import Event, GameState, player_view
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
@@ -372,25 +371,10 @@ async def show_or_edit(interaction: discord.Interaction, out: Outgoing) -> None:
 
 
 class Acting(Family, template=r"mbm:never:acting"):
-    """A family whose last step applies an action and answers with the panel's next step."""
+    """A family whose last step applies an action: its answer is the turn panel's next step."""
 
-    async def act(self, interaction: discord.Interaction, build: Build, done: str) -> None:
-        """A picker's last step: apply the action; the message becomes its result, rendered
-        from the new state: what the member learned, then their next step."""
-
-        async def work(reply: Reply) -> None:
-            table = await self.table(interaction)
-            seat = tables_of(interaction).seat(table, interaction.user.id)
-            then = after(table.id, seat, done)
-            reply.then = OWN.then(lambda state, events: headed_in_dm(interaction, table,
-                                                                     then(state, events)))
-            reply.tells = seat
-            await tables_of(interaction).act(
-                self.click.table_id, interaction.user.id, OWN.builder(build),
-                place=place_of(interaction), reply=reply,
-            )
-
-        await run_update(interaction, work, done)
+    def after(self, table_id: int, seat: int, done: str) -> Then:
+        return after(table_id, seat, done)
 
 
 class TableMenu(Family, template=r"mbm:(?P<verb>turn|notes):(?P<table>\d+)(?::-)?"):

@@ -16,12 +16,13 @@ from collections.abc import Callable
 import discord
 
 from bot.errors import UserError
-from bot.family import GameFamily, family_id
+from bot.family import GameFamily, family_id, headed_in_dm
 from bot.i18n import N_
-from bot.interactions import tables_of
+from bot.interactions import place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import Own
+from bot.tables import Reply
 from engine.mansion import Action, Event, GameState, player_view
 from engine.mansion.views import PlayerView
 
@@ -66,6 +67,29 @@ class Family(GameFamily, template=r"mbm:never"):
         table, view = await self.seat_view(interaction)
         check_prompt(view.prompt.id if view.prompt else None, self.click.stamp)
         return table, view
+
+    def after(self, table_id: int, seat: int, done: str) -> Then:
+        """The answer once this family's action is stored, rendered from the new state
+        (`bot.mansion.components.Acting`: the turn panel, built on this module)."""
+        raise NotImplementedError
+
+    async def act(self, interaction: discord.Interaction, build: Build, done: str) -> None:
+        """A picker's last step: apply the action; the message becomes its result, rendered
+        from the new state: what the member learned, then their next step."""
+
+        async def work(reply: Reply) -> None:
+            table = await self.table(interaction)
+            seat = tables_of(interaction).seat(table, interaction.user.id)
+            then = self.after(table.id, seat, done)
+            reply.then = OWN.then(lambda state, events: headed_in_dm(interaction, table,
+                                                                     then(state, events)))
+            reply.tells = seat
+            await tables_of(interaction).act(
+                self.click.table_id, interaction.user.id, OWN.builder(build),
+                place=place_of(interaction), reply=reply,
+            )
+
+        await run_update(interaction, work, done)
 
 
 STALE_PROMPT = N_("That button is out of date: it was already answered, or the game has "
