@@ -19,6 +19,15 @@ from bot.interactions import place_of, refuse, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 
+NONE = "_"
+"""A draft's empty choice, in a custom_id."""
+BLUE, GREY, RED, GREEN = (
+    discord.ButtonStyle.primary,
+    discord.ButtonStyle.secondary,
+    discord.ButtonStyle.danger,
+    discord.ButtonStyle.success,
+)
+
 
 def family_id(prefix: str, verb: str, table_id: int, stamp: int | None, draft: str) -> str:
     """`<prefix>:<verb>:<table>:<stamp or ->[:<draft>]`: the stamp is what makes a click stale

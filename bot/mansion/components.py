@@ -17,17 +17,12 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
-from bot.family import headed_in_dm
+from bot.family import BLUE, GREEN, GREY, NONE, RED, headed_in_dm
 from bot.interactions import answer
 from bot.mansion import actions
 from bot.mansion.family import (
-    BLUE,
-    GREEN,
-    GREY,
-    NONE,
     OWN,
     PREFIX,
-    RED,
     Family,
     Then,
     custom_id,

@@ -29,13 +29,6 @@ from engine.mansion.views import PlayerView
 PREFIX = "mbm"
 OWN: Own[GameState, Event] = Own(GameState)
 """The Mansion's state and events, given back by the shell (`bot.plug.Own`)."""
-NONE = "_"
-BLUE, GREY, RED, GREEN = (
-    discord.ButtonStyle.primary,
-    discord.ButtonStyle.secondary,
-    discord.ButtonStyle.danger,
-    discord.ButtonStyle.success,
-)
 
 Build = Callable[[GameState, int], Action]
 Then = Callable[[GameState, list[Event]], Outgoing]

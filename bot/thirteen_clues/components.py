@@ -11,7 +11,7 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
-from bot.family import headed_in_dm
+from bot.family import BLUE, GREEN, GREY, NONE, RED, headed_in_dm
 from bot.interactions import answer, place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -22,13 +22,8 @@ from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import MarkSelect, show_casebook
 from bot.thirteen_clues.coaching import advice_for, hint_text
 from bot.thirteen_clues.family import (
-    BLUE,
-    GREEN,
-    GREY,
-    NONE,
     OWN,
     PREFIX,
-    RED,
     Family,
     Then,
     custom_id,

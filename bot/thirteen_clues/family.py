@@ -28,13 +28,6 @@ OWN: Own[GameState, Event] = Own(GameState)
 """The 13 Clues state and events, given back by the shell (`bot.plug.Own`)."""
 Then = Callable[[GameState, list[Event]], Outgoing]
 """Renders a member's answer from what their action did."""
-NONE = "_"
-BLUE, GREY, RED, GREEN = (
-    discord.ButtonStyle.primary,
-    discord.ButtonStyle.secondary,
-    discord.ButtonStyle.danger,
-    discord.ButtonStyle.success,
-)
 
 
 PICK = N_("Pick one of the menu's choices.")
