@@ -34,6 +34,7 @@ from bot.timers import TimerDispatcher
 from bot.translator import CatalogTranslator
 from bot.transport import Transport
 from bot.workers import helper_pool
+from bot.world_changes import WorldChanges
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,8 @@ class DeductionBot(commands.AutoShardedBot):
     transport: Transport
     timers: TimerDispatcher
     languages: Languages
+    world: WorldChanges
+    """What happens to tables when their channel, server or members change."""
 
     def __init__(self, config: Config, games: Sequence[AnyGame] | None = None) -> None:
         intents = discord.Intents.none()
@@ -118,10 +121,11 @@ class DeductionBot(commands.AutoShardedBot):
             on_commit=self._wake,
             thinker=self._thinker,
         )
+        self.world = WorldChanges(self.tables)
         self.pacer = Pacer(self.config.rest_per_second, gate=self._global_hold)
         self.transport = Transport(self, self.drawings, self.pacer)
         self.sender = Sender(
-            storage, self.transport, self.tables.world.on_undeliverable,
+            storage, self.transport, self.world.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
             pacer=self.pacer,
         )

@@ -32,7 +32,6 @@ from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
 from bot.plug import AnyGame, Built, Rendered, TableSettings, settings_of
 from bot.storage import Change, Committed, LogEntry, StaleVersion, Storage, TimerPlan
-from bot.world_changes import WorldChanges
 from engine.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -120,8 +119,6 @@ class TableService:
         """Where AI detectives think (a process pool: an expert's tens of milliseconds of
         pure Python would otherwise hold up every other table's interactions); None: here."""
         self.closing = False
-        self.world = WorldChanges(self)
-        """What happens to tables when their channel, server or members change."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.working = 0
@@ -326,7 +323,7 @@ class TableService:
             if table.status == "playing":
                 if table.seats[seat].human is None:
                     raise UserError("An AI already plays your seat.")
-                await self.world.without(table, user_id, "left the table", reply=reply)
+                await self.without(table, user_id, "left the table", reply=reply)
                 return await self.by_id(table_id)
             _require_lobby(table)
             if table.host_id == user_id:
@@ -334,6 +331,47 @@ class TableService:
             seats = [s for i, s in enumerate(table.seats) if i != seat]
             return await self._store_lobby(table, table.model_copy(update={"seats": seats}),
                                            reply)
+
+
+    async def without(self, table: Table, user_id: int, why: str, *,
+                       reply: Reply | None = None) -> None:
+        """A member leaves a table (`leave`, or they left the server): a lobby seat is freed,
+        a game seat is played by an AI from now on, and the table is told."""
+        seat = table.seat_of(user_id)
+        if seat is None or table.status == "over":
+            return
+        module, ref = self.module(table), table.seats[seat]
+        if table.status == "lobby":
+            seats = [s for i, s in enumerate(table.seats) if i != seat]
+            humans = [s.user_id for s in seats if s.human is not None]
+            if not humans:
+                closed = table.model_copy(update={"status": "over", "seats": seats})
+                await self._store_lobby(table, closed, None)
+                return
+            host = table.host_id if table.host_id != user_id else humans[0]
+            await self._store_lobby(
+                table, table.model_copy(update={"seats": seats, "host_id": host}), None
+            )
+            return
+        seats = list(table.seats)
+        seats[seat] = ref.model_copy(update={"ai_level": module.gone_level})
+        humans = [s.human for s in seats if s.human is not None]
+        host = table.host_id if table.host_id != user_id or not humans else humans[0]
+        after = table.model_copy(update={"seats": seats, "host_id": host,
+                                         "version": table.version + 1})
+        state = self.state_of(table)
+        text = (f"🤖 {ref.name} {why}: an AI ({module.gone_level}) plays their seat "
+                "from now on.")
+        plan = self._plan(after, None, state)
+        after, letters = news.living(module, after, state, text, fresh=True)
+        if reply is not None:
+            letters.append(reply.letter(len(letters)))
+        await self._store(Change(
+            after, expected=table.version, letters=letters,
+            timers=TimerPlan(seats_done=(seat,), clear=plan.clear, add=plan.add),
+        ))
+        if reply is not None:
+            reply.stored = True
 
     async def remove_ai(self, table_id: int, user_id: int, *, place: Place | None = None,
                         reply: Reply | None = None) -> Table:
