@@ -74,7 +74,7 @@ def main() -> None:
                 kept.frame(step)
             steps.append((time.perf_counter() - started) / len(asked))
             started = time.perf_counter()
-            text = transcript(module, kept.record)
+            text = transcript(module, kept.record, "en")
             texts.append(time.perf_counter() - started)
             tracemalloc.start()
             again = Replay(module, kept.record)

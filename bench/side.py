@@ -74,7 +74,7 @@ async def realistic_change(storage: Storage) -> tuple[Table, Change]:
                                       "version": stored.version + 1})
     newly = [s for s in legal.waiting_on(after_state) if s not in legal.waiting_on(state)]
     after, letters = news.letters(plug(GAME), after, after_state, events, newly_waiting=newly,
-                                  alerts=await service._alerts(after, newly))
+                                  alerts=await service._alerts(after, newly), langs={})
     letters.append(Reply(1, "token", Outgoing(content="✅ Asked.")).letter(len(letters)))
     plan = service._plan(after, state, after_state)
     change = Change(after, expected=stored.version,

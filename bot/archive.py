@@ -245,9 +245,9 @@ def plain(out: Outgoing) -> str:
     return "\n".join(parts)
 
 
-def transcript(module: AnyGame, record: GameRecord) -> str:
-    """The whole game to read: at each step what the channel was told and what each seat
-    was told privately (the game is over: nothing is secret any more)."""
+def transcript(module: AnyGame, record: GameRecord, lang: str) -> str:
+    """The whole game to read, in `lang`: at each step what the channel was told and what
+    each seat was told privately (the game is over: nothing is secret any more)."""
     table = table_of(record)
     names = ", ".join(s.name + (" (AI)" if s.is_ai else "") for s in table.seats)
     lines = [f"{module.title} — game #{record.table_id}", f"Players (in seat order): {names}",
@@ -256,11 +256,12 @@ def transcript(module: AnyGame, record: GameRecord) -> str:
     for step, frame in enumerate(frames(module, record)):
         end = frame.state
         lines.append(f"== Step {step}: {actor_name(table, frame.actor)} ==")
-        news = module.news(table, frame.state, frame.events) or seat_news(record, step)
+        news = module.news(table, frame.state, frame.events, lang=lang) \
+            or seat_news(record, step)
         if news:
             lines.append(f"[table] {news}")
         for seat, ref in enumerate(table.seats):
-            letter = module.letter(table, frame.state, frame.events, seat)
+            letter = module.letter(table, frame.state, frame.events, seat, lang=lang)
             told = plain(letter) if letter is not None else ""
             if told:
                 lines.append(f"[to {ref.name}] {told}")

@@ -11,6 +11,7 @@ import argparse
 import random
 from typing import Any
 
+from bot import i18n
 from bot.models import SeatRef, Table
 from bot.plug import AnyGame
 from bot.registry import GAMES
@@ -27,6 +28,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--quiet-dms", action="store_true", help="print only the channel")
+    parser.add_argument("--language", choices=i18n.languages(), default=i18n.SOURCE,
+                        help="the language the channel and the DMs are written in")
     game = games[parser.parse_known_args(argv)[0].game]
     parser.add_argument("-h", "--help", action="help", help="this help, with --game's options")
     parser.add_argument("--level", choices=game.ai_levels, default=game.ai_levels[-1],
@@ -57,7 +60,7 @@ def main(argv: list[str]) -> int:
     state, events = game.start(seats, settings, seed)
     rng = random.Random(seed)
     for _ in range(MAX_ACTIONS):
-        _show(game, table, state, events, args.quiet_dms)
+        _show(game, table, state, events, args.quiet_dms, args.language)
         if game.is_over(state):
             break
         seat = game.waiting_on(state)[0]
@@ -65,19 +68,20 @@ def main(argv: list[str]) -> int:
     else:
         print("The demo stopped after too many actions.")
         return 1
-    final = game.table_message(table, state)
+    final = game.table_message(table, state, lang=args.language)
     embed = final.embeds[0] if final.embeds else {}
     print(f"\n== Game over — {embed.get('title', game.title)} ==\n{embed.get('description', '')}")
     return 0
 
 
-def _show(game: AnyGame, table: Table, state: Any, events: list[Any], quiet_dms: bool) -> None:
-    text = game.news(table, state, events)
+def _show(game: AnyGame, table: Table, state: Any, events: list[Any], quiet_dms: bool,
+          lang: str) -> None:
+    text = game.news(table, state, events, lang=lang)
     if text:
         print("[#channel] " + text.replace("\n", "\n          "))
     if quiet_dms:
         return
     for seat, ref in enumerate(table.seats):
-        dm = game.letter(table, state, events, seat)
+        dm = game.letter(table, state, events, seat, lang=lang)
         if dm is not None and dm.text:
             print(f"   [DM to {ref.name}] " + dm.text.replace("\n", "\n      "))

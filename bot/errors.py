@@ -1,5 +1,9 @@
 """The one error type of the bot layer: its message is shown to the user, ephemerally."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
+
 from bot.i18n import tr
 
 
@@ -12,6 +16,18 @@ class UserError(Exception):
         super().__init__(message.format(**params) if params else message)
         self.message = message
         self.params = params
+        self.written: Callable[[str], str] | None = None
+        """Writes the text in a language, for a refusal whose words are not a catalog
+        template alone (an engine rule, with its game's card names)."""
+
+    @classmethod
+    def written_as(cls, english: str, write: Callable[[str], str]) -> UserError:
+        """A refusal another layer words (`write(lang)`), such as a game's rule."""
+        refused = cls(english)
+        refused.written = write
+        return refused
 
     def text(self, lang: str) -> str:
+        if self.written is not None:
+            return self.written(lang)
         return tr(lang, self.message, **self.params)

@@ -84,8 +84,9 @@ class GameFamily(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"never:
         return await tables_of(interaction).by_id(self.click.table_id, place_of(interaction))
 
 
-def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing) -> Outgoing:
+def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing, lang: str
+                 ) -> Outgoing:
     """A DM that becomes its answer keeps naming its table (the header every DM has); the
-    table's own game writes the header."""
+    table's own game writes the header, in `lang`."""
     game = tables_of(interaction).module(table)
-    return news.headed_in_dm(game, table, out, interaction.guild_id)
+    return news.headed_in_dm(game, table, out, interaction.guild_id, lang)

@@ -53,10 +53,12 @@ async def language_of(interaction: discord.Interaction) -> str:
 
 
 async def refusal(interaction: discord.Interaction, error: UserError | RuleError) -> str:
-    """A refusal's text in the member's language (the engine's rule errors are English)."""
+    """A refusal's text in the member's language (a rule error that reached here unworded
+    by its game: through the catalogs alone)."""
+    lang = await language_of(interaction)
     if isinstance(error, UserError):
-        return error.text(await language_of(interaction))
-    return str(error)
+        return error.text(lang)
+    return tr(lang, error.message, **error.params)
 
 
 async def unchanged(interaction: discord.Interaction) -> str:

@@ -2,7 +2,9 @@
 converted, their DMs) in their own language: the one they chose with `/language`, else their
 Discord client's, which every interaction brings (`interaction.locale`) and which is stored
 as the latest seen. A table's channel posts are in the table's language: the server's
-`/settings language`, else the server's Discord language (`guild_locale`)."""
+`/settings language`, else the server's Discord language (`guild_locale`), kept on the table
+when it opens (`TABLE_LANGUAGE` among its options), so a later `/settings` change does not
+switch a game in play."""
 
 from __future__ import annotations
 
@@ -12,7 +14,11 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.models import Table
 from bot.storage import Storage
+
+TABLE_LANGUAGE = "language"
+"""The table option holding its channel's language."""
 
 
 def of_table(settings: Mapping[str, Any], guild_locale: object) -> str:
@@ -21,6 +27,12 @@ def of_table(settings: Mapping[str, Any], guild_locale: object) -> str:
     if isinstance(chosen, str) and chosen in i18n.languages():
         return chosen
     return i18n.from_discord(guild_locale) if guild_locale is not None else i18n.SOURCE
+
+
+def of(table: Table) -> str:
+    """The language of a table's channel posts, as it was kept when the table opened."""
+    kept = table.options.get(TABLE_LANGUAGE)
+    return kept if isinstance(kept, str) and kept in i18n.languages() else i18n.SOURCE
 
 
 class Languages:
@@ -53,6 +65,14 @@ class Languages:
         seen, _ = await self._stored(user_id)
         await self.storage.set_chosen_language(user_id, language)
         self._known[user_id] = (seen, language)
+
+    async def of_user(self, user_id: int) -> str:
+        """The language a member reads their DMs in: their choice, else the locale of their
+        latest interaction, else English."""
+        seen, chosen = await self._stored(user_id)
+        if chosen in i18n.languages():
+            return str(chosen)
+        return i18n.from_discord(seen) if seen is not None else i18n.SOURCE
 
     def known(self, interaction: discord.Interaction) -> str:
         """`of_member` from memory alone, for autocomplete, which cannot wait for a read: a

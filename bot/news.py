@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from bot import languages
 from bot.components import TableButton
+from bot.i18n import SOURCE, tr
 from bot.messages import Outgoing
 from bot.models import LIVING, Letter, Table
-from bot.plug import A, AnyGame, E, GameModule, O, S
+from bot.plug import YOUR_TURN, A, AnyGame, E, GameModule, O, S
 
 Alert = Literal["ping", "dm", "silent"]
 ALERTS: tuple[Alert, ...] = ("ping", "dm", "silent")
@@ -28,18 +30,19 @@ def link(table: Table) -> str:
     return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
 
 
-def headed(game: GameModule[S, A, E, O], table: Table, out: Outgoing) -> Outgoing:
+def headed(game: GameModule[S, A, E, O], table: Table, out: Outgoing, lang: str) -> Outgoing:
     """A DM names its table: a member at two tables never mixes them up."""
     where = table.place or f"<#{table.channel_id}>"
-    head = f"-# {game.title} · {where} · [go to the table]({link(table)})"
+    go = tr(lang, "go to the table")
+    head = f"-# {game.title} · {where} · [{go}]({link(table)})"
     body = out.content or ""
     return out.model_copy(update={"content": f"{head}\n{body}"[:2000].rstrip()})
 
 
 def headed_in_dm(game: GameModule[S, A, E, O], table: Table, out: Outgoing,
-                 guild_id: int | None) -> Outgoing:
+                 guild_id: int | None, lang: str) -> Outgoing:
     """A DM that becomes the answer to its own button (no guild) keeps naming its table."""
-    return out if guild_id is not None else headed(game, table, out)
+    return out if guild_id is not None else headed(game, table, out, lang)
 
 
 def letters(
@@ -50,6 +53,7 @@ def letters(
     *,
     newly_waiting: Sequence[int],
     alerts: Mapping[int, Alert],
+    langs: Mapping[int, str],
     fresh: bool = False,
     channel: bool = True,
     was_lobby: bool = False,
@@ -70,33 +74,36 @@ def letters(
     casebook) are brought up to date for the seats to act, not for the others, whose turn
     brings theirs up to date (nor for a seat whose turn just ended: its next turn does).
     `slow`: the letters rendered ahead in the thinkers' pool (`GameModule.slow_letters`), by
-    seat."""
+    seat. `langs`: each member's language (user → code), that of their DMs; the channel
+    reads the table's (`languages.of`)."""
     owed: list[Letter] = []
     to_act = set() if game.is_over(state) else set(game.waiting_on(state))
     prompted: set[int] = set()  # seats this change DMs a prompt: for `dm`, that is the alert
     for seat, ref in enumerate(table.seats):
         if ref.human is None:
             continue
-        out = game.letter(table, state, events, seat)
+        lang = langs.get(ref.human, SOURCE)
+        out = game.letter(table, state, events, seat, lang=lang)
         if out is not None and not (seat == told and not out.pictures):
-            owed.append(Letter.dm(ref.human, headed(game, table, out)))
+            owed.append(Letter.dm(ref.human, headed(game, table, out, lang)))
             if out.components:
                 prompted.add(seat)
         if slow is not None and seat in slow:
-            owed.append(Letter.dm(ref.human, headed(game, table, slow[seat])))
-        kept_dms = game.slots(table, state, events, seat, catch_up=seat in newly_waiting) \
-            if seat in to_act else {}
+            owed.append(Letter.dm(ref.human, headed(game, table, slow[seat], lang)))
+        kept_dms = game.slots(table, state, events, seat, catch_up=seat in newly_waiting,
+                              lang=lang) if seat in to_act else {}
         for slot, kept in kept_dms.items():
-            owed.append(Letter.dm(ref.human, headed(game, table, kept), slot=slot))
+            owed.append(Letter.dm(ref.human, headed(game, table, kept, lang), slot=slot))
         if not channel and game.is_over(state):  # the channel cannot show the end
-            bye = game.farewell(table, state, seat)
+            bye = game.farewell(table, state, seat, lang=lang)
             if bye is not None:
-                owed.append(Letter.dm(ref.human, headed(game, table, bye)))
-    pinged, dms = alerted(game, table, state, newly_waiting, alerts, prompted)
+                owed.append(Letter.dm(ref.human, headed(game, table, bye, lang)))
+    pinged, dms = alerted(game, table, state, newly_waiting, alerts, prompted, langs)
     owed += dms
     if not channel:
         return table, owed
-    news = "\n".join(t for t in (headline, game.news(table, state, events)) if t) or None
+    said = game.news(table, state, events, lang=languages.of(table))
+    news = "\n".join(t for t in (headline, said) if t) or None
     fresh = fresh or game.is_over(state)
     if hold and not fresh and not pinged:
         return table.model_copy(update={"feed": [*table.feed, *([news] if news else [])]}), owed
@@ -112,6 +119,7 @@ def alerted(
     newly_waiting: Sequence[int],
     alerts: Mapping[int, Alert],
     prompted: set[int],
+    langs: Mapping[int, str],
 ) -> tuple[list[int], list[Letter]]:
     """One alert per new wait, the way each member chose it: the members to mention in a new
     post (`ping`: only when the table waits on them alone, so a choice several make at once
@@ -124,7 +132,7 @@ def alerted(
     dms: list[Letter] = []
     for seat in newly_waiting:
         user = table.seats[seat].human
-        if user is None or game.awaited(state, seat) is None:
+        if user is None or game.awaited(state, seat, lang=SOURCE) is None:
             continue
         mode = alerts.get(user, "ping")
         if seat in prompted:
@@ -132,7 +140,9 @@ def alerted(
         if mode == "ping" and waiting == [seat]:
             pinged.append(user)
         elif mode == "dm":
-            dms.append(Letter.dm(user, headed(game, table, game.alert_dm(table, state, seat))))
+            lang = langs.get(user, SOURCE)
+            alert = game.alert_dm(table, state, seat, lang=lang)
+            dms.append(Letter.dm(user, headed(game, table, alert, lang)))
     return pinged, dms
 
 
@@ -150,7 +160,8 @@ def living(
     """The living table message after this news: edited in place with the news added to its
     feed, or posted anew (the old one keeps its news and loses its status and buttons;
     `carry_feed`: its text is set to its feed, which may hold news it never showed)."""
-    out = game.table_message(table, state)
+    lang = languages.of(table)
+    out = game.table_message(table, state, lang=lang)
     added = [news] if news else []
     feed = [*table.feed, *added]
     fresh = fresh or bool(pinged) or len("\n".join(feed)) > FEED_LIMIT
@@ -158,14 +169,16 @@ def living(
         feed = added
     lines = list(feed)
     waited = [] if state is None or game.is_over(state) else [
-        (u, game.awaited(state, s) or "your turn")
+        (u, game.awaited(state, s, lang=lang) or tr(lang, YOUR_TURN))
         for s in game.waiting_on(state) if (u := table.seats[s].human) is not None]
     # what each member waited on must do; a mention pings only in a new post, and only those
     # just alerted (`pinged`)
     lines += [f"🔔 <@{u}>: {what}." for u, what in waited]
     if waited and table.deadline is not None:
-        who = "them" if len(waited) == 1 else "anyone who has not chosen by then"
-        lines.append(f"⏰ An AI plays for {who} <t:{int(table.deadline)}:R>.")
+        when = f"<t:{int(table.deadline)}:R>"
+        lines.append(tr(lang, "⏰ An AI plays for them {when}.", when=when) if len(waited) == 1
+                     else tr(lang, "⏰ An AI plays {when} for anyone who has not chosen by then.",
+                             when=when))
     components = list(out.components)
     if state is not None and game.is_over(state) and table.status == "over" \
             and game.under_way(state):
@@ -182,7 +195,8 @@ def living(
         return table, [Letter.edit(table.channel_id, LIVING, body)]
     retired = Outgoing(content="\n".join(shown)) if carry_feed and shown else Outgoing.retired()
     if was_lobby:
-        retired = Outgoing(content=f"🪑 **{game.title}**: this table has started below.")
+        retired = Outgoing(content=tr(lang, "🪑 **{game}**: this table has started below.",
+                                      game=game.title))
     return table, [
         Letter.edit(table.channel_id, LIVING, retired),
         Letter.post(table.channel_id, body, living=True),

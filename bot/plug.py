@@ -21,8 +21,10 @@ from typing import ClassVar, Generic, Literal, Protocol, TypeVar, cast, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from bot.drawings import Drawer
+from bot.i18n import N_, tr
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
+from engine.errors import RuleError
 
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A")
@@ -30,6 +32,8 @@ E = TypeVar("E")
 O = TypeVar("O", bound="TableSettings")  # noqa: E741
 
 Assist = Literal["off", "bookkeeping", "full"]
+YOUR_TURN = N_("your turn")
+"""What the table waits on a member for, when the game says no more."""
 
 
 
@@ -149,36 +153,44 @@ class GameModule(Protocol[S, A, E, O]):
     def winners(self, state: S) -> set[int]: ...
     def ai_action(self, state: S, seat: int, level: str, rng: random.Random) -> A: ...
 
-    def idle_notice(self, table: Table, state: S, seat: int) -> str:
+    def idle_notice(self, table: Table, state: S, seat: int, *, lang: str) -> str:
         """What the channel is told when the turn timer answers for an idle member (once per
         waiting situation): who, and what is done for them."""
         ...
 
-    # what is delivered, rendered when the change is stored
+    def refusal(self, error: RuleError, *, lang: str) -> str:
+        """An engine refusal in `lang`: its template through the catalogs, its parameters
+        (card names and the like) in the game's own words."""
+        ...
 
-    def table_message(self, table: Table, state: S | None) -> Outgoing:
+    # what is delivered, rendered when the change is stored, each text in the language of
+    # who reads it: the table's for the channel (`table_message`, `news`, `idle_notice`,
+    # `awaited`), each member's own for their DMs
+
+    def table_message(self, table: Table, state: S | None, *, lang: str) -> Outgoing:
         """The living table message: public status and the buttons for what comes next."""
         ...
 
-    def news(self, table: Table, state: S, events: Sequence[E]) -> str | None:
+    def news(self, table: Table, state: S, events: Sequence[E], *, lang: str) -> str | None:
         """What the channel learns from these events (public and end-reveal only)."""
         ...
 
-    def letter(self, table: Table, state: S, events: Sequence[E], seat: int) -> Outgoing | None:
+    def letter(self, table: Table, state: S, events: Sequence[E], seat: int, *, lang: str
+               ) -> Outgoing | None:
         """What `seat` privately learns from these events, with any prompt it must answer."""
         ...
 
     def slow_letters(self, state: S, events: Sequence[E]
-                     ) -> Callable[[Sequence[int]], Mapping[int, Outgoing]] | None:
+                     ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
         """Private letters too slow to render on the event loop (each member's review at the
         end of a game: up to seconds of solving), as pure work the table service runs in the
-        thinkers' pool before the change is stored: given the members' seats, it returns
-        seat → letter. It must pickle (a partial of module-level functions). None: these
-        events owe none."""
+        thinkers' pool before the change is stored: given the members' seats (each with its
+        member's language), it returns seat → letter. It must pickle (a partial of
+        module-level functions). None: these events owe none."""
         ...
 
     def slots(self, table: Table, state: S, events: Sequence[E], seat: int, *,
-              catch_up: bool) -> Mapping[str, Outgoing]:
+              catch_up: bool, lang: str) -> Mapping[str, Outgoing]:
         """DMs kept up to date in place (a casebook), by name: posted the first time, then
         edited. Asked only for a seat the game waits on (the REST budget: a member's DM is
         brought up to date when they are to act, not after every answer); `catch_up` when
@@ -186,17 +198,17 @@ class GameModule(Protocol[S, A, E, O]):
         seat last saw it, whatever these events."""
         ...
 
-    def farewell(self, table: Table, state: S, seat: int) -> Outgoing | None:
+    def farewell(self, table: Table, state: S, seat: int, *, lang: str) -> Outgoing | None:
         """The end of the game by DM, when the table's channel can no longer show it."""
         ...
 
-    def awaited(self, state: S, seat: int) -> str | None:
+    def awaited(self, state: S, seat: int, *, lang: str) -> str | None:
         """What the table waits on `seat` for, in a few words the channel may read ("your
         turn", "show Bob a card"); None when a new wait needs no alert (the seat is in the
         middle of its own turn and the DM of what it learned brings its next step)."""
         ...
 
-    def alert_dm(self, table: Table, state: S, seat: int) -> Outgoing:
+    def alert_dm(self, table: Table, state: S, seat: int, *, lang: str) -> Outgoing:
         """The DM alert of a member who chose `dm`, for a wait that brought no prompt DM."""
         ...
 
@@ -260,18 +272,21 @@ class PydanticGame(Generic[S, A, E, O]):
         return [self.events.validate_python(e) for e in json.loads(raw)]
 
     def slow_letters(self, state: S, events: Sequence[E]
-                     ) -> Callable[[Sequence[int]], Mapping[int, Outgoing]] | None:
+                     ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
         return None
 
     def slots(self, table: Table, state: S, events: Sequence[E], seat: int, *,
-              catch_up: bool) -> Mapping[str, Outgoing]:
+              catch_up: bool, lang: str) -> Mapping[str, Outgoing]:
         return {}
 
-    def farewell(self, table: Table, state: S, seat: int) -> Outgoing | None:
+    def farewell(self, table: Table, state: S, seat: int, *, lang: str) -> Outgoing | None:
         return None
 
-    def awaited(self, state: S, seat: int) -> str | None:
-        return "your turn"
+    def awaited(self, state: S, seat: int, *, lang: str) -> str | None:
+        return tr(lang, YOUR_TURN)
+
+    def refusal(self, error: RuleError, *, lang: str) -> str:
+        return tr(lang, error.message, **error.params)
 
     def under_way(self, state: S) -> bool:
         return True
@@ -283,8 +298,9 @@ class PydanticGame(Generic[S, A, E, O]):
         # a ClassVar cannot name S; each game sets state_model to its S
         return self.state_model.model_validate(data)
 
-    def alert_dm(self, table: Table, state: S, seat: int) -> Outgoing:
-        return Outgoing(content=f"🔔 The table is waiting for you: <#{table.channel_id}>.")
+    def alert_dm(self, table: Table, state: S, seat: int, *, lang: str) -> Outgoing:
+        return Outgoing(content=tr(lang, "🔔 The table is waiting for you: {channel}.",
+                                   channel=f"<#{table.channel_id}>"))
 
 
 def settings_of(game: AnyGame, table: Table) -> TableSettings:

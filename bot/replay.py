@@ -24,7 +24,7 @@ from bot.drawings import Drawings, with_images
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
 from bot.i18n import N_
-from bot.interactions import defer, tables_of
+from bot.interactions import defer, language_of, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import TableService
@@ -102,13 +102,14 @@ async def frame_of(replay: Replay, step: int) -> Frame:
 
 
 def step_message(tables: TableService, table: Table, replay: Replay, frame: Frame, step: int,
-                 seat: int) -> Outgoing:
-    """One step: what the channel was told, and what the chosen seat knew by then (its
-    `hand` at that moment, prompts and all, without their buttons)."""
+                 seat: int, lang: str) -> Outgoing:
+    """One step, in the viewer's language: what the channel was told, and what the chosen
+    seat knew by then (its `hand` at that moment, prompts and all, without their buttons)."""
     module = tables.module(table)
     last = replay.steps - 1
     seat = max(0, min(seat, len(table.seats) - 1))
-    news = (module.news(table, frame.state, frame.events) or seat_news(replay.record, step)
+    news = (module.news(table, frame.state, frame.events, lang=lang)
+            or seat_news(replay.record, step)
             or "(nothing was said in public)")
     head = (f"📼 **Replay of {module.title} #{table.id}** · step {step} of {last} · "
             f"{actor_name(table, frame.actor)}\n**What the table saw:**\n")
@@ -139,13 +140,14 @@ def step_message(tables: TableService, table: Table, replay: Replay, frame: Fram
                        view=view_of(*nav, seats), pictures=hand.pictures)
 
 
-def game_files(table: Table, replay: Replay) -> list[discord.File]:
-    """The record (JSON the engine replays to the same end) and the transcript, each within
-    Discord's upload limit (compressed when it would not fit; refused if even that does not)."""
+def game_files(table: Table, replay: Replay, lang: str) -> list[discord.File]:
+    """The record (JSON the engine replays to the same end) and the transcript (in `lang`),
+    each within Discord's upload limit (compressed when it would not fit; refused if even
+    that does not)."""
     name = f"{table.game}-{table.id}"
     made = [
         (f"{name}.json", replay.record.model_dump_json(indent=1).encode()),
-        (f"{name}.txt", transcript_of(replay.module, replay.record).encode()),
+        (f"{name}.txt", transcript_of(replay.module, replay.record, lang).encode()),
     ]
     files = []
     for filename, data in made:
@@ -186,7 +188,9 @@ async def open_replay(interaction: discord.Interaction, game: str | None,
     replay = await replay_of(tables, table)
     seat = table.seat_of(interaction.user.id) or 0
     frame = await frame_of(replay, 0)
-    await show(interaction, step_message(tables, table, replay, frame, 0, seat), edit=False)
+    lang = await language_of(interaction)
+    await show(interaction, step_message(tables, table, replay, frame, 0, seat, lang),
+               edit=False)
 
 
 class ReplayButton(GameFamily, template=r"rp:(?P<verb>first|prev|next|last|seat|file):"
@@ -201,7 +205,8 @@ class ReplayButton(GameFamily, template=r"rp:(?P<verb>first|prev|next|last|seat|
                 return
             table = await self.finished(interaction)
             replay = await replay_of(tables, table)
-            files = await asyncio.to_thread(game_files, table, replay)
+            files = await asyncio.to_thread(game_files, table, replay,
+                                            await language_of(interaction))
             await interaction.followup.send(
                 f"⬇️ {tables.module(table).title} #{table.id}: the record (JSON: the seed, the "
                 "seats and every move, which the engine plays again to the same end) and the "
@@ -220,7 +225,8 @@ class ReplayButton(GameFamily, template=r"rp:(?P<verb>first|prev|next|last|seat|
                   "last": replay.steps - 1}.get(verb, step)
         target = max(0, min(target, replay.steps - 1))
         frame = await frame_of(replay, target)
-        await show(interaction, step_message(tables, table, replay, frame, target, seat),
+        lang = await language_of(interaction)
+        await show(interaction, step_message(tables, table, replay, frame, target, seat, lang),
                    edit=True)
 
     async def finished(self, interaction: discord.Interaction) -> Table:

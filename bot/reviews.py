@@ -11,7 +11,7 @@ the end through the table service before the change is stored (`GameModule.slow_
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from bot.components import Locate
 from bot.errors import UserError
 from bot.i18n import N_
-from bot.interactions import run, tables_of
+from bot.interactions import language_of, run, tables_of
 from bot.messages import Outgoing
 from bot.plug import Own
 from bot.thinking import think
@@ -45,16 +45,17 @@ class Reviewer(Generic[S, R]):
     missing: Callable[[S, R], str | None]
     """Why there is nothing to review (a game stored before its record was kept, one ended
     before play), or None."""
-    embed: Callable[[S, R], discord.Embed]
+    embed: Callable[[S, R, str], discord.Embed]
+    """The review in a language."""
     model: type[S]
     """The game's state model: a stored state is checked to be one (`bot.plug.Own`)."""
 
-    def letter(self, state: S, seat: int) -> Outgoing | None:
+    def letter(self, state: S, seat: int, lang: str) -> Outgoing | None:
         """The review DM at the end (none for a game with nothing to review)."""
         result = self.review(state, seat)
         if self.missing(state, result) is not None:
             return None
-        return Outgoing.of(embeds=[self.embed(state, result)])
+        return Outgoing.of(embeds=[self.embed(state, result, lang)])
 
     async def show(self, interaction: discord.Interaction, locate: Locate) -> None:
         """`/… review`: the member's review of the game here, once it is over."""
@@ -70,16 +71,19 @@ class Reviewer(Generic[S, R]):
             why = self.missing(state, result)
             if why is not None:
                 raise UserError(why)
-            return Outgoing.of(embeds=[self.embed(state, result)])
+            return Outgoing.of(embeds=[self.embed(state, result,
+                                                  await language_of(interaction))])
 
         await run(interaction, work)
 
 
-def review_letters(letter: Callable[[Any, int], Outgoing | None], state: Any,
-                   seats: Sequence[int]) -> dict[int, Outgoing]:
-    """Each seat's review DM, by seat (run in the thinkers' pool: `letter` and `state` must
-    pickle, so `letter` is a module-level function)."""
-    return {seat: out for seat in seats if (out := letter(state, seat)) is not None}
+def review_letters(letter: Callable[[Any, int, str], Outgoing | None], state: Any,
+                   seats: Mapping[int, str]) -> dict[int, Outgoing]:
+    """Each seat's review DM in its member's language (`seats`: seat → language), by seat
+    (run in the thinkers' pool: `letter` and `state` must pickle, so `letter` is a
+    module-level function)."""
+    return {seat: out for seat, lang in seats.items()
+            if (out := letter(state, seat, lang)) is not None}
 
 
 def could_accuse_line(turn: int | None) -> str:

@@ -177,7 +177,8 @@ async def answer(tables: TableService, table_id: int, host_id: int, user_id: int
             reply.body = reply.body.model_copy(update={"content": said})
             dm = Outgoing(content=f"❌ The host {why} your request to take over "
                                   f"**{seat_name}**'s seat.")
-            letters = [Letter.dm(user_id, news.headed(module, table, dm)),
+            lang = await tables.languages.of_user(user_id)
+            letters = [Letter.dm(user_id, news.headed(module, table, dm, lang)),
                        reply.letter(1)]
             await tables._store(Change(_with_requests(table, pending), expected=table.version,
                                        letters=letters))
@@ -211,11 +212,13 @@ async def seat_member(tables: TableService, table: Table, user_id: int, name: st
     waiting = [s for s in module.waiting_on(state) if s == seat]
     chosen = await tables._alerts(after, waiting)
     alerts = {u: "silent" if m == "dm" else m for u, m in chosen.items()}  # the DM below
+    langs = await tables._langs(after)
     after, letters = news.letters(module, after, state, [], newly_waiting=waiting,
-                                  alerts=alerts, fresh=True, headline=sat.news())
+                                  alerts=alerts, langs=langs, fresh=True, headline=sat.news())
     secrets = module.hand(after, state, seat)
     letters.insert(0, Letter.dm(user_id, news.headed(module, after, secrets.model_copy(
-        update={"content": f"🪑 You now play this seat.\n{secrets.content or ''}".strip()}))))
+        update={"content": f"🪑 You now play this seat.\n{secrets.content or ''}".strip()}),
+        langs[user_id])))
     if reply is not None:
         letters.append(reply.letter(len(letters)))
     try:

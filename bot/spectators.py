@@ -9,10 +9,11 @@ the players' buttons, which carry the version, stay valid.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
+from bot.i18n import SOURCE, tr
 from bot.messages import Outgoing
 from bot.models import Letter, Table
 from bot.news import headed
@@ -31,29 +32,39 @@ def watchers(table: Table) -> list[int]:
     return [int(u) for u in table.options.get(WATCHERS, [])]
 
 
-def news_dm(game: AnyGame, table: Table) -> Outgoing:
-    """What a watcher's DM shows: the news the table's living message shows now."""
-    feed = "\n".join(table.feed) or "Nothing has happened yet."
-    text = f"👀 **You are watching** (no pings; this message keeps the latest news):\n{feed}"
-    return headed(game, table, Outgoing(content=text[-1900:]))
+def news_dm(game: AnyGame, table: Table, lang: str) -> Outgoing:
+    """What a watcher's DM shows: the news the table's living message shows now (in the
+    table's language, as the channel reads it; the watcher's own frames it)."""
+    feed = "\n".join(table.feed) or tr(lang, "Nothing has happened yet.")
+    head = tr(lang, "👀 **You are watching** (no pings; this message keeps the latest news):")
+    return headed(game, table, Outgoing(content=f"{head}\n{feed}"[-1900:]), lang)
 
 
-def letters(game: AnyGame, table: Table, state: Any, events: Sequence[Any]) -> list[Letter]:
-    """What a stored change owes the table's watchers: its public news, in their news DM;
-    at the end, the channel's last message (news and reveal) as a new DM."""
+def letters(game: AnyGame, table: Table, state: Any, events: Sequence[Any],
+            langs: Mapping[int, str]) -> list[Letter]:
+    """What a stored change owes the table's watchers (`langs`: each one's language): its
+    public news, in their news DM; at the end, the channel's last message (news and reveal)
+    as a new DM, in the watcher's language."""
     people = [u for u in watchers(table) if table.seat_of(u) is None]
-    news = game.news(table, state, events) if people else None
-    if news is None:
+    if not people or game.news(table, state, events, lang=SOURCE) is None:
         return []
-    if game.is_over(state):
-        end = game.table_message(table, state)
-        out = headed(game, table, Outgoing(content=f"🏁 {news}", embeds=end.embeds))
-        return [Letter.dm(u, out) for u in people]
-    return [Letter.dm(u, news_dm(game, table), slot=SLOT) for u in people]
+    if not game.is_over(state):
+        return [Letter.dm(u, news_dm(game, table, langs.get(u, SOURCE)), slot=SLOT)
+                for u in people]
+    owed = []
+    for u in people:
+        lang = langs.get(u, SOURCE)
+        news = game.news(table, state, events, lang=lang)
+        end = game.table_message(table, state, lang=lang)
+        owed.append(Letter.dm(u, headed(game, table, Outgoing(content=f"🏁 {news}",
+                                                               embeds=end.embeds), lang)))
+    return owed
 
 
-async def toggle(tables: TableService, table_id: int, user_id: int, place: Place) -> str:
-    """Start or stop watching this table; refused for its players and a finished game."""
+async def toggle(tables: TableService, table_id: int, user_id: int, place: Place, lang: str
+                 ) -> str:
+    """Start or stop watching this table; refused for its players and a finished game.
+    `lang`: the member's, for the answer and their news DM."""
     async with tables._operation(table_id):
         table = await tables.by_id(table_id, place)
         if table.status == "over":
@@ -64,10 +75,10 @@ async def toggle(tables: TableService, table_id: int, user_id: int, place: Place
         on = user_id not in now
         kept = [*now, user_id] if on else [u for u in now if u != user_id]
         after = table.model_copy(update={"options": {**table.options, WATCHERS: kept}})
-        owed = [Letter.dm(user_id, news_dm(game, after), slot=SLOT)] if on else []
+        owed = [Letter.dm(user_id, news_dm(game, after, lang), slot=SLOT)] if on else []
         await tables._store(Change(after, expected=table.version, letters=owed))
     if on:
-        return (f"👀 You are watching this {game.title} table: what the channel is told comes "
-                "to your DMs, in one message kept up to date (no pings), and the reveal at "
-                "the end. The same command stops it.")
-    return "You no longer watch this table."
+        return tr(lang, "👀 You are watching this {game} table: what the channel is told comes "
+                  "to your DMs, in one message kept up to date (no pings), and the reveal at "
+                  "the end. The same command stops it.", game=game.title)
+    return tr(lang, "You no longer watch this table.")

@@ -25,9 +25,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot import news, spectators
+from bot import languages, news, spectators
 from bot.errors import UserError
-from bot.i18n import N_
+from bot.i18n import N_, SOURCE, tr
+from bot.languages import Languages
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
 from bot.plug import AnyGame, Built, Rendered, TableSettings, settings_of
@@ -107,6 +108,8 @@ class TableService:
     ) -> None:
         self.storage = storage
         self.games = games
+        self.languages = Languages(storage)
+        """Who reads which language: each member's DMs are rendered in theirs."""
         self.ai_delay = ai_delay
         self.minute_seconds = minute_seconds
         """The length of a turn-timer minute (tests shorten it)."""
@@ -261,8 +264,10 @@ class TableService:
         given: Mapping[str, Any],
         reply: Reply | None = None,
         place: str = "",
+        language: str = SOURCE,
     ) -> Table:
-        """A lobby here: the server's defaults, overridden by the options given to `new`."""
+        """A lobby here: the server's defaults, overridden by the options given to `new`;
+        `language`, its channel's (`bot.languages`), is kept with them."""
         if self.closing:
             raise UserError(CLOSING)
         module = self.games[game]
@@ -277,13 +282,14 @@ class TableService:
             channel_id=channel_id,
             game=game,
             host_id=host_id,
-            options=settings.model_dump(mode="json"),
+            options={**settings.model_dump(mode="json"), languages.TABLE_LANGUAGE: language},
             seats=[SeatRef(name=host_name, user_id=host_id)],
             place=place,
         )
 
         def render(table: Table) -> Change:
-            out = [Letter.post(channel_id, module.table_message(table, None), living=True)]
+            out = [Letter.post(channel_id, module.table_message(
+                table, None, lang=languages.of(table)), living=True)]
             return Change(table, letters=out + ([reply.letter(len(out))] if reply else []))
 
         async with self._channel_locks[channel_id]:
@@ -423,7 +429,9 @@ class TableService:
                                 most=module.max_players, seated=len(table.seats))
             try:
                 state, events = module.start(table.seats, self.settings(table), self.seed())
-            except (RuleError, ValueError) as exc:
+            except RuleError as exc:
+                raise refused(module, exc) from exc
+            except ValueError as exc:
                 raise UserError(str(exc)) from exc
             by_id = {s.player_id: s for s in table.seats}
             seats = [by_id[i] for i in module.seat_ids(state)]
@@ -459,12 +467,16 @@ class TableService:
             seats = [by_id[i] for i in module.seat_ids(state)]
             score = " · ".join(f"{s.name} {tally.get(s.player_id, 0)}" for s in seats)
             moved = [s.player_id for s in seats] != [s.player_id for s in old.seats]
-            seating = (f" New seating, in turn order: {', '.join(s.name for s in seats)}."
-                       if moved else "")
+            lang = languages.of(old)
+            headline = tr(lang, "🔁 **Rematch!** Wins so far: {score}.", score=score)
+            if moved:
+                headline += " " + tr(lang, "New seating, in turn order: {names}.",
+                                     names=", ".join(s.name for s in seats))
             new = Table(
                 guild_id=old.guild_id, channel_id=old.channel_id, game=old.game,
                 status="playing", host_id=old.host_id, seats=seats, place=old.place,
-                options={**settings.model_dump(mode="json"), "tally": tally},
+                options={**settings.model_dump(mode="json"), "tally": tally,
+                         languages.TABLE_LANGUAGE: lang},
                 state=module.dump(state),
             )
             waiting = module.waiting_on(state)
@@ -475,13 +487,14 @@ class TableService:
                     table, None, state, plan)})
                 table, letters = news.letters(
                     module, table, state, events, newly_waiting=waiting, alerts=alerts,
-                    fresh=True, headline=f"🔁 **Rematch!** Wins so far: {score}.{seating}",
+                    langs=langs, fresh=True, headline=headline,
                 )
                 if reply is not None:
                     letters.append(reply.letter(len(letters)))
                 return Change(table, letters=letters, timers=plan)
 
             alerts = await self._alerts(new, waiting)
+            langs = await self._langs(new)
             async with self._channel_locks[old.channel_id]:
                 if await self.storage.open_table(old.channel_id) is not None:
                     raise UserError("A table is already open in this channel.")
@@ -516,7 +529,7 @@ class TableService:
             try:
                 action = build(state, seat)
             except RuleError as exc:
-                raise UserError(str(exc)) from exc
+                raise refused(self.module(table), exc) from exc
             return await self._apply(table, state, action, actor=player_id(user_id), reply=reply)
 
     async def end(self, table_id: int, user_id: int, *, moderator: bool, name: str,
@@ -580,13 +593,14 @@ class TableService:
             elif timer.kind == "remind":
                 await self._store(Change(
                     table,
-                    letters=self._reminder(table, timer),
+                    letters=await self._reminder(table, timer),
                     timers=TimerPlan(delete=(timer.id,)),
                 ))
             else:
                 notice = [] if timer.extra.get("continued") else [Letter.post(
                     table.channel_id,
-                    Outgoing(content=module.idle_notice(table, state, timer.seat)),
+                    Outgoing(content=module.idle_notice(table, state, timer.seat,
+                                                        lang=languages.of(table))),
                 )]
                 await self._ai_move(table, state, timer.seat, module.idle_level, done=timer,
                                     notices=notice)
@@ -609,15 +623,22 @@ class TableService:
         return await self._apply(table, state, action, actor=f"ai:{seat}", done=done,
                                  notices=notices)
 
-    def _reminder(self, table: Table, timer: Timer) -> list[Letter]:
+    async def _reminder(self, table: Table, timer: Timer) -> list[Letter]:
+        """Half the turn's time gone: said in the channel (its language) and by DM (theirs)."""
         ref = table.seats[timer.seat]
-        when = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
-        text = (f"⏳ <@{ref.user_id}>, the table is waiting for you: an AI plays for you {when} "
-                "if you do not.")
-        out = Outgoing(content=text, mentions=[ref.user_id] if ref.user_id else [])
-        letters = [Letter.post(table.channel_id, out)]
+        mentions = [ref.user_id] if ref.user_id else []
+
+        def reminder(lang: str) -> Outgoing:
+            when = f"<t:{int(table.deadline)}:R>" if table.deadline else tr(lang, "soon")
+            return Outgoing(content=tr(
+                lang, "⏳ {member}, the table is waiting for you: an AI plays for you {when} if "
+                "you do not.", member=f"<@{ref.user_id}>", when=when), mentions=mentions)
+
+        letters = [Letter.post(table.channel_id, reminder(languages.of(table)))]
         if ref.user_id is not None:
-            letters.append(Letter.dm(ref.user_id, news.headed(self.module(table), table, out)))
+            lang = await self.languages.of_user(ref.user_id)
+            letters.append(Letter.dm(ref.user_id, news.headed(
+                self.module(table), table, reminder(lang), lang)))
         return letters
 
     def _plan(
@@ -697,7 +718,7 @@ class TableService:
         try:
             new_state, events = module.apply(state, action)
         except RuleError as exc:
-            raise UserError(str(exc)) from exc
+            raise refused(module, exc) from exc
         return await self._commit(
             table, state, new_state, events, actor=actor, action=module.dump_action(action),
             reply=reply, done=done, notices=notices,
@@ -736,14 +757,15 @@ class TableService:
         # an AI seat that plays on: this step's news waits for its next one (one edit a turn)
         hold = done is not None and done.kind == "ai" and waiting == [done.seat]
         after_ai = bool(earlier) and all(after.seats[s].is_ai for s in earlier)
-        slow = await self._slow_letters(module, after, state, events)
+        langs = await self._langs(after)
+        slow = await self._slow_letters(module, after, state, events, langs)
         after, owed = news.letters(
             module, after, state, events, newly_waiting=newly,
-            alerts=await self._alerts(after, newly), fresh=before is None,
+            alerts=await self._alerts(after, newly), langs=langs, fresh=before is None,
             channel=channel, was_lobby=was_lobby or table.status == "lobby", hold=hold,
             after_ai=after_ai, told=reply.tells if reply is not None else None, slow=slow,
         )
-        letters = [*notices, *owed, *spectators.letters(module, after, state, events)]
+        letters = [*notices, *owed, *spectators.letters(module, after, state, events, langs)]
         if reply is not None:
             reply.settle(state, events)
             letters.append(reply.letter(len(letters)))
@@ -763,20 +785,22 @@ class TableService:
         return Applied(committed.table, state, events, committed.letters)
 
     async def _slow_letters(self, module: AnyGame, table: Table, state: BaseModel,
-                            events: list[object]) -> dict[int, Outgoing] | None:
+                            events: list[object], langs: Mapping[int, str]
+                            ) -> dict[int, Outgoing] | None:
         """The change's slow letters (the reviews at the end), rendered apart from the event
         loop: in the thinkers' process pool, else in a thread, one member at a time, so an
         AI move another table asks for meanwhile waits for one member's letter at most. The
         table's lock is held meanwhile, as for an AI's move; every other table goes on."""
         work = module.slow_letters(state, events)
-        members = [i for i, ref in enumerate(table.seats) if ref.human is not None]
+        members = {i: langs.get(ref.human, SOURCE) for i, ref in enumerate(table.seats)
+                   if ref.human is not None}
         if work is None or not members:
             return None
         out: dict[int, Outgoing] = {}
         self.working += 1
         try:
-            for seat in members:
-                one = functools.partial(work, [seat])
+            for seat, lang in members.items():
+                one = functools.partial(work, {seat: lang})
                 if self.thinker is None:
                     out.update(await asyncio.to_thread(one))
                 else:
@@ -811,6 +835,12 @@ class TableService:
             return table.deadline
         return None
 
+    async def _langs(self, table: Table) -> dict[int, str]:
+        """Each member's and watcher's language, for their DMs of a change (read before it
+        is rendered)."""
+        people = dict.fromkeys([*table.humans(), *spectators.watchers(table)])
+        return {user: await self.languages.of_user(user) for user in people}
+
     async def _alerts(self, table: Table, seats: Sequence[int]) -> dict[int, news.Alert]:
         """How each member newly waited on wants to hear it: their own choice, else the
         server's default, else a ping."""
@@ -843,6 +873,11 @@ class TableService:
             raise UserError("The table changed at the same moment; please try again.") from exc
         _stored(reply)
         return committed.table
+
+
+def refused(module: AnyGame, error: RuleError) -> UserError:
+    """An engine refusal, as its game words it in the reader's language."""
+    return UserError.written_as(str(error), lambda lang: module.refusal(error, lang=lang))
 
 
 def _stored(reply: Reply | None) -> None:

@@ -97,6 +97,7 @@ class TableCog(commands.GroupCog):
             await self.tables.open(
                 interaction.guild_id, interaction.channel_id, self.game, interaction.user.id,
                 interaction.user.display_name, given, reply=reply, place=place_name(interaction),
+                language=await self.bot.languages.of_server(interaction),
             )
             self.bot.transport.open_dm_soon(interaction.user.id)
 
@@ -163,7 +164,7 @@ class TableCog(commands.GroupCog):
     async def status(self, interaction: discord.Interaction) -> None:
         async def work(table: Table) -> Answer:
             state = self.tables.state_of(table) if table.state else None
-            return self.module.table_message(table, state)
+            return self.module.table_message(table, state, lang=await language_of(interaction))
 
         await self.on_table(interaction, work, finished=True)
 
@@ -185,7 +186,7 @@ class TableCog(commands.GroupCog):
         async def work() -> Answer:
             table = await self.here(interaction)()
             return await spectators.toggle(self.tables, table.id, interaction.user.id,
-                                           place_of(interaction))
+                                           place_of(interaction), await language_of(interaction))
 
         await run(interaction, work)
 

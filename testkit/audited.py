@@ -221,7 +221,7 @@ class AuditedPlay(Generic[T]):
             await self.service.join(table.id, user, f"M{k}", reply=self.reply(user, "Seated."))
         watcher = users[0] + 9  # never seated: members are users[0] + k for k < 6
         self.watchers.add(watcher)
-        await toggle(self.service, table.id, watcher, Place(guild, channel))
+        await toggle(self.service, table.id, watcher, Place(guild, channel), "en")
         ai = players - members
         if ai:
             level = rng.choice(("easy", "normal", "normal", "expert"))
@@ -303,7 +303,7 @@ class AuditedPlay(Generic[T]):
         try:
             record = record_of(self.GAME, table, await self.storage.action_log(table_id))
             Replay(self.GAME, record)
-            read = transcript(self.GAME, record)
+            read = transcript(self.GAME, record, "en")
         except ArchiveError as exc:
             self.audit.missing.append(f"table {table_id}: a seat taken over, no replay: {exc}")
             return

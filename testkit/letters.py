@@ -64,7 +64,8 @@ def play(
         waiting = [] if over else game.waiting_on(state)
         newly = [s for s in waiting if s not in earlier]  # as the table service counts them
         earlier = set(waiting)
-        table, owed = letters(game, table, state, events, newly_waiting=newly, alerts={})
+        table, owed = letters(game, table, state, events, newly_waiting=newly, alerts={},
+                              langs={})
         for letter in owed:
             seat = users[letter.address] if letter.kind == "u" else None
             yield Sent(seat, over, letter.body, letter.op == "send" and letter.slot is None,

@@ -159,7 +159,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
             got.setdefault(seat, []).append(msg.text)
             if is_review(letter.body):
                 ended = over and any(isinstance(e, GameOver) for e in events)
-                self.check_review(ended, review_letter(state, seat), letter.body, seat,
+                self.check_review(ended, review_letter(state, seat, "en"), letter.body, seat,
                                   f"{letter.kind}:{user}")
                 continue
             if over:
@@ -185,7 +185,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         if over:
             if any(isinstance(e, GameOver) for e in events):
                 self.reviews_owed({i for i, s in enumerate(state.seats) if s.id.startswith("u")
-                                   and review_letter(state, i) is not None}, got)
+                                   and review_letter(state, i, "en") is not None}, got)
             return
         self.owed(state, events, got)
         self.no_choice_told(state, events)

@@ -129,7 +129,7 @@ class Auditor(AuditedPlay[Audit]):
             seat = seats[f"u{user}"]
             got.setdefault(seat, []).append(text)
             if is_review(letter.body):
-                self.check_review(self.ended(state, events), review_letter(state, seat),
+                self.check_review(self.ended(state, events), review_letter(state, seat, "en"),
                                   letter.body, seat, f"{letter.kind}:{user}")
                 continue
             if over:

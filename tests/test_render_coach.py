@@ -70,7 +70,7 @@ def test_every_review_fits_one_embed() -> None:
                 if state.phase != "passing":
                     break
         for seat in range(players):
-            embed = review_embed(state, review(state, seat))
+            embed = review_embed(state, review(state, seat), "en")
             assert isinstance(embed, discord.Embed)
             assert len(embed.description or "") <= 4096 and len(embed) <= 6000
             assert "Your mystery was" in (embed.description or "")
@@ -102,6 +102,6 @@ def test_every_mansion_review_fits_one_embed_and_names_only_its_seats_moves() ->
         for seat in range(players):
             result = mansion_review(state, seat)
             assert all(s.played.move.seat == seat for s in result.steps)
-            embed = mansion_review_embed(state, result)
+            embed = mansion_review_embed(state, result, "en")
             assert len(embed.description or "") <= 4096 and len(embed) <= 6000
             assert "The solution was" in (embed.description or "")

@@ -18,7 +18,7 @@ import discord
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
 from bot.family import BLUE, GREEN, GREY, NONE, RED, headed_in_dm
-from bot.interactions import answer
+from bot.interactions import answer, language_of
 from bot.mansion import actions
 from bot.mansion.family import (
     OWN,
@@ -554,7 +554,7 @@ class SolutionPicker(Acting, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<t
         text = prompt_text(view.prompt, view)
         out = Outgoing.of(text, view=view_of(*solution_items(table.id, pid, draft)))
         await interaction.response.edit_message(
-            **headed_in_dm(interaction, table, out).reply_kwargs())
+            **headed_in_dm(interaction, table, out, await language_of(interaction)).reply_kwargs())
 
 
 class PromptButton(Acting, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"

@@ -18,7 +18,7 @@ import discord
 from bot.errors import UserError
 from bot.family import GameFamily, family_id, headed_in_dm
 from bot.i18n import N_
-from bot.interactions import place_of, run_update, tables_of
+from bot.interactions import language_of, place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import Own
@@ -74,8 +74,9 @@ class Family(GameFamily, template=r"mbm:never"):
             table = await self.table(interaction)
             seat = tables_of(interaction).seat(table, interaction.user.id)
             then = self.after(table.id, seat, done)
+            lang = await language_of(interaction)
             reply.then = OWN.then(lambda state, events: headed_in_dm(interaction, table,
-                                                                     then(state, events)))
+                                                                     then(state, events), lang))
             reply.tells = seat
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, OWN.builder(build),

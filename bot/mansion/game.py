@@ -126,7 +126,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         known: dict[str, Level] = {name: name for name in LEVELS}  # unknown: fails, not easy
         return choose_action(player_view(state, seat), known[level], rng)
 
-    def idle_notice(self, table: Table, state: GameState, seat: int) -> str:
+    def idle_notice(self, table: Table, state: GameState, seat: int, *, lang: str) -> str:
         """Says exactly what the timer does (the idle choice is drawn from the state, so the
         notice and the move agree), never what is secret: no card shown, no tip text."""
         v = voice(public_view(state))
@@ -159,7 +159,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
 
     # what is delivered ------------------------------------------------------------------
 
-    def table_message(self, table: Table, state: GameState | None) -> Outgoing:
+    def table_message(self, table: Table, state: GameState | None, *, lang: str) -> Outgoing:
         if state is None:
             if table.status == "over":
                 return Outgoing(content="This table was closed before the game started.")
@@ -183,10 +183,11 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
                            view=components.table_view(table.id, view),
                            pictures=[shown] if shown is not None else [])
 
-    def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
+    def news(self, table: Table, state: GameState, events: Sequence[Event], *, lang: str
+             ) -> str | None:
         return channel_text(events, public_view(state)) or None
 
-    def awaited(self, state: GameState, seat: int) -> str | None:
+    def awaited(self, state: GameState, seat: int, *, lang: str) -> str | None:
         """The turn player's own steps after the turn began (the Snoop's pick, accuse or end)
         need no alert: the turn's alert was given, and the DM of what they learned brings
         the next step."""
@@ -199,7 +200,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
             return None
         return awaited_text(prompt, voice(view))
 
-    def alert_dm(self, table: Table, state: GameState, seat: int) -> Outgoing:
+    def alert_dm(self, table: Table, state: GameState, seat: int, *, lang: str) -> Outgoing:
         """The turn's one DM for a member who chose `dm`: what to do, with My turn."""
         view = player_view(state, seat)
         if view.prompt is None:
@@ -207,8 +208,8 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         items = components.prompt_items(table.id, view)
         return Outgoing.of(prompt_text(view.prompt, view), view=view_of(*items) if items else None)
 
-    def letter(self, table: Table, state: GameState, events: Sequence[Event], seat: int
-               ) -> Outgoing | None:
+    def letter(self, table: Table, state: GameState, events: Sequence[Event], seat: int, *,
+               lang: str) -> Outgoing | None:
         """What the seat learned, with the prompts it must answer; a turn's start (its draw
         and its play prompt) is not among them: the member's alert says it, as they chose (a
         ping, a DM or nothing), and the panel shows the cards."""
@@ -232,7 +233,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
                            pictures=[hand_picture(view)] if dealt else [])
 
     def slow_letters(self, state: GameState, events: Sequence[Event]
-                     ) -> Callable[[Sequence[int]], Mapping[int, Outgoing]] | None:
+                     ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
         """Each member's review of the last game, once, when the table ends."""
         if not any(isinstance(e, GameOver) for e in events):
             return None

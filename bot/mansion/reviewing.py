@@ -35,7 +35,7 @@ OLD_GAME = ("This game was stored before the bot kept the Action cards dealt, so
 NOTHING = "That game ended before play began: there is nothing to review."
 
 
-def review_embed(state: GameState, result: Review) -> discord.Embed:
+def review_embed(state: GameState, result: Review, lang: str) -> discord.Embed:
     """Turn by turn, the member's play against the coach's best with the possible solutions
     expected to be left after each; when they could first accuse with certainty; when each
     card of the solution became certain for them."""
@@ -121,6 +121,6 @@ REVIEWER = Reviewer[GameState, Review](secret="solution", model=GameState, revie
                                        missing=_missing, embed=review_embed)
 
 
-def review_letter(state: GameState, seat: int) -> Outgoing | None:
+def review_letter(state: GameState, seat: int, lang: str) -> Outgoing | None:
     """The review DM at the end of a table whose last game was played."""
-    return REVIEWER.letter(state, seat)
+    return REVIEWER.letter(state, seat, lang)

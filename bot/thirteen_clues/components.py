@@ -12,7 +12,7 @@ import discord
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
 from bot.family import BLUE, GREEN, GREY, NONE, RED, headed_in_dm
-from bot.interactions import answer, place_of, run, run_update, tables_of
+from bot.interactions import answer, language_of, place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import TableSettings
@@ -142,8 +142,9 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
 
         async def work(reply: Reply) -> None:
             table, then = await self.table(interaction), pass_reply(text)
+            lang = await language_of(interaction)
             reply.then = OWN.then(lambda state, events: headed_in_dm(interaction, table,
-                                                                     then(state, events)))
+                                                                     then(state, events), lang))
             await tables_of(interaction).act(
                 self.click.table_id, interaction.user.id, OWN.builder(actions.pass_chosen(chosen)),
                 place=place_of(interaction), reply=reply,

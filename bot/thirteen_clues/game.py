@@ -8,10 +8,10 @@ from collections.abc import Callable, Mapping, Sequence
 
 import discord
 
-from bot.i18n import N_
+from bot.i18n import N_, tr
 from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
-from bot.plug import PydanticGame, TableSettings
+from bot.plug import YOUR_TURN, PydanticGame, TableSettings
 from bot.reviews import review_letters
 from bot.thirteen_clues import components, pictures
 from bot.thirteen_clues.casebook import casebook_update
@@ -117,10 +117,10 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
     def turn_key(self, state: GameState) -> str:
         return legal.turn_key(state)
 
-    def awaited(self, state: GameState, seat: int) -> str | None:
+    def awaited(self, state: GameState, seat: int, *, lang: str) -> str | None:
         """The pass is everyone's choice at once, asked by the deal DM: not "your turn"."""
-        return "choose the cards to pass (the menu is in your DMs)" \
-            if state.phase == "passing" else "your turn"
+        return tr(lang, "choose the cards to pass (the menu is in your DMs)") \
+            if state.phase == "passing" else tr(lang, YOUR_TURN)
 
     def is_over(self, state: GameState) -> bool:
         return state.phase == "over"
@@ -137,13 +137,13 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         known: dict[str, Level] = {name: name for name in LEVELS}  # unknown: fails, not expert
         return choose_action(player_view(state, seat), known[level], rng)
 
-    def idle_notice(self, table: Table, state: GameState, seat: int) -> str:
+    def idle_notice(self, table: Table, state: GameState, seat: int, *, lang: str) -> str:
         name = state.seats[seat].name
         return f"⏰ {name} took too long: an AI detective plays this turn for them."
 
     # what is delivered ------------------------------------------------------------------
 
-    def table_message(self, table: Table, state: GameState | None) -> Outgoing:
+    def table_message(self, table: Table, state: GameState | None, *, lang: str) -> Outgoing:
         if state is None:
             if table.status == "over":
                 return Outgoing(content="This table was closed before the game started.")
@@ -171,11 +171,12 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             pictures=shown,
         )
 
-    def news(self, table: Table, state: GameState, events: Sequence[Event]) -> str | None:
+    def news(self, table: Table, state: GameState, events: Sequence[Event], *, lang: str
+             ) -> str | None:
         return channel_text(events, public_view(state)) or None
 
     def letter(
-        self, table: Table, state: GameState, events: Sequence[Event], seat: int
+        self, table: Table, state: GameState, events: Sequence[Event], seat: int, *, lang: str
     ) -> Outgoing | None:
         if state.phase == "over":
             return None  # the reveal in the channel says it all (the reviews are slow letters)
@@ -191,7 +192,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         )
 
     def slow_letters(self, state: GameState, events: Sequence[Event]
-                     ) -> Callable[[Sequence[int]], Mapping[int, Outgoing]] | None:
+                     ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
         """Each member's review, once, with the end of the game."""
         if not any(isinstance(e, GameOver) for e in events):
             return None
@@ -199,7 +200,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
 
     def slots(
         self, table: Table, state: GameState, events: Sequence[Event], seat: int, *,
-        catch_up: bool
+        catch_up: bool, lang: str
     ) -> dict[str, Outgoing]:
         """The casebook: one living DM per player, brought up to date when their turn
         begins and after each of their own answers, when that changed it."""
@@ -213,7 +214,8 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         shown = [casebook_picture(view, embed=0)] if _full(table) and deducible(view) else []
         return {"casebook": Outgoing.of(embeds=[casebook], pictures=shown)}
 
-    def farewell(self, table: Table, state: GameState, seat: int) -> Outgoing | None:
+    def farewell(self, table: Table, state: GameState, seat: int, *, lang: str
+                 ) -> Outgoing | None:
         """The reveal by DM, for a table whose channel can no longer show it."""
         if state.phase != "over":
             return None

@@ -26,7 +26,7 @@ OLD_GAME = N_("This game was stored before the bot kept the order of play, so th
 NOTHING = N_("That game ended before play began: there is nothing to review.")
 
 
-def review_embed(state: GameState, result: Review) -> discord.Embed:
+def review_embed(state: GameState, result: Review, lang: str) -> discord.Embed:
     """Turn by turn, the member's move against the coach's best with the expected
     information of each; when they could first accuse with certainty; when each card of
     their mystery became certain."""
@@ -88,6 +88,6 @@ REVIEWER = Reviewer[GameState, Review](secret="mystery", model=GameState, review
                                        missing=_missing, embed=review_embed)
 
 
-def review_letter(state: GameState, seat: int) -> Outgoing | None:
+def review_letter(state: GameState, seat: int, lang: str) -> Outgoing | None:
     """The review DM at the end of a game that was played (none for one ended in the pass)."""
-    return REVIEWER.letter(state, seat)
+    return REVIEWER.letter(state, seat, lang)

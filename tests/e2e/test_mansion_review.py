@@ -44,7 +44,7 @@ async def test_the_review_after_the_end_by_dm_and_by_command(world: World) -> No
             assert user is not None
             reviews = _reviews(world, user, before[user.id])
             assert len(reviews) == 1, (seat, [m.text[:80] for m in dc.dms(user)])
-            own = review_letter(final, seat)
+            own = review_letter(final, seat, "en")
             assert own is not None
             assert _embed_text(own) in reviews[0].text, "the member's own review"
             assert all(card_name(c) in reviews[0].text for c in solution.cards())
@@ -52,7 +52,7 @@ async def test_the_review_after_the_end_by_dm_and_by_command(world: World) -> No
         asked = await dc.slash(first, world.channel, "mansion", "review")
         assert asked.ephemeral and "Your review" in asked.text
         first_seat = next(i for i in range(3) if user_at(world, final, i) == first)
-        mine = review_letter(final, first_seat)
+        mine = review_letter(final, first_seat, "en")
         assert mine is not None and _embed_text(mine) in asked.text
         assert "you:" in asked.text and "possible" in asked.text
     # kept with the finished game: the same review after a restart

@@ -129,7 +129,7 @@ def test_the_secrecy_check_sees_a_planted_leak(tmp_path: Path,
     from tests.toy.game import HighCard, Shown, State
 
     def leaky(self: HighCard, table: Table, state: State, events: Sequence[Shown],
-              seat: int) -> Outgoing | None:
+              seat: int, *, lang: str) -> Outgoing | None:
         other = state.seats[1 - seat]
         return Outgoing(content=f"Your number: {state.seats[seat].number}. "
                                 f"{other.name}: {other.number}")

@@ -17,7 +17,7 @@ def test_the_end_states_the_solution_once_and_offers_what_still_works() -> None:
         if solution is None:
             continue
         table = table_for(state)
-        _, out = news.letters(GAME, table, state, events, newly_waiting=[], alerts={})
+        _, out = news.letters(GAME, table, state, events, newly_waiting=[], alerts={}, langs={})
         post = next(x for x in out if x.op == "send" and x.living)
         text = post.body.content or ""
         fields = [f for e in post.body.embeds for f in e.get("fields", [])]

@@ -99,7 +99,7 @@ def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: 
     messages = 0
     for n, (state, events) in enumerate(games(players, seed, variant, series)):
         table = table_for(state, series=series)
-        news = GAME.news(table, state, events)
+        news = GAME.news(table, state, events, lang="en")
         if news:
             fits(Outgoing(content=news), "news")
             reveal = "is over**" in news
@@ -108,10 +108,10 @@ def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: 
                 assert not any(a in line for a in TIP_ASKS.values()) or BURNED in line, line
                 if named(line) and not (reveal and line.startswith(("• ", "🔓", "🏁"))):
                     assert public_card_line("content", line), line
-        fits(GAME.table_message(table, state), "table")
+        fits(GAME.table_message(table, state, lang="en"), "table")
         may_know = knowable(state)
         for seat in range(players):
-            letter = GAME.letter(table, state, events, seat)
+            letter = GAME.letter(table, state, events, seat, lang="en")
             if letter is None:
                 continue
             messages += 1
@@ -155,11 +155,11 @@ def test_every_custom_id_is_handled_by_exactly_one_family() -> None:
     seen: set[str] = set()
     for state, events in games(5, 9, "one_against_all"):
         table = table_for(state)
-        outs = [GAME.table_message(table, state)]
+        outs = [GAME.table_message(table, state, lang="en")]
         for seat in range(len(state.seats)):
             view = player_view(state, seat)
             outs.append(components.panel(table.id, view))
-            letter = GAME.letter(table, state, events, seat)
+            letter = GAME.letter(table, state, events, seat, lang="en")
             if letter:
                 outs.append(letter)
             if view.prompt is not None and view.prompt.kind == "play":
@@ -195,7 +195,7 @@ def test_the_idle_notice_says_what_the_timer_does(seed: int) -> None:
         if state.phase == "over":
             break
         for seat in legal.waiting_on(state):
-            notice = GAME.idle_notice(table_for(state), state, seat)
+            notice = GAME.idle_notice(table_for(state), state, seat, lang="en")
             action = GAME.ai_action(state, seat, IDLE, random.Random(0))
             assert action.type != "accuse"  # type: ignore[union-attr]
             assert GAME.ai_action(state, seat, IDLE, random.Random(1)) == action

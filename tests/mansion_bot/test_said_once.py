@@ -23,8 +23,10 @@ def test_the_actor_is_not_told_twice_and_its_answer_brings_its_prompt() -> None:
             if actor is None:
                 continue
             _, every = news.letters(GAME, table, state, events, newly_waiting=[], alerts={},
+                                    langs={},
                                     channel=False)
             _, told = news.letters(GAME, table, state, events, newly_waiting=[], alerts={},
+                                    langs={},
                                    channel=False, told=actor)
             mine = f"u:{actor + 1}"
             before = [x for x in every if x.to == mine and x.slot is None]

@@ -86,7 +86,7 @@ async def test_a_finished_game_replays_from_its_record_to_the_same_end(
     table = await play_out(tables, await seated(tables, game, players, options), players)
     record = await replayed(tables, table)
     assert [s.player_id for s in record.seats] != [] and record.seed == 4242 + players
-    text = transcript(GAME[game], record)
+    text = transcript(GAME[game], record, "en")
     assert all(name in text for name in NAMES[:players]) and "Step 1:" in text
     if options.get("series"):
         assert len(json.loads(table.state or "")["rounds"]) >= 2  # a whole series replayed
@@ -189,7 +189,7 @@ async def test_every_replay_and_history_custom_id_is_handled_by_exactly_one_fami
         record = record_of(GAME[game], table, await storage.action_log(table.id))
         kept = Replay(GAME[game], record)
         big = table.model_copy(update={"id": 987654321012345678})
-        outs += [step_message(tables, big, kept, kept.frame(step), step, seat)
+        outs += [step_message(tables, big, kept, kept.frame(step), step, seat, "en")
                  for step in (0, kept.steps // 2, kept.steps - 1) for seat in range(players)]
     outs.append(await history_page(tables, 1, None, 0, "de"))
     outs.append(await history_page(tables, 1, 100, 999_999, "fr"))

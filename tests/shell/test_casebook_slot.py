@@ -36,7 +36,8 @@ def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:
             waiting = GAME.waiting_on(state)
             newly = [s for s in waiting if s not in earlier]
             earlier = set(waiting)
-            table, owed = letters(GAME, table, state, events, newly_waiting=newly, alerts={})
+            table, owed = letters(GAME, table, state, events, newly_waiting=newly, alerts={},
+                                  langs={})
             for letter in owed:
                 if letter.slot == "casebook":
                     seat = users[letter.address]

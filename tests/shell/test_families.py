@@ -141,13 +141,13 @@ def test_every_13_clues_custom_id_is_handled_by_exactly_one_family() -> None:
     seen: set[str] = set()
     rng = random.Random(3)
     lobby = _table(3, "2020").model_copy(update={"status": "lobby"})
-    outs: list[Outgoing | discord.ui.View | None] = [GAME.table_message(lobby, None)]
+    outs: list[Outgoing | discord.ui.View | None] = [GAME.table_message(lobby, None, lang="en")]
     for players, edition, assist, secret in ((2, "2016", "off", False),
                                              (3, "2020", "full", True),
                                              (5, "2016", "bookkeeping", True)):
         table = _table(players, edition, assist, secret)
         for state in game_states(players, players, edition=edition, top_secret=secret):
-            outs.append(GAME.table_message(table, state))
+            outs.append(GAME.table_message(table, state, lang="en"))
             for seat in range(players):
                 view = player_view(state, seat)
                 outs.append(GAME.hand(table, state, seat))

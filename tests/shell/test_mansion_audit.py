@@ -63,8 +63,8 @@ async def test_the_mansion_audit_sees_a_refuters_choice_told(
 
     news = Mansion.news
 
-    def telling_news(self, table, state, events):  # type: ignore[no-untyped-def]
-        text = news(self, table, state, events)
+    def telling_news(self, table, state, events, *, lang):  # type: ignore[no-untyped-def]
+        text = news(self, table, state, events, lang=lang)
         if any(isinstance(e, SuggestionAnswered) and e.refuter is not None for e in events):
             return f"{text}\n(after choosing)"
         return text
@@ -84,8 +84,8 @@ async def test_the_mansion_audit_sees_a_planted_leak(tmp_path: Path,
 
     letter, news = Mansion.letter, Mansion.news
 
-    def leaky_letter(self, table, state, events, seat):  # type: ignore[no-untyped-def]
-        out = letter(self, table, state, events, seat)
+    def leaky_letter(self, table, state, events, seat, *, lang):  # type: ignore[no-untyped-def]
+        out = letter(self, table, state, events, seat, lang=lang)
         if state.phase != "playing":
             return out
         other = state.seats[(seat + 1) % len(state.seats)].clues
@@ -93,8 +93,8 @@ async def test_the_mansion_audit_sees_a_planted_leak(tmp_path: Path,
             return out
         return Outgoing(content=f"{out.content if out else ''}\npsst: {CLUES[other[0]].name}")
 
-    def leaky_news(self, table, state, events):  # type: ignore[no-untyped-def]
-        text = news(self, table, state, events)
+    def leaky_news(self, table, state, events, *, lang):  # type: ignore[no-untyped-def]
+        text = news(self, table, state, events, lang=lang)
         if text is None or state.phase != "playing" or not state.seats[0].clues:
             return text
         return f"{text}\npsst: {CLUES[state.seats[0].clues[0]].name}"
@@ -115,8 +115,8 @@ async def test_the_mansion_audit_sees_a_planted_picture_leak(
 
     letter = Mansion.letter
 
-    def leaky_letter(self, table, state, events, seat):  # type: ignore[no-untyped-def]
-        out = letter(self, table, state, events, seat)
+    def leaky_letter(self, table, state, events, seat, *, lang):  # type: ignore[no-untyped-def]
+        out = letter(self, table, state, events, seat, lang=lang)
         if out is None or state.phase != "playing":
             return out
         other = player_view(state, (seat + 1) % len(state.seats))
@@ -134,8 +134,8 @@ async def test_the_mansion_audit_sees_a_misaddressed_review(
 
     letter = game.review_letter
 
-    def swapped(state, seat):  # type: ignore[no-untyped-def]
-        return letter(state, (seat + 1) % len(state.seats))
+    def swapped(state, seat, lang):  # type: ignore[no-untyped-def]
+        return letter(state, (seat + 1) % len(state.seats), lang)
 
     monkeypatch.setattr(game, "review_letter", swapped)
     audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 2, seed=1)

@@ -63,7 +63,7 @@ async def _refute(tmp_path: Path, channel: int, held: int) -> tuple[float, str, 
         assert isinstance(prompt, ShowPrompt) and len(prompt.options) == held
         [timer] = [t for t in await storage.timers(table.id) if t.seat == 1]
         assert timer.kind == "ai"
-        news = GAME.news(applied.table, applied.state, applied.events) or ""
+        news = GAME.news(applied.table, applied.state, applied.events, lang="en") or ""
         await service.on_timer(timer)
         stored = await storage.table(table.id)
         assert stored is not None and stored.state is not None

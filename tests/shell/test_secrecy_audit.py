@@ -40,15 +40,15 @@ async def test_the_audit_sees_a_planted_leak(tmp_path: Path, monkeypatch: object
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     letter, news = ThirteenClues.letter, ThirteenClues.news
 
-    def leaky_letter(self: ThirteenClues, table, state, events, seat):  # type: ignore[no-untyped-def]
-        out = letter(self, table, state, events, seat)
+    def leaky_letter(self: ThirteenClues, table, state, events, seat, *, lang):  # type: ignore[no-untyped-def]
+        out = letter(self, table, state, events, seat, lang=lang)
         if state.phase != "turns":
             return out
         card = CARDS[state.seats[seat].holder[0]].name
         return Outgoing(content=f"{out.content if out else ''} psst: {card}")
 
-    def leaky_news(self: ThirteenClues, table, state, events):  # type: ignore[no-untyped-def]
-        text = news(self, table, state, events)
+    def leaky_news(self: ThirteenClues, table, state, events, *, lang):  # type: ignore[no-untyped-def]
+        text = news(self, table, state, events, lang=lang)
         if text is None or state.phase != "turns":
             return text
         return f"{text} {CARDS[state.seats[0].holder[0]].name}"
@@ -87,8 +87,8 @@ async def test_the_audit_sees_a_leaky_hint_and_a_misaddressed_review(
         secrecy_state["state"] = state
         check_hint(self, state, seats)  # type: ignore[arg-type]
 
-    def swapped(state, seat):  # type: ignore[no-untyped-def]
-        return letter(state, (seat + 1) % len(state.seats))
+    def swapped(state, seat, lang):  # type: ignore[no-untyped-def]
+        return letter(state, (seat + 1) % len(state.seats), lang)
 
     monkeypatch.setattr(secrecy, "hint_text", leaky_hint)
     monkeypatch.setattr(secrecy.Auditor, "check_hint", remembering)
@@ -143,8 +143,8 @@ async def test_the_audit_sees_a_secret_told_to_a_watcher(
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     real = spectators.letters
 
-    def leaky(game, table, state, events):  # type: ignore[no-untyped-def]
-        owed = real(game, table, state, events)
+    def leaky(game, table, state, events, langs):  # type: ignore[no-untyped-def]
+        owed = real(game, table, state, events, langs)
         if state.phase != "turns":
             return owed
         psst = Outgoing(content=f"psst: {CARDS[state.seats[0].holder[0]].name}")

@@ -47,9 +47,9 @@ async def test_the_reviews_are_worked_out_in_the_pool_and_stored_with_the_end(
 
     real = import_module(module).review_letter
 
-    def watched(state: Any, seat: int) -> Any:
+    def watched(state: Any, seat: int, lang: str) -> Any:
         where.append(threading.get_ident())
-        return real(state, seat)
+        return real(state, seat, lang)
 
     storage = SqliteStorage(tmp_path / "bot.sqlite3")
     await storage.open()
@@ -93,8 +93,8 @@ async def test_the_pool_work_pickles(tmp_path: Path, game: str) -> None:
     work = module.slow_letters(final, events)
     assert work is not None
     again = pickle.loads(pickle.dumps(work))
-    letters = work([0, 1])
-    assert again([0, 1]) == letters and sorted(letters) == [0, 1]
+    letters = work({0: "en", 1: "en"})
+    assert again({0: "en", 1: "en"}) == letters and sorted(letters) == [0, 1]
 
 
 def _last_letter(path: Path) -> int:

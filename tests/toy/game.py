@@ -99,10 +99,10 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
     def ai_action(self, state: State, seat: int, level: str, rng: random.Random) -> Reveal:
         return Reveal(seat=seat)
 
-    def idle_notice(self, table: Table, state: State, seat: int) -> str:
+    def idle_notice(self, table: Table, state: State, seat: int, *, lang: str) -> str:
         return f"{state.seats[seat].name} was slow: revealed for them."
 
-    def table_message(self, table: Table, state: State | None) -> Outgoing:
+    def table_message(self, table: Table, state: State | None, *, lang: str) -> Outgoing:
         if state is None:
             return Outgoing.of(f"High Card: {len(table.seats)} seated.",
                                view=view_of(*(TableButton("toy", v, table.id)
@@ -114,14 +114,15 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
         return Outgoing.of(f"{state.seats[state.turn].name} to reveal. {shown}",
                            view=view_of(reveal, TableButton("toy", "hand", table.id)))
 
-    def news(self, table: Table, state: State, events: Sequence[Shown]) -> str | None:
+    def news(self, table: Table, state: State, events: Sequence[Shown], *, lang: str
+             ) -> str | None:
         shown = "; ".join(f"{state.seats[e.seat].name} shows {e.number}" for e in events)
         if state.winner is not None:
             shown += f". High Card over: {state.seats[state.winner].name} wins"
         return shown or None
 
-    def letter(self, table: Table, state: State, events: Sequence[Shown], seat: int
-               ) -> Outgoing | None:
+    def letter(self, table: Table, state: State, events: Sequence[Shown], seat: int, *,
+               lang: str) -> Outgoing | None:
         return None if events else Outgoing(content=f"Your number: {state.seats[seat].number}")
 
     def hand(self, table: Table, state: State, seat: int) -> Outgoing:
