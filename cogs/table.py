@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, lobby, sitting, spectators
+from bot import components, lobby, sitting, watching
 from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.i18n import tr, trn
@@ -185,7 +185,7 @@ class TableCog(commands.GroupCog):
     async def watch(self, interaction: discord.Interaction) -> None:
         async def work() -> Answer:
             table = await self.here(interaction)()
-            return await spectators.toggle(self.tables, table.id, interaction.user.id,
+            return await watching.toggle(self.tables, table.id, interaction.user.id,
                                            place_of(interaction), await language_of(interaction))
 
         await run(interaction, work)
