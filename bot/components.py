@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.i18n import tr
+from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import AnyGame, commands_of
 
@@ -80,6 +81,18 @@ class TableButton(
         /,
     ) -> TableButton:
         return cls(match["prefix"], match["verb"], int(match["table"]))
+
+
+def lobby_message(table: Table, title: str, view: discord.ui.View,
+                  embed: Callable[[str, list[str]], discord.Embed]) -> Outgoing:
+    """The table message before the deal: a lobby closed, or who opened it, with the game's
+    own embed (given the host's name and the seated names) and buttons."""
+    if table.status == "over":
+        return Outgoing(content="This table was closed before the game started.")
+    names = [s.name for s in table.seats]
+    host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+    return Outgoing.of(f"{title}: {host} opened a table here. Press **Join** to play.",
+                       embeds=[embed(host, names)], view=view)
 
 
 def not_routed(games: Iterable[AnyGame], lang: str) -> str:

@@ -291,6 +291,10 @@ class PydanticGame(Generic[S, A, E, O]):
     def under_way(self, state: S) -> bool:
         return True
 
+    def seat_ids(self, state: S) -> list[str]:
+        """For a state whose `seats` each carry an `id` (as every game's here)."""
+        return [str(seat["id"]) for seat in state.model_dump(include={"seats"})["seats"]]
+
     def seated(self, state: S, seat: int, player_id: str, name: str) -> S:
         """For a state whose `seats` each carry an `id` and a `name` (as every game's here)."""
         data = state.model_dump(mode="json")

@@ -31,12 +31,7 @@ class MansionCog(
                       "destination",
 ):
     game = GAME.key
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*FAMILIES)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*FAMILIES)
+    families = FAMILIES
 
     # the lobby ----------------------------------------------------------------------------
 

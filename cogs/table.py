@@ -34,9 +34,17 @@ def place_name(interaction: discord.Interaction) -> str:
 class TableCog(commands.GroupCog):
     game: ClassVar[str]
     """The registry key of the game this group plays."""
+    families: ClassVar[tuple[type[discord.ui.DynamicItem[Any]], ...]] = ()
+    """The game's component families: registered while the cog is loaded."""
 
     def __init__(self, bot: DeductionBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.families)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.families)
 
     @property
     def tables(self) -> TableService:

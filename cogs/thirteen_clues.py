@@ -30,12 +30,7 @@ class ThirteenCluesCog(
     group_description="13 Clues: find the Person, Location and Weapon you hold",
 ):
     game = GAME.key
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*FAMILIES)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*FAMILIES)
+    families = FAMILIES
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
                   then: Then | None = None) -> None:
