@@ -197,10 +197,10 @@ class Replay:
         return Frame(self.record.moves[step - 1].actor, state, events)
 
 
-def seat_news(record: GameRecord, step: int) -> str | None:
+def seat_news(record: GameRecord, step: int, lang: str) -> str | None:
     """What the channel was told at a step that is no engine action (a seat taken over)."""
     move = record.moves[step - 1] if 0 < step <= len(record.moves) else None
-    return move.sat.news() if move is not None and move.sat is not None else None
+    return move.sat.news(lang) if move is not None and move.sat is not None else None
 
 
 def table_of(record: GameRecord) -> Table:
@@ -257,7 +257,7 @@ def transcript(module: AnyGame, record: GameRecord, lang: str) -> str:
         end = frame.state
         lines.append(f"== Step {step}: {actor_name(table, frame.actor)} ==")
         news = module.news(table, frame.state, frame.events, lang=lang) \
-            or seat_news(record, step)
+            or seat_news(record, step, lang)
         if news:
             lines.append(f"[table] {news}")
         for seat, ref in enumerate(table.seats):
@@ -270,5 +270,5 @@ def transcript(module: AnyGame, record: GameRecord, lang: str) -> str:
     if end is None:
         raise ArchiveError("This record has no deal, so it cannot be read.")
     for seat, ref in enumerate(table.seats):
-        lines.append(f"-- {ref.name} --\n{plain(module.hand(table, end, seat))}")
+        lines.append(f"-- {ref.name} --\n{plain(module.hand(table, end, seat, lang=lang))}")
     return "\n".join(lines) + "\n"

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.i18n import tr
+from bot.i18n import N_, SOURCE, tr
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import AnyGame, commands_of
@@ -58,17 +58,19 @@ class TableButton(
     (its handlers act through the table service)."""
 
     LOOK: ClassVar[dict[str, tuple[str, discord.ButtonStyle, str | None]]] = {
-        "join": ("Join", discord.ButtonStyle.success, "🪑"),
-        "leave": ("Leave", discord.ButtonStyle.secondary, None),
-        "start": ("Start", discord.ButtonStyle.primary, "▶️"),
-        "hand": ("My secrets", discord.ButtonStyle.secondary, "🗝️"),
-        "unai": ("Remove an AI", discord.ButtonStyle.secondary, "🤖"),
-        "again": ("Rematch", discord.ButtonStyle.success, "🔁"),
+        "join": (N_("Join"), discord.ButtonStyle.success, "🪑"),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary, None),
+        "start": (N_("Start"), discord.ButtonStyle.primary, "▶️"),
+        "hand": (N_("My secrets"), discord.ButtonStyle.secondary, "🗝️"),
+        "unai": (N_("Remove an AI"), discord.ButtonStyle.secondary, "🤖"),
+        "again": (N_("Rematch"), discord.ButtonStyle.success, "🔁"),
     }
 
-    def __init__(self, prefix: str, verb: str, table_id: int) -> None:
+    def __init__(self, prefix: str, verb: str, table_id: int, lang: str = SOURCE) -> None:
+        """`lang`: the label's (a click found again from its custom_id needs none)."""
         label, style, emoji = self.LOOK[verb]
-        super().__init__(button(label, f"{prefix}:{verb}:{table_id}", style, emoji=emoji))
+        super().__init__(button(tr(lang, label), f"{prefix}:{verb}:{table_id}", style,
+                                emoji=emoji))
         self.verb = verb
         self.table_id = table_id
 
@@ -97,7 +99,7 @@ def lobby_message(table: Table, title: str, view: discord.ui.View,
 
 def not_routed(games: Iterable[AnyGame], lang: str) -> str:
     """The answer to a click no family takes: where the table is now."""
-    status = commands_of(games, "status", joiner=tr(lang, "or"))
+    status = commands_of(games, "status", lang, tr(lang, "or"))
     return tr(lang, "This button or menu is not one I can use any more: use the latest table "
                     "message (or {status}).", status=status)
 
@@ -126,6 +128,3 @@ def routed(
                 return True
     return False
 
-
-def lobby_buttons(prefix: str, table_id: int) -> list[discord.ui.Item[Any]]:
-    return [TableButton(prefix, verb, table_id) for verb in ("join", "leave", "start")]

@@ -70,7 +70,7 @@ async def history_page(tables: TableService, guild_id: int, user_id: int | None,
         lines.append(line[:180])
     both = tr(lang, "and")  # outside the call below: Babel finds no call nested in another
     lines.append(tr(lang, "-# Replay one with the menu below, or {command}.", command=commands_of(
-        tables.games.values(), "replay", " game:<number>", joiner=both)))
+        tables.games.values(), "replay", lang, both, option=("game", "<number>"))))
     mine = int(user_id is not None)
     menu = discord.ui.Select[Any](
         custom_id=f"hist:pick:{page}:{mine}", placeholder=tr(lang, "📼 Replay one of these games"),

@@ -127,6 +127,26 @@ def translated(lang: str, message: str, context: str | None = None) -> str | Non
     return entry.string
 
 
+@dataclass(frozen=True)
+class Command:
+    """A command to name in a text written later in a language not known yet (a refusal)."""
+
+    path: tuple[str, ...]
+
+    def __call__(self, lang: str) -> str:
+        return command(lang, *self.path)
+
+
+def command(lang: str, *path: str, option: tuple[str, str] | None = None) -> str:
+    """A slash command as a member reading `lang` sees it in their Discord (which shows the
+    command tree's localizations), e.g. "`/13clues main`" in French; with an option and the
+    value to type ("game", "<number>")."""
+    words = [translated(lang, p, "command") or p for p in path]
+    if option is not None:
+        words.append(f"{translated(lang, option[0], 'option') or option[0]}:{option[1]}")
+    return "`/" + " ".join(words) + "`"
+
+
 def named(lang: str, context: str, english: str) -> str:
     """A game's word (a card, a colour) in `lang`, under the game's context; English if its
     catalog has none."""

@@ -65,7 +65,8 @@ async def show_hand(interaction: discord.Interaction, locate: Locate) -> None:
         table = await locate()
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
-        return tables.module(table).hand(table, tables.state_of(table), seat)
+        return tables.module(table).hand(table, tables.state_of(table), seat,
+                                         lang=await language_of(interaction))
 
     await run(interaction, work)
 

@@ -182,7 +182,7 @@ def living(
     components = list(out.components)
     if state is not None and game.is_over(state) and table.status == "over" \
             and game.under_way(state):
-        again = TableButton(game.prefix, "again", table.id)
+        again = TableButton(game.prefix, "again", table.id, lang)
         components.append({"type": 1, "components": [again.item.to_component_dict()]})
     body = out.model_copy(update={
         "content": "\n".join(lines) if lines else out.content,

@@ -21,7 +21,7 @@ from typing import ClassVar, Generic, Literal, Protocol, TypeVar, cast, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from bot.drawings import Drawer
-from bot.i18n import N_, tr
+from bot.i18n import N_, command, tr
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
 from engine.errors import RuleError
@@ -214,11 +214,11 @@ class GameModule(Protocol[S, A, E, O]):
 
     # what commands show
 
-    def hand(self, table: Table, state: S, seat: int) -> Outgoing:
+    def hand(self, table: Table, state: S, seat: int, *, lang: str) -> Outgoing:
         """Everything `seat` may see, with its open prompts (the DM-less way to play)."""
         ...
 
-    def log(self, table: Table, state: S) -> str: ...
+    def log(self, table: Table, state: S, *, lang: str) -> str: ...
     def rules(self, table: Table | None, lang: str) -> str:
         """A summary of the table's rules (the game's defaults without one), in `lang`."""
         ...
@@ -236,11 +236,12 @@ def plug(game: GameModule[S, A, E, O]) -> AnyGame:
     return cast(AnyGame, game)
 
 
-def commands_of(games: Iterable[AnyGame], sub: str,
-                options: str = "", joiner: str = "and") -> str:
-    """`/<game> <sub>` for every game, e.g. "`/13clues replay` and `/mansion replay`": texts
-    that name a command build it here, from the registry, never by a game's name."""
-    named = [f"`/{g.command} {sub}{options}`" for g in games]
+def commands_of(games: Iterable[AnyGame], sub: str, lang: str, joiner: str,
+                option: tuple[str, str] | None = None) -> str:
+    """`/<game> <sub>` for every game as a member reading `lang` sees it, e.g. "`/13clues
+    replay` and `/mansion replay`" (`joiner`: the word between the last two): texts that
+    name a command build it here, from the registry, never by a game's name."""
+    named = [command(lang, g.command, sub, option=option) for g in games]
     return ", ".join(named[:-1]) + f" {joiner} " + named[-1] if len(named) > 1 else named[0]
 
 

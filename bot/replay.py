@@ -109,14 +109,14 @@ def step_message(tables: TableService, table: Table, replay: Replay, frame: Fram
     last = replay.steps - 1
     seat = max(0, min(seat, len(table.seats) - 1))
     news = (module.news(table, frame.state, frame.events, lang=lang)
-            or seat_news(replay.record, step)
+            or seat_news(replay.record, step, lang)
             or "(nothing was said in public)")
     head = (f"📼 **Replay of {module.title} #{table.id}** · step {step} of {last} · "
             f"{actor_name(table, frame.actor)}\n**What the table saw:**\n")
     tail = f"\n**What {table.seats[seat].name} knew** (pick any seat below):"
     room = 2000 - len(head) - len(tail)
     text = head + (news if len(news) <= room else news[: room - 1] + "…") + tail
-    hand = module.hand(table, frame.state, seat)
+    hand = module.hand(table, frame.state, seat, lang=lang)
     cid = family_id
     nav = [
         button("First", cid(PREFIX, "first", table.id, step, str(seat)), emoji="⏮️",

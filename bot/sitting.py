@@ -22,9 +22,10 @@ from typing import Any, ClassVar
 import discord
 from pydantic import BaseModel
 
-from bot import news, spectators
+from bot import languages, news, spectators
 from bot.components import button, view_of
 from bot.errors import UserError
+from bot.i18n import N_, SOURCE, tr
 from bot.interactions import bot_of, place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, player_id
@@ -47,12 +48,13 @@ class Sat(BaseModel):
     def logged(self) -> str:
         return LOGGED + self.model_dump_json()
 
-    def news(self) -> str:
+    def news(self, lang: str) -> str:
         """What the channel is told (and a replay shows at this step)."""
         if self.was.user_id == self.now.user_id:
-            return f"🪑 **{self.now.name}** is back and plays their seat again."
-        return (f"🪑 **{self.now.name}** takes over **{self.was.name}**'s seat and plays it "
-                "from now on.")
+            return tr(lang, "🪑 **{name}** is back and plays their seat again.",
+                      name=self.now.name)
+        return tr(lang, "🪑 **{name}** takes over **{seat}**'s seat and plays it from now on.",
+                  name=self.now.name, seat=self.was.name)
 
     @classmethod
     def parse(cls, action: str) -> Sat | None:
@@ -108,9 +110,10 @@ def _plain(name: str) -> str:
 
 
 async def sit(tables: TableService, table_id: int, user_id: int, name: str,
-              seat_name: str | None, place: Place) -> str:
+              seat_name: str | None, place: Place, lang: str) -> str:
     """Take back one's own seat at once, or ask the host for an AI seat (an ephemeral
-    answer either way: the channel hears the change or the request)."""
+    answer, in the member's `lang`, either way: the channel hears the change or the
+    request)."""
     async with tables._operation(table_id):
         table = await tables.by_id(table_id, place)
         _require_playing(table)
@@ -126,7 +129,7 @@ async def sit(tables: TableService, table_id: int, user_id: int, name: str,
                                 "`/{command} sit` takes it back. You cannot take another.",
                                 seat=table.seats[mine].name, command=module.command)
             await seat_member(tables, table, user_id, table.seats[mine].name, mine)
-            return "You are back in your seat: your secrets are in your DMs."
+            return tr(lang, "You are back in your seat: your secrets are in your DMs.")
         pending = requests(table)
         if user_id in pending:
             raise UserError("You have already asked for a seat here: the host has not "
@@ -138,22 +141,25 @@ async def sit(tables: TableService, table_id: int, user_id: int, name: str,
         ask = request_message(module.prefix, table, user_id, name, seat)
         await tables._store(Change(after, expected=table.version,
                                    letters=[Letter.post(table.channel_id, ask)]))
-    return (f"Asked: the host answers in the channel. If they agree, you play "
-            f"**{table.seats[seat].name}**'s seat from there on.")
+    return tr(lang, "Asked: the host answers in the channel. If they agree, you play "
+              "**{seat}**'s seat from there on.", seat=table.seats[seat].name)
 
 
 def request_message(prefix: str, table: Table, user_id: int, name: str, seat: int) -> Outgoing:
-    """The request the host answers: it mentions the host alone."""
-    text = (f"🙋 **{name}** asks to take over **{table.seats[seat].name}**'s seat. "
-            f"<@{table.host_id}>, you are the host: do you agree?")
-    return Outgoing.of(text, view=view_of(*answer_buttons(prefix, table.id, user_id)),
+    """The request the host answers, in the table's language: it mentions the host alone."""
+    lang = languages.of(table)
+    text = tr(lang, "🙋 **{name}** asks to take over **{seat}**'s seat. {host}, you are the "
+              "host: do you agree?", name=name, seat=table.seats[seat].name,
+              host=f"<@{table.host_id}>")
+    return Outgoing.of(text, view=view_of(*answer_buttons(prefix, table.id, user_id, lang)),
                        mentions=[table.host_id])
 
 
-def answer_buttons(prefix: str, table_id: int, user_id: int) -> list[discord.ui.Item[Any]]:
+def answer_buttons(prefix: str, table_id: int, user_id: int, lang: str
+                   ) -> list[discord.ui.Item[Any]]:
     return [
-        SitAnswer(prefix, "ok", table_id, user_id),
-        SitAnswer(prefix, "no", table_id, user_id),
+        SitAnswer(prefix, "ok", table_id, user_id, lang),
+        SitAnswer(prefix, "no", table_id, user_id, lang),
     ]
 
 
@@ -171,20 +177,28 @@ async def answer(tables: TableService, table_id: int, host_id: int, user_id: int
         asked = pending.pop(user_id)
         seat, name = asked.seat, asked.name
         seat_name, module = table.seats[seat].name, tables.module(table)
+        here, member = f"<@{user_id}>", f"**{seat_name}**"
         if not agree or not table.seats[seat].is_ai or table.seat_of(user_id) is not None:
-            why = "declined" if not agree else "could not agree (the seat changed hands)"
-            said = f"❌ The host {why}: <@{user_id}> does not take over **{seat_name}**'s seat."
+            lang, own = languages.of(table), await tables.languages.of_user(user_id)
+            if agree:
+                said = tr(lang, "❌ The host could not agree (the seat changed hands): {member} "
+                          "does not take over {seat}'s seat.", member=here, seat=member)
+                told = tr(own, "❌ The host could not agree to your request to take over "
+                          "{seat}'s seat (it changed hands).", seat=member)
+            else:
+                said = tr(lang, "❌ The host declined: {member} does not take over {seat}'s "
+                          "seat.", member=here, seat=member)
+                told = tr(own, "❌ The host declined your request to take over {seat}'s seat.",
+                          seat=member)
             reply.body = reply.body.model_copy(update={"content": said})
-            dm = Outgoing(content=f"❌ The host {why} your request to take over "
-                                  f"**{seat_name}**'s seat.")
-            lang = await tables.languages.of_user(user_id)
-            letters = [Letter.dm(user_id, news.headed(module, table, dm, lang)),
+            letters = [Letter.dm(user_id, news.headed(module, table, Outgoing(content=told), own)),
                        reply.letter(1)]
             await tables._store(Change(_with_requests(table, pending), expected=table.version,
                                        letters=letters))
             reply.stored = True
             return
-        said = f"✅ The host agreed: <@{user_id}> takes over **{seat_name}**'s seat."
+        said = tr(languages.of(table), "✅ The host agreed: {member} takes over {seat}'s seat.",
+                  member=here, seat=member)
         reply.body = reply.body.model_copy(update={"content": said})
         await seat_member(tables, _with_requests(table, pending), user_id, name, seat,
                           reply=reply)
@@ -214,11 +228,13 @@ async def seat_member(tables: TableService, table: Table, user_id: int, name: st
     alerts = {u: "silent" if m == "dm" else m for u, m in chosen.items()}  # the DM below
     langs = await tables._langs(after)
     after, letters = news.letters(module, after, state, [], newly_waiting=waiting,
-                                  alerts=alerts, langs=langs, fresh=True, headline=sat.news())
-    secrets = module.hand(after, state, seat)
+                                  alerts=alerts, langs=langs, fresh=True,
+                                  headline=sat.news(languages.of(after)))
+    own = langs[user_id]
+    secrets = module.hand(after, state, seat, lang=own)
+    took = tr(own, "🪑 You now play this seat.")
     letters.insert(0, Letter.dm(user_id, news.headed(module, after, secrets.model_copy(
-        update={"content": f"🪑 You now play this seat.\n{secrets.content or ''}".strip()}),
-        langs[user_id])))
+        update={"content": f"{took}\n{secrets.content or ''}".strip()}), own)))
     if reply is not None:
         letters.append(reply.letter(len(letters)))
     try:
@@ -246,13 +262,15 @@ class SitAnswer(
     counts)."""
 
     LOOK: ClassVar[dict[str, tuple[str, discord.ButtonStyle, str]]] = {
-        "ok": ("Agree", discord.ButtonStyle.success, "✅"),
-        "no": ("Decline", discord.ButtonStyle.danger, "✖️")}
+        "ok": (N_("Agree"), discord.ButtonStyle.success, "✅"),
+        "no": (N_("Decline"), discord.ButtonStyle.danger, "✖️")}
 
-    def __init__(self, prefix: str, verb: str, table_id: int, user_id: int) -> None:
+    def __init__(self, prefix: str, verb: str, table_id: int, user_id: int,
+                 lang: str = SOURCE) -> None:
+        """`lang`: the label's (a click found again from its custom_id needs none)."""
         label, style, emoji = self.LOOK[verb]
-        super().__init__(button(label, f"{prefix}:sit{verb}:{table_id}:{user_id}", style,
-                                emoji=emoji))
+        super().__init__(button(tr(lang, label), f"{prefix}:sit{verb}:{table_id}:{user_id}",
+                                style, emoji=emoji))
         self.verb, self.table_id, self.user_id = verb, table_id, user_id
 
     @classmethod

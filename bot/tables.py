@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot import languages, news, spectators
 from bot.errors import UserError
-from bot.i18n import N_, SOURCE, tr
+from bot.i18n import N_, SOURCE, Command, tr
 from bot.languages import Languages
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
@@ -41,6 +41,8 @@ AI_NAMES = ("Holmes", "Poirot", "Marple", "Dupin", "Wolfe", "Vance", "Brown", "Q
 
 STALE = N_("That button is out of date: the table has moved on since. Use the latest table "
            "message.")
+LEFT_SERVER = N_("🤖 {name} left the server: an AI ({level}) plays their seat from now on.")
+LEFT_TABLE = N_("🤖 {name} left the table: an AI ({level}) plays their seat from now on.")
 CLOSING = N_("The bot is restarting right now: nothing was changed. Please try again in a "
              "moment.")
 
@@ -176,24 +178,29 @@ class TableService:
         else:
             table = await self.storage.open_table(channel_id)
         if table is None or (game is not None and table.game != game):
-            title = self.games[game].title if game else "game"
-            command = f"/{self.games[game].command} new" if game else "`new`"
             if not finished and (last := await self.storage.last_game(channel_id)) is not None \
                     and last.status == "over" and (game is None or last.game == game):
-                raise UserError(self._over_here(last))
+                raise self._over_here(last)
+            if game is None:
+                raise UserError("There is no table in this channel. Open one with `new`.")
             raise UserError("There is no {game} table in this channel. Open one with {command}.",
-                            game=title, command=command)
+                            game=self.games[game].title,
+                            command=Command((self.games[game].command, "new")))
         return table
 
-    def _over_here(self, last: Table) -> str:
+    def _over_here(self, last: Table) -> UserError:
         """Why a game command after the end finds nothing to act on, and what to do instead."""
         module = self.games[last.game]
         state = module.load(last.state) if last.state is not None else None
-        again = ("press 🔁 **Rematch** on its last table message to play again with the same "
-                 "seats, or ") if state is not None and module.is_over(state) \
-            and module.under_way(state) else ""
-        return (f"The {module.title} game in this channel is over: {again}open a new table with "
-                f"`/{module.command} new`. `/{module.command} status` and `log` still show it.")
+        named = {"game": module.title, "new": Command((module.command, "new")),
+                 "status": Command((module.command, "status")),
+                 "log": Command((module.command, "log"))}
+        if state is not None and module.is_over(state) and module.under_way(state):
+            return UserError("The {game} game in this channel is over: press 🔁 **Rematch** on "
+                             "its last table message to play again with the same seats, or open "
+                             "a new table with {new}. {status} and {log} still show it.", **named)
+        return UserError("The {game} game in this channel is over: open a new table with {new}. "
+                         "{status} and {log} still show it.", **named)
 
     async def by_id(self, table_id: int, place: Place | None = None) -> Table:
         table = await self.storage.table(table_id)
@@ -329,7 +336,7 @@ class TableService:
             if table.status == "playing":
                 if table.seats[seat].human is None:
                     raise UserError("An AI already plays your seat.")
-                await self.without(table, user_id, "left the table", reply=reply)
+                await self.without(table, user_id, LEFT_TABLE, reply=reply)
                 return await self.by_id(table_id)
             _require_lobby(table)
             if table.host_id == user_id:
@@ -338,11 +345,11 @@ class TableService:
             return await self._store_lobby(table, table.model_copy(update={"seats": seats}),
                                            reply)
 
-
     async def without(self, table: Table, user_id: int, why: str, *,
                        reply: Reply | None = None) -> None:
         """A member leaves a table (`leave`, or they left the server): a lobby seat is freed,
-        a game seat is played by an AI from now on, and the table is told."""
+        a game seat is played by an AI from now on, and the table is told. `why`: the
+        channel's news (a marked text with `{name}` and `{level}`)."""
         seat = table.seat_of(user_id)
         if seat is None or table.status == "over":
             return
@@ -366,8 +373,7 @@ class TableService:
         after = table.model_copy(update={"seats": seats, "host_id": host,
                                          "version": table.version + 1})
         state = self.state_of(table)
-        text = (f"🤖 {ref.name} {why}: an AI ({module.gone_level}) plays their seat "
-                "from now on.")
+        text = tr(languages.of(table), why, name=ref.name, level=module.gone_level)
         plan = self._plan(after, None, state)
         after, letters = news.living(module, after, state, text, fresh=True)
         if reply is not None:
@@ -898,8 +904,10 @@ def _require_playing(table: Table) -> None:
             raise UserError("This game is over.")
         raise UserError("The game has not started yet.")
     if table.paused is not None:
-        raise UserError("This table is paused: {why}. It carries on as soon as I can post in "
-                        "its channel again.", why=table.paused)
+        why = table.paused
+        raise UserError.written_as(f"This table is paused: {why}.", lambda lang: tr(
+            lang, "This table is paused: {why}. It carries on as soon as I can post in its "
+            "channel again.", why=tr(lang, why)))
 
 
 

@@ -9,6 +9,8 @@ import discord
 from discord.ext import commands
 
 from bot.client import DeductionBot
+from bot.i18n import N_
+from bot.world_changes import ARCHIVED, UNPERMITTED
 
 log = logging.getLogger(__name__)
 
@@ -21,11 +23,11 @@ class World(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.bot.world.channel_gone(channel.id, "its channel was deleted")
+        await self.bot.world.channel_gone(channel.id, N_("its channel was deleted"))
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.bot.world.channel_gone(payload.thread_id, "its thread was deleted")
+        await self.bot.world.channel_gone(payload.thread_id, N_("its thread was deleted"))
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -81,8 +83,8 @@ def may_post(channel: discord.abc.GuildChannel | discord.Thread) -> bool:
 
 def why_not(channel: discord.abc.GuildChannel | discord.Thread) -> str:
     if isinstance(channel, discord.Thread) and channel.archived:
-        return "its thread is archived"
-    return "I am missing the permission to post there"
+        return ARCHIVED
+    return UNPERMITTED
 
 
 async def setup(bot: DeductionBot) -> None:

@@ -289,9 +289,9 @@ def help_text(lang: str, games: Collection[AnyGame]) -> str:
         "language`, else the server's Discord language).\n"
         "Only the host (or a member with Manage Server) can `end` a table.",
         games="\n".join(tr(lang, g.help) for g in games),
-        replay=commands_of(games, "replay", joiner=both),
-        watch=commands_of(games, "watch", joiner=both),
-        sit=commands_of(games, "sit", joiner=both),
+        replay=commands_of(games, "replay", lang, both),
+        watch=commands_of(games, "watch", lang, both),
+        sit=commands_of(games, "sit", lang, both),
     )
 
 

@@ -183,7 +183,8 @@ class TableCog(commands.GroupCog):
     @app_commands.command(name="log", description="Everything said in public so far")
     async def log(self, interaction: discord.Interaction) -> None:
         async def work(table: Table) -> Answer:
-            return self.module.log(table, self.tables.state_of(table))
+            return self.module.log(table, self.tables.state_of(table),
+                                   lang=await language_of(interaction))
 
         await self.on_table(interaction, work, finished=True)
 
@@ -208,7 +209,7 @@ class TableCog(commands.GroupCog):
             table = await self.here(interaction)()
             answer = await sitting.sit(self.tables, table.id, interaction.user.id,
                                        interaction.user.display_name, seat,
-                                       place_of(interaction))
+                                       place_of(interaction), await language_of(interaction))
             self.bot.transport.open_dm_soon(interaction.user.id)
             return answer
 

@@ -284,7 +284,7 @@ class AuditedPlay(Generic[T]):
         name = table.seats[self.rng.choice(sitting.ai_seats(table))].name
         for agree in ([False, True] if self.rng.random() < 0.5 else [True]):
             mark = self.watermark()
-            await sitting.sit(self.service, table.id, watcher, "W", name, place)
+            await sitting.sit(self.service, table.id, watcher, "W", name, place, "en")
             await sitting.answer(self.service, table.id, host, watcher, agree, place,
                                  self.reply(host, "…"))
             if agree:

@@ -72,7 +72,7 @@ def play(
                        state)
         if hands and step % 7 == 0:
             for seat in range(players):
-                yield Sent(seat, over, game.hand(table, state, seat), True, state)
+                yield Sent(seat, over, game.hand(table, state, seat, lang="en"), True, state)
         if over:
             return
         if step >= max_steps:

@@ -226,13 +226,13 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
 
     # what commands show -----------------------------------------------------------------
 
-    def hand(self, table: Table, state: GameState, seat: int) -> Outgoing:
+    def hand(self, table: Table, state: GameState, seat: int, *, lang: str) -> Outgoing:
         view = player_view(state, seat)
         items = components.prompt_items(table.id, view)
         return Outgoing.of(embeds=[hand_embed(view)], view=view_of(*items) if items else None,
                            pictures=[hand_picture(view, embed=0)] if view.clues else [])
 
-    def log(self, table: Table, state: GameState) -> str:
+    def log(self, table: Table, state: GameState, *, lang: str) -> str:
         return log_text(public_view(state))
 
     def rules(self, table: Table | None, lang: str) -> str:

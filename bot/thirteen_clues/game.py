@@ -211,7 +211,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
 
     # what commands show -----------------------------------------------------------------
 
-    def hand(self, table: Table, state: GameState, seat: int) -> Outgoing:
+    def hand(self, table: Table, state: GameState, seat: int, *, lang: str) -> Outgoing:
         view = player_view(state, seat)
         choosing = state.phase == "passing" and state.seats[seat].passed is None
         return Outgoing.of(
@@ -220,7 +220,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             pictures=[view_picture(view, embed=0)],
         )
 
-    def log(self, table: Table, state: GameState) -> str:
+    def log(self, table: Table, state: GameState, *, lang: str) -> str:
         return question_log_text(public_view(state))
 
     def rules(self, table: Table | None, lang: str) -> str:

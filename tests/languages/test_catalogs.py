@@ -116,3 +116,33 @@ def test_discord_locales_map_to_a_catalog_or_english() -> None:
         "fr", "de", "es", "es", "en", "en"]
     assert i18n.discord_locales("es") == ("es-419", "es-ES")
     assert i18n.name_of("fr") == "Français" and i18n.name_of("de") == "Deutsch"
+
+
+COMMAND_IN_TEXT = re.compile(r"`/(?:\{command\}|[^\s`]+) ([a-z][a-z-]*)\b(?![-:])")
+"""A subcommand named in a text ("`/13clues hand`"), not an option ("`/notify alert:`")."""
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_a_translated_text_names_each_command_as_the_readers_discord_shows_it(code: str) -> None:
+    """A text naming "`/13clues hand`" names it "`/13clues main`" in French: the name the
+    member's Discord shows them (the command tree's localization), never the English one."""
+    catalog = read(i18n.catalog_path(code))
+    checked = 0
+    for message in catalog:
+        if not message.id or message.context is not None:
+            continue
+        for english, form in zip(ids_of(message), forms_of(message), strict=False):
+            for sub in COMMAND_IN_TEXT.findall(english):
+                local = i18n.translated(code, sub, "command") or sub
+                assert re.search(rf"`/(?:\{{command\}}|[^\s`]+) {re.escape(local)}\b", form), \
+                    f"{code}: {form!r} should name `{sub}` as `{local}`"
+                checked += 1
+    assert checked >= 5, checked
+
+
+def test_a_command_is_named_in_the_readers_language() -> None:
+    assert i18n.command("fr", "13clues", "hand") == "`/13clues main`"
+    assert i18n.command("en", "13clues", "hand") == "`/13clues hand`"
+    assert i18n.command("de", "mansion", "replay", option=("game", "<number>")) \
+        .startswith("`/mansion wiederholung ")
+    assert i18n.Command(("13clues", "status"))("es") == "`/13clues estado`"

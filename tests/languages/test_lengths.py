@@ -42,6 +42,6 @@ def test_help_fits_one_embed_whole(lang: str) -> None:
 
 
 def test_the_commands_named_together_are_joined_in_the_language() -> None:
-    assert "`/13clues replay` und `/mansion replay`" in help_text("de", GAMES)
-    assert "`/13clues sit` et `/mansion sit`" in help_text("fr", GAMES)
+    assert "`/13clues wiederholung` und `/mansion wiederholung`" in help_text("de", GAMES)
+    assert "`/13clues prendre-place` et `/mansion prendre-place`" in help_text("fr", GAMES)
     assert "`/13clues watch` and `/mansion watch`" in help_text("en", GAMES)

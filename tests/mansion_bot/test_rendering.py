@@ -122,7 +122,7 @@ def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: 
                     assert cards <= may_know[seat], (seat, line)
         if n % 7 == 0:  # the looks, now and then
             for seat in range(players):
-                fits(GAME.hand(table, state, seat), "hand")
+                fits(GAME.hand(table, state, seat, lang="en"), "hand")
                 view = player_view(state, seat)
                 fits(components.panel(table.id, view), "panel")
                 if view.prompt is not None and view.prompt.kind == "play":
@@ -132,7 +132,7 @@ def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: 
             view = player_view(state, n % players)
             fits(notes_message(table, view, choice=choice_text(view)), "notes")
     assert state.phase == "over" and messages > 10
-    fits(Outgoing(content=GAME.log(table, state)), "log")
+    fits(Outgoing(content=GAME.log(table, state, lang="en")), "log")
 
 
 TEMPLATES = [re.compile(f.__discord_ui_compiled_template__) for f in (*FAMILIES, TableButton)]

@@ -150,7 +150,7 @@ def test_every_13_clues_custom_id_is_handled_by_exactly_one_family() -> None:
             outs.append(GAME.table_message(table, state, lang="en"))
             for seat in range(players):
                 view = player_view(state, seat)
-                outs.append(GAME.hand(table, state, seat))
+                outs.append(GAME.hand(table, state, seat, lang="en"))
                 outs.append(casebook_message(table, view, {}))
                 if state.phase != "turns" or state.turn != seat:
                     continue

@@ -3,13 +3,18 @@ the language they chose (`/language`), and the table's language from the server'
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
 import discord
 
+from bot.errors import UserError
 from bot.languages import Languages, of_table
-from bot.storage import Storage
+from bot.models import Letter, Table
+from bot.storage import Change, Committed, SqliteStorage, Storage
 
 
 class CountingStorage:
@@ -68,3 +73,71 @@ def test_a_tables_language_is_the_servers_setting_else_its_discord_language() ->
     assert of_table({}, "es-ES") == "es"
     assert of_table({}, None) == "en"
     assert of_table({"language": "xx"}, "pt-BR") == "en"  # a language whose catalog went
+
+
+class Recording(SqliteStorage):
+    """The storage, keeping every letter a stored change owes (read before delivery)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.owed: list[Letter] = []
+
+    async def commit(self, change: Change) -> Committed:
+        self.owed += change.letters
+        return await super().commit(change)
+
+    async def create_table(self, table: Table, render: Callable[[Table], Change]) -> Committed:
+        def kept(made: Table) -> Change:
+            change = render(made)
+            self.owed += change.letters
+            return change
+
+        return await super().create_table(table, kept)
+
+
+def said(letters: list[Letter], to: str) -> str:
+    return "\n".join(letter.body.content or "" for letter in letters if letter.to == to)
+
+
+async def test_a_table_speaks_its_language_and_each_member_reads_theirs(tmp_path: Path) -> None:
+    """A German server's table: the channel in German (kept when the server's setting
+    changes later), each member's DMs in their own language, and an engine refusal in the
+    language of whoever is refused."""
+    from bot.registry import GAMES
+    from bot.tables import TableService
+
+    storage = Recording(tmp_path / "bot.sqlite3")
+    await storage.open()
+    try:
+        tables = TableService(storage, {g.key: g for g in GAMES}, seed=lambda: 5)
+        await storage.set_chosen_language(101, "fr")
+        await storage.set_seen_locale(102, "es-ES")
+        table = await tables.open(1, 10, "13clues", 100, "Ann", {}, language="de")
+        await storage.set_guild_settings(1, {"language": "fr"})  # too late for this table
+        await tables.join(table.id, 101, "Bea")
+        await tables.join(table.id, 102, "Cid")
+        await tables.start(table.id, 100)
+        channel = said(storage.owed, "c:10")
+        assert "die weiterzugebenden Karten wählen" in channel, channel
+        assert "choose the cards" not in channel
+        assert "aller à la table" in said(storage.owed, "u:101")
+        assert "ir a la mesa" in said(storage.owed, "u:102")
+        assert "go to the table" in said(storage.owed, "u:100")
+
+        game, chosen = tables.module(table), list[Any]()
+
+        def pass_twice(state: Any, seat: int) -> Any:
+            chosen.append(chosen[0] if chosen else game.ai_action(state, seat, "normal",
+                                                                  random.Random(seat)))
+            return chosen[-1]
+
+        await tables.act(table.id, 101, pass_twice)
+        try:
+            await tables.act(table.id, 101, pass_twice)
+        except UserError as refused:
+            assert refused.text("fr") == "Vous avez déjà choisi les cartes à passer à gauche."
+            assert refused.text("de").startswith("Du hast die Karten")
+        else:
+            raise AssertionError("a second pass was not refused")
+    finally:
+        await storage.close()

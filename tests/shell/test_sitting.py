@@ -29,7 +29,7 @@ async def test_an_ai_timer_held_when_its_seat_changes_hands_is_dropped(storage: 
     assert held.seat == seat  # the pass phase waits on the AI too
 
     place = Place(GUILD, CHANNEL)
-    await sitting.sit(service, table.id, MEMBER, "Cid", None, place)
+    await sitting.sit(service, table.id, MEMBER, "Cid", None, place, "en")
     await sitting.answer(service, table.id, HOST, MEMBER, True, place,
                          Reply(1, "token", Outgoing(content="…")))
     sat = await storage.table(table.id)

@@ -125,10 +125,10 @@ class HighCard(PydanticGame[State, Reveal, Shown, TableSettings]):
                lang: str) -> Outgoing | None:
         return None if events else Outgoing(content=f"Your number: {state.seats[seat].number}")
 
-    def hand(self, table: Table, state: State, seat: int) -> Outgoing:
+    def hand(self, table: Table, state: State, seat: int, *, lang: str) -> Outgoing:
         return Outgoing(content=f"Your number: {state.seats[seat].number}")
 
-    def log(self, table: Table, state: State) -> str:
+    def log(self, table: Table, state: State, *, lang: str) -> str:
         return "Nothing to log."
 
     def rules(self, table: Table | None, lang: str) -> str:
