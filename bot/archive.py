@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from bot.errors import UserError
+from bot.i18n import tr, trn
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
 from bot.plug import AnyGame, settings_of
@@ -31,8 +33,8 @@ NOT_A_MOVE = frozenset({"start"})
 """Log actions that are not applied: the deal is replayed from the seed."""
 
 
-class ArchiveError(Exception):
-    """A game that cannot be replayed; the message is fit to show a member."""
+class ArchiveError(UserError):
+    """A game that cannot be replayed: a refusal, shown to the member in their language."""
 
 
 class Move(BaseModel):
@@ -214,12 +216,12 @@ def table_of(record: GameRecord) -> Table:
                  seats=seats, updated_at=record.finished_at)
 
 
-def actor_name(table: Table, actor: str) -> str:
+def actor_name(table: Table, actor: str, lang: str) -> str:
     """Who a log line's actor is, as the table knew them."""
     if actor == "deal":
-        return "the deal"
+        return tr(lang, "the deal")
     if actor == "bot":
-        return "the bot"
+        return tr(lang, "the bot")
     if actor.startswith("ai:") and actor[3:].isdigit():  # an AI move for that seat
         seat = int(actor[3:])
         name = table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
@@ -250,23 +252,27 @@ def transcript(module: AnyGame, record: GameRecord, lang: str) -> str:
     each seat was told privately (the game is over: nothing is secret any more)."""
     table = table_of(record)
     names = ", ".join(s.name + (" (AI)" if s.is_ai else "") for s in table.seats)
-    lines = [f"{module.title} — game #{record.table_id}", f"Players (in seat order): {names}",
-             f"Seed {record.seed}; {len(record.moves)} moves", ""]
+    lines = [tr(lang, "{game} — game #{number}", game=module.title, number=record.table_id),
+             tr(lang, "Players (in seat order): {names}", names=names),
+             trn(lang, "Seed {seed}; {n} move", "Seed {seed}; {n} moves", len(record.moves),
+                 seed=record.seed), ""]
     end = None
     for step, frame in enumerate(frames(module, record)):
         end = frame.state
-        lines.append(f"== Step {step}: {actor_name(table, frame.actor)} ==")
+        step_is = tr(lang, "Step {step}: {actor}", step=step,
+                     actor=actor_name(table, frame.actor, lang))
+        lines.append(f"== {step_is} ==")
         news = module.news(table, frame.state, frame.events, lang=lang) \
             or seat_news(record, step, lang)
         if news:
-            lines.append(f"[table] {news}")
+            lines.append(tr(lang, "[table] {news}", news=news))
         for seat, ref in enumerate(table.seats):
             letter = module.letter(table, frame.state, frame.events, seat, lang=lang)
             told = plain(letter) if letter is not None else ""
             if told:
-                lines.append(f"[to {ref.name}] {told}")
+                lines.append(f"[→ {ref.name}] {told}")
         lines.append("")
-    lines.append("== The end: what each seat knew ==")
+    lines.append("== " + tr(lang, "The end: what each seat knew") + " ==")
     if end is None:
         raise ArchiveError("This record has no deal, so it cannot be read.")
     for seat, ref in enumerate(table.seats):

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from bot import i18n
+from bot.i18n import tr
 from bot.models import SeatRef, Table
 from bot.plug import AnyGame
 from bot.registry import GAMES
@@ -55,22 +56,25 @@ def main(argv: list[str]) -> int:
                   options=settings.model_dump(mode="json"), seats=seats)
     chosen = ", ".join(f"{k} {v}" for k, v in settings.model_dump().items()
                        if k not in ("assist", "turn_minutes"))
-    print(f"{game.title} demo — {args.players} AI players ({args.level}), {chosen}, "
-          f"seed {seed}\n")
+    lang = args.language
+    print(tr(lang, "{game} demo — {players} AI players ({level}), {chosen}, seed {seed}",
+             game=game.title, players=args.players, level=args.level, chosen=chosen,
+             seed=seed) + "\n")
     state, events = game.start(seats, settings, seed)
     rng = random.Random(seed)
     for _ in range(MAX_ACTIONS):
-        _show(game, table, state, events, args.quiet_dms, args.language)
+        _show(game, table, state, events, args.quiet_dms, lang)
         if game.is_over(state):
             break
         seat = game.waiting_on(state)[0]
         state, events = game.apply(state, game.ai_action(state, seat, args.level, rng))
     else:
-        print("The demo stopped after too many actions.")
+        print(tr(lang, "The demo stopped after too many actions."))
         return 1
-    final = game.table_message(table, state, lang=args.language)
+    final = game.table_message(table, state, lang=lang)
     embed = final.embeds[0] if final.embeds else {}
-    print(f"\n== Game over — {embed.get('title', game.title)} ==\n{embed.get('description', '')}")
+    over = tr(lang, "Game over — {title}", title=embed.get("title", game.title))
+    print(f"\n== {over} ==\n{embed.get('description', '')}")
     return 0
 
 
@@ -78,10 +82,11 @@ def _show(game: AnyGame, table: Table, state: Any, events: list[Any], quiet_dms:
           lang: str) -> None:
     text = game.news(table, state, events, lang=lang)
     if text:
-        print("[#channel] " + text.replace("\n", "\n          "))
+        print(tr(lang, "[#channel]") + " " + text.replace("\n", "\n          "))
     if quiet_dms:
         return
     for seat, ref in enumerate(table.seats):
         dm = game.letter(table, state, events, seat, lang=lang)
         if dm is not None and dm.text:
-            print(f"   [DM to {ref.name}] " + dm.text.replace("\n", "\n      "))
+            to = tr(lang, "[DM to {name}]", name=ref.name)
+            print(f"   {to} " + dm.text.replace("\n", "\n      "))

@@ -17,13 +17,13 @@ from typing import Any
 
 import discord
 
-from bot.archive import ArchiveError, Frame, Replay, actor_name, record_of, seat_news
+from bot.archive import Frame, Replay, actor_name, record_of, seat_news
 from bot.archive import transcript as transcript_of
 from bot.components import button, values, view_of
 from bot.drawings import Drawings, with_images
 from bot.errors import UserError
 from bot.family import GameFamily, family_id
-from bot.i18n import N_
+from bot.i18n import N_, tr
 from bot.interactions import defer, language_of, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -50,7 +50,6 @@ async def finished_game(tables: TableService, guild_id: int | None, channel_id: 
     it is over and of this server."""
     if guild_id is None:
         raise UserError("Replays are of a server's games: use this in the server.")
-    title = f"{tables.games[game].title} game" if game is not None else "game"
     if table_id is None:
         if game is None:
             raise UserError("Which game? `/history` lists this server's games.")
@@ -59,13 +58,18 @@ async def finished_game(tables: TableService, guild_id: int | None, channel_id: 
             here = await tables.storage.open_table(channel_id) if channel_id else None
             if here is not None and here.game == game and here.status == "playing":
                 raise UserError(IN_PLAY)
-            raise UserError("No {game} has finished in this channel yet: `/history` lists "
-                            "this server's games and their numbers.", game=title)
+            raise UserError("No {game} game has finished in this channel yet: `/history` lists "
+                            "this server's games and their numbers.",
+                            game=tables.games[game].title)
         return table
     found = await tables.storage.table(table_id)
     if found is None or found.guild_id != guild_id or game not in (None, found.game):
-        raise UserError("There is no finished {game} #{number} on this server: `/history` "
-                        "lists them.", game=title, number=table_id)
+        if game is None:
+            raise UserError("There is no finished game #{number} on this server: `/history` "
+                            "lists them.", number=table_id)
+        raise UserError("There is no finished {game} game #{number} on this server: "
+                        "`/history` lists them.", game=tables.games[game].title,
+                        number=table_id)
     if found.status != "over":
         raise UserError(IN_PLAY)
     if found.state is None:
@@ -83,10 +87,7 @@ async def replay_of(tables: TableService, table: Table) -> Replay:
         return _kept[key]
     module = tables.module(table)
     log = await tables.storage.action_log(table.id)
-    try:
-        kept = await asyncio.to_thread(lambda: Replay(module, record_of(module, table, log)))
-    except ArchiveError as exc:
-        raise UserError(str(exc)) from exc
+    kept = await asyncio.to_thread(lambda: Replay(module, record_of(module, table, log)))
     _kept[key] = kept
     while len(_kept) > KEPT:
         _kept.popitem(last=False)
@@ -95,10 +96,7 @@ async def replay_of(tables: TableService, table: Table) -> Replay:
 
 async def frame_of(replay: Replay, step: int) -> Frame:
     """One step, played on from the checkpoint before it (in a thread)."""
-    try:
-        return await asyncio.to_thread(replay.frame, step)
-    except ArchiveError as exc:
-        raise UserError(str(exc)) from exc
+    return await asyncio.to_thread(replay.frame, step)
 
 
 def step_message(tables: TableService, table: Table, replay: Replay, frame: Frame, step: int,
@@ -110,30 +108,34 @@ def step_message(tables: TableService, table: Table, replay: Replay, frame: Fram
     seat = max(0, min(seat, len(table.seats) - 1))
     news = (module.news(table, frame.state, frame.events, lang=lang)
             or seat_news(replay.record, step, lang)
-            or "(nothing was said in public)")
-    head = (f"📼 **Replay of {module.title} #{table.id}** · step {step} of {last} · "
-            f"{actor_name(table, frame.actor)}\n**What the table saw:**\n")
-    tail = f"\n**What {table.seats[seat].name} knew** (pick any seat below):"
+            or tr(lang, "(nothing was said in public)"))
+    head = tr(lang, "📼 **Replay of {game} #{number}** · step {step} of {last} · {actor}",
+              game=module.title, number=table.id, step=step, last=last,
+              actor=actor_name(table, frame.actor, lang))
+    head += "\n" + tr(lang, "**What the table saw:**") + "\n"
+    tail = "\n" + tr(lang, "**What {name} knew** (pick any seat below):",
+                     name=table.seats[seat].name)
     room = 2000 - len(head) - len(tail)
     text = head + (news if len(news) <= room else news[: room - 1] + "…") + tail
     hand = module.hand(table, frame.state, seat, lang=lang)
     cid = family_id
     nav = [
-        button("First", cid(PREFIX, "first", table.id, step, str(seat)), emoji="⏮️",
+        button(tr(lang, "First"), cid(PREFIX, "first", table.id, step, str(seat)), emoji="⏮️",
                disabled=step == 0),
-        button("Back", cid(PREFIX, "prev", table.id, step, str(seat)), emoji="◀️",
+        button(tr(lang, "Back"), cid(PREFIX, "prev", table.id, step, str(seat)), emoji="◀️",
                disabled=step == 0),
-        button("Next", cid(PREFIX, "next", table.id, step, str(seat)),
+        button(tr(lang, "Next"), cid(PREFIX, "next", table.id, step, str(seat)),
                discord.ButtonStyle.primary, emoji="▶️", disabled=step == last),
-        button("Last", cid(PREFIX, "last", table.id, step, str(seat)), emoji="⏭️",
+        button(tr(lang, "Last"), cid(PREFIX, "last", table.id, step, str(seat)), emoji="⏭️",
                disabled=step == last),
-        button("Download", cid(PREFIX, "file", table.id, step, str(seat)), emoji="⬇️"),
+        button(tr(lang, "Download"), cid(PREFIX, "file", table.id, step, str(seat)),
+               emoji="⬇️"),
     ]
     seats = discord.ui.Select[Any](
         custom_id=cid(PREFIX, "seat", table.id, step, str(seat)),
-        placeholder="Whose knowledge to show",
-        options=[discord.SelectOption(label=f"What {ref.name} knew"[:100], value=str(i),
-                                      default=i == seat)
+        placeholder=tr(lang, "Whose knowledge to show"),
+        options=[discord.SelectOption(label=tr(lang, "What {name} knew", name=ref.name)[:100],
+                                      value=str(i), default=i == seat)
                  for i, ref in enumerate(table.seats)],
     )
     return Outgoing.of(text, embeds=[discord.Embed.from_dict(e) for e in hand.embeds],
@@ -205,12 +207,12 @@ class ReplayButton(GameFamily, template=r"rp:(?P<verb>first|prev|next|last|seat|
                 return
             table = await self.finished(interaction)
             replay = await replay_of(tables, table)
-            files = await asyncio.to_thread(game_files, table, replay,
-                                            await language_of(interaction))
-            await interaction.followup.send(
-                f"⬇️ {tables.module(table).title} #{table.id}: the record (JSON: the seed, the "
-                "seats and every move, which the engine plays again to the same end) and the "
-                "transcript.", files=files, ephemeral=True)
+            lang = await language_of(interaction)
+            files = await asyncio.to_thread(game_files, table, replay, lang)
+            said = tr(lang, "⬇️ {game} #{number}: the record (JSON: the seed, the seats and "
+                      "every move, which the engine plays again to the same end) and the "
+                      "transcript.", game=tables.module(table).title, number=table.id)
+            await interaction.followup.send(said, files=files, ephemeral=True)
             return
         if verb == "seat":
             chosen = values(interaction)

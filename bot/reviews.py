@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from bot.components import Locate
 from bot.errors import UserError
-from bot.i18n import N_
+from bot.i18n import N_, tr
 from bot.interactions import language_of, run, tables_of
 from bot.messages import Outgoing
 from bot.plug import Own
@@ -29,7 +29,7 @@ from bot.thinking import think
 S = TypeVar("S", bound=BaseModel)
 R = TypeVar("R")
 
-TITLE = "📋 Your review"
+TITLE = N_("📋 Your review")
 NOT_OVER = N_("The review comes once the game is over: it names your own {secret}.")
 
 
@@ -39,7 +39,8 @@ class Reviewer(Generic[S, R]):
     travels to the thinkers' pool with the state it reviews."""
 
     secret: str
-    """What the review names that only the end may show ("mystery", "solution")."""
+    """What the review names that only the end may show ("mystery", "solution"; a marked
+    text)."""
     review: Callable[[S, int], R]
     """The engine's review of a seat in a finished game."""
     missing: Callable[[S, R], str | None]
@@ -65,7 +66,7 @@ class Reviewer(Generic[S, R]):
             seat = tables.seat(table, interaction.user.id)
             stored = tables.state_of(table)
             if not tables.module(table).is_over(stored):
-                raise UserError(NOT_OVER, secret=self.secret)
+                raise UserError(NOT_OVER, secret=lambda lang: tr(lang, self.secret))
             state = Own[S, object](self.model).state(stored)
             result = await think(interaction, self.review, state, seat)
             why = self.missing(state, result)
@@ -86,21 +87,22 @@ def review_letters(letter: Callable[[Any, int, str], Outgoing | None], state: An
             if (out := letter(state, seat, lang)) is not None}
 
 
-def could_accuse_line(turn: int | None) -> str:
+def could_accuse_line(turn: int | None, lang: str) -> str:
     """The first of the member's turns on which their deduction was certain, if any."""
     if turn is None:
-        return "Your deduction was never certain on one of your turns."
-    return f"You could first have accused with certainty on turn **{turn}**."
+        return tr(lang, "Your deduction was never certain on one of your turns.")
+    return tr(lang, "You could first have accused with certainty on turn **{turn}**.", turn=turn)
 
 
 def review_frame(head: Sequence[str], turns: Sequence[str],
-                 fit: Callable[[Sequence[str], int], str], footer: str) -> discord.Embed:
+                 fit: Callable[[Sequence[str], int], str], footer: str, lang: str
+                 ) -> discord.Embed:
     """The review's one embed: the head (the secret, when the seat could have accused, when
     each card became certain), then the moves turn by turn, as many as fit."""
-    body = "\n".join(head) + "\n\n**Turn by turn**\n"
+    body = "\n".join(head) + "\n\n**" + tr(lang, "Turn by turn") + "**\n"
     return discord.Embed(
-        title=TITLE,
-        description=body + fit(turns or ["You made no move of play in this game."],
+        title=tr(lang, TITLE),
+        description=body + fit(turns or [tr(lang, "You made no move of play in this game.")],
                                4000 - len(body)),
         colour=discord.Colour.dark_teal(),
     ).set_footer(text=footer)

@@ -62,3 +62,14 @@ def test_the_demo_takes_the_chosen_games_own_options(capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit):
         main(["demo", "--game", "mansion", "--players", "3", "--series", "4"])
     assert "invalid choice: '4'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("lang", "over", "dm"), [("fr", "Partie terminée", "[MP à "),
+                                                 ("de", "Partie vorbei", "[DM an "),
+                                                 ("es", "Fin de la partida", "[MD a ")])
+def test_the_demo_speaks_the_language_asked_for(lang: str, over: str, dm: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--players", "3", "--seed", "3", "--language", lang]) == 0
+    out = capsys.readouterr().out
+    assert over in out and dm in out
+    assert "Game over" not in out and "[DM to " not in out

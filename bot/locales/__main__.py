@@ -27,7 +27,7 @@ from bot.registry import GAMES
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = i18n.LOCALES / f"{i18n.DOMAIN}.pot"
 KEYWORDS: dict[str, Any] = {"tr": (2,), "trn": (2, 3), "N_": None, "UserError": None,
-                           "RuleError": None}
+                           "ArchiveError": None, "RuleError": None}
 """Where the text is among each helper's arguments (the language comes first; a refusal's
 or a marked constant's is their only one)."""
 COMMANDS = "slash command"

@@ -9,6 +9,7 @@ import functools
 
 import discord
 
+from bot.i18n import N_
 from bot.mansion.coaching import play_text
 from bot.mansion.render.labels import Voice, action_name, card_label, fit_lines
 from bot.mansion.render.lines import voice
@@ -47,14 +48,14 @@ def review_embed(state: GameState, result: Review, lang: str) -> discord.Embed:
     if state.rounds[-1].fugitive == result.seat:
         head.append("You were the fugitive: you chose it, and took no turns.")
     else:
-        head.append(could_accuse_line(result.could_accuse))
+        head.append(could_accuse_line(result.could_accuse, lang))
     for card in result.solution:
         head.append(f"• {card_label(card)}: {_moment_text(v, result.certain[card])}")
     turns = [_step_line(v, s) for s in result.steps]
     return review_frame(head, turns, functools.partial(fit_lines, noun="moves"),
                         "Figures: possible solutions left on average after the outcome, from "
                         "what you knew then (outcome chances from sampled deals); for an "
-                        "accusation, the chance it was right.")
+                        "accusation, the chance it was right.", lang)
 
 
 def _step_line(v: Voice, step: Step) -> str:
@@ -117,7 +118,7 @@ def _missing(state: GameState, result: Review) -> str | None:
     return OLD_GAME if played and not kept else NOTHING
 
 
-REVIEWER = Reviewer[GameState, Review](secret="solution", model=GameState, review=review,
+REVIEWER = Reviewer[GameState, Review](secret=N_("solution"), model=GameState, review=review,
                                        missing=_missing, embed=review_embed)
 
 

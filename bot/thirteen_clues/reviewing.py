@@ -32,13 +32,13 @@ def review_embed(state: GameState, result: Review, lang: str) -> discord.Embed:
     their mystery became certain."""
     voice = Voice.of(public_view(state), result.seat)
     mystery = " · ".join(card_label(c) for c in result.mystery)
-    head = [f"Your mystery was {mystery}.", could_accuse_line(result.could_accuse)]
+    head = [f"Your mystery was {mystery}.", could_accuse_line(result.could_accuse, lang)]
     for card in result.mystery:
         head.append(f"• {card_label(card)}: {_moment_text(state, voice, result.certain[card])}")
     turns = [_step_line(voice, s.turn, s.played, s.best, s.mysteries) for s in result.steps]
     return review_frame(head, turns, functools.partial(fit_lines, noun="moves"),
                         "Figures: possible mysteries left on average after the answer, and "
-                        "the expected information in bits, from what you knew then.")
+                        "the expected information in bits, from what you knew then.", lang)
 
 
 def _step_line(voice: Voice, turn: int, played: Rated, best: Rated, mysteries: int) -> str:
@@ -84,7 +84,7 @@ def _missing(state: GameState, result: Review) -> str | None:
     return OLD_GAME if state.questions or state.consultations or state.accusations else NOTHING
 
 
-REVIEWER = Reviewer[GameState, Review](secret="mystery", model=GameState, review=review,
+REVIEWER = Reviewer[GameState, Review](secret=N_("mystery"), model=GameState, review=review,
                                        missing=_missing, embed=review_embed)
 
 
