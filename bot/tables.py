@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot import languages, news, spectators
+from bot import languages, news, reasons, spectators
 from bot.errors import UserError
 from bot.i18n import N_, SOURCE, Command, tr
 from bot.languages import Languages
@@ -551,7 +551,7 @@ class TableService:
                 closed = table.model_copy(update={"status": "over"})
                 return await self._store_lobby(table, closed, reply)
             state, events = self.module(table).abandon(
-                self.state_of(table), f"{name} ended the game."
+                self.state_of(table), reasons.written(reasons.ENDED_BY, name=name)
             )
             applied = await self._commit(
                 table, self.state_of(table), state, events, actor=player_id(user_id),

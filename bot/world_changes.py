@@ -4,7 +4,7 @@ who left. A table is ended or paused with a clear word to its members; its timer
 
 from __future__ import annotations
 
-from bot import languages, news
+from bot import languages, news, reasons
 from bot.i18n import N_, command, tr
 from bot.messages import Outgoing
 from bot.models import Letter, Posting, Table
@@ -106,7 +106,7 @@ class WorldChanges:
                                                  timers=TimerPlan(clear="all")))
             else:
                 before = self.tables.state_of(table)
-                state, events = module.abandon(before, f"The table was closed: {why}.")
+                state, events = module.abandon(before, reasons.written(reasons.CLOSED, why=why))
                 await self.tables._commit(table, before, state, events, actor="bot", action="close",
                                    notices=letters, channel=False)
 

@@ -147,7 +147,8 @@ def shell_layers() -> tuple[tuple[str, tuple[str, ...]], ...]:
     (its `game.py` names its components, which act through the interactions below)."""
     return (
         ("foundations", ("bot", "bot.i18n", "bot.errors", "bot.messages", "bot.models",
-                         "bot.message_tokens", "bot.workers", "bot.pictures", "bot.translator")),
+                         "bot.message_tokens", "bot.workers", "bot.pictures", "bot.translator",
+                         "bot.reasons")),
         ("transport", ("bot.pacing", "bot.drawings", "bot.transport")),
         ("storage", ("bot.storage", "bot.lease", "bot.languages")),
         ("outbox and timers", ("bot.outbox", "bot.timers")),

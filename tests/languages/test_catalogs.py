@@ -146,3 +146,15 @@ def test_a_command_is_named_in_the_readers_language() -> None:
     assert i18n.command("de", "mansion", "replay", option=("game", "<number>")) \
         .startswith("`/mansion wiederholung ")
     assert i18n.Command(("13clues", "status"))("es") == "`/13clues estado`"
+
+
+def test_why_a_game_ended_reads_in_each_language() -> None:
+    from bot import reasons
+    from bot.world_changes import CHANNEL_GONE
+
+    closed = reasons.written(reasons.CLOSED, why=CHANNEL_GONE)
+    assert reasons.read("en", closed) == "The table was closed: its channel is gone."
+    assert reasons.read("fr", closed) == "La table a été fermée : son salon n'existe plus."
+    ended = reasons.written(reasons.ENDED_BY, name="Ann (the host)")
+    assert reasons.read("de", ended) == "Ann (the host) hat die Partie beendet."
+    assert reasons.read("es", "solved") == "solved"  # no template made it: as stored
