@@ -5,13 +5,13 @@ channel's table for a slash command)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 
 from bot.components import Locate, TableButton
 from bot.i18n import tr
 from bot.interactions import bot_of, language_of, place_of, reply_for, run, tables_of
+from bot.messages import Outgoing
 from bot.models import Table
 
 __all__ = ["HANDLERS", "TableClick", "join", "leave", "place_of", "rematch", "remove_ai",
@@ -61,7 +61,7 @@ async def start(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def show_hand(interaction: discord.Interaction, locate: Locate) -> None:
-    async def work() -> Any:
+    async def work() -> Outgoing:
         table = await locate()
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)

@@ -268,7 +268,7 @@ class TableService:
         game: str,
         host_id: int,
         host_name: str,
-        given: Mapping[str, Any],
+        given: Mapping[str, object],
         reply: Reply | None = None,
         place: str = "",
         language: str = SOURCE,

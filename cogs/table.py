@@ -3,7 +3,7 @@ hand, end). A game's cog extends it with `new` (its own options) and its own com
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
 import discord
@@ -69,7 +69,7 @@ class TableCog(commands.GroupCog):
     async def on_table(
         self,
         interaction: discord.Interaction,
-        work: Any,
+        work: Callable[[Table], Awaitable[Answer]],
         *,
         finished: bool = False,
     ) -> None:
@@ -77,12 +77,11 @@ class TableCog(commands.GroupCog):
         locate = self.here(interaction, finished=finished)
 
         async def run_it() -> Answer:
-            answer: Answer = await work(await locate())
-            return answer
+            return await work(await locate())
 
         await run(interaction, run_it)
 
-    async def open_table(self, interaction: discord.Interaction, given: Mapping[str, Any]
+    async def open_table(self, interaction: discord.Interaction, given: Mapping[str, object]
                          ) -> None:
         """`new`: a lobby here with the server's defaults, overridden by the options given."""
         reply = reply_for(interaction, tr(
