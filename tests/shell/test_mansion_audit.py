@@ -151,8 +151,8 @@ async def test_the_mansion_audit_sees_a_member_who_sits_shown_another_seats_card
 
     hand = Mansion.hand
 
-    def leaky_hand(self: Mansion, table, state, seat):  # type: ignore[no-untyped-def]
-        out = hand(self, table, state, seat)
+    def leaky_hand(self: Mansion, table, state, seat, *, lang):  # type: ignore[no-untyped-def]
+        out = hand(self, table, state, seat, lang=lang)
         other = state.seats[(seat + 1) % len(state.seats)].clues
         if not other:
             return out

@@ -168,8 +168,8 @@ async def test_the_audit_sees_a_member_who_sits_shown_their_own_holder(
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     hand = ThirteenClues.hand
 
-    def leaky_hand(self: ThirteenClues, table, state, seat):  # type: ignore[no-untyped-def]
-        out = hand(self, table, state, seat)
+    def leaky_hand(self: ThirteenClues, table, state, seat, *, lang):  # type: ignore[no-untyped-def]
+        out = hand(self, table, state, seat, lang=lang)
         if not state.seats[seat].holder:
             return out
         card = CARDS[state.seats[seat].holder[0]].name
