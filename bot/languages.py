@@ -8,7 +8,8 @@ switch a game in play."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
@@ -19,6 +20,11 @@ from bot.storage import Storage
 
 TABLE_LANGUAGE = "language"
 """The table option holding its channel's language."""
+FRESH_SECONDS = 1.0
+"""On a shared database (a cluster), how long a member's languages read by this process are
+used before they are read again: another process may have stored their `/language` choice
+since. One primary-key read per member and second at most; on SQLite (one process) what is in
+memory is always true."""
 
 
 def of_table(settings: Mapping[str, Any], guild_locale: object) -> str:
@@ -36,17 +42,28 @@ def of(table: Table) -> str:
 
 
 class Languages:
-    """Members' languages, kept in memory once read: a member's choice is read once per
-    process, and their latest locale is written only when it changes."""
+    """Members' languages, kept in memory once read: their latest locale is written only when
+    it changes, and their choice is read once per process, or on a shared database once per
+    FRESH_SECONDS (a NOTIFY would drop a copy only after its commit, too late for a click
+    reaching another process at once; a version read would cost as much as the row)."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
         self.storage = storage
+        self.clock = clock
         self._known: dict[int, tuple[str | None, str | None]] = {}
         """user → (latest locale seen, chosen language), as stored."""
+        self._read_at: dict[int, float] = {}
+        """user → when their row was last read here (what this process writes is kept in
+        `_known` without making the rest of it any fresher)."""
 
     async def _stored(self, user_id: int) -> tuple[str | None, str | None]:
-        if user_id not in self._known:
+        now = self.clock()
+        if user_id not in self._known or (
+            self.storage.shared and now - self._read_at[user_id] > FRESH_SECONDS
+        ):
             self._known[user_id] = await self.storage.member_language(user_id)
+            self._read_at[user_id] = now
         return self._known[user_id]
 
     async def saw(self, user_id: int, locale: str) -> None:

@@ -29,9 +29,10 @@ def _pattern(template: str) -> re.Pattern[str]:
                               for i, p in enumerate(parts)) + r"\Z")
 
 
-def read(lang: str, stored: str) -> str:
-    """A stored reason in `lang` (a `why` is itself a marked text: translated too)."""
-    for template in TEMPLATES:
+def read(lang: str, stored: str, also: tuple[str, ...] = ()) -> str:
+    """A stored reason in `lang` (a `why` is itself a marked text: translated too); `also`:
+    the templates the game's engine writes its own reasons from."""
+    for template in (*TEMPLATES, *also):
         found = _pattern(template).match(stored)
         if found is not None:
             params = {k: tr(lang, v) if k == "why" else v for k, v in found.groupdict().items()}

@@ -43,6 +43,9 @@ STALE = N_("That button is out of date: the table has moved on since. Use the la
            "message.")
 LEFT_SERVER = N_("🤖 {name} left the server: an AI ({level}) plays their seat from now on.")
 LEFT_TABLE = N_("🤖 {name} left the table: an AI ({level}) plays their seat from now on.")
+RACES = 3
+"""Times a timer is handled at once when other processes' changes keep moving its table;
+past them the dispatcher retries it with back-off."""
 CLOSING = N_("The bot is restarting right now: nothing was changed. Please try again in a "
              "moment.")
 
@@ -579,6 +582,22 @@ class TableService:
     # timers -------------------------------------------------------------------------------
 
     async def on_timer(self, timer: Timer) -> None:
+        """Handle a due timer. On a shared database another process may change its table
+        between this read and this commit (a member's click reaching that process, another
+        seat's timer fired there): the version check refuses this change, the timer stays
+        stored, and it is handled again at once on the new version (an expected race, not an
+        error: the per-table lock is one process's)."""
+        for attempt in range(1, RACES + 1):
+            try:
+                await self._on_timer(timer)
+                return
+            except (StaleVersion, UserError) as exc:
+                if attempt == RACES or not _raced(exc):
+                    raise
+                log.info("timer %s (%s, table %s) met another process's change; again (%d)",
+                         timer.id, timer.kind, timer.table_id, attempt)
+
+    async def _on_timer(self, timer: Timer) -> None:
         async with self._locks[timer.table_id]:
             table = await self.storage.table(timer.table_id)
             if table is None or table.status != "playing" or table.paused or not table.state:
@@ -884,6 +903,10 @@ class TableService:
 def refused(module: AnyGame, error: RuleError) -> UserError:
     """An engine refusal, as its game words it in the reader's language."""
     return UserError.written_as(str(error), lambda lang: module.refusal(error, lang=lang))
+def _raced(error: Exception) -> bool:
+    """A change refused because the table moved since it was read (StaleVersion, or the
+    refusal it became)."""
+    return isinstance(error, StaleVersion) or isinstance(error.__cause__, StaleVersion)
 
 
 def _stored(reply: Reply | None) -> None:

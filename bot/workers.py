@@ -17,6 +17,9 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+PARENT_WATCH_SECONDS = 0.5
+"""How often a helper checks that the bot is alive (a getppid call: nothing to speak of)."""
+
 
 def helper_pool(
     workers: int, *, niceness: int = 0, warmers: Sequence[Callable[[], object]] = ()
@@ -26,25 +29,32 @@ def helper_pool(
     functions) before taking work."""
     return ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_helper, initargs=(niceness, tuple(warmers)),
+        initializer=_start_helper, initargs=(os.getpid(), niceness, tuple(warmers)),
     )
 
 
-def _start_helper(niceness: int, warmers: tuple[Callable[[], object], ...]) -> None:
-    """Exit once the bot is gone (a SIGKILLed bot cannot tell its helpers, which would
-    otherwise wait for work forever)."""
+def _start_helper(
+    parent: int, niceness: int, warmers: tuple[Callable[[], object], ...]
+) -> None:
+    """Watch the bot first, then run the warmers (the AI helpers' imports every game: half a
+    second before the first piece of work waits for it). A SIGKILLed bot cannot tell its
+    helpers, which would otherwise wait for work forever; the bot's pid comes from the bot
+    itself, since a helper asking whose child it is after a slow start may already be
+    init's (the bot killed meanwhile)."""
+    threading.Thread(target=_exit_with, args=(parent,), name="parent-watch",
+                     daemon=True).start()
     if niceness:
         os.nice(niceness)
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
     for warm in warmers:
         try:
             warm()
         except Exception:  # a helper that cannot warm up still works, only slower at first
             logging.getLogger(__name__).exception("warming a helper up failed")
+
+
+def _exit_with(parent: int) -> None:
+    """Exit as soon as `parent` is no longer this process's parent (it died: the helper was
+    handed to init or a subreaper)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_WATCH_SECONDS)
+    os._exit(0)

@@ -10,9 +10,10 @@ import discord
 from discord import app_commands
 
 from bot.client import DeductionBot
-from bot.interactions import Answer, place_of, reply_for, run
+from bot.i18n import tr
+from bot.interactions import Answer, as_outgoing, language_of, place_of, reply_for, run
 from bot.mansion import actions
-from bot.mansion.components import FAMILIES, after, member_view, turn_panel
+from bot.mansion.components import ACCUSED, FAMILIES, after, member_view, turn_panel
 from bot.mansion.family import OWN
 from bot.mansion.game import GAME
 from bot.mansion.notes import notes_answer
@@ -61,7 +62,8 @@ class MansionCog(
                                                    "what they need (only you see this)")
     async def turn(self, interaction: discord.Interaction) -> None:
         async def work(table: Table) -> Answer:
-            return turn_panel(self.tables, table, interaction.user.id)
+            lang = await language_of(interaction)
+            return turn_panel(self.tables, table, interaction.user.id, lang)
 
         await self.on_table(interaction, work)
 
@@ -71,12 +73,14 @@ class MansionCog(
                            destination="The destination")
     async def accuse(self, interaction: discord.Interaction, suspect: Text, vehicle: Text,
                      destination: Text) -> None:
-        reply = reply_for(interaction, "⚖️ Accusation made.")
+        reply = reply_for(interaction, ACCUSED)
 
         async def work() -> None:
+            lang = await language_of(interaction)  # after the defer: it may read
+            reply.body = as_outgoing(tr(lang, ACCUSED))
             table = await self.here(interaction)()
             seat = self.tables.seat(table, interaction.user.id)
-            reply.then, reply.tells = OWN.then(after(table.id, seat)), seat
+            reply.then, reply.tells = OWN.then(after(table.id, seat, lang)), seat
             await self.tables.act(table.id, interaction.user.id,
                                   OWN.builder(actions.accuse(None, suspect, vehicle, destination)),
                                   place=place_of(interaction), reply=reply)

@@ -54,6 +54,8 @@ class Report:
     duplicated_actions: int = 0
     duplicated_messages: int = 0
     stalled: int = 0
+    bot_errors: int = 0
+    """Lines of the bots' logs that are errors or tracebacks (expected cases log lower)."""
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
 
@@ -61,7 +63,8 @@ class Report:
         return [
             f"games {self.games}, kills {self.kills}, acknowledged actions {self.acknowledged}",
             f"actions lost {self.lost}, duplicated actions {self.duplicated_actions}, "
-            f"duplicated messages {self.duplicated_messages}, stalled games {self.stalled}",
+            f"duplicated messages {self.duplicated_messages}, stalled games {self.stalled}, "
+            f"bot errors {self.bot_errors}",
             f"{self.seconds:.1f} s",
         ]
 
@@ -77,6 +80,8 @@ class Chaos:
         self.shards = shards
         self.rng = rng
         self.procs: dict[int, BotProcess] = {}
+        self.started: list[BotProcess] = []
+        """Every process started, killed ones included (their logs are judged too)."""
         self.ups = {shard: asyncio.Event() for shard in range(shards)}
         self.report = Report()
         self.answers: list[tuple[InteractionResult, str, Callable[[], bool]]] = []
@@ -92,6 +97,7 @@ class Chaos:
             env |= {"SHARD_COUNT": str(self.shards), "SHARD_IDS": str(shard)}
         self.procs[shard] = await self.dc.start_bot_process(database_path=self.db, env=env,
                                                             timeout=START_TIMEOUT)
+        self.started.append(self.procs[shard])
         self.ups[shard].set()
 
     async def killer(self, kills: int, every: float) -> None:
@@ -101,13 +107,26 @@ class Chaos:
             shard = self.rng.randrange(self.shards)
             self.ups[shard].clear()
             self.procs[shard].kill()
-            await self.procs[shard].wait(10)
+            await self.procs[shard].wait(60)  # a loaded machine reaps slowly
             self.report.kills += 1
             if self.shards == 1:
                 with contextlib.suppress(StandInError):
                     await self.dc.wait_disconnected()
             await asyncio.sleep(self.rng.uniform(0.0, 0.3))
-            await self.start(shard)
+            await self.restart(shard)
+
+    async def restart(self, shard: int) -> None:
+        """Start a killed process again; one that fails to start is a problem reported, and
+        is tried again (the games would otherwise wait for it forever)."""
+        for _ in range(3):
+            try:
+                await self.start(shard)
+                return
+            except (StandInError, TimeoutError) as exc:
+                self.report.problems.append(f"shard {shard} did not start: {str(exc)[-300:]}")
+                with contextlib.suppress(KeyError, TimeoutError, RuntimeError):
+                    await self.procs[shard].stop(10)
+        raise AssertionError(f"shard {shard} did not start three times running")
 
     def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """One read of the bot's database (`?` placeholders, SQL both backends speak)."""
@@ -239,6 +258,16 @@ class Chaos:
 
     # the verdict -------------------------------------------------------------------------
 
+    def trace(self, table_id: int, actor: str, kind: str) -> str:
+        """Which interactions a duplicated action's stored answers came from (PROBE)."""
+        fired = [r for r, _, _ in self.answers if f"u{r.user_id}" == actor
+                 and _command(r) == kind]
+        replies = Counter(dest for (dest,) in self.query(
+            "SELECT dest FROM outbox WHERE table_id = ? AND dest LIKE 'i:%'", (table_id,)))
+        mine = {f"i:{r.id}": r for r in fired}
+        return (f"fired {[(r.id, r.shard, round(r.dispatched_at, 1), r.text[:20]) for r in fired]}"
+                f"; stored answers {[(d, n) for d, n in replies.items() if d in mine]}")
+
     def judge(self, games: int) -> None:
         report = self.report
         report.games = games
@@ -256,7 +285,14 @@ class Chaos:
             limit = ASKS if kind == "ask" else 1
             if kind not in ("take_glass",) and n > limit:
                 report.duplicated_actions += n - limit
-                report.problems.append(f"table {table_id}: {actor} {kind} stored {n}×")
+                report.problems.append(f"table {table_id}: {actor} {kind} stored {n}×; "
+                                       + self.trace(table_id, actor, kind))
+        for dest, n in self.query("SELECT dest, COUNT(*) FROM outbox WHERE dest LIKE 'i:%'"
+                                  " GROUP BY dest HAVING COUNT(*) > 1"):
+            # each change stores one answer to its interaction: two are one interaction
+            # applied twice (none is ever delivered twice to the bot)
+            report.duplicated_actions += n - 1
+            report.problems.append(f"interaction {dest[2:]} applied {n}×")
         salt = self.query("SELECT value FROM meta WHERE key = 'nonce_salt'")[0][0]
         sent = {f"{salt}{i}" for (i,) in self.query("SELECT id FROM outbox WHERE state = 'sent'")}
         owed = self.query("SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]
@@ -268,6 +304,9 @@ class Chaos:
             report.problems.append(f"{len(unknown)} messages from no sent letter")
         if owed:
             report.problems.append(f"{owed} letters still owed at the end")
+        errors = [line for proc in self.started for line in proc.error_lines()]
+        report.bot_errors = len(errors)
+        report.problems += [f"bot: {line[:240]}" for line in errors[:10]]
 
 
 async def run_chaos(tmp: Path, *, games: int, kills: int, seed: int = 7,
@@ -315,3 +354,9 @@ async def play_all(chaos: Chaos, dc: DiscordStandIn, pairs: list[tuple[User, Use
     with contextlib.suppress(StandInError):
         await dc.settle(timeout=10)
     chaos.judge(games)
+
+
+def _command(rec: InteractionResult) -> str:
+    """A slash command's subcommand name (PROBE)."""
+    options = rec.data.get("options") or [{}]
+    return str(options[0].get("name", ""))

@@ -111,6 +111,13 @@ def user_at(world: World, state: GameState, seat: int) -> User | None:
     return world.dc.users[int(sid.removeprefix("u"))]
 
 
+def member_at(world: World, state: GameState, seat: int) -> User:
+    """The member in `seat`, where a test knows a member (not an AI) sits."""
+    user = user_at(world, state, seat)
+    assert user is not None, f"an AI plays seat {seat}"
+    return user
+
+
 def living(world: World) -> Message:
     """The living table message: the newest channel message carrying the turn buttons."""
     for msg in reversed(world.dc.channel_messages(world.channel)):

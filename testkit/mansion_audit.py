@@ -200,7 +200,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         if not coaching.hint_due(view):
             return
         advice = coaching.advise(view)  # type: ignore[attr-defined]
-        text = coaching.hint_text(view, advice)
+        text = coaching.hint_text(view, advice, "en")
         self.audit.checked["hint"] += 1
         certain = solve(view).certain()
         accused = advice.accusation

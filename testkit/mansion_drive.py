@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import re
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from engine.mansion import (
@@ -312,7 +313,8 @@ async def applied(world: World, before: GameState, result: InteractionResult) ->
     assert not any(r in result.text for r in REFUSALS), result.text
 
 
-async def play_script(world: World, driver: Driver, choose_via: object = None, *,
+async def play_script(world: World, driver: Driver,
+                      choose_via: Callable[[GameState, Action, int], Via] | None = None, *,
                       limit: int = 200, goals: tuple[str, ...] | None = None
                       ) -> tuple[GameState, Any]:
     """Play the scripted moves (`mansion_plan.next_move`) until the table is over, each
@@ -329,8 +331,8 @@ async def play_script(world: World, driver: Driver, choose_via: object = None, *
             return state, moment
         moment = cut(world)
         action = next_move(state, goals or STANDARD)
-        via = choose_via(state, action, i) if callable(choose_via) else "panel"
-        result = await driver.perform(state, action, via)  # type: ignore[arg-type]
+        via: Via = choose_via(state, action, i) if choose_via is not None else "panel"
+        result = await driver.perform(state, action, via)
         await applied(world, state, result)
         after = mstate(world)
         assert after.step == state.step + 1, (action, via, result.text)

@@ -10,12 +10,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
-import pytest
 from pydantic import BaseModel
 
-from engine.errors import RuleError
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.actions import (
     Accuse,
@@ -25,6 +23,7 @@ from engine.thirteen_clues.actions import (
     Consult,
     TakeGlass,
 )
+from engine.thirteen_clues.bruteforce import random_position
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.events import Event
 from engine.thirteen_clues.rules import apply, new_game
@@ -37,8 +36,22 @@ from engine.thirteen_clues.state import (
     PlayerRef,
     Seat,
 )
+from engine.thirteen_clues.views import PlayerView
+from testkit.rules import play_in_turn, reads_well, refusal
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+
+HOLDERS: dict[int, list[str]] = {
+    0: ["officer", "parlor", "knife"],
+    1: ["duke", "market", "crossbow"],
+    2: ["butcher", "library", "poison"],
+    3: ["countess", "park", "sword"],
+}
+"""A 4-player table's holders laid out by hand (`build_state(4, holders=HOLDERS, ...)`), so
+accusations can be made right or wrong; with SCREENS, the informants left in deck order are
+gun (A), sailor (B), plaza (C), candlestick (D)."""
+SCREENS: dict[int, list[str]] = {0: ["nurse", "museum"], 1: ["blowgun", "maid"],
+                                 2: ["harbor", "rifle"], 3: ["dancer", "theater"]}
 """Display names that cannot be mistaken for a card id when searching dumps."""
 
 CARD_IDS = frozenset(CARDS)
@@ -134,50 +147,62 @@ def build_state(
     )
 
 
+LEAKS = ("None", "Category.", "Suit.", "<", "{", "up_close", "Traceback")
+"""What a 13 Clues refusal never shows a player: Python reprs and card ids."""
+
+
 def play(state: GameState, *actions: Action) -> tuple[GameState, list[Event]]:
     """Apply `actions` in order; return the final state and every event."""
-    events: list[Event] = []
-    for action in actions:
-        state, new = apply(state, action)
-        events += new
-    return state, events
+    return play_in_turn(apply, state, actions)
 
 
 def refused(state: GameState, action: Action, match: str) -> str:
-    """Assert `action` raises RuleError containing `match` and leaves `state` untouched."""
-    before = state.model_dump()
-    copy = state.model_copy(deep=True)
-    with pytest.raises(RuleError) as info:
-        apply(state, action)
-    message = str(info.value)
-    assert match in message, message
-    assert_reads_well(message)
-    assert state.model_dump() == before
-    assert state == copy
-    return message
+    """Assert `action` is refused with `match` in a player's sentence, `state` untouched."""
+    return refusal(apply, state, action, match, LEAKS)
 
 
 def assert_reads_well(message: str) -> None:
-    """A refusal is a sentence for a player, not a Python repr."""
-    assert message, "empty refusal"
-    assert message[0].isupper() or message[0] == "'", message
-    assert message.endswith("."), message
-    for leak in ("None", "Category.", "Suit.", "<", "{", "up_close", "Traceback"):
-        assert leak not in message, message
+    reads_well(message, LEAKS)
 
 
 def pass_first(state: GameState) -> tuple[GameState, list[Event]]:
     """Every seat passes the first Person, Location, Weapon of its dealt cards, in seat order."""
     actions = [
-        ChoosePass(seat=i, **first_choice(s.dealt))  # type: ignore[arg-type]
+        ChoosePass(seat=i, **first_choice(s.dealt))
         for i, s in enumerate(state.seats)
     ]
     return play(state, *actions)
 
 
-def first_choice(dealt: Sequence[str]) -> dict[str, str]:
+class PassChoice(TypedDict):
+    """A person, a location and a weapon as the keywords of ChoosePass."""
+
+    person: str
+    location: str
+    weapon: str
+
+
+def choice_of(seat: int, cards: Iterable[str]) -> ChoosePass:
+    """`seat`'s pass naming `cards`, one of each category in any order."""
+    named = {CARDS[c].category: c for c in cards}
+    return ChoosePass(seat=seat, person=named[Category.PERSON],
+                      location=named[Category.LOCATION], weapon=named[Category.WEAPON])
+
+
+def first_choice(dealt: Sequence[str]) -> PassChoice:
     pools = _by_category(dealt)
-    return {cat.value: pools[cat][0] for cat in Category}
+    return {"person": pools[Category.PERSON][0], "location": pools[Category.LOCATION][0],
+            "weapon": pools[Category.WEAPON][0]}
+
+
+def turns_view(seed: int, players: int) -> PlayerView:
+    """A seat's view of a random position in the turns phase (seeded): what the choices,
+    chains and marks of a casebook are computed from."""
+    rng = random.Random(seed)
+    while True:
+        _, view = random_position(rng, players, max_actions=35)
+        if view.phase == "turns":
+            return view
 
 
 def total_glasses(state: GameState) -> int:
@@ -208,10 +233,6 @@ def card_ids_in(model: BaseModel, **dump: Any) -> set[str]:
     return set(_JSON_WORD.findall(model.model_dump_json(**dump))) & CARD_IDS
 
 
-def of_type(events: Iterable[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.type == kind]
-
-
 def eventual_holder(state: GameState, seat: int) -> set[str]:
     """The seat's Mystery: its holder, or (before play) what its right neighbour passed."""
     if state.seats[seat].holder:
@@ -232,8 +253,9 @@ def random_action(
     if state.phase == "passing":
         seat = rng.choice([i for i, s in enumerate(state.seats) if s.passed is None])
         pools = _by_category(state.seats[seat].dealt)
-        return ChoosePass(seat=seat, **{cat.value: rng.choice(pools[cat])  # type: ignore[arg-type]
-                                         for cat in Category})
+        return ChoosePass(seat=seat, person=rng.choice(pools[Category.PERSON]),
+                          location=rng.choice(pools[Category.LOCATION]),
+                          weapon=rng.choice(pools[Category.WEAPON]))
     seat = state.turn
     sources = legal.take_sources(state, seat)
     if sources:

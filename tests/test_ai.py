@@ -12,6 +12,8 @@ import math
 import random
 import types
 from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from typing import TypeVar
 
 import pytest
 
@@ -28,25 +30,28 @@ from engine.thirteen_clues.ai import (
 from engine.thirteen_clues.ai.passing import options as pass_options
 from engine.thirteen_clues.ai.selfplay import level_policy, play
 from engine.thirteen_clues.cards import CARDS, Category, in_subject
+from engine.thirteen_clues.deduction import Joint, Triple
 from engine.thirteen_clues.events import GlassMoved
 from engine.thirteen_clues.legal import waiting_on
 from engine.thirteen_clues.rules import apply, new_game, spent_glass_receiver
-from engine.thirteen_clues.state import GameState, Options, PlayerRef
+from engine.thirteen_clues.state import Edition, GameState, Options, PlayerRef, Side
 from engine.thirteen_clues.views import PlayerView, player_view, public_view
 
 MAX_ACTIONS = 400
-Triple = tuple[str, str, str]
+Screens = dict[int, tuple[str, ...]]
+"""Each other seat's screen in one consistent world."""
+K = TypeVar("K")
 
 # --- a brute-force stand-in for engine.thirteen_clues.deduction -------------------------
 
 
 
-def _facts(view: PlayerView) -> list[tuple[int, str, str | None, int]]:
+def _facts(view: PlayerView) -> list[tuple[int, str, Side | None, int]]:
     """(witness, subject, side, answer minus what the seat sees) for informative answers."""
     known = [q for q in view.questions if q.subject] + [
         q for q in view.secret_questions if q.asker == view.seat
     ]
-    facts = []
+    facts: list[tuple[int, str, Side | None, int]] = []
     for q in known:
         if view.options.players == 2:
             if q.asker == view.seat:
@@ -62,19 +67,21 @@ def _facts(view: PlayerView) -> list[tuple[int, str, str | None, int]]:
     return facts
 
 
-def _worlds(view: PlayerView):
+def _worlds(view: PlayerView) -> Iterator[tuple[Triple, Screens, list[str]]]:
     """Every consistent (holder, {seat: screen}, leftovers) with its weight."""
     unknown = knowledge.unknown_cards(view)
     facts = _facts(view)
     wrong = {frozenset(a.cards) for a in view.my_accusations if not a.correct}
     others = [s for s in range(view.options.players) if s != view.seat]
     by_cat = [[c for c in unknown if CARDS[c].category == cat] for cat in Category]
-    for triple in itertools.product(*by_cat):
+    for person, location, weapon in itertools.product(*by_cat):
+        triple = (person, location, weapon)
         if frozenset(triple) in wrong:
             continue
         rest = [c for c in unknown if c not in triple]
 
-        def fill(i: int, left: list[str], screens: dict[int, tuple[str, ...]], triple=triple):
+        def fill(i: int, left: list[str], screens: Screens, triple: Triple = triple
+                 ) -> Iterator[tuple[Screens, list[str]]]:
             if i == len(others):
                 yield dict(screens), left
                 return
@@ -96,8 +103,9 @@ def _worlds(view: PlayerView):
             yield triple, screens, left
 
 
-def _brute_joint(view: PlayerView) -> dict[str, dict[tuple[Triple, tuple[str, ...]], int]]:
-    out: dict[str, dict] = defaultdict(lambda: defaultdict(int))
+def _brute_joint(view: PlayerView) -> Joint:
+    out: defaultdict[str, defaultdict[tuple[Triple, tuple[str, ...]], int]] = defaultdict(
+        lambda: defaultdict(int))
     letters = [x for x in view.letters if x not in view.peeks]
     for triple, screens, left in _worlds(view):
         weight = math.factorial(len(left))
@@ -154,16 +162,17 @@ TABLES = [(n, ed) for n in range(2, 7) for ed in ("2020", "2016")]
 @pytest.mark.parametrize(("players", "edition"), TABLES)
 @pytest.mark.parametrize("level", LEVELS)
 def test_all_ai_table_finishes_legally(
-    level: Level, players: int, edition: str, solver: types.ModuleType
+    level: Level, players: int, edition: Edition, solver: types.ModuleType
 ) -> None:
-    options = Options(players=players, edition=edition)  # type: ignore[arg-type]
+    options = Options(players=players, edition=edition)
     state, _ = referee([level] * players, options, seed=players * 10 + len(edition), solver=solver)
     assert state.phase == "over" and state.winner is not None
 
 
 @pytest.mark.parametrize("players", [3, 5])
 def test_mixed_table_with_top_secret(players: int, solver: types.ModuleType) -> None:
-    levels: list[Level] = ["expert", "normal", "easy", "normal", "expert"][:players]
+    every: list[Level] = ["expert", "normal", "easy", "normal", "expert"]
+    levels = every[:players]
     for seed in range(2):
         options = Options(players=players, top_secret=True)
         state, played = referee(levels, options, seed=seed, solver=solver)
@@ -225,7 +234,9 @@ def test_hidden_cards_do_not_change_the_move(level: Level, solver: types.ModuleT
     twin.seats[others[1]].screen = shuffled[2:4]
     twin.informants = shuffled[4:]
     for s in others:
-        twin.seats[s].dealt = twin.seats[s].passed + twin.seats[s].screen
+        passed = twin.seats[s].passed
+        assert passed is not None
+        twin.seats[s].dealt = passed + twin.seats[s].screen
     assert player_view(twin, seat) == player_view(state, seat)
     for k in range(5):
         a = choose_action(player_view(state, seat), level, random.Random(k))
@@ -301,7 +312,8 @@ def test_take_a_glass_when_the_supply_is_empty(level: Level) -> None:
 # --- the expert's arithmetic -----------------------------------------------------------------
 
 
-def _reference_gain(view: PlayerView, joint: dict, witness: int, subject: str, side) -> float:
+def _reference_gain(view: PlayerView, joint: Joint, witness: int, subject: str,
+                    side: Side | None) -> float:
     """I(holder; answer) straight from the definition."""
     n: dict[tuple[Triple, int], int] = defaultdict(int)
     for (t, content), k in joint[f"screen:{witness}"].items():
@@ -314,16 +326,16 @@ def _reference_gain(view: PlayerView, joint: dict, witness: int, subject: str, s
         by_t[t] += k
         by_a[a] += k
 
-    def h(d) -> float:
+    def h(d: Mapping[K, int]) -> float:
         return -sum(v / total * math.log2(v / total) for v in d.values() if v)
 
     return h(by_t) + h(by_a) - h(n)
 
 
-def _mid_game_views(players: int, edition: str, seed: int, steps: int) -> list[PlayerView]:
-    state, _ = new_game(refs(players), Options(players=players, edition=edition), seed)  # type: ignore[arg-type]
+def _mid_game_views(players: int, edition: Edition, seed: int, steps: int) -> list[PlayerView]:
+    state, _ = new_game(refs(players), Options(players=players, edition=edition), seed)
     rng = random.Random(seed)
-    views = []
+    views: list[PlayerView] = []
     while state.phase != "over" and len(views) < steps:
         for seat in waiting_on(state):
             view = player_view(state, seat)
@@ -337,7 +349,7 @@ def _mid_game_views(players: int, edition: str, seed: int, steps: int) -> list[P
 
 @pytest.mark.parametrize(("players", "edition"), [(2, "2020"), (3, "2016")])
 def test_question_gains_match_the_definition(
-    players: int, edition: str, solver: types.ModuleType
+    players: int, edition: Edition, solver: types.ModuleType
 ) -> None:
     for view in _mid_game_views(players, edition, seed=1, steps=6)[::2]:
         joint = solver.slot_joint(view)
@@ -348,14 +360,17 @@ def test_question_gains_match_the_definition(
 
 
 @pytest.mark.parametrize(("players", "edition"), [(2, "2016"), (3, "2020")])
-def test_expert_reads_the_solver_like_the_stand_in(players: int, edition: str) -> None:
+def test_expert_reads_the_solver_like_the_stand_in(players: int, edition: Edition) -> None:
     """The stand-in follows the documented API; the expert must score identically on both."""
     for view in _mid_game_views(players, edition, seed=3, steps=6)[-2:]:
         real, mine = deduction.slot_joint(view), _brute_joint(view)
-        for table in (expert.question_gains, expert.consult_gains):
-            a, b = table(view, real), table(view, mine)
-            assert a.keys() == b.keys()
-            assert all(a[k] == pytest.approx(b[k], abs=1e-9) for k in a)
+        _alike(expert.question_gains(view, real), expert.question_gains(view, mine))
+        _alike(expert.consult_gains(view, real), expert.consult_gains(view, mine))
+
+
+def _alike(a: Mapping[K, float], b: Mapping[K, float]) -> None:
+    assert a.keys() == b.keys()
+    assert all(a[k] == pytest.approx(b[k], abs=1e-9) for k in a)
 
 
 def test_expert_accuses_when_certain_and_asks_otherwise(solver: types.ModuleType) -> None:
@@ -369,8 +384,8 @@ def test_expert_accuses_when_certain_and_asks_otherwise(solver: types.ModuleType
 
 
 @pytest.mark.parametrize("edition", ["2020", "2016"])
-def test_expert_knows_where_a_spent_glass_goes(edition: str) -> None:
-    state, _ = new_game(refs(5), Options(players=5, edition=edition), 8)  # type: ignore[arg-type]
+def test_expert_knows_where_a_spent_glass_goes(edition: Edition) -> None:
+    state, _ = new_game(refs(5), Options(players=5, edition=edition), 8)
     rng = random.Random(8)
     checked = 0
     while state.phase != "over":

@@ -20,7 +20,7 @@ from engine.thirteen_clues.bruteforce import (
 )
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, in_subject
 from engine.thirteen_clues.deduction import Deduction, bookkeeping, slot_joint, solve
-from engine.thirteen_clues.state import Accusation, Question
+from engine.thirteen_clues.state import Accusation, Edition, Question, Side
 
 BUDGET = 40_000
 """Screens the enumerator may place per position; larger positions are skipped (counted)."""
@@ -82,10 +82,10 @@ def test_free_slot_formula_of_the_reference() -> None:
 # --- worked examples -----------------------------------------------------------------------
 
 
-def _table(players: int, seed: int, **options: object) -> GameState:
+def _table(players: int, seed: int, edition: Edition | None = None) -> GameState:
     """A dealt table in the turn phase, no action taken yet."""
     rng = random.Random(seed)
-    state = random_state(rng, players, 0, **options)  # type: ignore[arg-type]
+    state = random_state(rng, players, 0, edition=edition)
     return state.model_copy(update={"questions": [], "accusations": []}, deep=True)
 
 
@@ -94,7 +94,7 @@ def _ask(
     asker: int,
     witness: int,
     subject: str,
-    side: str | None = None,
+    side: Side | None = None,
     *,
     top_secret: bool = False,
 ) -> GameState:
@@ -103,7 +103,7 @@ def _ask(
         asker=asker,
         witness=witness,
         subject=subject,
-        side=side,  # type: ignore[arg-type]
+        side=side,
         answer=answer,
         top_secret=top_secret,
     )
@@ -213,16 +213,18 @@ def test_correct_accusation_leaves_one_triple() -> None:
 def test_two_player_side_answers() -> None:
     for seed in range(6):
         state = _table(2, seed=seed)
-        for subject, side in (("male", "left"), ("purple", "right"), ("ranged", "left")):
+        asks: tuple[tuple[str, Side], ...] = (("male", "left"), ("purple", "right"),
+                                               ("ranged", "left"))
+        for subject, side in asks:
             state = _ask(state, 0, 1, subject, side)
         view = player_view(state, 0)
         joint = slot_joint(view)["screen:1"]
         answers = [(q.subject, q.side, q.answer) for q in state.questions]
         for (triple, (left, right)), count in joint.items():
             assert count > 0
-            for subject, side, answer in answers:
-                card = left if side == "left" else right
-                have = sum(in_subject(c, subject) for c in triple) + in_subject(card, subject)
+            for asked, where, answer in answers:
+                card = left if where == "left" else right
+                have = sum(in_subject(c, asked) for c in triple) + in_subject(card, asked)
                 assert have == answer
         assert solve(view).triples == brute_force(view).triples
         # The other seat asking me counts its holder and my screen: nothing new for me.

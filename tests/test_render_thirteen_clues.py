@@ -53,6 +53,7 @@ from engine.thirteen_clues.cards import CARDS, Category, Suit
 from engine.thirteen_clues.events import (
     AccusationMade,
     CardsDealt,
+    Event,
     GameOver,
     GlassMoved,
     GlassTaken,
@@ -63,7 +64,7 @@ from engine.thirteen_clues.events import (
     SecretQuestionAsked,
     TurnStarted,
 )
-from engine.thirteen_clues.state import DEFAULT_EDITION, Question
+from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, Question
 from engine.thirteen_clues.views import PlayerView, PublicView, SeatInfo
 
 PUBLIC = Audience.public()
@@ -139,7 +140,7 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     )
 
 
-def check_everything(state: GameState, events: list, accused: list[set[str]]) -> None:
+def check_everything(state: GameState, events: list[Event], accused: list[set[str]]) -> None:
     """Every renderer, every viewer: limits always; secrecy while the game is not over."""
     over = state.phase == "over"
     pub = public_view(state)
@@ -195,12 +196,12 @@ CONFIGS = [(2, "2020", False), (2, "2016", False)] + [
 
 @pytest.mark.parametrize(("players", "edition", "top_secret"), CONFIGS)
 def test_random_games_respect_limits_and_secrecy(
-    players: int, edition: str, top_secret: bool
+    players: int, edition: Edition, top_secret: bool
 ) -> None:
     for seed, steps in ((1, 100), (2, 40)):
         names = (NAMES if seed == 1 else ODD_NAMES)[:players]
         refs = [PlayerRef(id=str(i), name=n) for i, n in enumerate(names)]
-        options = Options(players=players, edition=edition, top_secret=top_secret)  # type: ignore[arg-type]
+        options = Options(players=players, edition=edition, top_secret=top_secret)
         state, events = new_game(refs, options, seed=seed * 100 + players)
         accused: list[set[str]] = [set() for _ in range(players)]
         check_everything(state, events, accused)
@@ -225,14 +226,14 @@ def test_random_games_respect_limits_and_secrecy(
 def make_view(
     names: list[str],
     *,
-    edition: str = DEFAULT_EDITION,
+    edition: Edition = DEFAULT_EDITION,
     top_secret: bool = False,
     seat: int | None = None,
 ) -> PublicView:
     """A hand-built view (seat order as given), so the phrasing tests read plainly."""
     players = len(names)
-    fields = {
-        "options": Options(players=players, edition=edition, top_secret=top_secret),  # type: ignore[arg-type]
+    fields: dict[str, object] = {
+        "options": Options(players=players, edition=edition, top_secret=top_secret),
         "phase": "turns",
         "seats": [
             SeatInfo(name=n, glasses=1, top_secret_used=False, has_passed=True) for n in names
@@ -247,9 +248,9 @@ def make_view(
         "winner": None,
     }
     if seat is None:
-        return PublicView(**fields)
-    return PlayerView(
-        **fields,
+        return PublicView.model_validate(fields)
+    return PlayerView.model_validate(dict(
+        fields,
         seat=seat,
         dealt=[],
         passed=None,
@@ -258,7 +259,7 @@ def make_view(
         peeks={},
         secret_questions=[],
         my_accusations=[],
-    )
+    ))
 
 
 ABC = ["Ann", "Bea", "Cid"]
@@ -311,7 +312,9 @@ def test_top_secret_question() -> None:
         answer=3,
         top_secret=True,
     )
-    events = [trace, GlassMoved(audience=PUBLIC, giver=0, receiver=1, reason="question"), answer]
+    events: list[Event] = [
+        trace, GlassMoved(audience=PUBLIC, giver=0, receiver=1, reason="question"), answer
+    ]
     assert channel_text(events, make_view(ABC, top_secret=True)) == (
         "🤫 **Ann** asked **Bea** a Top Secret question.\n🔎 **Ann**'s glass goes to **Bea**."
     )

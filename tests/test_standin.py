@@ -303,7 +303,7 @@ async def test_dm_slash_guild_only_and_channel_edits() -> None:
             await interaction.response.send_message(f"hello in {where}")
             msg = await interaction.original_response()
             await msg.edit(content=f"hello in {where} (edited)")
-            assert interaction.channel is not None
+            assert isinstance(interaction.channel, discord.abc.Messageable)
             posted = await interaction.channel.send("extra")
             await posted.edit(content="extra, edited")
 
@@ -337,10 +337,12 @@ async def test_members_intent_chunks_and_unknown_routes_are_violations() -> None
                 await interaction.followup.send("no reactions here")
 
         async with dc.run_bot(bot):
-            assert {m.id for m in bot.get_guild(guild.id).members} >= {alice.id, dc.bot_user_id}
+            seen = bot.get_guild(guild.id)
+            assert seen is not None
+            assert {m.id for m in seen.members} >= {alice.id, dc.bot_user_id}
             late = dc.add_user("late")
             await dc.settle()
-            assert bot.get_guild(guild.id).get_member(late.id) is not None
+            assert seen.get_member(late.id) is not None
             result = await dc.slash(alice, guild, "react")
             await dc.settle()
             assert "no reactions here" in result

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 import aiohttp
 import discord
@@ -23,6 +23,16 @@ from testkit.standin.testing import no_task_leaks  # noqa: F401  (autouse fixtur
 from testkit.standin.tinybot import TinyBot
 
 MESSAGES = "POST /channels/{channel_id}/messages"
+
+
+class Recipient(TypedDict):
+    """Who a request picked by `FaultSet.pick` goes to, beyond its channel."""
+
+    recipient_id: int | None
+    bot_route: bool
+
+
+NOT_A_DM: Recipient = {"recipient_id": None, "bot_route": True}
 
 
 def channel(bot: discord.Client, channel_id: int) -> discord.PartialMessageable:
@@ -257,16 +267,16 @@ async def test_fault_matching_filters_duration_and_seeded_storms() -> None:
     guild = dc.add_guild()
     other = dc.add_channel(guild.id, "other")
     alice = dc.add_user("alice")
-    where = {"recipient_id": None, "bot_route": True}
     only_other = dc.faults.server_error(MESSAGES, channel=other, times=None)
     assert (
         dc.faults.pick(
-            "POST", f"/channels/{guild.channel_id}/messages", channel_id=guild.channel_id, **where
+            "POST", f"/channels/{guild.channel_id}/messages", channel_id=guild.channel_id,
+            **NOT_A_DM,
         )
         is None
     )
     assert (
-        dc.faults.pick("POST", f"/channels/{other}/messages", channel_id=other, **where)
+        dc.faults.pick("POST", f"/channels/{other}/messages", channel_id=other, **NOT_A_DM)
         is only_other
     )
     only_other.cancel()
@@ -282,13 +292,14 @@ async def test_fault_matching_filters_duration_and_seeded_storms() -> None:
     for_alice.cancel()
 
     timed = dc.faults.rate_limit(for_seconds=10.0)
-    assert dc.faults.pick("GET", "/users/@me", channel_id=None, **where) is timed
+    assert dc.faults.pick("GET", "/users/@me", channel_id=None, **NOT_A_DM) is timed
     dc.advance_time(11)
-    assert dc.faults.pick("GET", "/users/@me", channel_id=None, **where) is None
+    assert dc.faults.pick("GET", "/users/@me", channel_id=None, **NOT_A_DM) is None
 
     storm = dc.faults.server_error(probability=0.3, seed=42, times=None)
     fired = [
-        dc.faults.pick("GET", "/users/@me", channel_id=None, **where) is storm for _ in range(50)
+        dc.faults.pick("GET", "/users/@me", channel_id=None, **NOT_A_DM) is storm
+        for _ in range(50)
     ]
     rng = random.Random(42)
     assert fired == [rng.random() < 0.3 for _ in range(50)] and 5 < sum(fired) < 25

@@ -55,11 +55,8 @@ async def test_project_bot_runs_from_its_own_entry_point(tmp_path: Path) -> None
     async with running_standin() as dc:
         guild = dc.add_guild()
         alice = dc.add_user("alice")
-        options = {
-            "database_path": tmp_path / "bot.sqlite3",
-            "env": {"AI_DELAY_SECONDS": "0.05"},
-        }
-        async with dc.running_bot_process(**options) as proc:
+        async with dc.running_bot_process(database_path=tmp_path / "bot.sqlite3",
+                                          env={"AI_DELAY_SECONDS": "0.05"}) as proc:
             assert "13clues" in [c["name"] for c in dc.commands()]
             answer = await dc.slash(alice, guild, "help")
             assert answer.callback_type is not None and answer.text

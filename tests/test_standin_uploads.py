@@ -34,7 +34,7 @@ def uploading_bot() -> TinyBot:
     @group.command(name="post", description="Post with pictures")
     async def post(interaction: discord.Interaction, count: int = 1) -> None:
         await interaction.response.defer(ephemeral=True)
-        assert interaction.channel is not None
+        assert isinstance(interaction.channel, discord.abc.Messageable)
         embed = discord.Embed(title="a picture").set_image(url="attachment://p0.png")
         files = [file(f"p{i}.png", description=f"picture {i}") for i in range(count)]
         try:
@@ -56,7 +56,7 @@ def uploading_bot() -> TinyBot:
 
     @group.command(name="big", description="Too large a file")
     async def big(interaction: discord.Interaction) -> None:
-        assert interaction.channel is not None
+        assert isinstance(interaction.channel, discord.abc.Messageable)
         try:
             await interaction.channel.send(file=file("big.bin", b"x" * (UPLOAD_LIMIT + 1)))
             answer = "sent"
@@ -73,7 +73,7 @@ def uploading_bot() -> TinyBot:
 
     @group.command(name="dangling", description="An embed image with no file")
     async def dangling(interaction: discord.Interaction) -> None:
-        assert interaction.channel is not None
+        assert isinstance(interaction.channel, discord.abc.Messageable)
         embed = discord.Embed(title="broken").set_image(url="attachment://missing.png")
         await interaction.channel.send(embed=embed)
         await interaction.response.send_message("done", ephemeral=True)

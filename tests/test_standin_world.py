@@ -17,7 +17,7 @@ from testkit.standin.testing import no_task_leaks  # noqa: F401  (autouse fixtur
 from testkit.standin.tinybot import TinyBot
 
 
-def recorder(bot: discord.Client, *events: str) -> list[tuple[str, Any]]:
+def recorder(bot: TinyBot, *events: str) -> list[tuple[str, Any]]:
     """Record the given discord.py events as (name, first argument)."""
     seen: list[tuple[str, Any]] = []
     for name in events:
@@ -108,7 +108,8 @@ async def test_member_leaving_is_told_only_with_the_members_intent() -> None:
         with_members = TinyBot(intents=discord.Intents.all())
         seen = recorder(with_members, "member_remove", "raw_member_remove")
         async with dc.run_bot(with_members) as bot:
-            assert bot.get_guild(home.id).get_member(alice.id) is not None
+            seen_home = bot.get_guild(home.id)
+            assert seen_home is not None and seen_home.get_member(alice.id) is not None
             dc.remove_member(home.id, alice)
             dc.remove_member(home.id, bob)
             await dc.settle()
@@ -116,10 +117,10 @@ async def test_member_leaving_is_told_only_with_the_members_intent() -> None:
                 ("member_remove", alice.id),
                 ("member_remove", bob.id),
             ]
-            assert bot.get_guild(home.id).get_member(alice.id) is None
-            with pytest.raises(discord.NotFound) as info:
-                await bot.get_guild(home.id).fetch_member(alice.id)
-            assert info.value.code == 10007
+            assert seen_home.get_member(alice.id) is None
+            with pytest.raises(discord.NotFound) as unknown:
+                await seen_home.fetch_member(alice.id)
+            assert unknown.value.code == 10007
             with pytest.raises(StandInError, match="not a member"):
                 await dc.slash(alice, home, "tt", "perms")
             # DMs: alice shares no guild with the bot any more, bob still shares one.
@@ -226,10 +227,11 @@ async def test_interaction_token_is_enough_for_a_new_process() -> None:
             assert kept.completed and kept.content == "resumed after a restart"
 
             edits = [
-                await hook.edit_message("@original", content="final answer")  # type: ignore[arg-type]
+                await hook.edit_message("@original", content="final answer")
                 for _ in range(2)
             ]
-            assert edits[0].id == edits[1].id == kept.original.id  # type: ignore[union-attr]
+            assert kept.original is not None
+            assert edits[0].id == edits[1].id == kept.original.id
             assert (
                 kept.content == "final answer" and len(dc.channel_messages(guild.channel_id)) == 1
             )
@@ -238,7 +240,7 @@ async def test_interaction_token_is_enough_for_a_new_process() -> None:
             dc.faults.server_error(
                 "PATCH /webhooks/{application_id}/{token}/messages/@original", after_apply=True
             )
-            await hook.edit_message("@original", content="final answer")  # type: ignore[arg-type]
+            await hook.edit_message("@original", content="final answer")
             assert (
                 kept.content == "final answer" and len(dc.channel_messages(guild.channel_id)) == 1
             )

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import discord
 
-from bot.mansion.render.labels import Voice, action_name, card_label, card_name, triple_text
+from bot.i18n import N_, tr
+from bot.mansion.render.labels import Voice, action_name, names, triple_text
 from bot.mansion.render.lines import voice
+from bot.mansion.words import card_label, card_name
 from bot.plug import Assist
 from bot.thinking import ranked_hint, think
 from engine.mansion.actions import (
@@ -39,44 +41,51 @@ from engine.mansion.why import SOLUTION_SEEN, Why, explain
 def play_text(v: Voice, here: str, move: Play | Accuse) -> str:
     """ "Suggest Mr. Green, Train from The Alamo (Suggestion from ANY)", "Snoop **Bea**";
     `here`: the player's marker (a Suggestion from PRESENT is made there)."""
+    lang = v.lang
     match move:
-        case SuggestAny():
-            return (f"Suggest {card_label(move.suspect)}, {card_label(move.vehicle)} from "
-                    f"{card_label(move.destination)} ({action_name('suggest_any')})")
-        case SuggestPresent():
-            return (f"Suggest {card_label(move.suspect)}, {card_label(move.vehicle)} from "
-                    f"{card_label(here)} ({action_name('suggest_present')})")
+        case SuggestAny() | SuggestPresent():
+            anywhere = isinstance(move, SuggestAny)
+            where = move.destination if isinstance(move, SuggestAny) else here
+            return tr(lang, "Suggest {suspect}, {vehicle} from {place} ({card})",
+                      suspect=card_label(lang, move.suspect),
+                      vehicle=card_label(lang, move.vehicle), place=card_label(lang, where),
+                      card=action_name(lang, "suggest_any" if anywhere else "suggest_present"))
         case Move():
-            return f"Move to {card_label(move.destination)}, without a suggestion"
+            return tr(lang, "Move to {place}, without a suggestion",
+                      place=card_label(lang, move.destination))
         case Snoop():
-            return f"Snoop {v.who(move.target)}"
+            return tr(lang, "Snoop {seat}", seat=v.who(move.target))
         case AllSnoop() | SuperSleuth():
-            return f"Play {action_name(move.card)}"
+            return tr(lang, "Play {card}", card=action_name(lang, move.card))
         case PrivateTip():
-            return f"Pass {action_name(move.card)} to {v.who(move.target)}"
+            return tr(lang, "Pass {card} to {seat}", card=action_name(lang, move.card),
+                      seat=v.who(move.target))
         case Accuse():
-            return "Accuse " + triple_text(
-                Triple(suspect=move.suspect, vehicle=move.vehicle, destination=move.destination))
+            return tr(lang, "Accuse {named}", named=triple_text(lang, Triple(
+                suspect=move.suspect, vehicle=move.vehicle, destination=move.destination)))
 
 
 def rated_text(v: Voice, view: PlayerView, rated: Rated, solutions: int) -> str:
     here = view.seats[view.seat].marker
-    return (f"{play_text(v, here, rated.move)}: leaves {rated.left:.1f} of {solutions} "
-            f"possible solutions on average")
+    return tr(v.lang, "{play}: leaves {left} of {solutions} possible solutions on average",
+              play=play_text(v, here, rated.move), left=f"{rated.left:.1f}", solutions=solutions)
 
 
-def hint_text(view: PlayerView, advice: Advice) -> str:
+def hint_text(view: PlayerView, advice: Advice, lang: str) -> str:
     """The top three plays with their figures, or the accusation once it is certain."""
-    v = voice(view, view.seat)
+    v = voice(view, view.seat, lang)
     here = view.seats[view.seat].marker
     certain = play_text(v, here, advice.accusation) if advice.accusation is not None else None
     if certain is None and not advice.ranked:
-        return "💡 No play to rank now: hints are for your turn, before you play your card."
+        return tr(lang, "💡 No play to rank now: hints are for your turn, before you play your "
+                        "card.")
     return ranked_hint(
-        certain, f"**Best next plays** ({advice.solutions} possible solutions now):",
+        certain, tr(lang, "**Best next plays** ({solutions} possible solutions now):",
+                    solutions=advice.solutions),
         [rated_text(v, view, r, advice.solutions) for r in advice.top()],
-        "Ranked by the possible solutions expected to be left after the outcome, over the "
-        f"deals you cannot rule out (outcome chances from {SAMPLES} sampled deals).")
+        tr(lang, "Ranked by the possible solutions expected to be left after the outcome, over "
+                 "the deals you cannot rule out (outcome chances from {samples} sampled deals).",
+           samples=SAMPLES))
 
 
 async def advice_for(interaction: discord.Interaction, view: PlayerView) -> Advice:
@@ -92,30 +101,37 @@ def hint_due(view: PlayerView) -> bool:
 # why ------------------------------------------------------------------------------------------
 
 
-def why_text(view: PlayerView, assist: Assist, why: Why) -> str:
+VERDICTS = {
+    "solution": N_("{name} is in the solution"),
+    "not_solution": N_("{name} is not in the solution"),
+}
+
+
+def why_text(view: PlayerView, assist: Assist, why: Why, lang: str) -> str:
     """Why the notes show `why.card` as they do, in one short chain from what the seat saw."""
-    name = f"**{card_name(why.card)}**"
-    v = voice(view, view.seat)
+    name = f"**{card_name(lang, why.card)}**"
+    v = voice(view, view.seat, lang)
     if why.verdict == "mine":
-        return f"{name} is in your hand."
+        return tr(lang, "{name} is in your hand.", name=name)
     if assist == "off":
-        return (f"Assist is off at this table: your notes hold your hand and the cards you "
-                f"saw, so there is no deduction about {name} to explain.")
+        return tr(lang, "Assist is off at this table: your notes hold your hand and the cards "
+                        "you saw, so there is no deduction about {name} to explain.", name=name)
     if why.verdict == "open" or (assist == "bookkeeping" and not _bookkept(view, why)):
-        odds = (f": in the solution in {why.probability:.0%} of the deals you cannot rule out"
-                if assist == "full" else ": nothing you saw settles it directly")
-        return f"{name} is still open{odds}."
-    verdict = {
-        "held": f"is held by {v.who(why.holder or 0)}",
-        "solution": "is in the solution",
-        "not_solution": "is not in the solution",
-    }[why.verdict]
+        if assist == "full":
+            return tr(lang, "{name} is still open: in the solution in {chance} of the deals you "
+                            "cannot rule out.", name=name, chance=f"{why.probability:.0%}")
+        return tr(lang, "{name} is still open: nothing you saw settles it directly.", name=name)
+    if why.verdict == "held":
+        verdict = tr(lang, "{name} is held by {seat}", name=name, seat=v.who(why.holder or 0))
+    else:
+        verdict = tr(lang, VERDICTS[why.verdict], name=name)
     if not why.premises:
-        return f"{name} {verdict}: your hand and the hand sizes alone say so."
+        return tr(lang, "{verdict}: your hand and the hand sizes alone say so.", verdict=verdict)
     facts = [fact_text(view, v, i) for i in why.premises]
     if len(facts) == 1:
-        return f"{name} {verdict}: {facts[0]}."
-    return f"{name} {verdict}, from these together: " + "; ".join(facts) + "."
+        return f"{verdict}: {facts[0]}."
+    return tr(lang, "{verdict}, from these together: {facts}.", verdict=verdict,
+              facts="; ".join(facts))
 
 
 def _bookkept(view: PlayerView, why: Why) -> bool:
@@ -133,40 +149,56 @@ def _bookkept(view: PlayerView, why: Why) -> bool:
 
 def fact_text(view: PlayerView, v: Voice, index: int) -> str:
     """One observation of the chain, as the seat saw it."""
+    lang, me = v.lang, view.seat
     if index == SOLUTION_SEEN:
-        return "you saw the solution"
+        return tr(lang, "you saw the solution")
     entry = view.observations[index]
     match entry:
         case SuggestionSeen():
-            named = ", ".join(card_name(c) for c in entry.named.cards())
-            parts = [f"{v.who(entry.seat)} suggested {named}"]
+            named = ", ".join(card_name(lang, c) for c in entry.named.cards())
+            parts = [tr(lang, "you suggested {named}", named=named) if entry.seat == me
+                     else tr(lang, "{seat} suggested {named}", seat=v.who(entry.seat),
+                             named=named)]
             if entry.passed:
-                parts.append(f"{v.names_list(entry.passed)} could not disprove it")
+                parts.append(tr(lang, "{seats} could not disprove it",
+                                seats=v.names_list(entry.passed)))
             if entry.refuter is None:
-                parts.append("nobody could disprove it")
-            elif entry.shown is not None:
-                parts.append(f"{v.who(entry.refuter)} showed {card_name(entry.shown)}")
+                parts.append(tr(lang, "nobody could disprove it"))
             else:
-                parts.append(f"{v.who(entry.refuter)} showed a card")
+                parts.append(_showed(v, entry.refuter, entry.shown))
             return ", ".join(parts)
         case SnoopSeen():
-            return f"you snooped {v.who(entry.target)} and saw {card_name(entry.card or '')}"
+            return tr(lang, "you snooped {seat} and saw {card}", seat=v.who(entry.target),
+                      card=card_name(lang, entry.card or ""))
         case AllSnoopSeen():
             target = next(look.target for look in entry.looks if look.looker == view.seat)
-            return (f"in the All Snoop you saw {card_name(entry.card or '')} in "
-                    f"{v.whose(target)} hand")
+            return tr(lang, "in the All Snoop you saw {card} in {seat}'s hand",
+                      card=card_name(lang, entry.card or ""), seat=v.who(target))
         case SleuthSeen():
-            answers = [
-                f"{v.who(a.seat)} showed " + (card_name(a.card) if a.card else "a card")
-                if a.showed is not False else f"{v.who(a.seat)} had none"
-                for a in entry.answers
-            ]
-            return f"{v.who(entry.seat)} played {action_name(entry.card)}: " + ", ".join(answers)
+            answers = [_showed(v, a.seat, a.card) if a.showed is not False
+                       else tr(lang, "you had none") if a.seat == me
+                       else tr(lang, "{seat} had none", seat=v.who(a.seat))
+                       for a in entry.answers]
+            played = (tr(lang, "you played {card}", card=action_name(lang, entry.card))
+                      if entry.seat == me else
+                      tr(lang, "{seat} played {card}", seat=v.who(entry.seat),
+                         card=action_name(lang, entry.card)))
+            return f"{played}: " + ", ".join(answers)
         case TipSeen():
-            returned = ", ".join(card_name(c) for c in entry.cards or []) or "nothing"
-            return (f"{v.who(entry.target)} returned {returned} for your "
-                    f"{action_name(entry.card or '')}")
-    return "what you saw"
+            returned = names(lang, entry.cards or []) if entry.cards else tr(lang, "nothing")
+            return tr(lang, "{seat} returned {cards} for your {card}", seat=v.who(entry.target),
+                      cards=returned, card=action_name(lang, entry.card or ""))
+    return tr(lang, "what you saw")
+
+
+def _showed(v: Voice, seat: int, card: str | None) -> str:
+    """ "Bea showed Train", "you showed a card"."""
+    lang = v.lang
+    if seat == v.me:
+        return (tr(lang, "you showed {card}", card=card_name(lang, card)) if card
+                else tr(lang, "you showed a card"))
+    return (tr(lang, "{seat} showed {card}", seat=v.who(seat), card=card_name(lang, card))
+            if card else tr(lang, "{seat} showed a card", seat=v.who(seat)))
 
 
 async def explain_for(interaction: discord.Interaction, view: PlayerView, card: str) -> Why:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from bot.i18n import N_, SOURCE, tr
+from bot.mansion.words import ask, card_name
 from bot.pictures.cards import FaceSpec
 from bot.pictures.colours import RGB, rgb
 from bot.pictures.panels import Slot
@@ -42,8 +44,8 @@ ACTION_COLOURS: dict[str, RGB] = {
 }
 KIND_GLYPHS: dict[Kind, str] = {Kind.SUSPECT: "person", Kind.VEHICLE: "car",
                                 Kind.DESTINATION: "pin"}
-KIND_LABELS: dict[Kind, str] = {Kind.SUSPECT: "Suspect", Kind.VEHICLE: "Vehicle",
-                                Kind.DESTINATION: "Destination"}
+KIND_BANDS: dict[Kind, str] = {Kind.SUSPECT: N_("SUSPECT"), Kind.VEHICLE: N_("VEHICLE"),
+                               Kind.DESTINATION: N_("DESTINATION")}
 ACTION_GLYPHS: dict[str, str] = {
     "suggest_any": "pin",
     "suggest_present": "pin",
@@ -74,57 +76,66 @@ def card_colour(card: str) -> RGB:
     return REGION_COLOURS[(ns, ew)]
 
 
-def features_text(card: str) -> str:
+FEATURE_WORDS: dict[Feature, str] = {
+    Feature.FEMALE: N_("Female"), Feature.MALE: N_("Male"), Feature.BLUE: N_("Blue"),
+    Feature.RED: N_("Red"), Feature.NORTH: N_("North"), Feature.SOUTH: N_("South"),
+    Feature.EAST: N_("East"), Feature.WEST: N_("West"), Feature.FLIES: N_("flies"),
+}
+"""A card's features as its face prints them (flying last, in lower case)."""
+
+
+def features_text(card: str, lang: str = SOURCE) -> str:
     """What a Super Sleuth or Private Tip may ask of this card: "Female", "Blue · flies"."""
     info = CLUES[card]
     order = (Feature.FEMALE, Feature.MALE, Feature.BLUE, Feature.RED, Feature.NORTH,
-             Feature.SOUTH, Feature.EAST, Feature.WEST)
-    words = [f.value.capitalize() for f in order if f in info.features]
-    if Feature.FLIES in info.features:
-        words.append("flies")
-    return " · ".join(words)
+             Feature.SOUTH, Feature.EAST, Feature.WEST, Feature.FLIES)
+    return " · ".join(tr(lang, FEATURE_WORDS[f]) for f in order if f in info.features)
 
 
-@lru_cache(maxsize=32)
-def clue_face(card: str) -> FaceSpec:
+@lru_cache(maxsize=128)
+def clue_face(card: str, lang: str = SOURCE) -> FaceSpec:
     info = CLUES[card]
-    return FaceSpec(title=info.name, caption=features_text(card),
-                    band=KIND_LABELS[info.kind].upper(), colour=card_colour(card),
+    return FaceSpec(title=card_name(lang, card), caption=features_text(card, lang),
+                    band=tr(lang, KIND_BANDS[info.kind]), colour=card_colour(card),
                     glyph=KIND_GLYPHS[info.kind])
 
 
-@lru_cache(maxsize=32)
-def action_face(card: str) -> FaceSpec:
+@lru_cache(maxsize=160)
+def action_face(card: str, lang: str = SOURCE) -> FaceSpec:
+    """An Action card: its printed (English) title, what it does in `lang`."""
     info = ACTIONS[card]
     match info.effect:
         case "suggest_any":
-            caption = "from ANY destination"
+            caption = tr(lang, "from ANY destination")
         case "suggest_present":
-            caption = "from PRESENT or move"
+            caption = tr(lang, "from PRESENT or move")
         case "all_snoop":
-            caption = f"to the {info.direction}"
+            caption = tr(lang, "to the left") if info.direction == "left" \
+                else tr(lang, "to the right")
         case "snoop":
-            caption = "one opponent's card"
+            caption = tr(lang, "one opponent's card")
         case _:
-            caption = info.ask
-    return FaceSpec(title=ACTION_TITLES[info.effect], caption=caption, band="ACTION",
+            caption = ask(lang, card)
+    return FaceSpec(title=ACTION_TITLES[info.effect], caption=caption, band=tr(lang, "ACTION"),
                     colour=ACTION_COLOURS[info.effect], glyph=ACTION_GLYPHS[info.effect])
 
 
-@lru_cache(maxsize=16)
-def marker_face(destination: str) -> FaceSpec:
-    info = CLUES[destination]
-    return FaceSpec(title=info.name, caption=features_text(destination), band="MARKER",
+@lru_cache(maxsize=64)
+def marker_face(destination: str, lang: str = SOURCE) -> FaceSpec:
+    return FaceSpec(title=card_name(lang, destination),
+                    caption=features_text(destination, lang), band=tr(lang, "MARKER"),
                     colour=card_colour(destination), glyph="pin")
 
 
-def clue_slot(card: str, caption: str = "", ring: RGB | None = None) -> Slot:
-    return Slot(card=card, spec=clue_face(card), caption=caption, ring=ring)
+def clue_slot(card: str, caption: str = "", ring: RGB | None = None, lang: str = SOURCE
+              ) -> Slot:
+    return Slot(card=card, spec=clue_face(card, lang), caption=caption, ring=ring)
 
 
-def action_slot(card: str) -> Slot:
-    return Slot(card=f"action:{card}", spec=action_face(card))
+def action_slot(card: str, lang: str = SOURCE) -> Slot:
+    return Slot(card=f"action:{card}", spec=action_face(card, lang))
 
 
-def marker_slot(destination: str, caption: str = "") -> Slot:
-    return Slot(card=f"marker:{destination}", spec=marker_face(destination), caption=caption)
+def marker_slot(destination: str, caption: str = "", lang: str = SOURCE) -> Slot:
+    return Slot(card=f"marker:{destination}", spec=marker_face(destination, lang),
+                caption=caption)

@@ -17,7 +17,7 @@ import discord
 
 from bot.errors import UserError
 from bot.family import GameFamily, family_id, headed_in_dm
-from bot.i18n import N_
+from bot.i18n import N_, tr
 from bot.interactions import language_of, place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
@@ -61,20 +61,22 @@ class Family(GameFamily, template=r"mbm:never"):
         check_prompt(view.prompt.id if view.prompt else None, self.click.stamp)
         return table, view
 
-    def after(self, table_id: int, seat: int, done: str) -> Then:
+    def after(self, table_id: int, seat: int, lang: str, done: str) -> Then:
         """The answer once this family's action is stored, rendered from the new state
         (`bot.mansion.components.Acting`: the turn panel, built on this module)."""
         raise NotImplementedError
 
     async def act(self, interaction: discord.Interaction, build: Build, done: str) -> None:
         """A picker's last step: apply the action; the message becomes its result, rendered
-        from the new state: what the member learned, then their next step."""
+        from the new state: what the member learned, then their next step. `done`: the
+        English template of the answer when there is nothing else to say."""
+
+        lang = await language_of(interaction)
 
         async def work(reply: Reply) -> None:
             table = await self.table(interaction)
             seat = tables_of(interaction).seat(table, interaction.user.id)
-            then = self.after(table.id, seat, done)
-            lang = await language_of(interaction)
+            then = self.after(table.id, seat, lang, done)
             reply.then = OWN.then(lambda state, events: headed_in_dm(interaction, table,
                                                                      then(state, events), lang))
             reply.tells = seat
@@ -83,7 +85,7 @@ class Family(GameFamily, template=r"mbm:never"):
                 place=place_of(interaction), reply=reply,
             )
 
-        await run_update(interaction, work, done)
+        await run_update(interaction, work, tr(lang, done))
 
 
 STALE_PROMPT = N_("That button is out of date: it was already answered, or the game has "

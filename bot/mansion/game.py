@@ -7,21 +7,23 @@ import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from bot.components import lobby_message, view_of
-from bot.i18n import N_
-from bot.mansion import components, pictures
+from bot.components import view_of
+from bot.i18n import N_, tr
+from bot.mansion import components, pictures, words
 from bot.mansion.family import PREFIX
 from bot.mansion.render.embeds import hand_embed, lobby_embed, status_line, table_embed
-from bot.mansion.render.labels import TITLE, Voice, action_name, card_name, plain_name
+from bot.mansion.render.labels import TITLE, Voice, action_name, plain_name
 from bot.mansion.render.lines import awaited_text, channel_text, dm_text, prompt_text, voice
 from bot.mansion.render.texts import log_text, rules_text
 from bot.mansion.reviewing import review_letter
 from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import hand_picture, markers_picture, reveal_picture
+from bot.mansion.words import card_name
 from bot.messages import Outgoing
 from bot.models import SeatRef, Table
-from bot.plug import PydanticGame
+from bot.plug import YOUR_TURN, PydanticGame
 from bot.reviews import review_letters
+from engine.errors import RuleError
 from engine.mansion import (
     ACTION_ADAPTER,
     EVENT_ADAPTER,
@@ -121,56 +123,73 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     def idle_notice(self, table: Table, state: GameState, seat: int, *, lang: str) -> str:
         """Says exactly what the timer does (the idle choice is drawn from the state, so the
         notice and the move agree), never what is secret: no card shown, no tip text."""
-        v = voice(public_view(state))
+        v = voice(public_view(state), lang=lang)
         prompt = state.prompt_for(seat)
         action = _idle_choice(state, seat)
         name = v.who(seat)
         if prompt is None or action is None:
-            return f"⏰ {name} took too long."
+            return tr(lang, "⏰ {seat} took too long.", seat=name)
         match prompt.kind:
             case "play":
-                what = (f"for them, {_played(action, v)}; then their turn is played out for "
-                        "them (an idle turn never accuses).")
+                what = tr(lang, "for them, {play}; then their turn is played out for them (an "
+                                "idle turn never accuses).", play=_played(action, v))
             case "accuse_or_end":
-                what = "their turn is ended for them (no accusation)."
+                what = tr(lang, "their turn is ended for them (no accusation).")
             case "show":
                 assert isinstance(prompt, ShowPrompt)
-                what = (f"one of the cards they could show is picked at random and shown to "
-                        f"{v.who(prompt.to)}.")
+                what = tr(lang, "one of the cards they could show is picked at random and "
+                                "shown to {seat}.", seat=v.who(prompt.to))
             case "pick":
                 assert isinstance(prompt, PickPrompt)
-                what = (f"one of {v.whose(prompt.target)} face-down cards is picked for them at "
-                        "random.")
+                what = tr(lang, "one of {seat}'s face-down cards is picked for them at random.",
+                          seat=v.who(prompt.target))
             case "answer_tip":
                 assert isinstance(prompt, TipPrompt)
-                what = (f"{v.whose(prompt.to)} Private Tip is answered for them with a random "
-                        "allowed answer (only the two of them see it).")
+                what = tr(lang, "{seat}'s Private Tip is answered for them with a random "
+                                "allowed answer (only the two of them see it).",
+                          seat=v.who(prompt.to))
             case "choose_solution":
-                what = "a random solution is chosen for them (it stays secret)."
-        return f"⏰ {name} took too long: {what}"
+                what = tr(lang, "a random solution is chosen for them (it stays secret).")
+        return tr(lang, "⏰ {seat} took too long: {what}", seat=name, what=what)
+
+    def refusal(self, error: RuleError, *, lang: str) -> str:
+        """The engine's refusal in `lang`, the game's words in it (a card's name, what a
+        Super Sleuth or Private Tip asks for); a name a member typed stays as typed."""
+        params = {k: words.term(lang, v) if isinstance(v, str) else v
+                  for k, v in error.params.items()}
+        return tr(lang, error.message, **params)
 
     # what is delivered ------------------------------------------------------------------
 
     def table_message(self, table: Table, state: GameState | None, *, lang: str) -> Outgoing:
         if state is None:
-            return lobby_message(table, f"🕵️ **{TITLE}**", components.lobby_view(table.id),
-                                 lambda host, names: lobby_embed(host, names, table.options))
+            if table.status == "over":
+                return Outgoing(content=tr(lang, "This table was closed before the game "
+                                                 "started."))
+            names = [s.name for s in table.seats]
+            host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+            return Outgoing.of(
+                tr(lang, "🕵️ **{title}**: {host} opened a table here. Press **Join** to play.",
+                   title=TITLE, host=host),
+                embeds=[lobby_embed(host, names, table.options, lang)],
+                view=components.lobby_view(table.id),
+            )
         view = public_view(state)
         # No content: an edit keeps the news the message was posted with (a change with no
         # public news, like a refuter's private choice, only updates the status embed).
         # The table embed shows the markers around the tray while playing, the reveal at the end.
         # At the end the news is the content (who won, said once: the embed does not repeat
         # it); `status` after the end, with no news, says it in the content instead.
-        shown = (reveal_picture(view, embed=0) if view.phase == "over"
-                 else markers_picture(view, embed=0))
-        ended = status_line(view, voice(view)) if view.phase == "over" else None
-        return Outgoing.of(ended, embeds=[table_embed(view)],
-                           view=components.table_view(table.id, view),
+        shown = (reveal_picture(view, lang, embed=0) if view.phase == "over"
+                 else markers_picture(view, lang, embed=0))
+        ended = status_line(view, voice(view, lang=lang)) if view.phase == "over" else None
+        return Outgoing.of(ended, embeds=[table_embed(view, lang)],
+                           view=components.table_view(table.id, view, lang),
                            pictures=[shown] if shown is not None else [])
 
     def news(self, table: Table, state: GameState, events: Sequence[Event], *, lang: str
              ) -> str | None:
-        return channel_text(events, public_view(state)) or None
+        return channel_text(events, public_view(state), lang) or None
 
     def awaited(self, state: GameState, seat: int, *, lang: str) -> str | None:
         """The turn player's own steps after the turn began (the Snoop's pick, accuse or end)
@@ -179,19 +198,20 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         view = public_view(state)
         prompt = next((p for p in view.waiting if p.seat == seat), None)
         if prompt is None:
-            return "your turn"
+            return tr(lang, YOUR_TURN)
         if seat == view.turn and prompt.kind != "play" and (
                 prompt.kind == "accuse_or_end" or prompt.reason == "snoop"):
             return None
-        return awaited_text(prompt, voice(view))
+        return awaited_text(prompt, voice(view, lang=lang))
 
     def alert_dm(self, table: Table, state: GameState, seat: int, *, lang: str) -> Outgoing:
         """The turn's one DM for a member who chose `dm`: what to do, with My turn."""
         view = player_view(state, seat)
         if view.prompt is None:
-            return Outgoing(content=f"🔔 The table is waiting for you: <#{table.channel_id}>.")
-        items = components.prompt_items(table.id, view)
-        return Outgoing.of(prompt_text(view.prompt, view), view=view_of(*items) if items else None)
+            return super().alert_dm(table, state, seat, lang=lang)
+        items = components.prompt_items(table.id, view, lang)
+        return Outgoing.of(prompt_text(view.prompt, view, voice(view, seat, lang)),
+                           view=view_of(*items) if items else None)
 
     def letter(self, table: Table, state: GameState, events: Sequence[Event], seat: int, *,
                lang: str) -> Outgoing | None:
@@ -205,17 +225,17 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         starts = [i for i, e in enumerate(events) if isinstance(e, RoundStarted)]
         if starts:  # a new game of the series: its own DM (the last game's news came before)
             events = events[starts[-1]:]
-        text = dm_text(events, view)
+        text = dm_text(events, view, lang)
         if text is None:
             return None
         if dealt and state.round > 1:
-            text = f"{series_line(state)}\n{text}"
+            text = f"{series_line(state, lang)}\n{text}"
         opened = {e.prompt.id for e in events
                   if isinstance(e, PromptOpened) and e.audience.includes(seat)}
-        items = (components.prompt_items(table.id, view)
+        items = (components.prompt_items(table.id, view, lang)
                  if view.prompt is not None and view.prompt.id in opened else [])
         return Outgoing.of(text, view=view_of(*items) if items else None,
-                           pictures=[hand_picture(view)] if dealt else [])
+                           pictures=[hand_picture(view, lang)] if dealt else [])
 
     def slow_letters(self, state: GameState, events: Sequence[Event]
                      ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
@@ -228,12 +248,13 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
 
     def hand(self, table: Table, state: GameState, seat: int, *, lang: str) -> Outgoing:
         view = player_view(state, seat)
-        items = components.prompt_items(table.id, view)
-        return Outgoing.of(embeds=[hand_embed(view)], view=view_of(*items) if items else None,
-                           pictures=[hand_picture(view, embed=0)] if view.clues else [])
+        items = components.prompt_items(table.id, view, lang)
+        return Outgoing.of(embeds=[hand_embed(view, lang)],
+                           view=view_of(*items) if items else None,
+                           pictures=[hand_picture(view, lang, embed=0)] if view.clues else [])
 
     def log(self, table: Table, state: GameState, *, lang: str) -> str:
-        return log_text(public_view(state))
+        return log_text(public_view(state), lang)
 
     def rules(self, table: Table | None, lang: str) -> str:
         if table is None:
@@ -242,11 +263,11 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
         return rules_text(lang, settings.variant, settings.series)
 
 
-def series_line(state: GameState) -> str:
+def series_line(state: GameState, lang: str) -> str:
     """The head of a new game's deal DM: which game of the series, and the score."""
     score = " · ".join(f"{plain_name(s.name)} {s.score}" for s in state.seats)
-    return (f"🔁 **Game {state.round} of the series** (first to {state.options.series_wins} "
-            f"wins) · score: {score}")
+    return tr(lang, "🔁 **Game {round} of the series** (first to {wins} wins) · score: {score}",
+              round=state.round, wins=state.options.series_wins, score=score)
 
 
 def _idle_choice(state: GameState, seat: int) -> Action | None:
@@ -258,23 +279,29 @@ def _idle_choice(state: GameState, seat: int) -> Action | None:
 
 def _played(action: Action, v: Voice) -> str:
     """A card play as the table may hear it (a Private Tip's text stays secret)."""
-    who = v.who(action.seat) if hasattr(action, "seat") else "?"
+    who, lang = (v.who(action.seat) if hasattr(action, "seat") else "?"), v.lang
     match action:
         case SuggestAny():
-            return (f"{who} plays **{action_name('suggest_any')}** from "
-                    f"**{card_name(action.destination)}**")
+            return tr(lang, "{seat} plays **{card}** from **{place}**", seat=who,
+                      card=action_name(lang, "suggest_any"),
+                      place=card_name(lang, action.destination))
         case SuggestPresent():
-            return f"{who} plays **{action_name('suggest_present')}**"
+            return tr(lang, "{seat} plays **{card}**", seat=who,
+                      card=action_name(lang, "suggest_present"))
         case Move():
-            return (f"{who} plays **{action_name('suggest_present')}** to move to "
-                    f"**{card_name(action.destination)}**")
+            return tr(lang, "{seat} plays **{card}** to move to **{place}**", seat=who,
+                      card=action_name(lang, "suggest_present"),
+                      place=card_name(lang, action.destination))
         case Snoop():
-            return f"{who} plays **Snoop** on {v.who(action.target)}"
+            return tr(lang, "{seat} plays **Snoop** on {target}", seat=who,
+                      target=v.who(action.target))
         case AllSnoop() | SuperSleuth():
-            return f"{who} plays **{action_name(action.card)}**"
+            return tr(lang, "{seat} plays **{card}**", seat=who,
+                      card=action_name(lang, action.card))
         case PrivateTip():
-            return f"{who} passes a **Private Tip** to {v.who(action.target)}"
-    return f"{who} plays a card"
+            return tr(lang, "{seat} passes a **Private Tip** to {target}", seat=who,
+                      target=v.who(action.target))
+    return tr(lang, "{seat} plays a card", seat=who)
 
 
 

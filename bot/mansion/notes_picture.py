@@ -14,15 +14,17 @@ from typing import Any
 
 from PIL import Image
 
-from bot.mansion.faces import KIND_LABELS, card_colour
+from bot.i18n import SOURCE, tr, trn
+from bot.mansion.faces import card_colour
+from bot.mansion.words import KIND_PLURAL, card_name
 from bot.pictures.cache import PictureCache
 from bot.pictures.canvas import Canvas
 from bot.pictures.colours import THEME, ink_on, mix, rgb
-from bot.pictures.names import alt_name, drawn_name, possessive
+from bot.pictures.names import alt_name, drawn_name
 from bot.pictures.numbers import percent
 from bot.pictures.page import draw_header, to_json
 from bot.pictures.picture import Picture, make_picture
-from engine.mansion.cards import BY_KIND, CLUES, Kind
+from engine.mansion.cards import BY_KIND, Kind
 from engine.mansion.notes import Notes
 from engine.mansion.records import Triple
 
@@ -61,24 +63,30 @@ class NotesScene:
     solved: tuple[str, str, str] | None
     top: tuple[tuple[float, tuple[str, str, str]], ...]
     description: str
+    words: tuple[str, str, str, str]
+    """The words drawn around the grid, in the reader's language: the solution's column,
+    the "deduced" tag, the summary's first line, the odds' legend."""
 
     def to_json(self) -> str:
         return to_json(self)
 
 
-def notes_data(grid: Notes, names: list[str], variant_line: str) -> dict[str, Any]:
-    """The stored input of a notes picture: the seat's own grid and the seats' names."""
-    return {"notes": grid.model_dump(mode="json"), "names": names, "line": variant_line}
+def notes_data(grid: Notes, names: list[str], variant_line: str, lang: str = SOURCE
+               ) -> dict[str, Any]:
+    """The stored input of a notes picture: the seat's own grid and the seats' names, and
+    the language it is drawn in."""
+    data = {"notes": grid.model_dump(mode="json"), "names": names, "line": variant_line}
+    return data if lang == SOURCE else {**data, "lang": lang}
 
 
 def draw_notes(data: dict[str, Any]) -> Picture:
     return notes_picture(Notes.model_validate(data["notes"]), list(data["names"]),
-                         str(data["line"]))
+                         str(data["line"]), lang=str(data.get("lang", SOURCE)))
 
 
-def notes_picture(grid: Notes, names: list[str], line: str, *,
+def notes_picture(grid: Notes, names: list[str], line: str, *, lang: str = SOURCE,
                   cache: PictureCache | None = CACHE) -> Picture:
-    scene = notes_scene(grid, names, line)
+    scene = notes_scene(grid, names, line, lang)
     filename = f"mansion-notes-seat{grid.seat + 1}.png"
 
     def render() -> Picture:
@@ -89,12 +97,12 @@ def notes_picture(grid: Notes, names: list[str], line: str, *,
     return cache.get_or_render(filename, scene.to_json(), render)
 
 
-def _names(triple: Triple) -> tuple[str, str, str]:
-    s, v, d = (CLUES[c].name for c in triple.cards())
+def _names(triple: Triple, lang: str) -> tuple[str, str, str]:
+    s, v, d = (card_name(lang, c) for c in triple.cards())
     return s, v, d
 
 
-def notes_scene(grid: Notes, names: list[str], line: str) -> NotesScene:
+def notes_scene(grid: Notes, names: list[str], line: str, lang: str = SOURCE) -> NotesScene:
     """The grid's content for `grid.seat`, from its notes alone."""
     if grid.assist not in DRAWN_ASSISTS:
         raise ValueError("Notes at assist off are not drawn.")
@@ -108,45 +116,60 @@ def notes_scene(grid: Notes, names: list[str], line: str) -> NotesScene:
             if full and row.holder_probabilities is not None:
                 odds = tuple(round(p, 3) for p in [*row.holder_probabilities,
                                                     row.solution_probability or 0.0])
-            rows.append(NoteRow(card, CLUES[card].name, (*row.marks, row.solution), odds,
+            rows.append(NoteRow(card, card_name(lang, card), (*row.marks, row.solution), odds,
                                 full and row.deduced))
-        blocks.append((KIND_LABELS[kind] + "s", tuple(rows)))
-    heads = tuple("You" if i == grid.seat else drawn_name(n, i) for i, n in enumerate(names))
+        blocks.append((tr(lang, KIND_PLURAL[kind]), tuple(rows)))
+    heads = tuple(tr(lang, "You") if i == grid.seat else drawn_name(n, i)
+                  for i, n in enumerate(names))
     me = drawn_name(names[grid.seat], grid.seat)
-    top = tuple((round(o.probability, 3), _names(o.solution)) for o in grid.solutions[:4])
+    top = tuple((round(o.probability, 3), _names(o.solution, lang))
+                for o in grid.solutions[:4])
+    solved = _names(grid.solved, lang) if grid.solved is not None else None
+    if solved is not None:
+        summary = tr(lang, "Solved: {cards}", cards=" · ".join(solved))
+    elif full:
+        summary = trn(lang, "{n} possible solution", "{n} possible solutions",
+                      grid.possible or 0)
+    else:
+        summary = tr(lang, "Green: holds it · grey cross: does not · blank: not known yet")
     return NotesScene(
-        title=f"{possessive(me)} notes",
-        subtitle=f"{line} · assist {grid.assist}"
-        + (": exact, with the odds" if full else ": direct marks"),
+        title=tr(lang, "{name}'s notes", name=me),
+        subtitle=(tr(lang, "{line} · assist full: exact, with the odds", line=line) if full
+                  else tr(lang, "{line} · assist bookkeeping: direct marks", line=line)),
         heads=heads,
         me=grid.seat,
         blocks=tuple(blocks),
         full=full,
         possible=grid.possible,
-        solved=_names(grid.solved) if grid.solved is not None else None,
+        solved=solved,
         top=top if full else (),
-        description=_alt(grid, names),
+        description=_alt(grid, names, lang),
+        words=(tr(lang, "Solution"), tr(lang, "deduced"), summary,
+               tr(lang, "% the chance · deduced: worked out, not seen")),
     )
 
 
-def _alt(grid: Notes, names: list[str]) -> str:
-    who = possessive(alt_name(names[grid.seat], grid.seat))
-    parts = [f"{who} notes grid ({grid.assist} assist): the 21 Clue cards by seat and "
-             "solution."]
+def _alt(grid: Notes, names: list[str], lang: str) -> str:
+    who = alt_name(names[grid.seat], grid.seat)
+    parts = [tr(lang, "{name}'s notes grid (full assist): the 21 Clue cards by seat and "
+                      "solution.", name=who) if grid.assist == "full" else
+             tr(lang, "{name}'s notes grid (bookkeeping assist): the 21 Clue cards by seat and "
+                      "solution.", name=who)]
     if grid.solved is not None:
-        parts.append("Solved: " + ", ".join(_names(grid.solved)) + ".")
+        parts.append(tr(lang, "Solved: {cards}.", cards=", ".join(_names(grid.solved, lang))))
     for kind in Kind:
         rows = [grid.row(c) for c in BY_KIND[kind]]
         live = [r for r in rows if r.solution != "not_held"]
         if grid.assist == "full":
-            text = ", ".join(f"{CLUES[r.card].name} {percent(r.solution_probability or 0)}"
+            text = ", ".join(f"{card_name(lang, r.card)} {percent(r.solution_probability or 0)}"
                              for r in sorted(live, key=lambda r: -(r.solution_probability or 0)))
         else:
-            text = ", ".join(CLUES[r.card].name for r in live)
-        parts.append(f"{KIND_LABELS[kind]}s that may be in the solution: {text or 'none'}.")
-    deduced = [CLUES[r.card].name for r in grid.cards if r.deduced]
+            text = ", ".join(card_name(lang, r.card) for r in live)
+        parts.append(tr(lang, "{kind} that may be in the solution: {cards}.",
+                        kind=tr(lang, KIND_PLURAL[kind]), cards=text or tr(lang, "none")))
+    deduced = [card_name(lang, r.card) for r in grid.cards if r.deduced]
     if grid.assist == "full" and deduced:
-        parts.append("Deduced, not seen: " + ", ".join(deduced) + ".")
+        parts.append(tr(lang, "Deduced, not seen: {cards}.", cards=", ".join(deduced)))
     return " ".join(parts)
 
 
@@ -186,7 +209,7 @@ def render_notes(scene: NotesScene, scale: int | None = None) -> Image.Image:
     x0, y = _MARGIN, _MARGIN + _HEADER_H
     columns: list[float] = [x0 + _NAME_W + k * (_CELL_W + _GAP)
                             for k in range(len(scene.heads) + 1)]
-    for k, head in enumerate([*scene.heads, "Solution"]):
+    for k, head in enumerate([*scene.heads, scene.words[0]]):
         cx = columns[k]
         colour = THEME.accent if k in (scene.me, len(scene.heads)) else THEME.text
         canvas.text((cx + _CELL_W / 2, y + 8), head, 14, colour, anchor="ma", bold=True,
@@ -214,7 +237,7 @@ def _draw_row(canvas: Canvas, scene: NotesScene, row: NoteRow, columns: list[flo
     canvas.text((x0 + 14, mid), row.name, 15, THEME.muted if struck else THEME.text,
                 anchor="lm", max_width=_NAME_W - 20 - tag, bold=row.marks[-1] == "held")
     if row.deduced:
-        canvas.text((x0 + _NAME_W - 8, mid), "deduced", 11, THEME.accent, anchor="rm")
+        canvas.text((x0 + _NAME_W - 8, mid), scene.words[1], 11, THEME.accent, anchor="rm")
     for k, mark in enumerate(row.marks):
         cx = columns[k]
         odds = row.odds[k] if row.odds else None
@@ -245,19 +268,15 @@ def _draw_cell(canvas: Canvas, mark: str, odds: float | None,
 
 def _draw_summary(canvas: Canvas, scene: NotesScene, span: tuple[float, float, float]) -> None:
     x0, y, x1 = span
+    summary = scene.words[2]
     if scene.solved is not None:
-        canvas.text((x0, y), "Solved: " + " · ".join(scene.solved), 17, THEME.accent,
-                    bold=True, max_width=x1 - x0)
+        canvas.text((x0, y), summary, 17, THEME.accent, bold=True, max_width=x1 - x0)
         return
     if not scene.full:
-        canvas.text((x0, y), "Green: holds it · grey cross: does not · blank: not known yet",
-                    13, THEME.muted, max_width=x1 - x0)
+        canvas.text((x0, y), summary, 13, THEME.muted, max_width=x1 - x0)
         return
-    count = scene.possible or 0
-    canvas.text((x0, y), f"{count} possible solution{'s' if count != 1 else ''}", 17,
-                THEME.text, bold=True)
-    canvas.text((x1, y + 3), "% the chance · deduced: worked out, not seen", 13, THEME.muted,
-                anchor="ra")
+    canvas.text((x0, y), summary, 17, THEME.text, bold=True)
+    canvas.text((x1, y + 3), scene.words[3], 13, THEME.muted, anchor="ra")
     y += 30
     for p, names in scene.top:
         canvas.rect((x0, y + 3, x0 + 100, y + 17), THEME.panel, radius=4)

@@ -13,17 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.i18n import SOURCE, tr
 from bot.mansion import notes_picture
-from bot.mansion.faces import KIND_LABELS, action_slot, clue_slot, marker_slot
+from bot.mansion.faces import action_slot, clue_slot, marker_slot
+from bot.mansion.words import KIND_PLURAL, VARIANT_NAME, card_name
 from bot.pictures.cache import PictureCache
 from bot.pictures.cards import SMALL_CARD
 from bot.pictures.colours import THEME
 from bot.pictures.fonts import text_width
-from bot.pictures.names import alt_name, drawn_name, possessive
+from bot.pictures.names import alt_name, drawn_name
 from bot.pictures.page import PANEL_GAP, ROW_WIDTH, Page, pack_rows, page_picture, same_width
 from bot.pictures.panels import SUBTITLE, TITLE, Group, Panel
 from bot.pictures.picture import Picture
-from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
+from engine.mansion.cards import ACTIONS, BY_KIND, Kind
 from engine.mansion.records import Accused
 from engine.mansion.state import RoundResult
 from engine.mansion.views import PlayerView, PublicView
@@ -34,7 +36,6 @@ CACHE = PictureCache()
 HAND, MARKERS, REVEAL, NOTES = "mbm.hand", "mbm.markers", "mbm.reveal", notes_picture.KIND
 """The kinds of picture a Mansion letter may carry (see `DRAWERS`)."""
 
-VARIANTS = {"standard": "standard game", "one_against_all": "One Against All"}
 HAND_WIDTH = 1140
 """A hand's row: five Clue cards with the Action cards and the marker beside them."""
 
@@ -42,23 +43,26 @@ HAND_WIDTH = 1140
 # ------------------------------------------------------------------------- public API
 
 
-def hand_picture(view: PlayerView, *, cache: PictureCache | None = CACHE) -> Picture:
+def hand_picture(view: PlayerView, *, lang: str = SOURCE,
+                 cache: PictureCache | None = CACHE) -> Picture:
     """One seat's hand: its Clue cards, its Action cards, its destination marker (and the
-    solution when this seat knows it: the fugitive, an accuser)."""
-    page, description = hand_page(view)
+    solution when this seat knows it: the fugitive, an accuser), in `lang`."""
+    page, description = hand_page(view, lang=lang)
     return page_picture(page, f"mansion-hand-seat{view.seat + 1}.png", description, cache)
 
 
-def markers_picture(view: PublicView, *, cache: PictureCache | None = CACHE) -> Picture:
+def markers_picture(view: PublicView, *, lang: str = SOURCE,
+                    cache: PictureCache | None = CACHE) -> Picture:
     """Where everyone is: each seat's destination marker around the tray and the markers
     lying by it (all public)."""
-    page, description = markers_page(view)
+    page, description = markers_page(view, lang=lang)
     return page_picture(page, "mansion-markers.png", description, cache)
 
 
-def reveal_picture(view: PublicView, *, cache: PictureCache | None = CACHE) -> Picture:
+def reveal_picture(view: PublicView, *, lang: str = SOURCE,
+                   cache: PictureCache | None = CACHE) -> Picture:
     """The end of the table: the last game's solution and every hand, the winner framed."""
-    page, description = reveal_page(view)
+    page, description = reveal_page(view, lang=lang)
     return page_picture(page, "mansion-reveal.png", description, cache)
 
 
@@ -70,15 +74,23 @@ _UNDRAWN: dict[str, Any] = {"observations": [], "waiting": [], "rounds": [], "pl
 cache key that does not change with them), put back empty when drawing."""
 
 
-def view_data(view: PublicView, *, rounds: bool = False) -> dict[str, Any]:
-    """The stored input of a picture of `view`: the view without what no picture draws
-    (the finished games of the series too, unless the reveal needs them)."""
+def view_data(view: PublicView, *, lang: str = SOURCE, rounds: bool = False
+              ) -> dict[str, Any]:
+    """The stored input of a picture of `view` in `lang`: the view without what no picture
+    draws (the finished games of the series too, unless the reveal needs them)."""
     skip = {"observations", "waiting", "played"}
     if isinstance(view, PlayerView):
         skip.add("prompt")
     if not rounds:
         skip.add("rounds")
-    return view.model_dump(mode="json", exclude=skip)
+    data = view.model_dump(mode="json", exclude=skip)
+    return data if lang == SOURCE else {**data, "lang": lang}
+
+
+def _lang(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The language a stored input is drawn in (English when it names none) and the view."""
+    view = dict(data)
+    return str(view.pop("lang", SOURCE)), view
 
 
 def _player(data: dict[str, Any]) -> PlayerView:
@@ -91,15 +103,18 @@ def _public(data: dict[str, Any]) -> PublicView:
 
 
 def draw_hand(data: dict[str, Any]) -> Picture:
-    return hand_picture(_player(data))
+    lang, view = _lang(data)
+    return hand_picture(_player(view), lang=lang)
 
 
 def draw_markers(data: dict[str, Any]) -> Picture:
-    return markers_picture(_public(data))
+    lang, view = _lang(data)
+    return markers_picture(_public(view), lang=lang)
 
 
 def draw_reveal(data: dict[str, Any]) -> Picture:
-    return reveal_picture(_public(data))
+    lang, view = _lang(data)
+    return reveal_picture(_public(view), lang=lang)
 
 
 def warm_up() -> None:
@@ -133,25 +148,27 @@ def _alt(view: PublicView, seat: int) -> str:
     return alt_name(view.seats[seat].name, seat)
 
 
-def _names(cards: list[str] | tuple[str, ...]) -> str:
-    return ", ".join(CLUES[c].name for c in cards) or "none"
+def _names(lang: str, cards: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(card_name(lang, c) for c in cards) or tr(lang, "none")
 
 
-def table_line(view: PublicView) -> str:
-    line = (f"Clue: Mystery Beyond the Mansion · {len(view.seats)} players · "
-            f"{VARIANTS[view.options.variant]}")
+def table_line(view: PublicView, lang: str = SOURCE) -> str:
+    line = tr(lang, "Clue: Mystery Beyond the Mansion · {players} players · {variant}",
+              players=len(view.seats), variant=tr(lang, VARIANT_NAME[view.options.variant]))
     if view.options.series_wins > 1:
-        line += f" · game {view.round}, first to {view.options.series_wins} wins"
+        line += " · " + tr(lang, "game {round}, first to {wins} wins", round=view.round,
+                           wins=view.options.series_wins)
     return line
 
 
-def _by_kind(cards: list[str]) -> list[Group]:
+def _by_kind(cards: list[str], lang: str) -> list[Group]:
     """A hand as groups of Suspects, Vehicles, Destinations (in the table's order)."""
     groups = []
     for kind in Kind:
         mine = [c for c in BY_KIND[kind] if c in cards]
         if mine:
-            groups.append(Group([clue_slot(c) for c in mine], KIND_LABELS[kind] + "s"))
+            groups.append(Group([clue_slot(c, lang=lang) for c in mine],
+                                tr(lang, KIND_PLURAL[kind])))
     return groups
 
 
@@ -169,100 +186,117 @@ def _seat_panel(title: str, groups: list[Group], note: str, subtitle: str, *, wi
 # ------------------------------------------------------------------------- a seat's hand
 
 
-def hand_page(view: PlayerView) -> tuple[Page, str]:
+def hand_page(view: PlayerView, *, lang: str = SOURCE) -> tuple[Page, str]:
     """The page and alt text of `hand_picture`: built from the seat's PlayerView alone."""
     me = view.seat
     info = view.seats[me]
-    alt = [f"{possessive(_alt(view, me))} hand at a {len(view.seats)}-player Clue: Mystery "
-           "Beyond the Mansion table."]
+    alt = [tr(lang, "{name}'s hand at a {players}-player Clue: Mystery Beyond the Mansion "
+                    "table.", name=_alt(view, me), players=len(view.seats))]
     panels: list[Panel] = []
     if view.clues:
-        panels.append(Panel("Your Clue cards", _by_kind(view.clues),
-                            subtitle="Only you see these; show one to disprove"))
-        alt.append(f"Your Clue cards: {_names(view.clues)}.")
+        panels.append(Panel(tr(lang, "Your Clue cards"), _by_kind(view.clues, lang),
+                            subtitle=tr(lang, "Only you see these; show one to disprove")))
+        alt.append(tr(lang, "Your Clue cards: {cards}.", cards=_names(lang, view.clues)))
     play: list[Group] = []
+    here = tr(lang, "You are at")
     if not info.fugitive and view.actions:
-        play.append(Group([action_slot(a) for a in view.actions], "Action cards"))
-        alt.append("Your Action cards: " + ", ".join(ACTIONS[a].name for a in view.actions) + ".")
+        play.append(Group([action_slot(a, lang) for a in view.actions],
+                          tr(lang, "Action cards")))
+        alt.append(tr(lang, "Your Action cards: {cards}.",
+                      cards=", ".join(ACTIONS[a].name for a in view.actions)))
     elif not info.fugitive:
-        alt.append("No Action cards" + (": you accused wrongly." if info.eliminated else "."))
+        alt.append(tr(lang, "No Action cards: you accused wrongly.") if info.eliminated
+                   else tr(lang, "No Action cards."))
     if info.marker:
-        play.append(Group([marker_slot(info.marker)], "You are at"))
-        alt.append(f"You are at {CLUES[info.marker].name}.")
+        play.append(Group([marker_slot(info.marker, lang=lang)], here))
+        alt.append(tr(lang, "You are at {place}.", place=card_name(lang, info.marker)))
     if play:
-        title = "Your Action cards" if len(play) == 2 else play[0].label
-        subtitle = "Play one on your turn" if len(play) == 2 else ""
-        if play[-1].label == "You are at":
-            subtitle = (subtitle + " · your marker" if subtitle else "Your destination marker")
+        title = tr(lang, "Your Action cards") if len(play) == 2 else play[0].label
+        subtitle = tr(lang, "Play one on your turn") if len(play) == 2 else ""
+        if play[-1].label == here:
+            subtitle = (subtitle + " · " + tr(lang, "your marker") if subtitle
+                        else tr(lang, "Your destination marker"))
         if len(play) == 1:  # its title says what it is
             play = [Group(play[0].slots)]
         panels.append(Panel(title, play, subtitle=subtitle, min_width=150))
     if view.solution is not None and view.phase != "over":
-        how = "you chose it" if info.fugitive else "you saw it when you accused"
         cards = list(view.solution.cards())
-        panels.append(Panel("The solution", [Group([clue_slot(c, ring=THEME.accent)
-                                                    for c in cards])], subtitle=how.capitalize()))
-        alt.append(f"The solution ({how}): {_names(cards)}.")
+        panels.append(Panel(tr(lang, "The solution"),
+                            [Group([clue_slot(c, ring=THEME.accent, lang=lang) for c in cards])],
+                            subtitle=tr(lang, "You chose it") if info.fugitive
+                            else tr(lang, "You saw it when you accused")))
+        alt.append(tr(lang, "The solution (you chose it): {cards}.", cards=_names(lang, cards))
+                   if info.fugitive else
+                   tr(lang, "The solution (you saw it when you accused): {cards}.",
+                      cards=_names(lang, cards)))
     tags = []
     if info.fugitive:
-        tags.append("the fugitive")
+        tags.append(tr(lang, "the fugitive"))
     if info.eliminated:
-        tags.append("accused wrongly")
-    title = f"{_name(view, me)} · your hand" + (f" ({', '.join(tags)})" if tags else "")
+        tags.append(tr(lang, "accused wrongly"))
+    title = tr(lang, "{name} · your hand", name=_name(view, me)) \
+        + (f" ({', '.join(tags)})" if tags else "")
     if not panels:
-        panels.append(Panel("Your Clue cards", [Group([])],
-                            subtitle="Dealt once the fugitive has chosen the solution",
+        panels.append(Panel(tr(lang, "Your Clue cards"), [Group([])],
+                            subtitle=tr(lang, "Dealt once the fugitive has chosen the solution"),
                             min_width=360))
-        alt.append("No Clue cards yet.")
-    page = Page(title=title, subtitle=table_line(view), rows=pack_rows(panels, HAND_WIDTH))
+        alt.append(tr(lang, "No Clue cards yet."))
+    page = Page(title=title, subtitle=table_line(view, lang),
+                rows=pack_rows(panels, HAND_WIDTH))
     return page, " ".join(alt)
 
 
 # ------------------------------------------------------------------------- the markers
 
 
-def markers_page(view: PublicView) -> tuple[Page, str]:
+def markers_page(view: PublicView, *, lang: str = SOURCE) -> tuple[Page, str]:
     """The page and alt text of `markers_picture`: the seats clockwise around the tray (the
     first half along the top, left to right, the rest along the bottom, right to left)."""
     n = len(view.seats)
     playing = view.phase == "playing"
-    alt = [f"Where everyone is at a {n}-player Clue: Mystery Beyond the Mansion table"
-           + (f", turn {view.turn_number}." if playing and view.turn_number else ".")]
+    turn_number = view.turn_number if playing and view.turn_number else None
+    alt = [tr(lang, "Where everyone is at a {players}-player Clue: Mystery Beyond the Mansion "
+                    "table, turn {turn}.", players=n, turn=turn_number) if turn_number else
+           tr(lang, "Where everyone is at a {players}-player Clue: Mystery Beyond the Mansion "
+                    "table.", players=n)]
     seats: list[Panel] = []
     for i, info in enumerate(view.seats):
         turn = playing and i == view.turn
-        notes = [w for w, on in (("fugitive", info.fugitive),
-                                 ("accused wrongly", info.eliminated)) if on]
-        cards = f"{info.clue_count} Clue" + ("" if info.fugitive else
-                                            f" · {info.action_count} Action")
-        won = f"{info.score} won" if view.options.series_wins > 1 else ""
-        slots = [marker_slot(info.marker)] if info.marker else []
+        notes = [w for w, on in ((tr(lang, "fugitive"), info.fugitive),
+                                 (tr(lang, "accused wrongly"), info.eliminated)) if on]
+        cards = (tr(lang, "{clues} Clue", clues=info.clue_count) if info.fugitive else
+                 tr(lang, "{clues} Clue · {actions} Action", clues=info.clue_count,
+                    actions=info.action_count))
+        won = tr(lang, "{score} won", score=info.score) if view.options.series_wins > 1 else ""
+        slots = [marker_slot(info.marker, lang=lang)] if info.marker else []
         seats.append(_seat_panel(_name(view, i), [Group(slots)], " · ".join(notes),
                                  " · ".join(x for x in (cards, won) if x), winner=turn,
-                                 badge="Turn" if turn else ""))
-        where = CLUES[info.marker].name if info.marker else "no marker yet"
-        tags = [*notes, *([won] if won else []), *(["their turn"] if turn else [])]
+                                 badge=tr(lang, "Turn") if turn else ""))
+        where = card_name(lang, info.marker) if info.marker else tr(lang, "no marker yet")
+        tags = [*notes, *([won] if won else []), *([tr(lang, "their turn")] if turn else [])]
         extra = f" ({', '.join(tags)})" if tags else ""
         alt.append(f"{_alt(view, i)}{extra}: {where}.")
     seats = same_width(seats)
     top = (n + 1) // 2
-    tray = Panel("By the tray", [Group([marker_slot(d) for d in view.tray])],
-                 subtitle="Free markers: a Suggestion from ANY destination takes one",
+    tray = Panel(tr(lang, "By the tray"),
+                 [Group([marker_slot(d, lang=lang) for d in view.tray])],
+                 subtitle=tr(lang, "Free markers: a Suggestion from ANY destination takes one"),
                  card=SMALL_CARD, min_width=380)
-    alt.append(f"By the tray: {_names(view.tray)}.")
+    alt.append(tr(lang, "By the tray: {cards}.", cards=_names(lang, view.tray)))
     rows = [seats[:top], [tray], list(reversed(seats[top:]))]
-    footer = (f"Clockwise: {' > '.join(_name(view, i) for i in range(n))} · "
-              f"draw pile {view.draw_size} · discard {len(view.discard)}")
-    title = "Where everyone is" + (f" · turn {view.turn_number}"
-                                   if playing and view.turn_number else "")
-    page = Page(title=title, subtitle=table_line(view), rows=rows, footer=footer)
+    footer = tr(lang, "Clockwise: {seats} · draw pile {draw} · discard {discard}",
+                seats=" > ".join(_name(view, i) for i in range(n)), draw=view.draw_size,
+                discard=len(view.discard))
+    title = (tr(lang, "Where everyone is · turn {turn}", turn=turn_number) if turn_number
+             else tr(lang, "Where everyone is"))
+    page = Page(title=title, subtitle=table_line(view, lang), rows=rows, footer=footer)
     return page, " ".join(alt)
 
 
 # ------------------------------------------------------------------------- the reveal
 
 
-def reveal_page(view: PublicView) -> tuple[Page, str]:
+def reveal_page(view: PublicView, *, lang: str = SOURCE) -> tuple[Page, str]:
     """The page and alt text of `reveal_picture`: the last game of the table, revealed."""
     if view.phase != "over" or not view.rounds:
         raise ValueError("Only a finished table is revealed.")
@@ -271,44 +305,49 @@ def reveal_page(view: PublicView) -> tuple[Page, str]:
         raise ValueError("The table ended before the solution was chosen: nothing to reveal.")
     winner = last.winner
     series = view.options.series_wins > 1
-    title, headline = _reveal_title(view, last)
-    alt = [f"Clue: Mystery Beyond the Mansion reveal: {headline}"]
+    title, headline = _reveal_title(view, last, lang)
+    alt = [tr(lang, "Clue: Mystery Beyond the Mansion reveal: {headline}", headline=headline)]
     solution = list(last.solution.cards())
-    panels = [Panel("The solution", [Group([clue_slot(c, ring=THEME.accent)
-                                            for c in solution])], card=SMALL_CARD,
-                    subtitle="Suspect, Vehicle, Destination")]
-    alt.append(f"The solution: {_names(solution)}.")
+    panels = [Panel(tr(lang, "The solution"),
+                    [Group([clue_slot(c, ring=THEME.accent, lang=lang) for c in solution])],
+                    card=SMALL_CARD, subtitle=tr(lang, "Suspect, Vehicle, Destination"))]
+    alt.append(tr(lang, "The solution: {cards}.", cards=_names(lang, solution)))
     wrong = {r.seat for r in last.log if isinstance(r, Accused) and not r.correct}
     seats: list[Panel] = []
     for seat, hand in enumerate(last.hands):
         won = seat == winner
-        notes = [w for w, on in (("fugitive", seat == last.fugitive),
-                                 ("accused wrongly", seat in wrong)) if on]
-        score = f"{view.seats[seat].score} won in the series" if series else ""
-        badge = "" if not won else ("Escaped" if seat == last.fugitive else "Winner")
-        seats.append(_seat_panel(_name(view, seat), _by_kind(hand) or [Group([])],
+        notes = [w for w, on in ((tr(lang, "fugitive"), seat == last.fugitive),
+                                 (tr(lang, "accused wrongly"), seat in wrong)) if on]
+        score = (tr(lang, "{score} won in the series", score=view.seats[seat].score)
+                 if series else "")
+        badge = "" if not won else (tr(lang, "Escaped") if seat == last.fugitive
+                                    else tr(lang, "Winner"))
+        seats.append(_seat_panel(_name(view, seat), _by_kind(hand, lang) or [Group([])],
                                  " · ".join(notes), score, winner=won, badge=badge))
         tags = [*notes, *([score] if score else [])]
         extra = f" ({', '.join(tags)})" if tags else ""
-        alt.append(f"{_alt(view, seat)}{extra}{' wins' if won else ''}: {_names(hand)}.")
+        alt.append(tr(lang, "{seat} wins: {cards}.", seat=f"{_alt(view, seat)}{extra}",
+                      cards=_names(lang, hand)) if won else
+                   f"{_alt(view, seat)}{extra}: {_names(lang, hand)}.")
     seats = same_width(seats)
     width = max(ROW_WIDTH, 2 * seats[0].size[0] + PANEL_GAP)
-    subtitle = table_line(view) + " · everything revealed"
+    subtitle = table_line(view, lang) + " · " + tr(lang, "everything revealed")
     if series and view.master is not None:
-        subtitle += f" · Master Detective: {_name(view, view.master)}"
+        subtitle += " · " + tr(lang, "Master Detective: {name}", name=_name(view, view.master))
     page = Page(title=title, subtitle=subtitle, rows=[panels, *pack_rows(seats, width)])
     return page, " ".join(alt)
 
 
-def _reveal_title(view: PublicView, last: RoundResult) -> tuple[str, str]:
+def _reveal_title(view: PublicView, last: RoundResult, lang: str) -> tuple[str, str]:
     """The picture's title and the alt text's first sentence."""
     winner = last.winner
     if last.how == "escaped" and winner is not None:
-        return (f"{_name(view, winner)} escaped",
-                f"{_alt(view, winner)}, the fugitive, escaped.")
+        return (tr(lang, "{name} escaped", name=_name(view, winner)),
+                tr(lang, "{name}, the fugitive, escaped.", name=_alt(view, winner)))
     if last.how == "solved" and winner is not None:
-        return (f"Case closed · {_name(view, winner)} solved it",
-                f"{_alt(view, winner)} solved the case.")
+        return (tr(lang, "Case closed · {name} solved it", name=_name(view, winner)),
+                tr(lang, "{name} solved the case.", name=_alt(view, winner)))
     if last.how == "abandoned":
-        return "Table closed · the solution", "the table was closed before anyone solved it."
-    return "Case closed · nobody solved it", "every accusation was wrong."
+        return (tr(lang, "Table closed · the solution"),
+                tr(lang, "the table was closed before anyone solved it."))
+    return tr(lang, "Case closed · nobody solved it"), tr(lang, "every accusation was wrong.")

@@ -13,7 +13,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.pictures.colours import RGB
-from bot.pictures.fonts import fit, font
+from bot.pictures.fonts import fit, font_for
 from bot.pictures.glyphs import GLYPHS
 
 Box = tuple[float, float, float, float]
@@ -30,7 +30,7 @@ def text_mask(
 
     Why: FreeType rendering (bold above all: a stroked outline) is the costliest step of a
     picture, and the same words come back in every picture (titles, names, captions)."""
-    face = font(size)
+    face = font_for(text, size)
     # whole pixels from FreeType; Pillow's stubs say float
     x0, y0, x1, y1 = (int(v) for v in face.getbbox(text, anchor=anchor, stroke_width=stroke))
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
@@ -103,7 +103,7 @@ class Canvas:
         mask, (dx, dy) = text_mask(text, px, stroke, anchor)
         x, y = self.px(xy[0]) + dx, self.px(xy[1]) + dy
         self.image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
-        return (font(px).getlength(text) + 2 * stroke) / self.scale
+        return (font_for(text, px).getlength(text) + 2 * stroke) / self.scale
 
     def paste(self, tile: Image.Image, xy: tuple[float, float]) -> None:
         """Paste an RGBA tile made at this canvas's scale, its top-left at `xy`."""

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from bot.pictures.canvas import Canvas
 from bot.pictures.colours import RGB, THEME, contrast, ink_on, mix
-from bot.pictures.fonts import fit, font, text_width
+from bot.pictures.fonts import fit, font_for, text_width
 from bot.pictures.glyphs import GLYPHS
 
 Size = tuple[int, int]
@@ -104,7 +104,7 @@ def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
     draw.text(
         (W // 2, edge + band_h // 2 + 1),
         band_text,
-        font=font(band_size),
+        font=font_for(band_text, band_size),
         fill=band_ink,
         anchor="mm",
     )
@@ -120,7 +120,7 @@ def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
         draw.text(
             (W // 2, top + k * step),
             line,
-            font=font(title_size),
+            font=font_for(line, title_size),
             fill=THEME.card_ink,
             anchor="mm",
             stroke_width=stroke,
@@ -134,7 +134,7 @@ def face_tile(spec: FaceSpec, size: Size, scale: int) -> Image.Image:
     draw.text(
         (W // 2, round(0.89 * H)),
         caption,
-        font=font(caption_size),
+        font=font_for(caption, caption_size),
         fill=THEME.card_muted,
         anchor="mm",
     )
@@ -178,7 +178,7 @@ def back_tile(size: Size, scale: int, label: str = "") -> Image.Image:
         draw.text(
             (cx, cy),
             text,
-            font=font(text_size),
+            font=font_for(text, text_size),
             fill=THEME.back_ink,
             anchor="mm",
             stroke_width=max(1, round(text_size / 22)),

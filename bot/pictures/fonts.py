@@ -1,22 +1,29 @@
-"""Text with Pillow's bundled font only, so a picture renders the same on any machine.
+"""Text with Pillow's bundled font, and DejaVu Sans shipped beside this module for the words
+it cannot draw, so a picture renders the same on any machine.
 
-Why only the bundled font: `ImageFont.load_default(size=...)` (Pillow >= 10.1) is a subset of
+Why these fonts only: `ImageFont.load_default(size=...)` (Pillow >= 10.1) is a subset of
 Aileron shipped inside the Pillow wheel and laid out with Pillow's basic engine; nothing is
 read from the OS font folders, so a fresh machine with only PyPI packages draws the same
-pixels (the golden tests rely on it). The subset covers ASCII and a few signs, so player
-names are folded to what it can draw (`drawable`).
+pixels (the golden tests rely on it). The subset covers ASCII and a few signs: a text with
+any other character (the French, German and Spanish words: é, ß, ñ, ¿...) is drawn whole in
+DejaVu Sans (`font_for`; its licence is `DejaVuSans-LICENSE.txt`), which covers Latin-1, so an
+English picture draws as it always did. Player names are still folded to what the bundled
+font can draw (`drawable`), so a name reads the same in every language.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import ImageFont
 
 Font = ImageFont.FreeTypeFont
 
 ELLIPSIS = "…"
+LATIN = Path(__file__).with_name("DejaVuSans.ttf")
+"""DejaVu Sans 2.37: Latin-1 and the punctuation the translations use."""
 
 
 @lru_cache(maxsize=128)
@@ -25,6 +32,19 @@ def font(size: int) -> Font:
     loaded = ImageFont.load_default(size=max(1, size))
     assert isinstance(loaded, ImageFont.FreeTypeFont), "Pillow >= 10.1 with FreeType needed"
     return loaded
+
+
+@lru_cache(maxsize=128)
+def latin_font(size: int) -> Font:
+    """DejaVu Sans at `size` pixels, with Pillow's basic layout as the bundled font's."""
+    return ImageFont.truetype(LATIN, max(1, size), layout_engine=ImageFont.Layout.BASIC)
+
+
+def font_for(text: str, size: int) -> Font:
+    """The font that draws `text`: the bundled one when it has every character (so English
+    pictures stay as they were), else DejaVu Sans. Chosen by the text alone, so every cache
+    keyed by the text stays right."""
+    return font(size) if all(can_draw(c) for c in text) else latin_font(size)
 
 
 @lru_cache(maxsize=1)
@@ -84,7 +104,7 @@ _SIMPLER = str.maketrans(
 
 @lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> int:
-    return round(font(size).getlength(text))
+    return round(font_for(text, size).getlength(text))
 
 
 def fit(text: str, size: int, max_width: int, min_size: int | None = None) -> tuple[str, int]:

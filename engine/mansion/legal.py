@@ -306,7 +306,7 @@ def check(state: GameState, action: Action) -> None:
         raise RuleError("You are not seated at this table.")
     prompt = state.prompt_for(seat)
     if prompt is None or not isinstance(action, _ANSWERS[prompt.kind]):
-        raise RuleError(_not_now(state, seat, action, prompt))
+        raise _not_now(state, seat, action, prompt)
     match action:
         case _ if isinstance(action, PLAY_TYPES):
             _check_play(state, action)
@@ -319,8 +319,8 @@ def check(state: GameState, action: Action) -> None:
             assert isinstance(prompt, PickPrompt)
             if not 0 <= action.position < prompt.count:
                 raise RuleError(
-                    f"There are {prompt.count} face-down cards: pick one of them "
-                    f"(1 to {prompt.count})."
+                    "There are {count} face-down cards: pick one of them (1 to {count}).",
+                    count=prompt.count,
                 )
         case AnswerTip():
             assert isinstance(prompt, TipPrompt)
@@ -333,62 +333,69 @@ def _name(state: GameState, seat: int) -> str:
     return state.seats[seat].name
 
 
-def _asks(state: GameState, prompt: Prompt) -> str:
+def _asks(state: GameState, prompt: Prompt) -> RuleError:
     """What an open prompt asks of its seat, addressed to that seat."""
     match prompt.kind:
         case "choose_solution":
-            return "First choose the solution: a suspect, a vehicle and a destination."
+            return RuleError("First choose the solution: a suspect, a vehicle and a destination.")
         case "play":
-            return "Play one of your Action cards, or accuse."
+            return RuleError("Play one of your Action cards, or accuse.")
         case "accuse_or_end":
-            return "You have played your card: accuse now, or end your turn."
+            return RuleError("You have played your card: accuse now, or end your turn.")
         case "show":
             assert isinstance(prompt, ShowPrompt)
-            return f"First choose which card to show {_name(state, prompt.to)}."
+            return RuleError("First choose which card to show {name}.",
+                             name=_name(state, prompt.to))
         case "pick":
             assert isinstance(prompt, PickPrompt)
-            return f"First pick one of {_name(state, prompt.target)}'s face-down cards."
+            return RuleError("First pick one of {name}'s face-down cards.",
+                             name=_name(state, prompt.target))
         case "answer_tip":
             assert isinstance(prompt, TipPrompt)
-            return f"First answer {_name(state, prompt.to)}'s Private Tip."
+            return RuleError("First answer {name}'s Private Tip.", name=_name(state, prompt.to))
 
 
-def _not_now(state: GameState, seat: int, action: Action, prompt: Prompt | None) -> str:
+def _not_now(state: GameState, seat: int, action: Action, prompt: Prompt | None) -> RuleError:
     """Why `seat` may not take `action` now, and (if it has one) what it should do instead."""
     turn_action = isinstance(action, (*PLAY_TYPES, Accuse, EndTurn))
     if prompt is not None and prompt.kind == "play" and isinstance(action, EndTurn):
-        return "Play one of your Action cards (or accuse) before you end your turn."
+        return RuleError("Play one of your Action cards (or accuse) before you end your turn.")
     if prompt is not None and prompt.kind == "accuse_or_end" and turn_action:
-        return "You have already played a card this turn: accuse now, or end your turn."
+        return RuleError("You have already played a card this turn: accuse now, or end your "
+                         "turn.")
     if prompt is not None:
         return _asks(state, prompt)
     if turn_action:
         if state.phase == "choosing_solution":
-            return "The fugitive is still choosing the solution."
+            return RuleError("The fugitive is still choosing the solution.")
         if seat == state.fugitive:
-            return "The fugitive takes no turns: the detectives play."
+            return RuleError("The fugitive takes no turns: the detectives play.")
         if state.seats[seat].eliminated:
             if isinstance(action, Accuse):
-                return "You have already made your accusation: only one per game."
-            return "You accused wrongly, so you take no more turns."
+                return RuleError("You have already made your accusation: only one per game.")
+            return RuleError("You accused wrongly, so you take no more turns.")
         if seat != state.turn:
-            return f"It is {_name(state, state.turn)}'s turn, not yours."
-        names = " and ".join(_name(state, s) for s in waiting_on(state))
-        return f"Wait: {names} must answer first."
+            return RuleError("It is {name}'s turn, not yours.", name=_name(state, state.turn))
+        *others, last = [_name(state, s) for s in waiting_on(state)]
+        if others:
+            return RuleError("Wait: {names} and {last} must answer first.",
+                             names=", ".join(others), last=last)
+        return RuleError("Wait: {name} must answer first.", name=last)
     match action:
         case ShowCard():
-            return "Nobody is waiting for you to show a card."
+            return RuleError("Nobody is waiting for you to show a card.")
         case PickCard():
-            return "You have no face-down card to pick."
+            return RuleError("You have no face-down card to pick.")
         case AnswerTip():
-            return "You have no Private Tip to answer."
+            return RuleError("You have no Private Tip to answer.")
         case ChooseSolution():
             if state.fugitive is None:
-                return "Nobody chooses the solution in the standard game: it is dealt."
+                return RuleError("Nobody chooses the solution in the standard game: it is "
+                                 "dealt.")
             if state.phase == "choosing_solution":
-                return "Only the fugitive chooses the solution."
-            return "The solution has already been chosen."
-    return "You cannot do that now."
+                return RuleError("Only the fugitive chooses the solution.")
+            return RuleError("The solution has already been chosen.")
+    return RuleError("You cannot do that now.")
 
 
 def _check_play(state: GameState, action: PlayAction) -> None:
@@ -400,16 +407,16 @@ def _check_play(state: GameState, action: PlayAction) -> None:
     }
     wanted = effects.get(type(action))
     if wanted is not None and (card not in ACTIONS or ACTIONS[card].effect != wanted):
-        label = {
-            "all_snoop": "an All Snoop",
-            "super_sleuth": "a Super Sleuth",
-            "private_tip": "a Private Tip",
-        }[wanted]
-        raise RuleError(f"'{card}' is not {label} card.")
+        if wanted == "all_snoop":
+            raise RuleError("'{typed}' is not an All Snoop card.", typed=card)
+        if wanted == "super_sleuth":
+            raise RuleError("'{typed}' is not a Super Sleuth card.", typed=card)
+        raise RuleError("'{typed}' is not a Private Tip card.", typed=card)
     if card not in state.seats[action.seat].actions:
         name = action_name(card)
-        article = "an" if name[0] in "AEIOU" else "a"
-        raise RuleError(f"You do not hold {article} {name} card.")
+        if name[0] in "AEIOU":
+            raise RuleError("You do not hold an {action} card.", action=name)
+        raise RuleError("You do not hold a {action} card.", action=name)
     me = state.seats[action.seat]
     match action:
         case SuggestAny():
@@ -422,10 +429,8 @@ def _check_play(state: GameState, action: PlayAction) -> None:
         case Move():
             _clue(action.destination, Kind.DESTINATION)
             if action.destination == me.marker:
-                raise RuleError(
-                    f"You are already at {clue_name(action.destination)}: "
-                    "choose another destination to move to."
-                )
+                raise RuleError("You are already at {card}: choose another destination to "
+                                "move to.", card=clue_name(action.destination))
         case Snoop() | PrivateTip():
             if action.target == action.seat or not 0 <= action.target < state.players:
                 raise RuleError("Choose another player at this table.")
@@ -436,9 +441,15 @@ def _check_play(state: GameState, action: PlayAction) -> None:
 def _clue(card: str, kind: Kind) -> None:
     info = CLUES.get(card)
     if info is None:
-        raise RuleError(f"There is no card called '{card}'.")
+        raise RuleError("There is no card called '{typed}'.", typed=card)
     if info.kind is not kind:
-        raise RuleError(f"{info.name} is not a {kind.value}.")
+        match kind:
+            case Kind.SUSPECT:
+                raise RuleError("{card} is not a suspect.", card=info.name)
+            case Kind.VEHICLE:
+                raise RuleError("{card} is not a vehicle.", card=info.name)
+            case Kind.DESTINATION:
+                raise RuleError("{card} is not a destination.", card=info.name)
 
 
 def _triple(suspect: str, vehicle: str, destination: str) -> None:
@@ -449,14 +460,15 @@ def _triple(suspect: str, vehicle: str, destination: str) -> None:
 
 def _check_show(state: GameState, action: ShowCard, prompt: ShowPrompt) -> None:
     if action.card not in CLUES:
-        raise RuleError(f"There is no card called '{action.card}'.")
+        raise RuleError("There is no card called '{typed}'.", typed=action.card)
     if action.card not in state.seats[action.seat].clues:
-        raise RuleError(f"You do not hold {clue_name(action.card)}.")
+        raise RuleError("You do not hold {card}.", card=clue_name(action.card))
     if action.card not in prompt.options:
         if prompt.reason == "suggestion":
-            raise RuleError(f"{clue_name(action.card)} is not one of the three cards named.")
-        sleuth = ACTIONS[_sleuth_card(state)]
-        raise RuleError(f"{clue_name(action.card)} is not {sleuth.ask}.")
+            raise RuleError("{card} is not one of the three cards named.",
+                            card=clue_name(action.card))
+        raise RuleError("{card} is not {ask}.", card=clue_name(action.card),
+                        ask=ACTIONS[_sleuth_card(state)].ask)
 
 
 def _sleuth_card(state: GameState) -> str:
@@ -467,20 +479,20 @@ def _check_tip(state: GameState, action: AnswerTip, prompt: TipPrompt) -> None:
     hand = state.seats[action.seat].clues
     for card in action.cards:
         if card not in CLUES:
-            raise RuleError(f"There is no card called '{card}'.")
+            raise RuleError("There is no card called '{typed}'.", typed=card)
         if card not in hand:
-            raise RuleError(f"You do not hold {clue_name(card)}.")
+            raise RuleError("You do not hold {card}.", card=clue_name(card))
     if any(sorted(action.cards) == sorted(o) for o in prompt.options):
         return
     tip = ACTIONS[prompt.tip]
     kind = f"{tip.kind}s" if tip.kind is not None else "cards"
     if prompt.options == [[]]:
         thing = tip.ask.removeprefix("one ") if not tip.all_of_kind else kind
-        raise RuleError(f"You hold no {thing}: return nothing.")
+        raise RuleError("You hold no {thing}: return nothing.", thing=thing)
     if tip.all_of_kind:
-        raise RuleError(f"This tip asks for {tip.ask}: return every one of them, once.")
+        raise RuleError("This tip asks for {ask}: return every one of them, once.", ask=tip.ask)
     thing = tip.ask.removeprefix("one ")
     wrong = next((c for c in action.cards if not matches(c, tip)), None)
     if len(action.cards) == 1 and wrong is not None:
-        raise RuleError(f"{clue_name(wrong)} is not a {thing}.")
-    raise RuleError(f"This tip asks for {tip.ask}: return exactly one.")
+        raise RuleError("{card} is not a {thing}.", card=clue_name(wrong), thing=thing)
+    raise RuleError("This tip asks for {ask}: return exactly one.", ask=tip.ask)

@@ -41,7 +41,8 @@ def new_game(
     at random, is both. The dealer is drawn first either way, so a standard table's draw is
     the same as before the fugitive dealt."""
     if len(players) != options.players:
-        raise RuleError(f"This table is set for {options.players} players, not {len(players)}.")
+        raise RuleError("This table is set for {players} players, not {seated}.",
+                        players=options.players, seated=len(players))
     if len({p.id for p in players}) != len(players):
         raise RuleError("A player cannot take two seats.")
     rng = random.Random(f"{seed}:setup")

@@ -1917,25 +1917,33 @@ class DiscordStandIn:
         msgs = [self._message_payload(m) for m in reversed(self.channel_messages(int(cid)))]
         return self._json(msgs[:limit])
 
-    async def _get_message(self, req: _Request, cid: str, mid: str) -> web.Response:
+    def _message_at(self, req: _Request, cid: str, mid: str, *, changing: bool,
+                    unknown_is_violation: bool = False) -> tuple[Channel, Message] | web.Response:
+        """The channel and its message a request names, or Discord's refusal: the channel
+        out of reach, an archived thread (when `changing` it), or no such message (10008)."""
         ch = self._channel_access(req, cid)
         if isinstance(ch, web.Response):
             return ch
-        msg = self._channel_message(cid, mid)
-        if msg is None:
-            return self._error(req, 404, 10008, "Unknown Message", violation=False)
-        return self._json(self._message_payload(msg))
-
-    async def _patch_message(self, req: _Request, cid: str, mid: str) -> web.Response:
-        ch = self._channel_access(req, cid)
-        if isinstance(ch, web.Response):
-            return ch
-        archived = self._archived(req, ch)
+        archived = self._archived(req, ch) if changing else None
         if archived is not None:
             return archived
         msg = self._channel_message(cid, mid)
         if msg is None:
-            return self._error(req, 404, 10008, "Unknown Message")
+            return self._error(req, 404, 10008, "Unknown Message",
+                               violation=unknown_is_violation)
+        return ch, msg
+
+    async def _get_message(self, req: _Request, cid: str, mid: str) -> web.Response:
+        found = self._message_at(req, cid, mid, changing=False)
+        if isinstance(found, web.Response):
+            return found
+        return self._json(self._message_payload(found[1]))
+
+    async def _patch_message(self, req: _Request, cid: str, mid: str) -> web.Response:
+        found = self._message_at(req, cid, mid, changing=True, unknown_is_violation=True)
+        if isinstance(found, web.Response):
+            return found
+        ch, msg = found
         if msg.author_id != self.bot_user.id:
             return self._error(req, 403, 50005, "Cannot edit a message authored by another user")
         if req.files and not ch.is_dm and not self.permissions(self.bot_user, ch.id) & ATTACH_FILES:
@@ -1948,16 +1956,10 @@ class DiscordStandIn:
         return self._json(self._message_payload(msg))
 
     async def _delete_message(self, req: _Request, cid: str, mid: str) -> web.Response:
-        ch = self._channel_access(req, cid)
-        if isinstance(ch, web.Response):
-            return ch
-        archived = self._archived(req, ch)
-        if archived is not None:
-            return archived
-        msg = self._channel_message(cid, mid)
-        if msg is None:
-            return self._error(req, 404, 10008, "Unknown Message", violation=False)
-        self._delete(msg)
+        found = self._message_at(req, cid, mid, changing=True)
+        if isinstance(found, web.Response):
+            return found
+        self._delete(found[1])
         return web.Response(status=204)
 
     def _delete(self, msg: Message) -> None:

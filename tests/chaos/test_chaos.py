@@ -13,5 +13,5 @@ async def test_games_survive_random_sigkills(tmp_path: Path) -> None:
     assert report.kills == 4 and report.games == 3
     assert report.acknowledged > 20
     assert (report.lost, report.duplicated_actions, report.duplicated_messages,
-            report.stalled) == (0, 0, 0, 0), report.problems
+            report.stalled, report.bot_errors) == (0, 0, 0, 0, 0), report.problems
     assert not report.problems, report.problems

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +73,8 @@ class Crasher:
 def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Crasher]:
     """Route the bot's database calls and Discord requests through a Crasher."""
     crasher = Crasher()
-    execute = aiosqlite.Connection._execute
+    # aiosqlite's private hook is untyped: what it is called with is passed on as it came
+    execute: Callable[..., Awaitable[Any]] = aiosqlite.Connection._execute
     request = discord.http.HTTPClient.request
     webhook = AsyncWebhookAdapter.request
     writer = SqliteStorage._on_writer
@@ -118,6 +119,7 @@ async def bury(bot: DeductionBot, crasher: Crasher) -> None:
     connections drop, nothing is flushed and no lease is released."""
     crasher.dead = True
     storage = bot.storage
+    assert isinstance(storage, SqliteStorage), "the kill tests play on SQLite"
     session = getattr(bot.http, "_HTTPClient__session", None)
     crasher.bury(storage._writer, storage._reader, storage, bot.http, session)
     tasks = [t for t in (bot.sender._task, bot.timers._task, bot._lease._task if bot._lease

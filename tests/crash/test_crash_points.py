@@ -42,6 +42,7 @@ from engine.thirteen_clues import (
     new_game,
 )
 from engine.thirteen_clues.cards import CARDS, Category
+from engine.thirteen_clues.state import Side
 from testkit.standin import DiscordStandIn, InteractionResult, User, running_standin
 from testkit.world import delivering
 from tests.crash.kill import Crasher, bury, installed
@@ -80,7 +81,7 @@ def until_turn_of(state: GameState, seat: int) -> GameState:
     """Everyone else asks their left neighbour about red until it is `seat`'s turn."""
     while state.turn != seat:
         me = state.turn
-        side = "left" if state.players == 2 else None
+        side: Side | None = "left" if state.players == 2 else None
         state, _ = apply(state, Ask(seat=me, witness=(me + 1) % state.players, subject="red",
                                     side=side))
     return state
@@ -410,14 +411,15 @@ async def settle_or_die(run: Run) -> None:
 async def check_told(run: Run, rec: InteractionResult, kind: Kind, applied: bool) -> None:
     """Applied: the member's interaction shows the success (answered after the restart if
     need be). Not applied: it never claims success."""
-    assert kind.done is not None
+    done = kind.done
+    assert done is not None
     if applied:
         # 15 s: after a restart the answer waits for the restarted bot and for the news of
         # its change (REPLY_WAIT); on a busy 2-core CI machine 5 s was once not enough
-        await wait_for(lambda: kind.done in rec.text, 15,
-                       f"the stored answer {kind.done!r} to reach the member")
+        await wait_for(lambda: done in rec.text, 15,
+                       f"the stored answer {done!r} to reach the member")
     else:
-        assert kind.done not in rec.text, rec.text
+        assert done not in rec.text, rec.text
         rec.done.set()  # the member gives up on it and tries again
 
 

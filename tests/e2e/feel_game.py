@@ -43,7 +43,8 @@ def user_of(world: Any, state: GameState, seat: int) -> User | None:
 
 
 def living(world: Any) -> Message:
-    for msg in reversed(world.dc.channel_messages(world.channel)):
+    messages: list[Message] = world.dc.channel_messages(world.channel)
+    for msg in reversed(messages):
         if any(c.startswith("13c:") for c in msg.custom_ids):
             return msg
     raise AssertionError("no table message with buttons")

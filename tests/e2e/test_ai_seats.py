@@ -23,6 +23,7 @@ from testkit.drive import (
     take_by_picker,
 )
 from testkit.play import pass_by_dm
+from testkit.standin.records import JSON
 from testkit.world import World
 
 GAME_LIMIT = 20.0
@@ -80,7 +81,8 @@ async def _play_out(world: World) -> tuple[GameState, Cut]:
     [([(2, "expert")], 1), ([(1, "normal"), (1, "easy")], 0)],
     ids=["two-experts-thinking-apart", "normal-and-easy"],
 )
-async def test_ai_detectives_finish_a_game(world: World, seating: list, workers: int) -> None:
+async def test_ai_detectives_finish_a_game(world: World, seating: list[tuple[int, str]],
+                                           workers: int) -> None:
     """`workers`: the AI detectives think in a process pool (as the bot runs by default) or
     in the bot's own process."""
     dc = world.dc
@@ -112,7 +114,8 @@ async def test_ai_detectives_finish_a_game(world: World, seating: list, workers:
     assert assert_secrecy(world, final, moment) > 10
 
 
-def _seats(raw: str) -> list[dict]:
+def _seats(raw: str) -> list[JSON]:
     import json
 
-    return json.loads(raw)
+    seats: list[JSON] = json.loads(raw)
+    return seats

@@ -109,8 +109,8 @@ async def test_thirteen_clues_alerts_as_chosen_and_every_dm_names_its_table(
     # no alert for the pass, which everyone chooses at once from the deal DM
     assert by_user[ann.id] >= 1 and by_user[bea.id] >= 1
     assert 0 < len(pings_of(world, ann)) <= by_user[ann.id]
-    assert all(f"<@{ann.id}>: your turn." in (m.history[0].get("content") if m.history
-                                               else m.content) for m in pings_of(world, ann))
+    assert all(f"<@{ann.id}>: your turn." in str(m.history[0].get("content") if m.history
+                                                   else m.content) for m in pings_of(world, ann))
     assert pings_of(world, bea) == [] and pings_of(world, cid) == []
     assert 0 < len(dm_alerts(world, bea)) <= by_user[bea.id]
     assert dm_alerts(world, ann) == [] and dm_alerts(world, cid) == []

@@ -78,6 +78,7 @@ async def test_assist_off_keeps_the_players_own_marks(world: World) -> None:
         assert "cross out cards yourself" in book.text
         visible = [c for c in state.seats[1].holder if CARDS[c].category == Category.PERSON]
         assert not _struck(book.text, visible[0])
+        assert book.message is not None
         select = next(c for c in book.message.custom_ids if c.endswith(":person"))
         marked = await dc.select(user, book.message, select, visible)
         assert _struck(marked.text, visible[0])

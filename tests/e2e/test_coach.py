@@ -123,8 +123,8 @@ async def test_why_at_bookkeeping_names_the_zero_answer(world: World) -> None:
                 assert f"**{CARDS[card].name}** is not on your holder" in answer.text
                 assert "answered 0 for" in answer.text, answer.text
                 return
-            witness = seat_user(world, state, (seat + 1) % 3)
-            await dc.slash(user, world.channel, "13clues", "ask", witness=witness, about="male")
+            await dc.slash(user, world.channel, "13clues", "ask",
+                           witness=seat_user(world, state, (seat + 1) % 3), about="male")
             await dc.settle()
         pytest.fail("no question with a zero answer in twelve turns")
 

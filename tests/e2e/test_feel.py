@@ -9,8 +9,18 @@ import time
 
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
-from testkit.drive import cid, living, query, seat_of, slash, state_of, table_row, user_at
-from testkit.play import first_of_each, open_table, pass_by_dm
+from testkit.drive import (
+    cid,
+    living,
+    member_at,
+    query,
+    seat_of,
+    slash,
+    state_of,
+    table_row,
+    user_at,
+)
+from testkit.play import first_of_each, open_table, pass_by_dm, play_begins
 from testkit.standin import Message
 from testkit.world import World
 from tests.e2e.feel_game import (
@@ -183,14 +193,11 @@ async def test_notify_chooses_ping_dm_or_silence_and_settings_sets_the_default(
         server = await dc.slash(manager, world.channel, "settings", alert="silent")
         assert "Turn alerts: **silent**" in server.text
         # Bea has no choice of her own: the server's silence; Ann chose a DM
-        await open_table(world, [ann, bea])
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        await play_begins(world, 2)
         from_here = len(dc.messages)
         for _ in range(4):
             state = state_of(world)
-            user = user_at(world, state, state.turn)
-            assert user is not None
+            user = member_at(world, state, state.turn)
             other = bea if user == ann else ann
             dms = len(dc.dms(other))
             await slash(world, user, "ask", witness=other, about="red", side="left")
@@ -204,7 +211,7 @@ async def test_notify_chooses_ping_dm_or_silence_and_settings_sets_the_default(
         assert "server's default" in back.text and "**silent**" in back.text
         await dc.slash(bea, world.channel, "notify", alert="ping")
         state = state_of(world)
-        user = user_at(world, state, state.turn)
+        user = member_at(world, state, state.turn)
         other = bea if user == ann else ann
         if other is not bea:  # make it Ann's turn to ask, so that Bea's turn starts
             await slash(world, user, "ask", witness=other, about="red", side="left")
@@ -236,8 +243,7 @@ async def test_a_closed_dm_member_is_told_once_and_sees_what_they_did(world: Wor
         # play until Bea's turn, then she consults an informant
         for _ in range(10):
             state = state_of(world)
-            user = user_at(world, state, state.turn)
-            assert user is not None
+            user = member_at(world, state, state.turn)
             if user == bea:
                 break
             other = next(u for u in (ann, cid_) if u != user)
@@ -269,8 +275,7 @@ async def test_2016_accuse_menu_offers_no_certainly_wrong_card(world: World) -> 
         for user in players:
             await pass_by_dm(world, user)
         state = state_of(world)
-        user = user_at(world, state, state.turn)
-        assert user is not None
+        user = member_at(world, state, state.turn)
         opened = await dc.click(user, living(world), cid(living(world), "acc"))
         assert opened.message is not None
         offered = {o["value"] for verb in ("accp", "accl", "accw")

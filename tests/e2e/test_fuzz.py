@@ -57,18 +57,14 @@ async def test_new_in_a_dm_is_refused(world: World) -> None:
 async def test_forged_select_values_are_refused(world: World) -> None:
     """Values no menu offers (a card where a seat is expected, none at all, a long text)
     are refused as such: never parsed, never written back into a custom_id."""
-    from testkit.drive import cid, living, state_of, user_at
-    from testkit.play import open_table, pass_by_dm
+    from testkit.drive import cid, living, member_at, state_of
+    from testkit.play import play_begins
 
     dc = world.dc
-    players = world.users[:3]
     async with world.running():
-        await open_table(world, players)
-        for user in players:
-            await pass_by_dm(world, user)
+        await play_begins(world, 3)
         state = state_of(world)
-        user = user_at(world, state, state.turn)
-        assert user is not None
+        user = member_at(world, state, state.turn)
         opened = await dc.click(user, living(world), cid(living(world), "ask"))
         picker = opened.message
         assert picker is not None

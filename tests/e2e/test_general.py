@@ -7,7 +7,7 @@ import pytest
 from testkit.drive import query, state_of
 from testkit.mansion_drive import mstate, open_mansion
 from testkit.mansion_drive import slash as mansion_slash
-from testkit.play import open_table, pass_by_dm, seat_user
+from testkit.play import play_begins, seat_user
 from testkit.standin import StandInError
 from testkit.world import World
 
@@ -44,9 +44,7 @@ async def test_finished_games_count_in_stats_and_leaderboard(world: World) -> No
     async with world.running():
         empty = await dc.slash(players[0], world.channel, "leaderboard")
         assert "No finished games" in empty.text
-        await open_table(world, players)
-        for user in players:
-            await pass_by_dm(world, user)
+        await play_begins(world, len(players))
         state = state_of(world)
         winner = seat_user(world, state, state.turn)
         p, loc, w = state.seats[state.turn].holder
@@ -87,11 +85,8 @@ async def test_finished_games_count_in_stats_and_leaderboard(world: World) -> No
 
 async def test_after_the_game_hand_status_and_log_show_the_finished_game(world: World) -> None:
     dc = world.dc
-    players = world.users[:2]
     async with world.running():
-        await open_table(world, players)
-        for user in players:
-            await pass_by_dm(world, user)
+        await play_begins(world, 2)
         state = state_of(world)
         loser = seat_user(world, state, (state.turn + 1) % 2)
         winner = seat_user(world, state, state.turn)
@@ -101,6 +96,7 @@ async def test_after_the_game_hand_status_and_log_show_the_finished_game(world: 
         await dc.settle()
         final = state_of(world)
         hand = await dc.slash(loser, world.channel, "13clues", "hand")
+        assert final.winner is not None
         own = final.seats[(final.winner + 1) % 2].holder  # the loser's mystery, now revealed
         assert hand.ephemeral and all(c.capitalize() in hand.text for c in own)
         status = await dc.slash(loser, world.channel, "13clues", "status")

@@ -23,8 +23,8 @@ async def test_a_global_429_is_waited_out_and_nothing_is_lost(world: World) -> N
         storm = dc.faults.rate_limit(None, global_=True, for_seconds=1.5)
         started = await slash(world, ann, "start")
         assert "⚠️" not in started.text and "wrong" not in started.text, started.text
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        for member in (ann, bea):
+            await pass_by_dm(world, member)
         await wait_until(lambda: state_of(world).phase == "turns", 20, "play to begin")
         await wait_until(lambda: owed(world) == 0, 30, "every letter to be delivered")
         await dc.settle(timeout=20)
@@ -49,6 +49,6 @@ async def test_a_global_429_is_waited_out_and_nothing_is_lost(world: World) -> N
     for row in letters:
         if '"op":"send"' in row["letter"] and '"slot"' not in row["letter"]:
             assert sent[f"{salt}{row['id']}"] == 1, f"letter {row['id']} not delivered once"
-    for user in (ann, bea):
-        assert dc.dms(user), f"{user.name} heard nothing"
+    for member in (ann, bea):
+        assert dc.dms(member), f"{member.name} heard nothing"
     assert not any("rate limit" in r.text.lower() for r in dc.interactions)

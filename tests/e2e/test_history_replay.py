@@ -8,6 +8,7 @@ import json
 
 from bot.archive import GameRecord, frames
 from bot.mansion.game import GAME as MANSION
+from bot.plug import plug
 from bot.thirteen_clues.game import GAME as THIRTEEN_CLUES
 from testkit.drive import state_of, table_row
 from testkit.mansion_drive import open_mansion
@@ -104,8 +105,9 @@ async def test_a_thirteen_clues_game_is_listed_replayed_and_downloaded_once_over
 
         record, text = await download(world, stranger, dc.message(shown.id))
         assert record.table_id == table_id and record.game == "13clues"
-        played = list(frames(THIRTEEN_CLUES, record))  # the engine plays it to the same end
-        assert THIRTEEN_CLUES.dump(played[-1].state) == final["state"]
+        game = plug(THIRTEEN_CLUES)
+        played = list(frames(game, record))  # the engine plays it to the same end
+        assert game.dump(played[-1].state) == final["state"]
         assert "Step 0: the deal" in text and all(u.name in text for u in players)
 
         # the buttons still work after a restart
@@ -138,8 +140,9 @@ async def test_a_mansion_game_is_replayed_from_the_history_menu_and_downloaded(
         assert f"Mystery Beyond the Mansion #{table_id}** · step 0" in shown.content
         assert shown.ephemeral and shown.embeds
         record, text = await download(world, players[1], shown)
-        played = list(frames(MANSION, record))
-        assert MANSION.dump(played[-1].state) == final["state"]
+        game = plug(MANSION)
+        played = list(frames(game, record))
+        assert game.dump(played[-1].state) == final["state"]
         assert record.moves and record.moves[-1].action is not None
         assert solver.name in text
 
@@ -169,8 +172,8 @@ async def test_the_history_pages_with_buttons(world: World) -> None:
 def _ids(world: World) -> list[dict[str, int]]:
     from testkit.drive import query
 
-    return [dict(r) for r in query(world, "SELECT id FROM tables WHERE channel_id = ? "
-                                          "ORDER BY id", (world.channel,))]
+    return [{"id": r["id"]} for r in query(world, "SELECT id FROM tables WHERE channel_id = ? "
+                                                 "ORDER BY id", (world.channel,))]
 
 
 async def test_a_forged_history_choice_is_refused_and_changes_nothing(world: World) -> None:

@@ -8,7 +8,7 @@ import time
 
 from engine.mansion import GameState, legal
 from testkit.drive import cut, query, wait_until
-from testkit.mansion_drive import SLACK, Driver, mstate, open_mansion, slash, user_at
+from testkit.mansion_drive import SLACK, Driver, Via, mstate, open_mansion, slash, user_at
 from testkit.mansion_plan import next_move
 from testkit.mansion_secrecy import assert_mansion_secrecy
 from testkit.world import World
@@ -37,8 +37,8 @@ async def play_members(world: World, driver: Driver) -> tuple[GameState, dict[in
         prompt = state.prompt_for(seat)
         assert prompt is not None
         action = next_move(state, (), seat=seat)
-        via = "dm" if prompt.kind in ("show", "pick", "answer_tip") else "panel"
-        await driver.perform(state, action, via)  # type: ignore[arg-type]
+        via: Via = "dm" if prompt.kind in ("show", "pick", "answer_tip") else "panel"
+        await driver.perform(state, action, via)
         await wait_until(lambda p=prompt.id, s=seat: _closed(world, s, p), SLACK, "the move")
     raise AssertionError(f"the game did not end within {LIMIT}s")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from engine.mansion import Action, GameState
+from engine.mansion import Abandon, Action, GameState
 from testkit.drive import query
 from testkit.mansion_drive import (
     Driver,
@@ -40,8 +40,9 @@ async def test_a_member_with_closed_dms_plays_through_hand(world: World) -> None
         assert hand.ephemeral and set(state.seats[me].clues) <= named(hand.text)
 
         def ways(state: GameState, action: Action, i: int) -> Via:
-            user = user_at(world, state, action.seat)  # type: ignore[union-attr]
-            prompt = state.prompt_for(action.seat)  # type: ignore[union-attr]
+            assert not isinstance(action, Abandon), "the script plays a seat's moves"
+            user = user_at(world, state, action.seat)
+            prompt = state.prompt_for(action.seat)
             assert prompt is not None
             if user == bea:
                 return "hand" if prompt.kind not in ("play", "accuse_or_end") else "slash"

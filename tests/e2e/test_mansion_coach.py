@@ -8,7 +8,7 @@ import pytest
 
 from bot.mansion.coaching import why_text
 from bot.mansion.notes import CHOICE_ODDS
-from bot.mansion.render.labels import card_name
+from bot.mansion.words import card_name
 from engine.mansion import choices
 from engine.mansion.cards import CLUES
 from engine.mansion.coach import advise
@@ -59,7 +59,7 @@ async def test_the_hint_at_full_assist_ranks_the_players_plays(world: World) -> 
         assert CHOICE_ODDS in notes.text
         _, odds = choices.odds(player_view(state, state.turn))
         top = odds.likeliest()[0]
-        assert f"{odds.triple_probability(top):>4.0%} **{card_name(top[0])}**" in notes.text
+        assert f"{odds.triple_probability(top):>4.0%} **{card_name('en', top[0])}**" in notes.text
         theirs = await dc.slash(other, world.channel, "mansion", "notes")
         assert "Best next" not in theirs.text
 
@@ -108,12 +108,12 @@ async def test_notes_why_explains_a_deduced_card(world: World) -> None:
         user = user_at(world, state, seat)
         assert user is not None
         view = player_view(state, seat)
-        answer = await dc.slash(user, world.channel, "mansion", "notes", why=card_name(card))
+        answer = await dc.slash(user, world.channel, "mansion", "notes", why=card_name("en", card))
         assert answer.ephemeral
-        assert answer.text == why_text(view, "full", explain(view, card)), answer.text
-        assert answer.text.startswith(f"**{card_name(card)}** ")
+        assert answer.text == why_text(view, "full", explain(view, card), "en"), answer.text
+        assert answer.text.startswith(f"**{card_name('en', card)}** ")
         mine = state.seats[seat].clues[0]
         own = await dc.slash(user, world.channel, "mansion", "notes", why=mine)
-        assert own.text == f"**{card_name(mine)}** is in your hand."
+        assert own.text == f"**{card_name('en', mine)}** is in your hand."
         unknown = await dc.slash(user, world.channel, "mansion", "notes", why="Unicorn")
         assert unknown.ephemeral and "There is no card called" in unknown.text

@@ -4,7 +4,9 @@ a detective wins, then one the fugitive escapes when the draw pile runs out."""
 
 from __future__ import annotations
 
-from engine.mansion import Accuse, Action, GameState
+from collections.abc import Callable
+
+from engine.mansion import Abandon, Accuse, Action, GameState
 from engine.mansion.records import Suggested
 from testkit.drive import cut
 from testkit.mansion_drive import (
@@ -25,9 +27,10 @@ WIN = ("burn", "wrong", "right")
 ESCAPE = ("burn",)
 
 
-def answers_by(where: Via):
+def answers_by(where: Via) -> Callable[[GameState, Action, int], Via]:
     def choose(state: GameState, action: Action, i: int) -> Via:
-        prompt = state.prompt_for(action.seat)  # type: ignore[union-attr]
+        assert not isinstance(action, Abandon), "the script plays a seat's moves"
+        prompt = state.prompt_for(action.seat)
         assert prompt is not None
         if prompt.kind in ("choose_solution", "show", "answer_tip", "pick"):
             return where
@@ -50,7 +53,8 @@ async def test_one_against_all_ends_each_way(world: World) -> None:
         final, moment = await play_script(world, Driver(world), answers_by("dm"), goals=WIN)
         await dc.settle()
         game = final.rounds[-1]
-        fugitive = user_at(world, final, game.fugitive)  # type: ignore[arg-type]
+        assert game.fugitive is not None
+        fugitive = user_at(world, final, game.fugitive)
         assert fugitive is not None
         assert game.how == "solved" and final.master != game.fugitive
         assert {"burn", "wrong", "right"} <= covered(game.log, game.hands)
@@ -87,7 +91,8 @@ async def test_one_against_all_ends_each_way(world: World) -> None:
         assert final.master is None and final.ended_by == "escaped"  # no crime solved
         text = channel_since(world, first)
         assert "must draw, but the draw pile is empty" in text and "the fugitive escapes" in text
-        name = final.seats[game.fugitive].name  # type: ignore[index]
+        assert game.fugitive is not None
+        name = final.seats[game.fugitive].name
         assert f"🏆 **{name}**, the fugitive, escapes and wins!" in text
         assert assert_mansion_secrecy(world, final, moment, since=first) > 10
     assert cut(world)
@@ -159,7 +164,8 @@ async def test_a_one_against_all_series_to_two_solved_crimes(world: World) -> No
     assert "the fugitive (and dealer) passes left" in text
     assert f"**{final.seats[first].name}** is the **Master Detective**!" in text
     for i, game in enumerate(final.rounds):  # each game's fugitive chose by DM or hand
-        fugitive = user_at(world, final, game.fugitive)  # type: ignore[arg-type]
+        assert game.fugitive is not None
+        fugitive = user_at(world, final, game.fugitive)
         assert fugitive is not None
         chose = [m for m in dc.dms(fugitive) if "You are the fugitive" in ever_text(m)]
         assert len(chose) == [r.fugitive for r in final.rounds].count(game.fugitive), i

@@ -4,7 +4,9 @@ cards, the lobby's rules)."""
 
 from __future__ import annotations
 
-from bot.mansion.render.labels import card_name
+import functools
+
+from bot.mansion.words import card_name
 from testkit.mansion_drive import (
     SLACK,
     Driver,
@@ -19,14 +21,14 @@ from testkit.mansion_drive import (
 from testkit.mansion_plan import find_seed, next_move
 from testkit.standin import User
 from testkit.world import World
-from tests.e2e.test_refusals import refused
+from tests.e2e.test_refusals import Request, refused
 
 NO_TABLE = "There is no Clue: Mystery Beyond the Mansion table in this channel"
 OVER = "The Clue: Mystery Beyond the Mansion game in this channel is over"
 
 
-def command(world: World, user: User, name: str, **options: object):
-    return lambda: world.dc.slash(user, world.channel, "mansion", name, **options)
+def command(world: World, user: User, name: str, **options: object) -> Request:
+    return lambda: world.dc.slash(user, world.channel, "mansion", name, options=options)
 
 
 async def test_lobby_refusals(world: World) -> None:
@@ -128,7 +130,7 @@ async def test_a_click_is_refused_outside_its_tables_channel_and_server(world: W
                 # a message elsewhere carrying this table's buttons (forged or copied)
                 copy = dc._new_message(channel, {"content": "copy",
                                                  "components": source.components}, [])
-                await refused(world, lambda c=copy, v=verb: dc.click(user, c, find(c, v)),
+                await refused(world, functools.partial(dc.click, user, copy, find(copy, verb)),
                               refusal)
 
 
@@ -145,7 +147,7 @@ async def test_the_host_ends_a_game_in_play_and_everything_is_revealed(world: Wo
         text = dc.last_message(world.channel).text
         assert "Ann ended the game" in text and "nobody won" in text
         for hand in final.rounds[-1].hands:  # the reveal names every hand
-            assert all(card_name(c) in text for c in hand)
+            assert all(card_name("en", c) in text for c in hand)
         # after the end, a game command says the game is over and what to do next
         over = await refused(world, command(world, ann, "turn"), OVER)
         assert "/mansion new" in over.text

@@ -5,8 +5,8 @@ it is given at every assist level: it teaches after the game, it gives no hint d
 
 from __future__ import annotations
 
-from bot.mansion.render.labels import card_name
 from bot.mansion.reviewing import review_letter
+from bot.mansion.words import card_name
 from bot.messages import Outgoing
 from testkit.mansion_drive import Driver, mstate, open_mansion, play_script, user_at
 from testkit.mansion_plan import find_seed
@@ -47,7 +47,7 @@ async def test_the_review_after_the_end_by_dm_and_by_command(world: World) -> No
             own = review_letter(final, seat, "en")
             assert own is not None
             assert _embed_text(own) in reviews[0].text, "the member's own review"
-            assert all(card_name(c) in reviews[0].text for c in solution.cards())
+            assert all(card_name("en", c) in reviews[0].text for c in solution.cards())
             assert "Turn by turn" in reviews[0].text
         asked = await dc.slash(first, world.channel, "mansion", "review")
         assert asked.ephemeral and "Your review" in asked.text

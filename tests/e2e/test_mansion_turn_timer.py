@@ -10,7 +10,7 @@ import itertools
 import json
 
 from bot.mansion.render.labels import action_name
-from engine.mansion import ACTION_ADAPTER, apply
+from engine.mansion import ACTION_ADAPTER, Action, apply
 from engine.mansion.actions import PLAY_TYPES, card_played
 from testkit.drive import query, wait_until
 from testkit.mansion_drive import (
@@ -32,17 +32,17 @@ def notices(world: World) -> list[str]:
     return [m.text for m in world.dc.channel_messages(world.channel) if "took too long" in m.text]
 
 
-def played_out_in_one_go(actions: list[tuple[int, object]]) -> bool:
+def played_out_in_one_go(actions: list[tuple[int, Action]]) -> bool:
     """Some idle turn was played and ended with nobody else answering in between (a Move, a
     Snoop, a suggestion nobody could disprove): one waiting situation."""
     for (seat, first), (other, then) in itertools.pairwise(actions):
-        if seat == other and isinstance(first, PLAY_TYPES) and getattr(then, "type", "") in (
+        if seat == other and isinstance(first, PLAY_TYPES) and then.type in (
                 "end_turn", "pick_card"):
             return True
     return False
 
 
-def idle_actions(world: World) -> list[tuple[int, object]]:
+def idle_actions(world: World) -> list[tuple[int, Action]]:
     rows = query(world, "SELECT actor, action FROM actions WHERE actor LIKE 'ai:%' "
                         "ORDER BY version")
     return [(int(r["actor"][3:]), ACTION_ADAPTER.validate_python(json.loads(r["action"])))
@@ -83,11 +83,11 @@ async def test_the_timer_answers_for_idle_members(world: World) -> None:
         await wait_until(lambda: mstate(world).step > state.step, 100 * MINUTE, "the idle answer")
         await dc.settle()
         seat, action = idle_actions(world)[0]
-        assert seat == show.seat and action.type == "show_card"  # type: ignore[attr-defined]
+        assert seat == show.seat and action.type == "show_card"
         await wait_until(lambda: notices(world), SLACK, "the idle notice in the channel")
-        said = notices(world)[0]
-        assert f"**{refuter.name}** took too long" in said and "picked at random" in said
-        assert not named(said)  # which card stays between the two
+        first = notices(world)[0]
+        assert f"**{refuter.name}** took too long" in first and "picked at random" in first
+        assert not named(first)  # which card stays between the two
         assert any("You showed" in m.text for m in dc.dms(refuter))
 
         # the suggester and the next players idle too: their turns are played for them
@@ -101,8 +101,8 @@ async def test_the_timer_answers_for_idle_members(world: World) -> None:
         assert played, notices(world)
         expected = []
         for s, a in played:
-            card = "Private Tip" if a.type == "private_tip" else action_name(  # type: ignore[attr-defined]
-                card_played(a))  # type: ignore[arg-type]
+            card = "Private Tip" if a.type == "private_tip" else action_name(
+                "en", card_played(a))
             expected.append((mstate(world).seats[s].name, card))
 
         def told() -> bool:
@@ -112,6 +112,6 @@ async def test_the_timer_answers_for_idle_members(world: World) -> None:
 
         await wait_until(told, SLACK, f"the notices {expected}")
         said = notices(world)
-        assert not any(a.type == "accuse" for _, a in idle_actions(world))  # type: ignore[attr-defined]
+        assert not any(a.type == "accuse" for _, a in idle_actions(world))
         # one notice per waiting situation: a turn played out in one go is told once
         assert len(said) < len(idle_actions(world))

@@ -18,6 +18,7 @@ from testkit.drive import slash
 from testkit.play import open_table, pass_by_dm
 from testkit.standin import Message
 from testkit.standin.limits import UPLOAD_LIMIT
+from testkit.standin.records import JSON
 from testkit.world import World
 
 
@@ -33,7 +34,7 @@ def stored_letter(world: World, user_id: int, text: str) -> Letter:
     return letter
 
 
-def png_of(world: World, msg: Message, prefix: str) -> tuple[dict, Image.Image]:
+def png_of(world: World, msg: Message, prefix: str) -> tuple[JSON, Image.Image]:
     """The message's one PNG attachment whose name starts with `prefix`, decoded."""
     [attachment] = [a for a in msg.attachments if a["filename"].startswith(prefix)]
     assert attachment["content_type"] == "image/png"

@@ -45,7 +45,7 @@ OVER = "The 13 Clues game in this channel is over"
 
 
 def slash_request(world: World, user: User, name: str, **options: object) -> Request:
-    return lambda: world.dc.slash(user, world.channel, "13clues", name, **options)
+    return lambda: world.dc.slash(user, world.channel, "13clues", name, options=options)
 
 
 async def test_refusals_without_a_table_and_in_the_lobby(world: World) -> None:

@@ -3,6 +3,7 @@ carry on."""
 
 from __future__ import annotations
 
+from bot.storage.rows import Row
 from engine.thirteen_clues import answer_for
 from testkit.drive import (
     action_count,
@@ -100,6 +101,6 @@ async def test_pending_ai_moves_are_made_after_a_restart(world: World) -> None:
         assert last["status"] in ("playing", "over")
 
 
-def _timers(world: World) -> list:
+def _timers(world: World) -> list[Row]:
 
     return query(world, "SELECT * FROM timers")

@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 
-from testkit.drive import Snapshot, cid, living, slash, state_of, table_row, user_at
-from testkit.play import open_table, pass_by_dm
+from testkit.drive import Snapshot, cid, living, member_at, slash, state_of, table_row
+from testkit.play import open_table, play_begins
+from testkit.standin.records import JSON
 from testkit.world import World
 
 
-def string_options(command: dict) -> list[dict]:
-    found = []
+def string_options(command: JSON) -> list[JSON]:
+    found: list[JSON] = []
     for option in command.get("options", []):
         if option.get("type") in (1, 2):  # subcommands and groups
             found += string_options(option)
@@ -61,11 +62,9 @@ async def test_turn_minutes_zero_wins_over_the_server_default(world: World) -> N
 
 async def test_two_quick_casebook_marks_are_both_kept(world: World) -> None:
     dc = world.dc
-    ann, bea = world.users[:2]
+    ann = world.users[0]
     async with world.running():
-        await open_table(world, [ann, bea])
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        await play_begins(world, 2)
         book = await dc.click(ann, living(world), label="Casebook")
         assert book.message is not None
         person, location = cid(book.message, "mark"), book.message.custom_ids[1]
@@ -75,6 +74,7 @@ async def test_two_quick_casebook_marks_are_both_kept(world: World) -> None:
                              dc.select(ann, book.message, location, places))
         await dc.settle()
         again = await dc.slash(ann, world.channel, "13clues", "casebook")
+        assert again.message is not None
         for card in (*people, *places):
             name = next(o["label"] for o in again.message.options(
                 person if card in people else location) if o["value"] == card)
@@ -83,17 +83,14 @@ async def test_two_quick_casebook_marks_are_both_kept(world: World) -> None:
 
 async def test_a_click_is_refused_outside_its_tables_channel_and_server(world: World) -> None:
     dc = world.dc
-    ann, bea = world.users[:2]
+    ann = world.users[0]
     elsewhere = dc.add_channel(world.guild.id, "elsewhere")
     other = dc.add_guild("Other Guild")
     dc.join_guild(ann, other.id)
     async with world.running():
-        await open_table(world, [ann, bea])
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        await play_begins(world, 2)
         state = state_of(world)
-        user = user_at(world, state, state.turn)
-        assert user is not None
+        user = member_at(world, state, state.turn)
         dc.join_guild(user, other.id)
         table_message = living(world)
         before = Snapshot.take(world)

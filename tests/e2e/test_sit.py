@@ -83,7 +83,8 @@ async def test_a_watcher_takes_an_ai_seat_with_the_hosts_agreement_and_plays_to_
         state = state_of(world)
         assert state.seats[ai_seat].id == f"u{cid.id}" and state.seats[ai_seat].name == "Cid"
         assert seats(world)[ai_seat] == {"name": "Cid", "user_id": cid.id, "ai_level": None}
-        assert cid.id not in options(world).get("watchers", [])
+        watchers = options(world).get("watchers", [])
+        assert isinstance(watchers, list) and cid.id not in watchers
         welcome = next(m for m in dc.dms(cid) if "You now play this seat" in m.text)
         screen = set(state.seats[ai_seat].screen)  # the seat's own secrets come with it
         assert screen and screen <= named_cards(welcome.text), welcome.text

@@ -16,12 +16,12 @@ from testkit.drive import (
     action_count,
     cid,
     living,
+    member_at,
     state_of,
-    user_at,
     wrong_accusation,
 )
 from testkit.play import open_table, pass_by_dm
-from testkit.standin import InteractionResult
+from testkit.standin import InteractionResult, User
 from testkit.world import World
 
 STORM = 100
@@ -47,9 +47,8 @@ async def test_a_hundred_interactions_at_once_change_the_game_once(world: World)
         state = state_of(world)
         assert state.phase == "turns"
         me = state.turn
-        current, nxt = user_at(world, state, me), user_at(world, state, (me + 1) % 4)
-        others = [user_at(world, state, (me + k) % 4) for k in (2, 3)]
-        assert current is not None and nxt is not None and None not in others
+        current, nxt = member_at(world, state, me), member_at(world, state, (me + 1) % 4)
+        others = [member_at(world, state, (me + k) % 4) for k in (2, 3)]
         table_msg = living(world)
         # the current player's Ask picker, filled in and ready to be clicked many times
         opened = await dc.click(current, table_msg, cid(table_msg, "ask"))
@@ -64,8 +63,8 @@ async def test_a_hundred_interactions_at_once_change_the_game_once(world: World)
         letter = legal.informant_letters(state)[0]
         witness = others[0]
 
-        def slash(user: object, name: str, **options: object) -> Awaitable[InteractionResult]:
-            return dc.slash(user, world.channel, "13clues", name, wait=False, **options)
+        def slash(user: User, name: str, **options: object) -> Awaitable[InteractionResult]:
+            return dc.slash(user, world.channel, "13clues", name, wait=False, options=options)
 
         def click(user: object, msg: object, verb: str) -> Awaitable[InteractionResult]:
             return dc.click(user, msg, cid(msg, verb), wait=False)  # type: ignore[arg-type]

@@ -37,8 +37,8 @@ async def test_storms_deliver_every_message_exactly_once(world: World) -> None:
         await slash(world, bea, "join")
         await slash(world, ann, "add-ai", count=1, level="normal")
         await slash(world, ann, "start")
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        for member in (ann, bea):
+            await pass_by_dm(world, member)
         await wait_until(lambda: state_of(world).phase == "turns", 10, "play to begin")
         asked = 0
         while state_of(world).phase != "over":

@@ -13,6 +13,7 @@ from testkit.play import (
     seat_user,
     true_state,
 )
+from testkit.standin import User
 from testkit.world import World
 
 
@@ -58,9 +59,9 @@ async def test_three_player_game_from_new_to_correct_accusation(world: World) ->
         # someone else trying to act is refused and changes nothing
         now = await true_state(world)
         idle_seat = (now.turn + 1) % 3
-        other = seat_user(world, now, idle_seat)
+        idle = seat_user(world, now, idle_seat)
         before = now.model_dump()
-        refused = await dc.slash(other, world.channel, "13clues", "ask",
+        refused = await dc.slash(idle, world.channel, "13clues", "ask",
                                  witness=seat_user(world, now, now.turn), about="red")
         assert refused.ephemeral and "turn" in refused.text
         assert (await true_state(world)).model_dump() == before
@@ -88,7 +89,7 @@ async def test_three_player_game_from_new_to_correct_accusation(world: World) ->
     assert all(c in CARDS for s in final.seats for c in s.holder)
 
 
-def pass_prompt_text(world: World, user) -> str:
+def pass_prompt_text(world: World, user: User) -> str:
     from testkit.play import pass_prompt
 
     return pass_prompt(world, user).text

@@ -13,23 +13,21 @@ from testkit.drive import (
     cid,
     cut,
     living,
+    member_at,
     news,
     slash,
     state_of,
     user_at,
     wrong_accusation,
 )
-from testkit.play import named_cards, open_table, pass_by_dm
+from testkit.play import named_cards, play_begins
 from testkit.world import World
 
 
 async def test_two_player_game_to_a_correct_accusation(world: World) -> None:
     dc = world.dc
-    ann, bea = world.users[:2]
     async with world.running():
-        await open_table(world, [ann, bea])
-        for user in (ann, bea):
-            await pass_by_dm(world, user)
+        await play_begins(world, 2)
         state = state_of(world)
         assert state.phase == "turns" and state.turn_number == 1
         assert state.supply == 0 and all(s.glasses == 0 for s in state.seats)
@@ -38,8 +36,8 @@ async def test_two_player_game_to_a_correct_accusation(world: World) -> None:
         for side, subject in (("left", "purple"), ("right", "female")):
             state = state_of(world)
             asker, witness = state.turn, 1 - state.turn
-            result = await slash(world, user_at(world, state, asker), "ask",
-                                 witness=user_at(world, state, witness), about=subject,
+            result = await slash(world, member_at(world, state, asker), "ask",
+                                 witness=member_at(world, state, witness), about=subject,
                                  side=side)
             assert result.ephemeral and "Asked" in result.text, result.text
             expected = answer_for(state, asker, witness, subject, side)
@@ -54,8 +52,7 @@ async def test_two_player_game_to_a_correct_accusation(world: World) -> None:
 
         # turn 3: the Informant button, then the letter
         state = state_of(world)
-        me, user = state.turn, user_at(world, state, state.turn)
-        assert user is not None
+        me, user = state.turn, member_at(world, state, state.turn)
         table_msg = living(world)
         dms_before = len(dc.dms(user))
         opened = await dc.click(user, table_msg, cid(table_msg, "inf"))
@@ -79,8 +76,7 @@ async def test_two_player_game_to_a_correct_accusation(world: World) -> None:
 
         # turn 4: a wrong accusation ends the turn
         state = state_of(world)
-        me, user = state.turn, user_at(world, state, state.turn)
-        assert user is not None
+        me, user = state.turn, member_at(world, state, state.turn)
         wrong = wrong_accusation(state, me)
         result = await slash(world, user, "accuse", person=wrong[0], location=wrong[1],
                              weapon=wrong[2])
@@ -92,8 +88,7 @@ async def test_two_player_game_to_a_correct_accusation(world: World) -> None:
 
         # turn 5: the right accusation by the Accuse picker wins
         state = state_of(world)
-        me, user = state.turn, user_at(world, state, state.turn)
-        assert user is not None
+        me, user = state.turn, member_at(world, state, state.turn)
         moment = cut(world)
         await accuse_by_picker(world, user, list(state.seats[me].holder))
         final = state_of(world)

@@ -36,6 +36,7 @@ def ids_of(message: Message) -> list[str]:
 
 
 def forms_of(message: Message) -> list[str]:
+    assert message.string is not None, message.id
     return [message.string] if isinstance(message.string, str) else list(message.string)
 
 
@@ -92,7 +93,7 @@ def test_the_template_marks_the_command_trees_entries(fresh: Catalog) -> None:
     commands = [m for m in fresh if COMMANDS in m.auto_comments]
     assert {m.id for m in commands} >= {"join", "help", "language", "How to play with this bot"}
     named = [m for m in commands if m.context in ("command", "option")]
-    assert all(re.fullmatch(r"[-_a-z0-9]{1,32}", m.id) for m in named)
+    assert all(isinstance(m.id, str) and re.fullmatch(r"[-_a-z0-9]{1,32}", m.id) for m in named)
 
 
 def test_a_text_reads_in_the_language_asked_for() -> None:

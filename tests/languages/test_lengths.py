@@ -14,6 +14,7 @@ from bot.messages import DESCRIPTION_LIMIT
 from bot.registry import GAMES
 from bot.thirteen_clues.render.texts import rules_text as thirteen_clues_rules
 from cogs.general import help_text
+from engine.thirteen_clues.state import EDITIONS
 
 LANGUAGES = i18n.languages()
 
@@ -22,7 +23,7 @@ LANGUAGES = i18n.languages()
 def test_every_rules_summary_fits_whole(lang: str) -> None:
     texts = [thirteen_clues_rules(lang, edition, players, secret)
              for edition, players, secret in itertools.product(
-                 ("2020", "2016"), (None, 2, 3, 4, 5, 6), (False, True))]
+                 EDITIONS, (None, 2, 3, 4, 5, 6), (False, True))]
     texts += [mansion_rules(lang, variant, series)
               for variant, series in itertools.product(("standard", "one-against-all"),
                                                        (1, 2, 3))]

@@ -8,13 +8,9 @@ the engine's own `legal` queries.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Literal, TypedDict
 
-import pytest
-
-from engine.errors import RuleError
 from engine.mansion import legal
 from engine.mansion.actions import Accuse, Action, ShowCard
 from engine.mansion.cards import ACTION_DECK, CLUES, DESTINATIONS
@@ -23,11 +19,43 @@ from engine.mansion.prompts import PlayPrompt, ShowPrompt
 from engine.mansion.records import Dealt, Drew, Triple, TurnBegan
 from engine.mansion.rules import apply, new_game
 from engine.mansion.state import GameState, Options, PlayerRef, Seat, Variant
+from testkit.rules import play_in_turn, reads_well, refusal
 
 NAMES = ("Ann", "Bea", "Cid", "Dee", "Eve")
 """Display names that cannot be mistaken for a card id."""
 
 SOLUTION = Triple(suspect="scarlet", vehicle="balloon", destination="niagara_falls")
+
+
+class Named(TypedDict):
+    """A Suspect, a Vehicle and a Destination as the keywords of Accuse or ChooseSolution."""
+
+    suspect: str
+    vehicle: str
+    destination: str
+
+
+HANDS: dict[int, list[str]] = {
+    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
+    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
+    2: ["green", "airliner", "old_faithful", "alamo"],
+    3: ["peacock", "automobile", "train", "lincoln_memorial"],
+}
+"""A 4-player table's Clue cards laid out by hand (the rest of SOLUTION's 21 cards)."""
+CERTAIN_HANDS: dict[int, list[str]] = {
+    0: [
+        "mustard", "green", "peacock", "plum", "seaplane", "limousine", "airliner",
+        "automobile", "train", "coney_island", "mt_rushmore", "old_faithful",
+        "golden_gate", "hoover_dam", "alamo", "lincoln_memorial", "miami_beach",
+    ],
+    1: ["white"],
+    2: [],
+}  # fmt: skip
+"""Ann (3 players) holds every Clue card but the solution's and one suspect Bea holds: once
+Bea shows it, the solution is certain."""
+RIGHT: Named = {"suspect": "scarlet", "vehicle": "balloon", "destination": "niagara_falls"}
+"""SOLUTION, as keywords."""
+WRONG: Named = {"suspect": "plum", "vehicle": "balloon", "destination": "niagara_falls"}
 
 
 def refs(n: int) -> list[PlayerRef]:
@@ -38,14 +66,14 @@ def fresh_game(
     players: int = 3,
     variant: Variant = "standard",
     seed: int = 1,
-    series_wins: int = 1,
+    series_wins: Literal[1, 2, 3] = 1,
     fugitive: int | None = None,
 ) -> tuple[GameState, list[Event]]:
     options = Options(
         players=players,
         variant=variant,
         series_wins=series_wins,
-        fugitive=fugitive,  # type: ignore[arg-type]
+        fugitive=fugitive,
     )
     return new_game(refs(players), options, seed)
 
@@ -60,7 +88,7 @@ def build_state(
     draw: list[str] | None = None,
     turn: int = 0,
     fugitive: int | None = None,
-    series_wins: int = 1,
+    series_wins: Literal[1, 2, 3] = 1,
     eliminated: Iterable[int] = (),
 ) -> GameState:
     """A table in play, at the start of `turn`'s turn (its card already drawn).
@@ -110,7 +138,7 @@ def build_state(
         options=Options(
             players=players,
             variant="one_against_all" if fugitive is not None else "standard",
-            series_wins=series_wins,  # type: ignore[arg-type]
+            series_wins=series_wins,
         ),
         seed=0,
         seats=seats,
@@ -138,13 +166,13 @@ def build_state(
     return state
 
 
+LEAKS = ("None", "Kind.", "Feature.", "<", "{", "Traceback", "_")
+"""What a Mansion refusal never shows a player (outside the player's own quoted words)."""
+
+
 def play(state: GameState, *actions: Action) -> tuple[GameState, list[Event]]:
     """Apply `actions` in order; return the final state and every event."""
-    events: list[Event] = []
-    for action in actions:
-        state, new = apply(state, action)
-        events += new
-    return state, events
+    return play_in_turn(apply, state, actions)
 
 
 def show_all(state: GameState) -> tuple[GameState, list[Event]]:
@@ -155,36 +183,19 @@ def show_all(state: GameState) -> tuple[GameState, list[Event]]:
 
 
 def refused(state: GameState, action: Action, match: str) -> str:
-    """Assert `action` raises RuleError containing `match` and leaves `state` untouched."""
-    before = state.model_dump()
-    with pytest.raises(RuleError) as info:
-        apply(state, action)
-    message = str(info.value)
-    assert match in message, message
-    assert_reads_well(message)
-    assert state.model_dump() == before
-    return message
+    """Assert `action` is refused with `match` in a player's sentence, `state` untouched."""
+    return refusal(apply, state, action, match, LEAKS, quoted_ok=True)
 
 
 def assert_reads_well(message: str) -> None:
-    """A refusal is a sentence for a player, not a Python repr."""
-    assert message, "empty refusal"
-    assert message[0].isupper() or message[0] == "'", message
-    assert message.endswith("."), message
-    unquoted = re.sub(r"'[^']*'", "", message)
-    for leak in ("None", "Kind.", "Feature.", "<", "{", "Traceback", "_"):
-        assert leak not in unquoted, message
+    reads_well(message, LEAKS, quoted_ok=True)
 
 
-def of_type(events: Iterable[Event], kind: str) -> list[Any]:
-    return [e for e in events if e.type == kind]
-
-
-def public(events: Iterable[Event]) -> list[Any]:
+def public(events: Iterable[Event]) -> list[Event]:
     return [e for e in events if e.audience.scope == "public"]
 
 
-def private_to(events: Iterable[Event], seat: int) -> list[Any]:
+def private_to(events: Iterable[Event], seat: int) -> list[Event]:
     return [e for e in events if e.audience.scope == "private" and seat in e.audience.seats]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from engine.mansion import legal, player_view, public_view
@@ -10,31 +12,26 @@ from engine.mansion.actions import (
     AnswerTip,
     EndTurn,
     Move,
+    PickCard,
     PrivateTip,
     ShowCard,
     Snoop,
     SuggestAny,
     SuggestPresent,
 )
+from engine.mansion.events import AccusationMade, ActionHandDiscarded, GameOver, RoundOver
 from engine.mansion.observations import AccusationSeen
 from engine.mansion.records import Suggested
 from engine.mansion.state import GameState
+from testkit.events import of_type
 
-from .helpers import SOLUTION, build_state, of_type, play, refused, waiting_kinds
-
-RIGHT = {"suspect": "scarlet", "vehicle": "balloon", "destination": "niagara_falls"}
-WRONG = {"suspect": "plum", "vehicle": "balloon", "destination": "niagara_falls"}
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
+from .helpers import HANDS, RIGHT, SOLUTION, WRONG, build_state, play, refused, waiting_kinds
 
 
-def table(players: int = 4, **kw: object) -> GameState:
+def table(players: int = 4, *, actions: dict[int, list[str]] | None = None,
+          eliminated: Iterable[int] = ()) -> GameState:
     hands = HANDS if players == 4 else None
-    return build_state(players, hands=hands, **kw)  # type: ignore[arg-type]
+    return build_state(players, hands=hands, actions=actions, eliminated=eliminated)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -43,7 +40,7 @@ def test_a_right_accusation_instead_of_playing_wins(players: int) -> None:
     after, events = play(state, Accuse(seat=0, **RIGHT))
     assert after.is_over and after.master == 0 and legal.winners(after) == {0}
     assert after.rounds[-1].how == "solved" and after.rounds[-1].winner == 0
-    made = of_type(events, "accusation_made")
+    made = of_type(events, AccusationMade)
     assert {e.audience.scope for e in made} == {"public", "private"}
     public_made = next(e for e in made if e.audience.scope == "public")
     assert public_made.correct and public_made.solution == SOLUTION
@@ -72,13 +69,14 @@ def test_accusations_may_name_any_cards_even_your_own() -> None:
 def test_a_wrong_accuser_sees_the_solution_privately_the_table_learns_only_wrong() -> None:
     state = table()
     after, events = play(state, Accuse(seat=0, **WRONG))
-    made = of_type(events, "accusation_made")
+    made = of_type(events, AccusationMade)
     public_made = next(e for e in made if e.audience.scope == "public")
     private_made = next(e for e in made if e.audience.scope == "private")
     assert not public_made.correct
     assert public_made.named is None and public_made.solution is None
     assert private_made.audience.seats == (0,)
-    assert private_made.solution == SOLUTION and private_made.named.suspect == "plum"
+    assert private_made.named is not None and private_made.named.suspect == "plum"
+    assert private_made.solution == SOLUTION
     assert player_view(after, 0).solution == SOLUTION
     for seat in (1, 2, 3):
         view = player_view(after, seat)
@@ -98,7 +96,7 @@ def test_a_wrong_accuser_loses_their_turns_and_action_hand() -> None:
         ("suggest_present", True),
         ("tip_red", False),
     ]
-    hand = of_type(events, "action_hand_discarded")
+    hand = of_type(events, ActionHandDiscarded)
     assert [(e.audience.scope, e.cards) for e in hand] == [
         ("public", ["suggest_present", None]),
         ("private", ["suggest_present", "tip_red"]),
@@ -115,9 +113,7 @@ def test_a_wrong_accuser_loses_their_turns_and_action_hand() -> None:
     refused(after, Snoop(seat=0, target=1), "You accused wrongly, so you take no more turns.")
 
 
-def _pick(state: GameState, seat: int) -> object:
-    from engine.mansion.actions import PickCard
-
+def _pick(state: GameState, seat: int) -> PickCard:
     return PickCard(seat=seat, position=0)
 
 
@@ -159,7 +155,7 @@ def test_everyone_wrong_ends_the_game_with_no_winner(players: int) -> None:
     after, events = play(state, Accuse(seat=0, **WRONG))
     assert after.is_over and after.master is None and legal.winners(after) == set()
     assert after.ended_by == "unsolved"
-    over = of_type(events, "round_over")[0]
+    over = of_type(events, RoundOver)[0]
     assert over.how == "unsolved" and over.solution == SOLUTION
     assert over.audience.scope == "reveal"
     assert public_view(after).solution == SOLUTION
@@ -175,7 +171,7 @@ def test_one_against_all_every_detective_wrong_the_fugitive_escapes(players: int
     # the escape wins the game (and the table's stats) but solves no crime
     assert after.master is None and after.seats[fugitive].score == 0
     assert legal.winners(after) == {fugitive}
-    assert of_type(events, "game_over")[0].winner == fugitive
+    assert of_type(events, GameOver)[0].winner == fugitive
 
 
 def test_one_against_all_a_detective_wins_with_a_right_accusation() -> None:

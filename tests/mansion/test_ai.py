@@ -22,17 +22,10 @@ from engine.mansion.bruteforce import random_game
 from engine.mansion.prompts import PlayPrompt
 from engine.mansion.records import Suggested
 from engine.mansion.rules import apply
-from engine.mansion.state import Options, Variant
+from engine.mansion.state import GameState, Options, Variant
 
-from .helpers import build_state, random_action
+from .helpers import CERTAIN_HANDS, HANDS, build_state, random_action
 from .helpers import play as play_actions
-
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
 
 
 @pytest.mark.parametrize(
@@ -130,10 +123,7 @@ def test_a_refuter_shows_again_a_card_the_suggester_has_already_seen() -> None:
     state.played = None
     state.seats[0].actions = ["suggest_present"]
     state, _ = play_actions(state, SuggestPresent(seat=0, suspect="white", vehicle="balloon"))
-    view = player_view(state, 1)
-    assert view.prompt is not None and view.prompt.kind == "show"
-    for level in LEVELS:
-        assert choose_action(view, level, random.Random(1)) == ShowCard(seat=1, card="mt_rushmore")
+    shown_at_every_level(state, "mt_rushmore", seed=1)
 
 
 def test_refuters_prefer_revealing_a_destination() -> None:
@@ -142,25 +132,19 @@ def test_refuters_prefer_revealing_a_destination() -> None:
         4, hands=HANDS, markers=["hoover_dam", "coney_island", "niagara_falls", "old_faithful"]
     )
     state, _ = play_actions(state, SuggestPresent(seat=0, suspect="plum", vehicle="balloon"))
+    shown_at_every_level(state, "hoover_dam", seed=2)
+
+
+def shown_at_every_level(state: GameState, card: str, seed: int) -> None:
+    """Seat 1, asked which card to show, shows `card` at every AI level."""
     view = player_view(state, 1)
     assert view.prompt is not None and view.prompt.kind == "show"
     for level in LEVELS:
-        assert choose_action(view, level, random.Random(2)) == ShowCard(seat=1, card="hoover_dam")
+        assert choose_action(view, level, random.Random(seed)) == ShowCard(seat=1, card=card)
 
 
 def test_the_expert_accuses_when_certain_and_only_then() -> None:
-    # Ann holds every card but the solution's and one suspect Bea holds: once Bea shows it,
-    # the solution is certain.
-    hands = {
-        0: [
-            "mustard", "green", "peacock", "plum", "seaplane", "limousine", "airliner",
-            "automobile", "train", "coney_island", "mt_rushmore", "old_faithful",
-            "golden_gate", "hoover_dam", "alamo", "lincoln_memorial", "miami_beach",
-        ],
-        1: ["white"],
-        2: [],
-    }  # fmt: skip
-    state = build_state(3, hands=hands)
+    state = build_state(3, hands=CERTAIN_HANDS)  # certain once Bea shows her suspect
     view = player_view(state, 0)
     first = choose_action(view, "expert", random.Random(0))
     assert not isinstance(first, Accuse)

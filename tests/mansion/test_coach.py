@@ -12,18 +12,8 @@ from engine.mansion.bruteforce import TooLarge, play_left, playing_position
 from engine.mansion.coach import advise, move_key, plays
 from engine.mansion.deduction import solve
 from engine.mansion.views import PlayerView, player_view
-from tests.mansion.helpers import build_state
+from tests.mansion.helpers import CERTAIN_HANDS, build_state
 from tests.mansion.helpers import play as play_actions
-
-CERTAIN_HANDS = {
-    0: [
-        "mustard", "green", "peacock", "plum", "seaplane", "limousine", "airliner",
-        "automobile", "train", "coney_island", "mt_rushmore", "old_faithful",
-        "golden_gate", "hoover_dam", "alamo", "lincoln_memorial", "miami_beach",
-    ],
-    1: ["white"],
-    2: [],
-}  # fmt: skip
 
 
 def playing_positions(seed: int, count: int) -> list[tuple[int, PlayerView]]:

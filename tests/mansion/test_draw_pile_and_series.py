@@ -4,6 +4,7 @@ and ending a table (abandon) with its reveal."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Literal
 
 import pytest
 
@@ -19,12 +20,12 @@ from engine.mansion.actions import (
     PrivateTip,
 )
 from engine.mansion.cards import ACTION_DECK
+from engine.mansion.events import DrawPileReshuffled, GameOver, RoundOver
 from engine.mansion.rules import reveal
 from engine.mansion.state import DiscardedCard, GameState
+from testkit.events import of_type
 
-from .helpers import build_state, fresh_game, of_type, play, refused
-
-WRONG = {"suspect": "plum", "vehicle": "balloon", "destination": "niagara_falls"}
+from .helpers import WRONG, build_state, fresh_game, play, refused
 
 
 def _all_actions(state: GameState) -> Counter[str]:
@@ -51,7 +52,7 @@ def test_standard_reshuffles_the_discard_tips_included_and_announces_it() -> Non
         AnswerTip(seat=1, cards=answer),
         EndTurn(seat=0),
     )
-    shuffled = of_type(events, "draw_pile_reshuffled")
+    shuffled = of_type(events, DrawPileReshuffled)
     assert len(shuffled) == 1 and shuffled[0].audience.scope == "public"
     assert shuffled[0].size == len(discard) + 1
     assert after.discard == []
@@ -69,8 +70,8 @@ def test_one_against_all_an_empty_pile_at_a_draw_lets_the_fugitive_escape() -> N
     after, events = play(state, Move(seat=0, destination="alamo"), EndTurn(seat=0))
     assert after.is_over and after.ended_by == "escaped" and legal.winners(after) == {2}
     assert after.rounds[-1].how == "escaped" and after.rounds[-1].winner == 2
-    assert not of_type(events, "draw_pile_reshuffled")
-    assert "draw pile is empty" in of_type(events, "round_over")[0].reason
+    assert not of_type(events, DrawPileReshuffled)
+    assert "draw pile is empty" in of_type(events, RoundOver)[0].reason
 
 
 def test_one_against_all_the_last_card_can_still_be_drawn() -> None:
@@ -99,7 +100,9 @@ def _win(state: GameState) -> GameState:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 @pytest.mark.parametrize("wins", [2, 3])
-def test_series_to_a_master_detective_dealer_passes_left(players: int, wins: int) -> None:
+def test_series_to_a_master_detective_dealer_passes_left(
+    players: int, wins: Literal[2, 3]
+) -> None:
     state, _ = fresh_game(players, seed=7, series_wins=wins)
     dealers = [state.dealer]
     winners = []
@@ -133,11 +136,11 @@ def test_between_games_the_reveal_comes_then_the_next_deal() -> None:
     after, events = play(state, Accuse(seat=state.turn, **state.solution.model_dump()))
     kinds = [e.type for e in events]
     assert kinds.index("round_over") < kinds.index("round_started") < kinds.index("turn_started")
-    over = of_type(events, "round_over")[0]
+    over = of_type(events, RoundOver)[0]
     assert over.solution == state.solution and over.scores == [
         1 if i == state.turn else 0 for i in range(3)
     ]
-    assert not of_type(events, "game_over")
+    assert not of_type(events, GameOver)
     assert legal.winners(after) == set() and not legal.is_over(after)
     assert legal.round_winners(after) == [state.turn]
 
@@ -154,7 +157,7 @@ def test_a_single_game_ends_even_unsolved() -> None:
     state = build_state(3, eliminated=[1, 2])
     after, events = play(state, Accuse(seat=0, **WRONG))
     assert after.is_over and after.ended_by == "unsolved" and legal.winners(after) == set()
-    assert of_type(events, "game_over")[0].master is None
+    assert of_type(events, GameOver)[0].master is None
 
 
 def _escape(state: GameState) -> GameState:
@@ -235,10 +238,11 @@ def test_abandon_reveals_with_no_winner() -> None:
     assert after.is_over and after.ended_by == "abandoned" and after.master is None
     assert legal.winners(after) == set() and legal.waiting_on(after) == []
     assert [e.type for e in events] == ["round_over", "game_over"]
-    assert events[0].how == "abandoned" and events[0].hands == [s.clues for s in state.seats]
-    assert events[1].reason == "The host closed the table."
-    assert events[1].solution == state.solution and events[1].hands == events[0].hands
-    assert reveal(after) == events[1]
+    (ended,), (over,) = of_type(events, RoundOver), of_type(events, GameOver)
+    assert ended.how == "abandoned" and ended.hands == [s.clues for s in state.seats]
+    assert over.reason == "The host closed the table."
+    assert over.solution == state.solution and over.hands == ended.hands
+    assert reveal(after) == over
     assert public_view(after).solution == state.solution
 
 

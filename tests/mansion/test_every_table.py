@@ -12,6 +12,7 @@ empty draw pile.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 import pytest
 
@@ -31,22 +32,32 @@ from engine.mansion.actions import (
     SuperSleuth,
 )
 from engine.mansion.cards import ACTIONS, CLUES, DESTINATIONS, SUSPECTS, VEHICLES, kind_of
+from engine.mansion.events import (
+    AccusationMade,
+    CardShown,
+    DrawPileReshuffled,
+    Event,
+    SnoopedCard,
+    SuggestionMade,
+    TipAnswered,
+    TipPassed,
+)
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 from engine.mansion.records import Sleuthed, Suggested, Swapped, Tipped
 from engine.mansion.state import DiscardedCard, GameState
+from testkit.events import of_type
 
-from .helpers import SOLUTION, build_state, of_type, play, private_to, refused, waiting_kinds
+from .helpers import RIGHT, SOLUTION, WRONG, build_state, play, private_to, refused, waiting_kinds
 
 TABLES = [(p, v) for p in (3, 4, 5) for v in ("standard", "one_against_all")]
 IDS = [f"{p}p-{v}" for p, v in TABLES]
 SLEUTHS = [c for c, a in ACTIONS.items() if a.effect == "super_sleuth"]
 TIPS = [c for c, a in ACTIONS.items() if a.effect == "private_tip"]
-WRONG = {"suspect": "plum", "vehicle": "balloon", "destination": "niagara_falls"}
-RIGHT = SOLUTION.model_dump()
 
 
-def table(players: int, variant: str, seed: int = 0, turn: int = 0,
-          **kw: object) -> GameState:
+def table(players: int, variant: str, seed: int = 0, turn: int = 0, *,
+          actions: dict[int, list[str]] | None = None, eliminated: Iterable[int] = (),
+          draw: list[str] | None = None) -> GameState:
     """`turn` (default seat 0) to play; the 18 other Clue cards dealt at random (seeded)
     one at a time from seat 0; in One Against All the last seat is the fugitive."""
     free = [c for c in CLUES if c not in SOLUTION.cards()]
@@ -54,11 +65,11 @@ def table(players: int, variant: str, seed: int = 0, turn: int = 0,
     hands = {i: free[i::players] for i in range(players)}
     fugitive = players - 1 if variant == "one_against_all" else None
     # others hold a Suggestion card: there are only four Snoops
-    actions: dict[int, list[str]] = {i: ["suggest_any"] for i in range(players) if i != turn}
-    actions[turn] = ["suggest_any", "suggest_present"]
-    actions.update(kw.pop("actions", {}))  # type: ignore[call-overload]
-    return build_state(players, hands=hands, fugitive=fugitive, actions=actions,  # type: ignore[arg-type]
-                       turn=turn, **kw)
+    held: dict[int, list[str]] = {i: ["suggest_any"] for i in range(players) if i != turn}
+    held[turn] = ["suggest_any", "suggest_present"]
+    held.update(actions or {})
+    return build_state(players, hands=hands, fugitive=fugitive, actions=held, turn=turn,
+                       eliminated=eliminated, draw=draw)
 
 
 def clockwise_with_fugitive_last(state: GameState, seat: int) -> list[int]:
@@ -79,7 +90,7 @@ def expected_refuter(state: GameState, seat: int, named: tuple[str, ...]
     return passed, None, []
 
 
-def check_refutation(before: GameState, after: GameState, events: list, seat: int,
+def check_refutation(before: GameState, after: GameState, events: list[Event], seat: int,
                      named: tuple[str, ...]) -> GameState:
     """The engine refuted `named` as the rules text says; the refuter is asked even with one
     matching card, and answers with the last one. Returns the state once the turn player may
@@ -97,7 +108,7 @@ def check_refutation(before: GameState, after: GameState, events: list, seat: in
     if refuter is None:
         assert waiting_kinds(after) == [(seat, "accuse_or_end")]
         return after
-    assert record.shown is None and not of_type(events, "card_shown")
+    assert record.shown is None and not of_type(events, CardShown)
     prompt = after.prompt_for(refuter)
     assert isinstance(prompt, ShowPrompt) and prompt.to == seat
     assert sorted(prompt.options) == sorted(holding)
@@ -108,7 +119,7 @@ def check_refutation(before: GameState, after: GameState, events: list, seat: in
     record = next(r for r in reversed(done.log) if isinstance(r, Suggested))
     assert record.shown == holding[-1] and record.burned == (
         before.draw[-1] if refuter == before.fugitive else None)
-    shown = of_type(more, "card_shown")
+    shown = of_type(more, CardShown)
     assert [(e.card, e.audience.seats) for e in shown] == [
         (holding[-1], tuple(sorted((seat, refuter))))]
     assert waiting_kinds(done) == [(seat, "accuse_or_end")]
@@ -181,7 +192,7 @@ def test_suggestion_from_present_destination_or_move(players: int, variant: str)
             else:
                 assert mine in after.tray and destination not in after.tray
             assert not any(isinstance(r, Suggested) for r in after.log)
-            assert not of_type(events, "suggestion_made")
+            assert not of_type(events, SuggestionMade)
             assert waiting_kinds(after) == [(0, "accuse_or_end")]
             ended, _ = play(after, EndTurn(seat=0))
             assert ended.turn == 1 and ended.discard[-1].card == "suggest_present"
@@ -199,10 +210,10 @@ def test_snoop_every_opponent_at_every_position(players: int, variant: str) -> N
         assert legal.waiting_on(after) == [0]
         for position in range(prompt.count):
             done, events = play(after, PickCard(seat=0, position=position))
-            secret = of_type(events, "snooped_card")
+            secret = of_type(events, SnoopedCard)
             assert [(e.card, e.audience.seats) for e in secret] == [(prompt.order[position], (0,))]
             for other in range(1, players):
-                assert not of_type(private_to(events, other), "snooped_card")
+                assert not of_type(private_to(events, other), SnoopedCard)
             assert waiting_kinds(done) == [(0, "accuse_or_end")]
             assert done.draw == state.draw  # a snoop never burns
 
@@ -225,7 +236,7 @@ def test_all_snoop_everyone_looks_at_the_neighbour_on_the_side_shown(
         if seat != 0:
             refused(after, EndTurn(seat=0), "")
         after, picked = play(after, PickCard(seat=seat, position=prompt.count - 1))
-        secret = of_type(picked, "snooped_card")
+        secret = of_type(picked, SnoopedCard)
         assert [(e.card, e.audience.seats) for e in secret] == [(prompt.order[-1], (seat,))]
     assert waiting_kinds(after) == [(0, "accuse_or_end")]
 
@@ -254,7 +265,7 @@ def test_super_sleuth_each_opponent_in_turn_order_shows_a_match_or_nothing(
         for answer in record.answers:
             m = matching[answer.seat]
             assert answer.card == (m[0] if m else None)
-        shown = of_type(events, "card_shown")
+        shown = of_type(events, CardShown)
         assert sorted((e.card, e.audience.seats) for e in shown) == sorted(
             (m[0], (0, s)) for s, m in matching.items() if m)
         assert after.draw == state.draw  # only refuting a Suggestion burns
@@ -276,7 +287,7 @@ def test_private_tip_to_every_opponent(players: int, variant: str, card: str) ->
         else:
             answers = [[c] for c in held if tip.feature in CLUES[c].features] or [[]]
         assert sorted(sorted(a) for a in prompt.options) == sorted(sorted(a) for a in answers)
-        passed = of_type(events, "tip_passed")
+        passed = of_type(events, TipPassed)
         assert {(e.audience.scope, e.card) for e in passed} == {
             ("public", None), ("private", card)}
         assert [e.audience.seats for e in passed if e.audience.scope == "private"] == [
@@ -284,7 +295,7 @@ def test_private_tip_to_every_opponent(players: int, variant: str, card: str) ->
         done, more = play(after, AnswerTip(seat=target, cards=answers[-1]))
         record = next(r for r in reversed(done.log) if isinstance(r, Tipped))
         assert sorted(record.answer or []) == sorted(answers[-1])
-        private = [e for e in of_type(more, "tip_answered") if e.audience.scope == "private"]
+        private = [e for e in of_type(more, TipAnswered) if e.audience.scope == "private"]
         assert [e.audience.seats for e in private] == [(0, target)]
         assert done.draw == state.draw
         assert waiting_kinds(done) == [(0, "accuse_or_end")]
@@ -300,7 +311,7 @@ def test_wrong_accusers_keep_answering_then_everyone_wrong_ends_the_game(
     detectives = [s for s in range(players) if s != state.fugitive]
     after, events = play(state, Accuse(seat=0, **WRONG))
     assert after.seats[0].eliminated and after.seats[0].actions == []
-    made = [e for e in of_type(events, "accusation_made") if e.audience.scope == "public"]
+    made = [e for e in of_type(events, AccusationMade) if e.audience.scope == "public"]
     assert len(made) == 1 and not made[0].correct
     assert made[0].named is None and made[0].solution is None  # a wrong one reveals nothing
     assert after.turn == detectives[1] and not after.is_over
@@ -344,7 +355,7 @@ def test_a_right_accusation_wins_instead_of_or_after_playing(players: int, varia
         after, events = play(state, Accuse(seat=0, **RIGHT))
         assert after.is_over and after.master == 0
         assert after.rounds[-1].winner == 0 and after.rounds[-1].how == "solved"
-        public = [e for e in of_type(events, "accusation_made") if e.audience.scope == "public"]
+        public = [e for e in of_type(events, AccusationMade) if e.audience.scope == "public"]
         assert public and public[0].correct and public[0].solution == SOLUTION
     if variant == "one_against_all":
         fugitive = players - 1
@@ -360,11 +371,11 @@ def test_an_empty_draw_pile_reshuffles_or_lets_the_fugitive_escape(
     state = state.model_copy(update={"discard": [DiscardedCard(card=c) for c in rest]})
     after, events = play(state, Move(seat=0, destination=DESTINATIONS[-1]), EndTurn(seat=0))
     if variant == "standard":
-        shuffled = of_type(events, "draw_pile_reshuffled")
+        shuffled = of_type(events, DrawPileReshuffled)
         assert len(shuffled) == 1 and shuffled[0].size == len(rest) + 1
         assert not after.is_over and after.turn == 1 and after.discard == []
         assert len(after.draw) == len(rest) and len(after.seats[1].actions) == 2
     else:
         assert after.is_over and after.rounds[-1].how == "escaped"
         assert after.rounds[-1].winner == players - 1 and after.master is None
-        assert not of_type(events, "draw_pile_reshuffled")
+        assert not of_type(events, DrawPileReshuffled)

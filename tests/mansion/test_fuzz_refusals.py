@@ -33,7 +33,7 @@ from engine.mansion.actions import (
     SuperSleuth,
 )
 from engine.mansion.cards import ACTIONS, CLUES
-from engine.mansion.state import GameState
+from engine.mansion.state import GameState, Variant
 
 from .helpers import assert_reads_well, fresh_game, random_action
 
@@ -41,8 +41,8 @@ JUNK = ["batmobile", "", "Plum", "Mt. Rushmore"]
 CARDS = [*CLUES, *ACTIONS, *JUNK]
 
 
-def reachable(seed: int, players: int, variant: str, steps: int) -> GameState:
-    state, _ = fresh_game(players, variant, seed=seed)  # type: ignore[arg-type]
+def reachable(seed: int, players: int, variant: Variant, steps: int) -> GameState:
+    state, _ = fresh_game(players, variant, seed=seed)
     rng = random.Random(seed)
     for _ in range(steps):
         if state.is_over:
@@ -78,7 +78,7 @@ def _actions(state: GameState) -> st.SearchStrategy[Action]:
             return base
         return base.model_copy(update={name: draw(pools[name])})
 
-    wild = st.one_of(
+    wild: st.SearchStrategy[Action] = st.one_of(
         st.builds(SuggestAny, seat=seats, destination=cards, suspect=cards, vehicle=cards),
         st.builds(SuggestPresent, seat=seats, suspect=cards, vehicle=cards),
         st.builds(Move, seat=seats, destination=cards),
@@ -122,7 +122,7 @@ def _listed(state: GameState, action: Action) -> bool:
     data=st.data(),
 )
 def test_any_action_is_applied_or_refused_cleanly(
-    seed: int, players: int, variant: str, steps: int, data: st.DataObject
+    seed: int, players: int, variant: Variant, steps: int, data: st.DataObject
 ) -> None:
     state = reachable(seed, players, variant, steps)
     action = data.draw(_actions(state))

@@ -75,7 +75,8 @@ def test_exact_notes_match_the_brute_force_reference(positions: list[Position]) 
 
 def test_exact_notes_match_the_reference_in_ai_games() -> None:
     compared = 0
-    for players, variant in [(3, "standard"), (4, "one_against_all"), (5, "standard")]:
+    tables: list[tuple[int, Variant]] = [(3, "standard"), (4, "one_against_all"), (5, "standard")]
+    for players, variant in tables:
         for _, view in ai_positions(players, variant, 2, seed=5, per_game=8):
             verdict = _agrees(view, solve(view))
             if verdict is not None:
@@ -96,7 +97,7 @@ def test_the_truth_is_always_possible_and_lower_levels_never_contradict_full(
                 assert d.holders[card][seat] > 0
         exact = notes_from(view, d)
         for assist in ("off", "bookkeeping"):
-            grid = notes(view, assist)  # type: ignore[arg-type]
+            grid = notes(view, assist)
             for row, full in zip(grid.cards, exact.cards, strict=True):
                 for mark, truth in zip(
                     [*row.marks, row.solution], [*full.marks, full.solution], strict=True
@@ -109,7 +110,7 @@ def test_levels_add_marks_in_order(positions: list[Position]) -> None:
     richer = 0
     for _, view in positions[1::4]:
         known = [
-            sum(m != "unknown" for r in notes(view, a).cards for m in [*r.marks, r.solution])  # type: ignore[arg-type]
+            sum(m != "unknown" for r in notes(view, a).cards for m in [*r.marks, r.solution])
             for a in ("off", "bookkeeping", "full")
         ]
         assert known[0] <= known[1] <= known[2]

@@ -10,10 +10,20 @@ from engine.errors import RuleError
 from engine.mansion import legal
 from engine.mansion.actions import ChooseSolution
 from engine.mansion.cards import ACTION_DECK, CLUES, DESTINATIONS, Kind, kind_of
+from engine.mansion.events import (
+    ActionDrawn,
+    HandDealt,
+    PromptOpened,
+    RoundStarted,
+    SolutionChosen,
+    TableDealt,
+    TurnStarted,
+)
 from engine.mansion.rules import new_game
 from engine.mansion.state import GameState, Options, PlayerRef
+from testkit.events import of_type
 
-from .helpers import fresh_game, of_type, play, refs, refused
+from .helpers import Named, fresh_game, play, refs, refused
 
 HAND_SIZES = {3: [6, 6, 6], 4: [5, 5, 4, 4], 5: [4, 4, 4, 3, 3]}
 
@@ -51,7 +61,7 @@ def test_random_dealer_plays_first_and_has_drawn() -> None:
         assert all(len(s.actions) == 1 for i, s in enumerate(state.seats) if i != state.dealer)
         assert legal.waiting_on(state) == [state.dealer]
         assert state.prompts[0].kind == "play"
-        assert of_type(events, "turn_started")[0].seat == state.dealer
+        assert of_type(events, TurnStarted)[0].seat == state.dealer
     assert dealers == {0, 1, 2, 3}
 
 
@@ -80,14 +90,14 @@ def test_one_random_marker_each_the_rest_by_the_tray(players: int) -> None:
 def test_setup_events_hands_private_table_public() -> None:
     state, events = fresh_game(3, seed=5)
     assert events[0].type == "game_started" and events[0].seat_names == ["Ann", "Bea", "Cid"]
-    for dealt in of_type(events, "hand_dealt"):
+    for dealt in of_type(events, HandDealt):
         assert dealt.audience.seats == (dealt.seat,)
         assert dealt.clues == state.seats[dealt.seat].clues
-    table = of_type(events, "table_dealt")[0]
+    table = of_type(events, TableDealt)[0]
     assert table.audience.scope == "public"
     assert table.markers == [s.marker for s in state.seats]
     assert table.clue_counts == [6, 6, 6]
-    drawn = of_type(events, "action_drawn")[0]
+    drawn = of_type(events, ActionDrawn)[0]
     assert drawn.audience.seats == (state.dealer,)
 
 
@@ -140,7 +150,7 @@ def test_fugitive_is_random_and_chooses_the_solution_before_the_deal(players: in
         assert all(not s.clues and not s.actions for s in state.seats)
         assert legal.waiting_on(state) == [state.fugitive]
         assert [p.kind for p in state.prompts] == ["choose_solution"]
-        opened = of_type(events, "prompt_opened")
+        opened = of_type(events, PromptOpened)
         assert [e.audience.seats for e in opened] == [(state.fugitive,)]
     assert fugitives == set(range(players))
 
@@ -168,7 +178,7 @@ def test_after_the_choice_everyone_gets_clues_only_detectives_get_actions(player
     detectives = [i for i in range(players) if i != fugitive]
     assert after.turn in detectives
     assert sum(len(after.seats[i].actions) for i in detectives) == len(detectives) + 1
-    chosen = of_type(events, "solution_chosen")
+    chosen = of_type(events, SolutionChosen)
     assert {e.audience.scope for e in chosen} == {"public", "private"}
     assert next(e for e in chosen if e.audience.scope == "public").solution is None
     assert next(e for e in chosen if e.audience.scope == "private").audience.seats == (fugitive,)
@@ -184,7 +194,7 @@ def test_the_fugitive_is_the_dealer_and_the_player_on_their_left_goes_first() ->
     (drawn apart, the dealer was seat 3: seat 3 went first with [5, 5, 4, 4])."""
     state, events = fresh_game(4, "one_against_all", seed=1)
     assert state.fugitive == state.dealer == 0
-    assert of_type(events, "round_started")[0].dealer == 0
+    assert of_type(events, RoundStarted)[0].dealer == 0
     after, _ = play(
         state, ChooseSolution(seat=0, suspect="plum", vehicle="train", destination="alamo")
     )
@@ -204,7 +214,7 @@ def test_the_fugitive_is_the_dealer_and_the_player_on_their_left_goes_first() ->
 
 def test_only_the_fugitive_chooses_and_only_once() -> None:
     state, _ = fresh_game(3, "one_against_all", seed=4, fugitive=1)
-    choice = {"suspect": "plum", "vehicle": "train", "destination": "alamo"}
+    choice: Named = {"suspect": "plum", "vehicle": "train", "destination": "alamo"}
     refused(state, ChooseSolution(seat=0, **choice), "Only the fugitive chooses the solution.")
     refused(
         state,

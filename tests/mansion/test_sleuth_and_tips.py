@@ -7,13 +7,22 @@ import pytest
 from engine.mansion import legal, player_view, public_view
 from engine.mansion.actions import AnswerTip, EndTurn, PrivateTip, ShowCard, SuperSleuth
 from engine.mansion.cards import ACTIONS, matches
+from engine.mansion.events import (
+    CardShown,
+    PromptOpened,
+    SleuthAnswered,
+    SleuthPlayed,
+    TipAnswered,
+    TipPassed,
+)
 from engine.mansion.observations import SleuthSeen, TipSeen
 from engine.mansion.records import Sleuthed, Tipped
 from engine.mansion.state import GameState
+from testkit.events import of_type
 
 from .helpers import (
+    HANDS,
     build_state,
-    of_type,
     play,
     private_to,
     public,
@@ -22,17 +31,10 @@ from .helpers import (
     waiting_kinds,
 )
 
+
 # Solution: scarlet, balloon, niagara_falls.
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
-
-
-def table(*cards: str, **kw: object) -> GameState:
-    return build_state(4, hands=HANDS, actions={0: [*cards, "snoop"][:2]}, **kw)  # type: ignore[arg-type]
+def table(*cards: str) -> GameState:
+    return build_state(4, hands=HANDS, actions={0: [*cards, "snoop"][:2]})
 
 
 def last(state: GameState, kind: type) -> object:
@@ -48,9 +50,9 @@ def test_sleuth_each_opponent_shows_a_matching_card_or_nothing() -> None:
     state, events = play(table("sleuth_west"), SuperSleuth(seat=0, card="sleuth_west"))
     assert sorted(waiting_kinds(state)) == [(1, "show"), (2, "show")]
     assert legal.waiting_on(state) == [1, 2]
-    answered = of_type(events, "sleuth_answered")
+    answered = of_type(events, SleuthAnswered)
     assert [(e.seat, e.showed) for e in answered] == [(3, False)]
-    played = of_type(events, "sleuth_played")[0]
+    played = of_type(events, SleuthPlayed)[0]
     assert played.audience.scope == "public" and played.order == [1, 2, 3]
     refused(state, ShowCard(seat=1, card="white"), "Mrs. White is not a western destination.")
     after, shown = play(state, ShowCard(seat=2, card="alamo"), ShowCard(seat=1, card="hoover_dam"))
@@ -61,7 +63,7 @@ def test_sleuth_each_opponent_shows_a_matching_card_or_nothing() -> None:
         (2, "alamo"),
         (3, None),
     ]
-    cards = of_type(shown, "card_shown")
+    cards = of_type(shown, CardShown)
     assert {(e.seat, e.card, e.audience.seats) for e in cards} == {
         (2, "alamo", (0, 2)),
         (1, "hoover_dam", (0, 1)),
@@ -75,18 +77,18 @@ def test_sleuth_single_matches_are_asked_too() -> None:
     Female suspects: Bea white, Cid none, Dee peacock."""
     state, events = play(table("sleuth_female"), SuperSleuth(seat=0, card="sleuth_female"))
     assert sorted(waiting_kinds(state)) == [(1, "show"), (3, "show")]
-    options = {e.prompt.seat: e.prompt.options for e in of_type(events, "prompt_opened")}
+    options = {e.prompt.seat: e.prompt.options for e in of_type(events, PromptOpened)}
     assert options == {1: [["white"]], 3: [["peacock"]]}
-    answered = of_type(events, "sleuth_answered")
+    answered = of_type(events, SleuthAnswered)
     assert [(e.seat, e.showed) for e in answered] == [(2, False)]
-    assert not of_type(events, "card_shown")
+    assert not of_type(events, CardShown)
     after, more = show_all(state)
     assert waiting_kinds(after) == [(0, "accuse_or_end")]
-    answered = of_type(more, "sleuth_answered")
+    answered = of_type(more, SleuthAnswered)
     assert [(e.seat, e.showed) for e in answered] == [(1, True), (3, True)]
     assert all(e.audience.scope == "public" for e in answered)
     assert all("had_choice" not in e.model_dump() for e in answered)
-    shown = {e.card for e in of_type(more, "card_shown")}
+    shown = {e.card for e in of_type(more, CardShown)}
     assert shown == {"white", "peacock"}
 
 
@@ -144,19 +146,19 @@ def test_tip_all_of_a_kind_returns_every_card_of_it() -> None:
         table("tip_destinations"), PrivateTip(seat=0, card="tip_destinations", target=1)
     )
     assert waiting_kinds(state) == [(1, "answer_tip")]
-    passed = of_type(events, "tip_passed")
+    passed = of_type(events, TipPassed)
     assert [(e.audience.scope, e.card) for e in passed] == [
         ("public", None),
         ("private", "tip_destinations"),
     ]
     assert passed[1].audience.seats == (0, 1)
-    opened = of_type(events, "prompt_opened")[0]
+    opened = of_type(events, PromptOpened)[0]
     assert opened.prompt.options == [["mt_rushmore", "hoover_dam"]]
     refused(state, AnswerTip(seat=1, cards=["mt_rushmore"]), "return every one of them")
     after, answered = play(state, AnswerTip(seat=1, cards=["hoover_dam", "mt_rushmore"]))
     record = last(after, Tipped)
     assert isinstance(record, Tipped) and record.answer == ["mt_rushmore", "hoover_dam"]
-    assert [(e.audience.scope, e.cards) for e in of_type(answered, "tip_answered")] == [
+    assert [(e.audience.scope, e.cards) for e in of_type(answered, TipAnswered)] == [
         ("public", None),
         ("private", ["mt_rushmore", "hoover_dam"]),
     ]

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from engine.mansion import legal, player_view, public_view
 from engine.mansion.actions import AllSnoop, EndTurn, PickCard, Snoop
+from engine.mansion.events import AllSnoopPlayed, CardPicked, PromptOpened, SnoopedCard, SnoopPlayed
 from engine.mansion.observations import AllSnoopSeen, SnoopSeen
 from engine.mansion.prompts import PickPrompt
 from engine.mansion.state import GameState
+from testkit.events import of_type
 
-from .helpers import build_state, of_type, play, refused, waiting_kinds
+from .helpers import build_state, play, refused, waiting_kinds
 
 
-def snoop_table(players: int = 3, **kw: object) -> GameState:
-    return build_state(players, actions={0: ["snoop", "all_snoop_left"]}, **kw)  # type: ignore[arg-type]
+def snoop_table(players: int = 3, eliminated: Iterable[int] = ()) -> GameState:
+    return build_state(players, actions={0: ["snoop", "all_snoop_left"]}, eliminated=eliminated)
 
 
 def test_snoop_lays_the_targets_hand_face_down_and_the_snooper_picks() -> None:
@@ -25,8 +29,8 @@ def test_snoop_lays_the_targets_hand_face_down_and_the_snooper_picks() -> None:
     assert isinstance(prompt, PickPrompt)
     assert prompt.target == 2 and prompt.count == 6
     assert sorted(prompt.order) == sorted(after.seats[2].clues)
-    assert of_type(events, "snoop_played")[0].audience.scope == "public"
-    opened = of_type(events, "prompt_opened")[0]
+    assert of_type(events, SnoopPlayed)[0].audience.scope == "public"
+    opened = of_type(events, PromptOpened)[0]
     assert opened.prompt.count == 6 and opened.prompt.options is None
     assert "order" not in opened.prompt.model_dump()
     assert legal.legal_actions(after, 0) == [PickCard(seat=0, position=i) for i in range(6)]
@@ -38,9 +42,9 @@ def test_the_card_seen_is_the_one_at_the_picked_position_and_only_the_snooper_le
     assert isinstance(prompt, PickPrompt)
     after, events = play(state, PickCard(seat=0, position=4))
     card = prompt.order[4]
-    snooped = of_type(events, "snooped_card")[0]
+    snooped = of_type(events, SnoopedCard)[0]
     assert snooped.audience.seats == (0,) and snooped.card == card
-    picked = of_type(events, "card_picked")[0]
+    picked = of_type(events, CardPicked)[0]
     assert picked.audience.scope == "public" and "card" not in picked.model_dump()
     mine = player_view(after, 0).observations[-1]
     assert isinstance(mine, SnoopSeen) and mine.card == card and mine.done
@@ -94,12 +98,12 @@ def test_all_snoop_every_player_picks_from_the_neighbour_on_the_side_shown(
         prompt = after.prompt_for(seat)
         assert isinstance(prompt, PickPrompt) and prompt.reason == "all_snoop"
         assert prompt.target == (seat + shift) % players
-    played = of_type(events, "all_snoop_played")[0]
+    played = of_type(events, AllSnoopPlayed)[0]
     assert played.looks_at == [(s + shift) % players for s in range(players)]
-    assert len(of_type(events, "prompt_opened")) == players
+    assert len(of_type(events, PromptOpened)) == players
     for seat in range(players):
         after, picked = play(after, PickCard(seat=seat, position=0))
-        secret = of_type(picked, "snooped_card")[0]
+        secret = of_type(picked, SnoopedCard)[0]
         assert secret.audience.seats == (seat,)
         target = (seat + shift) % players
         assert secret.card in after.seats[target].clues

@@ -3,6 +3,8 @@ Suggestion" (refutation clockwise from the suggester's left, the refuter's choic
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from engine.mansion import legal, player_view, public_view
@@ -14,24 +16,25 @@ from engine.mansion.actions import (
     SuggestAny,
     SuggestPresent,
 )
+from engine.mansion.events import (
+    ActionBurned,
+    CardShown,
+    MarkersSwapped,
+    PromptOpened,
+    SuggestionAnswered,
+    SuggestionMade,
+)
 from engine.mansion.observations import SuggestionSeen
 from engine.mansion.records import Suggested
 from engine.mansion.state import GameState
+from testkit.events import of_type
 
-from .helpers import build_state, of_type, play, private_to, public, refused, waiting_kinds
+from .helpers import HANDS, build_state, play, private_to, public, refused, waiting_kinds
 
 # Solution: scarlet, balloon, niagara_falls. Markers: Ann niagara_falls, Bea coney_island,
 # Cid mt_rushmore, Dee old_faithful; by the tray: the other five.
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
-
-
-def table(turn: int = 0, **kw: object) -> GameState:
-    return build_state(4, hands=HANDS, turn=turn, **kw)  # type: ignore[arg-type]
+table = functools.partial(build_state, 4, hands=HANDS)
+"""A 4-player table of HANDS (build_state's other keywords as given)."""
 
 
 def last_suggestion(state: GameState) -> Suggested:
@@ -40,7 +43,7 @@ def last_suggestion(state: GameState) -> Suggested:
 
 def test_present_suggestion_names_the_marker_in_front_of_you() -> None:
     _, events = play(table(), SuggestPresent(seat=0, suspect="white", vehicle="airliner"))
-    made = of_type(events, "suggestion_made")[0]
+    made = of_type(events, SuggestionMade)[0]
     assert made.named.cards() == ("white", "airliner", "niagara_falls")
     assert made.audience.scope == "public" and made.card == "suggest_present"
 
@@ -54,15 +57,15 @@ def test_a_refuter_with_exactly_one_is_still_asked_which_to_show() -> None:
     record = last_suggestion(state)
     assert (record.passed, record.refuter, record.shown) == ([], 1, None)
     assert waiting_kinds(state) == [(1, "show")]
-    opened = of_type(events, "prompt_opened")[0]
+    opened = of_type(events, PromptOpened)[0]
     assert opened.audience.seats == (1,) and opened.prompt.options == [["white"]]
-    assert not of_type(events, "card_shown")
-    answered = of_type(events, "suggestion_answered")[0]
+    assert not of_type(events, CardShown)
+    answered = of_type(events, SuggestionAnswered)[0]
     assert answered.audience.scope == "public"
     assert (answered.refuter, answered.passed) == (1, [])
     assert "had_choice" not in answered.model_dump()
     after, shown_events = play(state, ShowCard(seat=1, card="white"))
-    shown = of_type(shown_events, "card_shown")
+    shown = of_type(shown_events, CardShown)
     assert len(shown) == 1 and shown[0].audience.seats == (0, 1) and shown[0].card == "white"
     assert last_suggestion(after).shown == "white"
     assert waiting_kinds(after) == [(0, "accuse_or_end")]
@@ -84,17 +87,17 @@ def test_a_refuter_with_two_or_more_chooses_which_to_show() -> None:
     record = last_suggestion(state)
     assert (record.passed, record.refuter, record.shown) == ([1, 2], 3, None)
     assert waiting_kinds(state) == [(3, "show")]
-    opened = of_type(events, "prompt_opened")[0]
+    opened = of_type(events, PromptOpened)[0]
     assert opened.audience.seats == (3,)
     assert opened.prompt.options == [["peacock"], ["automobile"]]
-    assert not of_type(events, "card_shown")
+    assert not of_type(events, CardShown)
     assert legal.legal_actions(state, 3) == [
         ShowCard(seat=3, card="peacock"),
         ShowCard(seat=3, card="automobile"),
     ]
     after, shown = play(state, ShowCard(seat=3, card="automobile"))
     assert last_suggestion(after).shown == "automobile"
-    card_shown = of_type(shown, "card_shown")[0]
+    card_shown = of_type(shown, CardShown)[0]
     assert card_shown.audience.seats == (0, 3) and card_shown.card == "automobile"
     assert waiting_kinds(after) == [(0, "accuse_or_end")]
 
@@ -111,8 +114,8 @@ def test_nobody_can_refute() -> None:
     after, events = play(table(), SuggestPresent(seat=0, suspect="scarlet", vehicle="balloon"))
     record = last_suggestion(after)
     assert (record.passed, record.refuter, record.shown) == ([1, 2, 3], None, None)
-    assert of_type(events, "suggestion_answered")[0].refuter is None
-    assert not of_type(events, "card_shown")
+    assert of_type(events, SuggestionAnswered)[0].refuter is None
+    assert not of_type(events, CardShown)
 
 
 def test_you_may_name_your_own_cards_and_they_do_not_refute() -> None:
@@ -147,7 +150,7 @@ def test_any_from_the_tray_swaps_with_the_tray() -> None:
     )
     assert after.seats[0].marker == "alamo"
     assert "niagara_falls" in after.tray and "alamo" not in after.tray
-    swap = of_type(events, "markers_swapped")[0]
+    swap = of_type(events, MarkersSwapped)[0]
     assert (swap.seat, swap.gave, swap.took, swap.other) == (0, "niagara_falls", "alamo", None)
     record = last_suggestion(after)
     assert record.named.destination == "alamo"
@@ -160,7 +163,7 @@ def test_any_from_a_players_marker_swaps_with_that_player() -> None:
     )
     assert after.seats[0].marker == "mt_rushmore"
     assert after.seats[2].marker == "niagara_falls"
-    swap = of_type(events, "markers_swapped")[0]
+    swap = of_type(events, MarkersSwapped)[0]
     assert swap.other == 2 and swap.audience.scope == "public"
     assert last_suggestion(after).refuter == 1
 
@@ -169,7 +172,7 @@ def test_any_from_your_own_destination_swaps_nothing() -> None:
     after, events = play(
         table(), SuggestAny(seat=0, destination="niagara_falls", suspect="plum", vehicle="train")
     )
-    assert not of_type(events, "markers_swapped")
+    assert not of_type(events, MarkersSwapped)
     assert after.seats[0].marker == "niagara_falls"
 
 
@@ -208,8 +211,8 @@ def test_suggestion_refuses_cards_of_the_wrong_kind() -> None:
 def test_move_swaps_and_makes_no_suggestion_then_accuse_or_end() -> None:
     after, events = play(table(), Move(seat=0, destination="coney_island"))
     assert after.seats[0].marker == "coney_island" and after.seats[1].marker == "niagara_falls"
-    assert not of_type(events, "suggestion_made")
-    swap = of_type(events, "markers_swapped")[0]
+    assert not of_type(events, SuggestionMade)
+    swap = of_type(events, MarkersSwapped)[0]
     assert swap.card == "suggest_present"
     assert waiting_kinds(after) == [(0, "accuse_or_end")]
     won, _ = play(
@@ -268,7 +271,7 @@ def test_fugitive_refutes_last_and_burns_the_top_action_card(players: int) -> No
     assert record.burned == top
     assert after.discard[-1].card == top and after.discard[-1].face_up
     assert len(after.draw) == len(state.draw) - 1
-    burned = of_type(events, "action_burned")[0]
+    burned = of_type(events, ActionBurned)[0]
     assert burned.audience.scope == "public" and burned.card == top
     seen = player_view(after, 2).observations[-1]
     assert isinstance(seen, SuggestionSeen) and seen.fugitive_refuted and seen.shown is None
@@ -290,7 +293,7 @@ def test_fugitive_refuting_on_an_empty_pile_burns_nothing() -> None:
         SuggestPresent(seat=0, suspect="plum", vehicle="balloon"),
         ShowCard(seat=1, card="plum"),
     )
-    assert last_suggestion(after).burned is None and not of_type(events, "action_burned")
+    assert last_suggestion(after).burned is None and not of_type(events, ActionBurned)
     assert not after.is_over
     ended, _ = play(after, EndTurn(seat=0))
     # the next draw finds the pile empty: the fugitive escapes (and solved no crime)

@@ -3,6 +3,8 @@ end; play passes left, skipping wrong accusers and (One Against All) the fugitiv
 
 from __future__ import annotations
 
+import functools
+
 from engine.mansion import legal
 from engine.mansion.actions import (
     Accuse,
@@ -13,20 +15,13 @@ from engine.mansion.actions import (
     Snoop,
     SuggestPresent,
 )
-from engine.mansion.state import GameState
+from engine.mansion.events import ActionDrawn, TurnEnded, TurnStarted
+from testkit.events import of_type
 
-from .helpers import build_state, of_type, play, refused, waiting_kinds
+from .helpers import HANDS, build_state, play, refused, waiting_kinds
 
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
-
-
-def table(**kw: object) -> GameState:
-    return build_state(4, hands=HANDS, **kw)  # type: ignore[arg-type]
+table = functools.partial(build_state, 4, hands=HANDS)
+"""A 4-player table of HANDS (build_state's other keywords as given)."""
 
 
 def test_turn_starts_with_the_draw_then_a_play_prompt() -> None:
@@ -37,9 +32,9 @@ def test_turn_starts_with_the_draw_then_a_play_prompt() -> None:
     assert after.seats[1].actions == ["snoop", top]
     assert len(after.draw) == len(state.draw) - 1
     assert waiting_kinds(after) == [(1, "play")]
-    started = of_type(events, "turn_started")[0]
+    started = of_type(events, TurnStarted)[0]
     assert (started.seat, started.turn_number, started.draw_size) == (1, 2, len(after.draw))
-    drawn = of_type(events, "action_drawn")[0]
+    drawn = of_type(events, ActionDrawn)[0]
     assert drawn.audience.seats == (1,) and drawn.card == top
 
 
@@ -53,7 +48,7 @@ def test_play_then_accuse_or_end_then_the_card_goes_to_the_discard() -> None:
     ended, events = play(after, EndTurn(seat=0))
     assert [d.card for d in ended.discard] == ["suggest_present"]
     assert ended.played is None
-    assert of_type(events, "turn_ended")[0].seat == 0
+    assert of_type(events, TurnEnded)[0].seat == 0
 
 
 def test_play_passes_left_and_wraps() -> None:

@@ -40,14 +40,7 @@ from engine.mansion.observations import (
 from engine.mansion.prompts import PickPrompt
 from engine.mansion.state import GameState
 
-from .helpers import SOLUTION, build_state, fresh_game, play
-
-HANDS = {
-    0: ["mustard", "seaplane", "coney_island", "golden_gate", "miami_beach"],
-    1: ["white", "limousine", "mt_rushmore", "hoover_dam", "plum"],
-    2: ["green", "airliner", "old_faithful", "alamo"],
-    3: ["peacock", "automobile", "train", "lincoln_memorial"],
-}
+from .helpers import HANDS, SOLUTION, build_state, fresh_game, play
 
 
 def scripted() -> GameState:

@@ -8,8 +8,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from typing import Any, Literal
 
 import pytest
+from discord.ui import DynamicItem
 
 from bot.components import TableButton
 from bot.mansion import components
@@ -32,6 +34,7 @@ from engine.mansion import (
 from engine.mansion.actions import PLAY_TYPES, card_played
 from engine.mansion.ai import choose_action
 from engine.mansion.prompts import PickPrompt
+from engine.mansion.state import Variant
 from testkit.mansion_drive import named
 from testkit.mansion_secrecy import (
     BURNED,
@@ -55,10 +58,11 @@ def table_for(state: GameState, **options: object) -> Table:
                  version=7)
 
 
-def games(players: int, seed: int, variant: str = "standard", series: int = 1) -> Iterator[Step]:
+def games(players: int, seed: int, variant: Variant = "standard", series: Literal[1, 2, 3] = 1
+          ) -> Iterator[Step]:
     """A random game of AI players (easy or expert), step by step."""
     refs = [PlayerRef(id=f"p{i}", name=NAMES[i]) for i in range(players)]
-    state, events = new_game(refs, Options(players=players, variant=variant,  # type: ignore[arg-type]
+    state, events = new_game(refs, Options(players=players, variant=variant,
                                            series_wins=series), seed)
     rng = random.Random(seed)
     yield state, events
@@ -73,8 +77,9 @@ def games(players: int, seed: int, variant: str = "standard", series: int = 1) -
         yield state, events
 
 
-CASES = [(3, 1, "standard", 1), (4, 2, "one_against_all", 1), (5, 3, "standard", 2),
-         (3, 4, "one_against_all", 2)]
+CASES: list[tuple[int, int, Variant, Literal[1, 2, 3]]] = [
+    (3, 1, "standard", 1), (4, 2, "one_against_all", 1), (5, 3, "standard", 2),
+    (3, 4, "one_against_all", 2)]
 
 
 def fits(out: Outgoing, where: str) -> None:
@@ -94,8 +99,8 @@ def lines(out: Outgoing) -> Iterator[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("players", "seed", "variant", "series"), CASES)
-def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: str,
-                                              series: int) -> None:
+def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: Variant,
+                                              series: Literal[1, 2, 3]) -> None:
     messages = 0
     for n, (state, events) in enumerate(games(players, seed, variant, series)):
         table = table_for(state, series=series)
@@ -124,18 +129,20 @@ def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: 
             for seat in range(players):
                 fits(GAME.hand(table, state, seat, lang="en"), "hand")
                 view = player_view(state, seat)
-                fits(components.panel(table.id, view), "panel")
+                fits(components.panel(table.id, view, "en"), "panel")
                 if view.prompt is not None and view.prompt.kind == "play":
                     for card in legal.playable_cards(view, seat):
-                        fits(components.card_step(table.id, view, card), card)
-                    fits(components.accuse_picker(table.id, view.prompt.id, [None] * 3), "acc")
+                        fits(components.card_step(table.id, view, card, "en"), card)
+                    fits(components.accuse_picker(table.id, view.prompt.id, [None] * 3, "en"),
+                         "acc")
             view = player_view(state, n % players)
-            fits(notes_message(table, view, choice=choice_text(view)), "notes")
+            fits(notes_message(table, view, "en", choice=choice_text(view, "en")), "notes")
     assert state.phase == "over" and messages > 10
     fits(Outgoing(content=GAME.log(table, state, lang="en")), "log")
 
 
-TEMPLATES = [re.compile(f.__discord_ui_compiled_template__) for f in (*FAMILIES, TableButton)]
+FAMILIES_AND_TABLE: tuple[type[DynamicItem[Any]], ...] = (*FAMILIES, TableButton)
+TEMPLATES = [re.compile(f.__discord_ui_compiled_template__) for f in FAMILIES_AND_TABLE]
 
 
 def custom_ids(out: Outgoing) -> list[str]:
@@ -158,17 +165,18 @@ def test_every_custom_id_is_handled_by_exactly_one_family() -> None:
         outs = [GAME.table_message(table, state, lang="en")]
         for seat in range(len(state.seats)):
             view = player_view(state, seat)
-            outs.append(components.panel(table.id, view))
+            outs.append(components.panel(table.id, view, "en"))
             letter = GAME.letter(table, state, events, seat, lang="en")
             if letter:
                 outs.append(letter)
             if view.prompt is not None and view.prompt.kind == "play":
                 for card in legal.playable_cards(view, seat):
-                    outs.append(components.card_step(table.id, view, card))
+                    outs.append(components.card_step(table.id, view, card, "en"))
                 draft = ["golden_gate", "scarlet", "automobile"]
-                outs.append(components.suggest_any_picker(table.id, view, draft))  # type: ignore[arg-type]
+                outs.append(components.suggest_any_picker(table.id, view, draft, "en"))  # type: ignore[arg-type]
                 outs.append(components.accuse_picker(table.id, view.prompt.id,
-                                                     ["plum", "automobile", "lincoln_memorial"]))
+                                                     ["plum", "automobile", "lincoln_memorial"],
+                                                     "en"))
         for out in outs:
             for cid in custom_ids(out):
                 assert len(cid) <= 100, cid
@@ -197,13 +205,13 @@ def test_the_idle_notice_says_what_the_timer_does(seed: int) -> None:
         for seat in legal.waiting_on(state):
             notice = GAME.idle_notice(table_for(state), state, seat, lang="en")
             action = GAME.ai_action(state, seat, IDLE, random.Random(0))
-            assert action.type != "accuse"  # type: ignore[union-attr]
+            assert action.type != "accuse"
             assert GAME.ai_action(state, seat, IDLE, random.Random(1)) == action
             if isinstance(action, PrivateTip):  # which tip stays between the two
                 assert "a **Private Tip** to" in notice and TIP_ASKS[action.card] not in notice
                 told += 1
             elif isinstance(action, PLAY_TYPES):
-                assert action_name(card_played(action)) in notice  # type: ignore[arg-type]
+                assert action_name("en", card_played(action)) in notice
                 assert "took too long: for them" in notice
                 told += 1
             assert not (named(notice) - _public_destinations(action))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot import news
 from bot.mansion.components import after as answer
 from bot.mansion.game import GAME
+from bot.plug import plug
 from engine.mansion import legal
 from tests.mansion_bot.test_rendering import games, table_for
 
@@ -22,19 +23,17 @@ def test_the_actor_is_not_told_twice_and_its_answer_brings_its_prompt() -> None:
             earlier = [] if state.phase == "over" else legal.waiting_on(state)
             if actor is None:
                 continue
-            _, every = news.letters(GAME, table, state, events, newly_waiting=[], alerts={},
-                                    langs={},
-                                    channel=False)
-            _, told = news.letters(GAME, table, state, events, newly_waiting=[], alerts={},
-                                    langs={},
-                                   channel=False, told=actor)
+            _, every = news.letters(plug(GAME), table, state, events, newly_waiting=[], alerts={},
+                                    langs={}, channel=False)
+            _, told = news.letters(plug(GAME), table, state, events, newly_waiting=[], alerts={},
+                                   langs={}, channel=False, told=actor)
             mine = f"u:{actor + 1}"
             before = [x for x in every if x.to == mine and x.slot is None]
             after = [x for x in told if x.to == mine and x.slot is None]
             assert [x for x in every if x.to != mine] == [x for x in told if x.to != mine]
             assert after == [x for x in before if x.body.pictures]
             if any(x.body.components for x in before):  # the answer brings the prompt
-                assert answer(table.id, actor)(state, list(events)).components
+                assert answer(table.id, actor, "en")(state, list(events)).components
                 prompted += 1
             quiet += len(before) - len(after)
     assert quiet > 10 and prompted > 0, (quiet, prompted)

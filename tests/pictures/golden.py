@@ -43,6 +43,14 @@ def updating() -> bool:
     return os.environ.get("UPDATE_GOLDEN", "") not in ("", "0")
 
 
+def pixel(image: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    """The channels of one pixel of a multi-band picture (RGB, RGBA): Pillow types a pixel
+    as a number, a tuple or None, whatever the mode."""
+    value = image.getpixel(xy)
+    assert isinstance(value, tuple), (image.mode, value)
+    return value
+
+
 def compare(actual: Image.Image, expected: Image.Image) -> tuple[Comparison, Image.Image | None]:
     a, e = actual.convert("RGB"), expected.convert("RGB")
     if a.size != e.size:
@@ -50,8 +58,8 @@ def compare(actual: Image.Image, expected: Image.Image) -> tuple[Comparison, Ima
     diff = ImageChops.difference(a, e)
     histogram = diff.histogram()  # 3 x 256 bins
     pixels = a.width * a.height
-    mean = sum(i * n for k in range(3) for i, n in enumerate(histogram[k * 256 : (k + 1) * 256]))
-    mean /= 3 * pixels
+    total = sum(i * n for k in range(3) for i, n in enumerate(histogram[k * 256 : (k + 1) * 256]))
+    mean = total / (3 * pixels)
     channel_max = Image.eval(diff, lambda v: 255 if v > PIXEL_TOLERANCE else 0)
     r, g, b = channel_max.split()
     changed_mask = ImageChops.lighter(ImageChops.lighter(r, g), b)

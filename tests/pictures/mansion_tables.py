@@ -4,7 +4,7 @@ change to dealing, the AI or the rules' bookkeeping does not move them."""
 from __future__ import annotations
 
 from engine.mansion.cards import CLUES
-from engine.mansion.notes import CardNotes, Notes, SolutionOdds
+from engine.mansion.notes import Assist, CardNotes, Mark, Notes, SolutionOdds
 from engine.mansion.records import Accused, Triple
 from engine.mansion.state import Options, RoundResult
 from engine.mansion.views import PlayerView, PublicView, SeatInfo
@@ -42,9 +42,10 @@ def hand_4p() -> PlayerView:
     markers = ["niagara_falls", "alamo", "miami_beach", "old_faithful"]
     tray = ["coney_island", "mt_rushmore", "golden_gate", "hoover_dam", "lincoln_memorial"]
     seats = _seats(markers, [4, 4, 5, 5])
-    return PlayerView(**_public(Options(players=4), seats, tray), seat=0,
-                      clues=["mustard", "plum", "alamo", "lincoln_memorial"],
-                      actions=["suggest_any", "tip_red"], prompt=None)
+    return PlayerView.model_validate(
+        _public(Options(players=4), seats, tray, seat=0,
+                clues=["mustard", "plum", "alamo", "lincoln_memorial"],
+                actions=["suggest_any", "tip_red"], prompt=None))
 
 
 def hand_fugitive_3p() -> PlayerView:
@@ -55,11 +56,11 @@ def hand_fugitive_3p() -> PlayerView:
             "miami_beach"]
     seats = _seats(markers, [6, 6, 6], fugitive=1)
     solution = Triple(suspect="white", vehicle="train", destination="golden_gate")
-    return PlayerView(
-        **_public(Options(players=3, variant="one_against_all"), seats, tray, fugitive=1,
-                  solution=solution, turn=2),
-        seat=1, clues=["scarlet", "green", "seaplane", "airliner", "coney_island", "alamo"],
-        actions=[], prompt=None)
+    return PlayerView.model_validate(
+        _public(Options(players=3, variant="one_against_all"), seats, tray, fugitive=1,
+                solution=solution, turn=2, seat=1,
+                clues=["scarlet", "green", "seaplane", "airliner", "coney_island", "alamo"],
+                actions=[], prompt=None))
 
 
 def markers_5p() -> PublicView:
@@ -67,8 +68,9 @@ def markers_5p() -> PublicView:
     markers = ["mt_rushmore", "golden_gate", "hoover_dam", "lincoln_memorial", "miami_beach"]
     tray = ["niagara_falls", "coney_island", "old_faithful", "alamo"]
     seats = _seats(markers, [4, 4, 4, 3, 3], eliminated=(4,), scores=(1, 0, 0, 0, 0))
-    return PublicView(**_public(Options(players=5, series_wins=2), seats, tray, turn=2,
-                                round=2, turn_number=11, draw_size=17))
+    return PublicView.model_validate(
+        _public(Options(players=5, series_wins=2), seats, tray, turn=2, round=2, turn_number=11,
+                draw_size=17))
 
 
 HANDS_4P = [
@@ -80,7 +82,7 @@ HANDS_4P = [
 SOLUTION_4P = Triple(suspect="scarlet", vehicle="train", destination="mt_rushmore")
 
 
-def _notes(seat: int, assist: str, hands: list[list[str]], known: set[str],
+def _notes(seat: int, assist: Assist, hands: list[list[str]], known: set[str],
            solution: Triple) -> Notes:
     """A plausible grid for `seat`: its own hand and the `known` cards marked, the rest
     open (at full with made-up odds that add up per card)."""
@@ -90,14 +92,14 @@ def _notes(seat: int, assist: str, hands: list[list[str]], known: set[str],
     for k, card in enumerate(CLUES):
         mine = card in hands[seat]
         sure = mine or card in known
-        marks: list = []
+        marks: list[Mark] = []
         for s in range(n):
             if sure:
                 marks.append("held" if holder.get(card) == s else "not_held")
             else:
                 marks.append("not_held" if s == seat else "unknown")
         solved = card in solution.cards() and assist == "full" and k % 2 == 0
-        sol: str = "not_held" if sure else ("held" if solved else "unknown")
+        sol: Mark = "not_held" if sure else ("held" if solved else "unknown")
         row = CardNotes(card=card, kind=CLUES[card].kind.value, marks=marks, solution=sol)
         if assist == "full":
             open_cols = [s for s in range(n) if marks[s] == "unknown"]
@@ -148,9 +150,9 @@ def reveal_4p() -> PublicView:
     result = RoundResult(round=1, dealer=0, fugitive=None, solution=SOLUTION_4P,
                          hands=HANDS_4P, winner=3, how="solved", log=[wrong, right])
     tray = ["coney_island", "mt_rushmore", "golden_gate", "hoover_dam", "lincoln_memorial"]
-    return PublicView(**_public(Options(players=4), seats, tray, phase="over", rounds=[result],
-                                master=3, ended_by="won", solution=SOLUTION_4P,
-                                end_reason="Zoë named the solution."))
+    return PublicView.model_validate(
+        _public(Options(players=4), seats, tray, phase="over", rounds=[result], master=3,
+                ended_by="won", solution=SOLUTION_4P, end_reason="Zoë named the solution."))
 
 
 def reveal_escaped_3p() -> PublicView:
@@ -165,7 +167,7 @@ def reveal_escaped_3p() -> PublicView:
               "miami_beach"]]
     result = RoundResult(round=1, dealer=1, fugitive=1, solution=solution, hands=hands,
                          winner=1, how="escaped", log=[])
-    return PublicView(**_public(Options(players=3, variant="one_against_all"), seats, [],
-                                phase="over", fugitive=1, rounds=[result], master=1,
-                                ended_by="won", solution=solution, draw_size=0,
-                                end_reason="The draw pile ran out."))
+    return PublicView.model_validate(
+        _public(Options(players=3, variant="one_against_all"), seats, [], phase="over",
+                fugitive=1, rounds=[result], master=1, ended_by="won", solution=solution,
+                draw_size=0, end_reason="The draw pile ran out."))

@@ -3,6 +3,8 @@ change only when the drawing changes (not when the engine's dealing does)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.thirteen_clues import (
     Accuse,
     Ask,
@@ -17,8 +19,9 @@ from engine.thirteen_clues import (
 )
 from engine.thirteen_clues.cards import CARDS, cards_in_play, suits_in_play
 from engine.thirteen_clues.events import GameOver
-from engine.thirteen_clues.state import Seat
-from testkit.thirteen_clues import build_state, of_type, play
+from engine.thirteen_clues.state import Edition, Seat
+from testkit.events import of_type
+from testkit.thirteen_clues import build_state, play
 
 NAMES = ("Ann", "Bob", "Catherine", "Dan", "Eve", "Fay")
 ODD_NAMES = ("Zoë", "Bartholomew Maximilian the Third", "🕵️", "Dan", "Eve", "Fay")
@@ -36,16 +39,13 @@ def mixed_holders(players: int) -> dict[int, list[str]]:
     }
 
 
-def table(players: int, edition: str = "2020", **kwargs: object) -> GameState:
-    return build_state(
-        players,
-        edition=edition,  # type: ignore[arg-type]
-        holders=mixed_holders(players),
-        **{"names": NAMES, **kwargs},  # type: ignore[arg-type]
-    )
+def table(players: int, edition: Edition = "2020", *, glasses: list[int] | None = None,
+          turn: int = 0, names: Sequence[str] = NAMES) -> GameState:
+    return build_state(players, edition=edition, holders=mixed_holders(players), names=names,
+                       glasses=glasses, turn=turn)
 
 
-def turns_view(players: int = 4, edition: str = "2020") -> PlayerView:
+def turns_view(players: int = 4, edition: Edition = "2020") -> PlayerView:
     """Seat 0 during play, after consulting informant A (3-5 players) or C (2 players)."""
     state = table(players, edition)
     if players < 6:
@@ -79,7 +79,7 @@ def passing_view(passed: bool) -> PlayerView:
     return player_view(state, 0)
 
 
-def casebook_state(players: int = 3, edition: str = "2016") -> GameState:
+def casebook_state(players: int = 3, edition: Edition = "2016") -> GameState:
     """Seat 0 has asked a few questions and consulted an informant: a casebook with several
     candidates, a ruled-out card of each kind (seen, consulted, deduced)."""
     state = table(players, edition, glasses=[3, 1, 1][:players])
@@ -92,19 +92,20 @@ def casebook_state(players: int = 3, edition: str = "2016") -> GameState:
     return state
 
 
-def finished(players: int = 5, edition: str = "2020") -> tuple[GameOver, PublicView]:
+def finished(players: int = 5, edition: Edition = "2020") -> tuple[GameOver, PublicView]:
     """Seat 1 accuses wrongly, then seat 2 names its own holder and wins."""
     state = table(players, edition, turn=1)
     pools = legal.accusable_cards(state, 1)
     guess = {
         cat.value: next(c for c in pools[cat] if c not in state.seats[1].holder) for cat in pools
     }
-    state, _ = play(state, Accuse(seat=1, **guess))
+    state, _ = play(state, Accuse(seat=1, person=guess["person"], location=guess["location"],
+                                  weapon=guess["weapon"]))
     seat = state.turn
     holder = state.seats[seat].holder
     state, events = play(
         state, Accuse(seat=seat, person=holder[0], location=holder[1], weapon=holder[2])
     )
-    (over,) = of_type(events, "game_over")
+    (over,) = of_type(events, GameOver)
     assert isinstance(over, GameOver)
     return over, public_view(state)

@@ -125,11 +125,10 @@ SECRECY_GAMES = [
 def test_no_picture_input_holds_what_its_reader_may_not_see(
     players: int, seed: int, edition: str, top_secret: bool
 ) -> None:
-    kw = {"edition": edition, "top_secret": top_secret, "max_steps": 40}
-    holders = final_holders(players, seed, **kw)
+    holders = final_holders(players, seed, edition=edition, top_secret=top_secret, max_steps=40)
     every_hidden = {c for h in holders for c in h}
     checked = 0
-    for sent in play(players, seed, **kw):
+    for sent in play(players, seed, edition=edition, top_secret=top_secret, max_steps=40):
         if sent.over:
             continue  # the end reveals everything, to everyone
         for ref in sent.body.pictures:

@@ -18,6 +18,7 @@ from bot.mansion import pictures
 from bot.mansion.game import GAME
 from bot.mansion.notes import notes_message
 from bot.messages import Picture as PictureRef
+from bot.plug import plug
 from engine.mansion import GameState, player_view
 from testkit.letters import play, table_for
 from testkit.mansion_inputs import check_member_picture, check_public_picture
@@ -25,6 +26,8 @@ from tests.pictures.golden import check_golden
 from tests.pictures.test_letters import check_message
 
 VARIANTS = ("standard", "one-against-all")
+MANSION = plug(GAME)
+"""The Mansion as the shell holds it (the letters are rendered through the plug)."""
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -33,7 +36,7 @@ def test_every_picture_a_mansion_letter_carries_fits_discord(players: int, varia
                                                              ) -> None:
     drawings = Drawings.of([GAME])
     kinds: dict[str, int] = {}
-    for sent in play(players, 13 * players, game=GAME, variant=variant, max_steps=400):
+    for sent in play(players, 13 * players, game=MANSION, variant=variant, max_steps=400):
         drawn: dict[str, int] = {}
         for ref in sent.body.pictures:
             if kinds.get(ref.kind, 0) < 3 or ref.kind == pictures.REVEAL:
@@ -52,7 +55,7 @@ def test_every_picture_a_mansion_letter_carries_fits_discord(players: int, varia
 def test_no_mansion_picture_input_holds_what_its_reader_may_not_see(
         players: int, variant: str, seed: int) -> None:
     checked = {"member": 0, "channel": 0, "reveal": 0}
-    for sent in play(players, 50 + seed, game=GAME, variant=variant, max_steps=300):
+    for sent in play(players, 50 + seed, game=MANSION, variant=variant, max_steps=300):
         state: GameState = sent.state
         for ref in sent.body.pictures:
             if sent.over:
@@ -70,11 +73,11 @@ def test_no_mansion_picture_input_holds_what_its_reader_may_not_see(
 
 
 def test_notes_carry_a_picture_at_bookkeeping_and_full_only() -> None:
-    state = next(s.state for s in play(4, 9, game=GAME, max_steps=30, hands=False)
+    state = next(s.state for s in play(4, 9, game=MANSION, max_steps=30, hands=False)
                  if s.state.turn_number >= 3)
     view = player_view(state, 1)
     for assist, drawn in (("off", False), ("bookkeeping", True), ("full", True)):
-        out = notes_message(table_for(4, GAME, assist=assist), view)
+        out = notes_message(table_for(4, MANSION, assist=assist), view, "en")
         assert bool(out.pictures) is drawn, assist
         for ref in out.pictures:
             check_member_picture(ref, state, 1)
@@ -85,7 +88,7 @@ def test_notes_carry_a_picture_at_bookkeeping_and_full_only() -> None:
 
 def seeded_deal_picture(seed: int = 7) -> PictureRef:
     """Seat 0's hand picture in its deal DM, from a 4-player standard game dealt by `seed`."""
-    for sent in play(4, seed, game=GAME, max_steps=2, hands=False):
+    for sent in play(4, seed, game=MANSION, max_steps=2, hands=False):
         for ref in sent.body.pictures:
             if sent.seat == 0 and ref.kind == pictures.HAND:
                 return ref

@@ -37,12 +37,15 @@ from engine.thirteen_clues import (
 )
 from engine.thirteen_clues.cards import CARDS, cards_in_play
 from engine.thirteen_clues.deduction import solve
+from engine.thirteen_clues.events import GameOver
+from engine.thirteen_clues.state import Edition
+from testkit.events import of_type
 from testkit.positions import game_states
-from testkit.thirteen_clues import eventual_holder, of_type, refs
+from testkit.thirteen_clues import eventual_holder, refs
 from tests.pictures import tables
-from tests.pictures.golden import check_golden, compare
+from tests.pictures.golden import check_golden, compare, pixel
 
-EDITIONS = ("2020", "2016")
+EDITIONS: tuple[Edition, ...] = ("2020", "2016")
 PLAYERS = (2, 3, 4, 5, 6)
 
 
@@ -80,7 +83,7 @@ def may_see(view: PlayerView) -> set[str]:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("players", PLAYERS)
-def test_every_picture_renders_within_limits(players: int, edition: str) -> None:
+def test_every_picture_renders_within_limits(players: int, edition: Edition) -> None:
     states = game_states(players, seed=players, edition=edition, truth=0.0, max_steps=30)
     passing = next(s for s in states if s.phase == "passing" and s.seats[0].passed is None)
     turns = [s for s in states if s.phase == "turns"]
@@ -141,7 +144,7 @@ def test_the_reveal_shows_everything_and_the_winner() -> None:
 def test_a_table_ended_during_the_pass_shows_the_deal() -> None:
     state, _ = new_game(refs(3), Options(players=3, edition="2016"), seed=3)
     state, events = apply(state, Abandon(reason="The host ended the table."))
-    (over,) = of_type(events, "game_over")
+    (over,) = of_type(events, GameOver)
     picture = reveal_picture(over, public_view(state), cache=None)
     assert_fit_for_discord(picture)
     assert picture.faces == {c for dealt in over.dealt for c in dealt} | set(over.informants)
@@ -226,7 +229,7 @@ def test_the_golden_comparison_sees_small_changes_and_forgives_jitter() -> None:
     jitter = picture.copy()  # anti-aliasing moving a few levels on 1 pixel in 100
     for i in range(0, jitter.width * jitter.height, 100):
         xy = (i % jitter.width, i // jitter.width)
-        jitter.putpixel(xy, tuple(min(255, v + 6) for v in jitter.getpixel(xy)))
+        jitter.putpixel(xy, tuple(min(255, v + 6) for v in pixel(jitter, xy)))
     assert compare(jitter, picture)[0].ok
     one_word = picture.copy()
     ImageDraw.Draw(one_word).text((40, 320), "Left", fill=(169, 176, 196), font=font(13))

@@ -6,6 +6,7 @@ twice, nothing lost; the DM clicks of the pass reach process 0, which plays them
 database, once; the same pass chosen in a DM and in the channel at once (two processes)
 gives one commit and one polite refusal; the AI's timer fires once; both shards IDENTIFY in
 one bucket without an INVALID_SESSION; and the stand-in never sees more than 50 requests/s.
+Another: a member's `/language` chosen in one process is followed by the other.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.languages import FRESH_SECONDS
 from testkit.play import first_of_each
 from testkit.standin import running_standin
 from testkit.standin.process import BotProcess
@@ -74,7 +76,8 @@ async def test_a_two_process_cluster_plays_one_table_across_its_shards(
         try:
             for user, command, options in ((ann, "new", {}), (bea, "join", {}),
                                            (cy, "join", {}), (ann, "add-ai", {"count": 1})):
-                done = await dc.slash(user, channel, "13clues", command, timeout=15, **options)
+                done = await dc.slash(user, channel, "13clues", command, timeout=15,
+                                      options=options)
                 assert not done.errors and done.shard == 1, done.text
 
             # the deal, and process 1 killed while it sends it
@@ -138,4 +141,30 @@ async def test_a_two_process_cluster_plays_one_table_across_its_shards(
                     proc.terminate()
                     await proc.wait(15)
         for proc in (zero, one):
-            assert "Traceback" not in proc.output(), proc.output()[-3000:]
+            assert not proc.error_lines(), proc.output()[-3000:]  # nothing unexpected
+
+
+async def test_a_language_chosen_in_one_process_is_followed_by_the_other(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    async with running_standin() as dc:
+        dc.max_concurrency = 2  # a bucket each: no turn to wait for
+        guild = dc.add_guild("far", shard=(1, 2))
+        ann = dc.add_user("Ann", guild_id=guild.id)
+        zero = await start(dc, postgres_url, tmp_path, 0)
+        one = await start(dc, postgres_url, tmp_path, 1)
+        try:
+            shown = await dc.slash(ann, None, "language", timeout=15)  # a DM: process 0
+            assert shown.shard == 0 and "Discord app's language" in shown.text, shown.text
+            chosen = await dc.slash(ann, guild.channel_id, "language", language="fr",
+                                    timeout=15)
+            assert chosen.shard == 1 and "Je vous écris" in chosen.text, chosen.text
+            await asyncio.sleep(FRESH_SECONDS)
+            again = await dc.slash(ann, None, "language", timeout=15)
+            assert again.shard == 0 and "Je vous écris" in again.text, again.text
+        finally:
+            for proc in (zero, one):
+                proc.terminate()
+                await proc.wait(15)
+        for proc in (zero, one):
+            assert not proc.error_lines(), proc.output()[-3000:]  # nothing unexpected

@@ -3,8 +3,9 @@ SQLite (a file) and on PostgreSQL (a fresh database of the test server)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Generic, ParamSpec, TypeVar
 
 import pytest
 
@@ -13,6 +14,8 @@ from bot.storage import SqliteStorage, Storage
 from bot.storage.postgres import PostgresStorage
 
 BACKENDS = ("sqlite", "postgres")
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @pytest.fixture(params=BACKENDS)
@@ -35,3 +38,17 @@ def lobby(channel_id: int = 10, guild_id: int = 1) -> Table:
         guild_id=guild_id, channel_id=channel_id, game="13clues", host_id=100, options={},
         seats=[SeatRef(name="Ann", user_id=100)],
     )
+
+
+class Flaky(Generic[P, T]):
+    """A storage call whose first `failures` calls raise `error` (a database that stumbles),
+    the later ones answered by the real call; `failed` counts the failures raised."""
+
+    def __init__(self, call: Callable[P, Awaitable[T]], failures: int, error: str) -> None:
+        self.call, self.failures, self.error, self.failed = call, failures, error, 0
+
+    async def __call__(self, *args: P.args, **kwargs: P.kwargs) -> T:
+        if self.failed < self.failures:
+            self.failed += 1
+            raise RuntimeError(self.error)
+        return await self.call(*args, **kwargs)

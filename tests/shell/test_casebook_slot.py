@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from bot.news import letters
+from bot.plug import plug
 from bot.thirteen_clues.casebook import casebook_update
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues import PlayerView, player_view
@@ -36,7 +37,7 @@ def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:
             waiting = GAME.waiting_on(state)
             newly = [s for s in waiting if s not in earlier]
             earlier = set(waiting)
-            table, owed = letters(GAME, table, state, events, newly_waiting=newly, alerts={},
+            table, owed = letters(plug(GAME), table, state, events, newly_waiting=newly, alerts={},
                                   langs={})
             for letter in owed:
                 if letter.slot == "casebook":

@@ -6,16 +6,23 @@ and the lease is one per shard set. Each test's two or three storages are the pr
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import pytest
 
 from bot.messages import Outgoing
 from bot.models import Letter, TimerSpec
-from bot.storage import Change, SqliteStorage, TimerPlan
+from bot.plug import plug
+from bot.storage import Change, Committed, SqliteStorage, TimerPlan
 from bot.storage.common import CLAIM_SECONDS, POLL_SECONDS, TIMER_CLAIM_SECONDS
 from bot.storage.postgres import PostgresStorage
+from bot.tables import TableService
+from bot.thirteen_clues.game import GAME
+from engine.thirteen_clues.actions import ChoosePass
+from engine.thirteen_clues.cards import CARDS, Category
 from tests.shell.conftest import lobby
 
 
@@ -276,3 +283,51 @@ async def test_a_dead_process_claims_pass_on_at_once(
     assert [p.letter.body.content for p in await two.due_postings(time.time(), 10)] == ["a"]
     assert len(await two.due_timers(time.time(), 10)) == 1
     assert await two.next_timer_due() == pytest.approx(now - 1)
+
+
+class Overtaken(PostgresStorage):
+    """A process whose next commit comes just after another process's change (`meanwhile`)."""
+
+    meanwhile: Callable[[], Awaitable[object]] | None = None
+
+    async def commit(self, change: Change) -> Committed:
+        if self.meanwhile is not None:
+            meanwhile, self.meanwhile = self.meanwhile, None
+            await meanwhile()
+        return await super().commit(change)
+
+
+async def test_a_timer_overtaken_by_another_process_is_handled_again_at_once(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # a member's pass reaches process `two` while the AI's timer fires in `one`: the AI's
+    # move, read before the pass and committed after it, is refused by the version check,
+    # and played again on the new version, with no error logged
+    here, there = Overtaken(postgres_url), PostgresStorage(postgres_url)
+    await here.open()
+    await there.open()
+    try:
+        one = TableService(here, {GAME.key: plug(GAME)}, ai_delay=0.0, seed=lambda: 7)
+        two = TableService(there, {GAME.key: plug(GAME)}, ai_delay=0.0, seed=lambda: 7)
+        table = await two.open(1, 10, GAME.key, 100, "Ann", {})
+        await two.join(table.id, 101, "Bea")
+        await two.add_ai(table.id, 100, 1, "normal")
+        await two.start(table.id, 100)
+        [timer] = [t for t in await there.timers(table.id) if t.kind == "ai"]
+        assert await one.storage.table(table.id) is not None  # `one` has read the table
+
+        def choose(state: Any, seat: int) -> ChoosePass:
+            dealt = state.seats[seat].dealt
+            person, location, weapon = (next(c for c in dealt if CARDS[c].category == k)
+                                        for k in Category)
+            return ChoosePass(seat=seat, person=person, location=location, weapon=weapon)
+
+        here.meanwhile = lambda: two.act(table.id, 100, choose)
+        with caplog.at_level(logging.INFO):
+            await one.on_timer(timer)
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert any("another process's change" in r.getMessage() for r in caplog.records)
+        passes = [e for e in await there.action_log(table.id) if "choose_pass" in e.action]
+        assert sorted(a.actor for a in passes) == [f"ai:{timer.seat}", "u100"]
+    finally:
+        await asyncio.gather(here.close(), there.close())

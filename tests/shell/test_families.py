@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot.components import TableButton, routed
 from bot.messages import Outgoing
@@ -19,11 +20,13 @@ from bot.models import SeatRef, Table
 from bot.thirteen_clues import components
 from bot.thirteen_clues.casebook import casebook_message
 from bot.thirteen_clues.components import FAMILIES, AccusePicker, AskDraft
+from bot.thirteen_clues.family import custom_id
 from bot.thirteen_clues.game import GAME
 from cogs.mansion import MansionCog
 from cogs.table import TableCog
 from cogs.thirteen_clues import ThirteenCluesCog
 from engine.thirteen_clues import legal, player_view, public_view
+from engine.thirteen_clues.state import Edition
 from testkit.positions import game_states
 from tests.toy.cog import ToyCog
 
@@ -38,7 +41,8 @@ def commands_of(cog: type[TableCog]) -> set[str]:
 def own_commands(cog: type[TableCog]) -> set[str]:
     """The commands a game's cog defines itself (not inherited from the generic cog)."""
     return {c.name for c in cog.__cog_app_commands__
-            if c.callback.__qualname__.split(".")[0] == cog.__name__}
+            if isinstance(c, app_commands.Command)
+            and c.callback.__qualname__.split(".")[0] == cog.__name__}
 
 
 def test_the_generic_cog_holds_the_lobby_and_the_looks() -> None:
@@ -97,7 +101,7 @@ def _click(custom_id: str, kind: int = 2, on_message: list[tuple[str, int]] | No
 
 
 def test_routed_needs_a_family_and_the_component_on_the_message() -> None:
-    families = (TableButton, *FAMILIES)
+    families: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TableButton, *FAMILIES)
     cid = "13c:join:5"
     assert routed(families, _click(cid, on_message=[(cid, 2)]))
     assert not routed(families, _click(cid, on_message=[]))  # not on the message
@@ -137,14 +141,15 @@ def _table(players: int, edition: str, assist: str = "full", top_secret: bool = 
 
 
 def test_every_13_clues_custom_id_is_handled_by_exactly_one_family() -> None:
-    templates = [f.__discord_ui_compiled_template__ for f in (TableButton, *FAMILIES)]
+    families: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TableButton, *FAMILIES)
+    templates = [f.__discord_ui_compiled_template__ for f in families]
     seen: set[str] = set()
     rng = random.Random(3)
     lobby = _table(3, "2020").model_copy(update={"status": "lobby"})
     outs: list[Outgoing | discord.ui.View | None] = [GAME.table_message(lobby, None, lang="en")]
-    for players, edition, assist, secret in ((2, "2016", "off", False),
-                                             (3, "2020", "full", True),
-                                             (5, "2016", "bookkeeping", True)):
+    tables: list[tuple[int, Edition, str, bool]] = [
+        (2, "2016", "off", False), (3, "2020", "full", True), (5, "2016", "bookkeeping", True)]
+    for players, edition, assist, secret in tables:
         table = _table(players, edition, assist, secret)
         for state in game_states(players, players, edition=edition, top_secret=secret):
             outs.append(GAME.table_message(table, state, lang="en"))
@@ -189,5 +194,5 @@ def test_13_clues_drafts_read_back_only_what_a_picker_writes() -> None:
     assert AccusePicker.decode("_._._") == [None, None, None]
     assert AccusePicker.decode("x" * 40 + ".a.b") == [None, None, None]
     assert AccusePicker.decode("a.b") == [None, None, None]
-    cid = components.custom_id("accgo", 5, 9, "_._._")
+    cid = custom_id("accgo", 5, 9, "_._._")
     assert re.fullmatch(AccusePicker.__discord_ui_compiled_template__, cid)

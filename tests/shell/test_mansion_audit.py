@@ -3,10 +3,18 @@ the suite; `python -m bench.secrecy_audit` runs 1,000 tables of each game."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from bot.mansion.reviewing import review_letter
+from bot.messages import Outgoing
+from bot.models import Table
+from engine.mansion.coach import Advice, advise
+from engine.mansion.events import Event
+from engine.mansion.state import GameState
+from engine.mansion.views import PlayerView
 from testkit.mansion_audit import run_mansion_audit
 
 GAMES = 4
@@ -43,9 +51,7 @@ async def test_the_mansion_audit_checks_hints_and_sees_a_planted_hint_leak(
 
     clean = await run_mansion_audit(tmp_path / "clean.sqlite3", 2, seed=7)
     assert clean.checked["hint"] > 0 and clean.leaks == [], clean.leaks[:3]
-    advise = coaching.advise
-
-    def guessing(view):  # type: ignore[no-untyped-def]
+    def guessing(view: PlayerView) -> Advice:
         s, v, d = solve(view).candidates()[0]
         return replace(advise(view),
                        accusation=Accuse(seat=view.seat, suspect=s, vehicle=v, destination=d))
@@ -63,7 +69,8 @@ async def test_the_mansion_audit_sees_a_refuters_choice_told(
 
     news = Mansion.news
 
-    def telling_news(self, table, state, events, *, lang):  # type: ignore[no-untyped-def]
+    def telling_news(self: Mansion, table: Table, state: GameState, events: Sequence[Event], *,
+                       lang: str) -> str | None:
         text = news(self, table, state, events, lang=lang)
         if any(isinstance(e, SuggestionAnswered) and e.refuter is not None for e in events):
             return f"{text}\n(after choosing)"
@@ -84,7 +91,8 @@ async def test_the_mansion_audit_sees_a_planted_leak(tmp_path: Path,
 
     letter, news = Mansion.letter, Mansion.news
 
-    def leaky_letter(self, table, state, events, seat, *, lang):  # type: ignore[no-untyped-def]
+    def leaky_letter(self: Mansion, table: Table, state: GameState, events: Sequence[Event],
+                     seat: int, *, lang: str) -> Outgoing | None:
         out = letter(self, table, state, events, seat, lang=lang)
         if state.phase != "playing":
             return out
@@ -93,7 +101,8 @@ async def test_the_mansion_audit_sees_a_planted_leak(tmp_path: Path,
             return out
         return Outgoing(content=f"{out.content if out else ''}\npsst: {CLUES[other[0]].name}")
 
-    def leaky_news(self, table, state, events, *, lang):  # type: ignore[no-untyped-def]
+    def leaky_news(self: Mansion, table: Table, state: GameState, events: Sequence[Event], *,
+                     lang: str) -> str | None:
         text = news(self, table, state, events, lang=lang)
         if text is None or state.phase != "playing" or not state.seats[0].clues:
             return text
@@ -115,12 +124,13 @@ async def test_the_mansion_audit_sees_a_planted_picture_leak(
 
     letter = Mansion.letter
 
-    def leaky_letter(self, table, state, events, seat, *, lang):  # type: ignore[no-untyped-def]
+    def leaky_letter(self: Mansion, table: Table, state: GameState, events: Sequence[Event],
+                     seat: int, *, lang: str) -> Outgoing | None:
         out = letter(self, table, state, events, seat, lang=lang)
         if out is None or state.phase != "playing":
             return out
         other = player_view(state, (seat + 1) % len(state.seats))
-        return out.model_copy(update={"pictures": [hand_picture(other)]})
+        return out.model_copy(update={"pictures": [hand_picture(other, lang)]})
 
     monkeypatch.setattr(Mansion, "letter", leaky_letter)
     audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 1, seed=3)
@@ -132,9 +142,9 @@ async def test_the_mansion_audit_sees_a_misaddressed_review(
     """Not vacuous for reviews: a member sent the next seat's review is reported."""
     from bot.mansion import game
 
-    letter = game.review_letter
+    letter = review_letter
 
-    def swapped(state, seat, lang):  # type: ignore[no-untyped-def]
+    def swapped(state: GameState, seat: int, lang: str) -> Outgoing | None:
         return letter(state, (seat + 1) % len(state.seats), lang)
 
     monkeypatch.setattr(game, "review_letter", swapped)
@@ -151,7 +161,8 @@ async def test_the_mansion_audit_sees_a_member_who_sits_shown_another_seats_card
 
     hand = Mansion.hand
 
-    def leaky_hand(self: Mansion, table, state, seat, *, lang):  # type: ignore[no-untyped-def]
+    def leaky_hand(self: Mansion, table: Table, state: GameState, seat: int, *,
+                   lang: str) -> Outgoing:
         out = hand(self, table, state, seat, lang=lang)
         other = state.seats[(seat + 1) % len(state.seats)].clues
         if not other:

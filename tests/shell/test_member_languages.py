@@ -12,7 +12,7 @@ from typing import Any, cast
 import discord
 
 from bot.errors import UserError
-from bot.languages import Languages, of_table
+from bot.languages import FRESH_SECONDS, Languages, of_table
 from bot.models import Letter, Table
 from bot.storage import Change, Committed, SqliteStorage, Storage
 
@@ -141,3 +141,14 @@ async def test_a_table_speaks_its_language_and_each_member_reads_theirs(tmp_path
             raise AssertionError("a second pass was not refused")
     finally:
         await storage.close()
+async def test_a_choice_made_in_another_process_is_followed(storage: Storage) -> None:
+    # on a shared database (a cluster) within FRESH_SECONDS; one process on SQLite writes
+    # every change itself, so what it keeps in memory never needs reading again
+    now = [0.0]
+    here = Languages(storage, clock=lambda: now[0])
+    elsewhere = Languages(storage)
+    assert await here.of_member(interaction(6, "fr")) == "fr"
+    await elsewhere.choose(6, "de")
+    now[0] += FRESH_SECONDS + 0.1
+    expected = "de" if storage.shared else "fr"
+    assert await here.of_member(interaction(6, "fr")) == expected

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable
+
+import pytest
 
 from bot.drawings import Drawn
 from bot.messages import Outgoing
@@ -14,7 +16,7 @@ from bot.outbox import Sender
 from bot.pacing import paced
 from bot.storage import Change, SqliteStorage
 from bot.transport import Outcome
-from tests.shell.conftest import lobby
+from tests.shell.conftest import Flaky, lobby
 
 
 class Script:
@@ -162,23 +164,16 @@ async def test_a_reply_does_not_wait_forever_and_says_the_news_follows(
     assert answered is not None and "✅ Asked." in answered and "on its way" in answered
 
 
-async def test_the_sender_survives_a_failing_database(storage: SqliteStorage) -> None:
+async def test_the_sender_survives_a_failing_database(
+    storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ids = await owe(storage, post("after the outage"))
-    real = storage.due_postings
-    failures = 0
-
-    async def flaky(now: float, limit: int, busy: Collection[str] = ()) -> list[Posting]:
-        nonlocal failures
-        if failures < 2:
-            failures += 1
-            raise RuntimeError("disk I/O error")
-        return await real(now, limit, busy)
-
-    storage.due_postings = flaky  # type: ignore[method-assign]
+    flaky = Flaky(storage.due_postings, 2, "disk I/O error")
+    monkeypatch.setattr(storage, "due_postings", flaky)
     script = Script()
     assert await run_until_done(Sender(storage, script, lambda p, o: asyncio.sleep(0)), ids,
                                 timeout=8.0)
-    assert failures == 2 and script.tries["after the outage"] == 1
+    assert flaky.failed == 2 and script.tries["after the outage"] == 1
 
 
 async def test_a_letter_waiting_for_its_pictures_holds_no_sending_slot(

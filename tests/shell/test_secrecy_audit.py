@@ -3,8 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from bot.messages import Outgoing
+from bot.models import Letter, Table
+from bot.plug import AnyGame
+from engine.thirteen_clues.events import Event
+from engine.thirteen_clues.state import GameState
 from testkit.secrecy import Auditor, run_audit
 
 GAMES = 20
@@ -40,14 +46,16 @@ async def test_the_audit_sees_a_planted_leak(tmp_path: Path, monkeypatch: object
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     letter, news = ThirteenClues.letter, ThirteenClues.news
 
-    def leaky_letter(self: ThirteenClues, table, state, events, seat, *, lang):  # type: ignore[no-untyped-def]
+    def leaky_letter(self: ThirteenClues, table: Table, state: GameState, events: Sequence[Event],
+                     seat: int, *, lang: str) -> Outgoing | None:
         out = letter(self, table, state, events, seat, lang=lang)
         if state.phase != "turns":
             return out
         card = CARDS[state.seats[seat].holder[0]].name
         return Outgoing(content=f"{out.content if out else ''} psst: {card}")
 
-    def leaky_news(self: ThirteenClues, table, state, events, *, lang):  # type: ignore[no-untyped-def]
+    def leaky_news(self: ThirteenClues, table: Table, state: GameState, events: Sequence[Event], *,
+                     lang: str) -> str | None:
         text = news(self, table, state, events, lang=lang)
         if text is None or state.phase != "turns":
             return text
@@ -80,14 +88,14 @@ async def test_the_audit_sees_a_leaky_hint_and_a_misaddressed_review(
         own = state.seats[view.seat].holder[0] if state is not None else ""
         return hint(view, advice) + (f" {CARDS[own].name}" if own else "")  # type: ignore[arg-type]
 
-    secrecy_state: dict[str, object] = {}
+    secrecy_state: dict[str, GameState] = {}
     check_hint = secrecy.Auditor.check_hint
 
-    def remembering(self: secrecy.Auditor, state: object, seats: dict[str, int]) -> None:
+    def remembering(self: secrecy.Auditor, state: GameState, seats: dict[str, int]) -> None:
         secrecy_state["state"] = state
-        check_hint(self, state, seats)  # type: ignore[arg-type]
+        check_hint(self, state, seats)
 
-    def swapped(state, seat, lang):  # type: ignore[no-untyped-def]
+    def swapped(state: GameState, seat: int, lang: str) -> Outgoing | None:
         return letter(state, (seat + 1) % len(state.seats), lang)
 
     monkeypatch.setattr(secrecy, "hint_text", leaky_hint)
@@ -107,7 +115,6 @@ async def test_the_audit_sees_a_game_in_play_replayed_or_listed(
     history that lists every table, are both reported."""
     import pytest
 
-    from bot.models import Table
     from testkit import audited
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
@@ -143,7 +150,8 @@ async def test_the_audit_sees_a_secret_told_to_a_watcher(
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     real = spectators.letters
 
-    def leaky(game, table, state, events, langs):  # type: ignore[no-untyped-def]
+    def leaky(game: AnyGame, table: Table, state: GameState, events: Sequence[object],
+              langs: Mapping[int, str]) -> list[Letter]:
         owed = real(game, table, state, events, langs)
         if state.phase != "turns":
             return owed
@@ -168,7 +176,8 @@ async def test_the_audit_sees_a_member_who_sits_shown_their_own_holder(
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     hand = ThirteenClues.hand
 
-    def leaky_hand(self: ThirteenClues, table, state, seat, *, lang):  # type: ignore[no-untyped-def]
+    def leaky_hand(self: ThirteenClues, table: Table, state: GameState, seat: int, *,
+                   lang: str) -> Outgoing:
         out = hand(self, table, state, seat, lang=lang)
         if not state.seats[seat].holder:
             return out

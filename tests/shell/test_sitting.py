@@ -8,6 +8,7 @@ import pytest
 
 from bot import sitting
 from bot.messages import Outgoing
+from bot.plug import plug
 from bot.storage import Storage
 from bot.tables import Place, Reply, TableService
 from bot.thirteen_clues.game import GAME
@@ -17,7 +18,7 @@ GUILD, CHANNEL, HOST, MEMBER = 1, 10, 100, 200
 
 @pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_an_ai_timer_held_when_its_seat_changes_hands_is_dropped(storage: Storage) -> None:
-    service = TableService(storage, {GAME.key: GAME}, ai_delay=0.0, seed=lambda: 7)
+    service = TableService(storage, {GAME.key: plug(GAME)}, ai_delay=0.0, seed=lambda: 7)
     table = await service.open(GUILD, CHANNEL, GAME.key, HOST, "Ann", {})
     await service.join(table.id, 101, "Bea")
     await service.add_ai(table.id, HOST, 1, "normal")

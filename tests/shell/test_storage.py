@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import cast
 
@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 
 from bot.messages import Outgoing
-from bot.models import Letter, TimerSpec
+from bot.models import Letter, TimerKind, TimerSpec
 from bot.storage import (
     Change,
     LogEntry,
@@ -24,7 +24,9 @@ from bot.storage import (
     StorageError,
     TimerPlan,
 )
+from bot.storage.common import SqlStorage
 from bot.storage.postgres import PostgresStorage
+from bot.storage.rows import Row
 from bot.storage.schema import MIGRATIONS, postgres
 from tests.shell.conftest import BACKENDS, lobby
 
@@ -43,7 +45,7 @@ def post(text: str, channel: int = 10) -> Letter:
     return Letter.post(channel, Outgoing(content=text))
 
 
-def timer(kind: str, seat: int, key: str = "k", due: float | None = None) -> TimerSpec:
+def timer(kind: TimerKind, seat: int, key: str = "k", due: float | None = None) -> TimerSpec:
     return TimerSpec(kind=kind, seat=seat, key=key, due=time.time() - 1 if due is None else due)
 
 
@@ -58,14 +60,17 @@ async def test_a_new_database_has_every_migration_and_durable_pragmas(
     assert await storage._on_writer(writer_pragmas) == [len(MIGRATIONS), 2, "wal", 5000]
     db = storage._reader
     assert db is not None
-    async with db.execute("PRAGMA user_version") as cur:
-        assert (await cur.fetchone())[0] == len(MIGRATIONS)
-    async with db.execute("PRAGMA synchronous") as cur:
-        assert (await cur.fetchone())[0] == 2  # FULL
-    async with db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
-    async with db.execute("PRAGMA busy_timeout") as cur:
-        assert (await cur.fetchone())[0] == 5000
+
+    async def reader_pragma(name: str) -> object:
+        async with db.execute(f"PRAGMA {name}") as cur:
+            row = await cur.fetchone()
+        assert row is not None, name
+        return row[0]
+
+    assert await reader_pragma("user_version") == len(MIGRATIONS)
+    assert await reader_pragma("synchronous") == 2  # FULL
+    assert await reader_pragma("journal_mode") == "wal"
+    assert await reader_pragma("busy_timeout") == 5000
 
 
 OLD_ROWS = (
@@ -343,7 +348,7 @@ async def test_marks_sent_together_are_stored_together(storage: SqliteStorage) -
 
 @pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
 async def test_tables_are_read_from_memory_and_agree_with_the_file(
-    storage: Storage, second: Storage
+    storage: SqliteStorage, second: Storage
 ) -> None:
     """After a write, a table and a channel's open table are found without a read (the cache
     and the open-table map), and what they show is what the file holds, the living message
@@ -356,19 +361,15 @@ async def test_tables_are_read_from_memory_and_agree_with_the_file(
     [posting] = await storage.due_postings(time.time(), 10)
     await storage.posting_sent(posting, 777)
 
-    real = storage._rows
-
-    async def no_reads(sql: str, args: tuple[object, ...] = ()) -> list[object]:
+    async def no_reads(sql: str, args: tuple[object, ...] = ()) -> Sequence[Row]:
         raise AssertionError(f"read from the file: {sql}")
 
-    storage._rows = no_reads  # type: ignore[assignment]
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(storage, "_rows", no_reads)
         cached = await storage.table(table.id)
         by_channel = await storage.open_table(10)
         assert await storage.living_message(table.id) == 777
         assert await storage.open_table(11) is None
-    finally:
-        storage._rows = real  # type: ignore[method-assign]
     stored = await second.table(table.id)  # another process: what the database holds
     assert stored is not None
     assert cached == by_channel == stored
@@ -383,7 +384,7 @@ async def test_tables_are_read_from_memory_and_agree_with_the_file(
 
 
 async def test_a_read_begun_before_a_write_never_caches_the_older_row(
-    storage: Storage,
+    storage: SqlStorage,
 ) -> None:
     import asyncio
 
@@ -392,15 +393,15 @@ async def test_a_read_begun_before_a_write_never_caches_the_older_row(
     real = storage._rows
     gate = asyncio.Event()
 
-    async def slow(sql: str, args: tuple[object, ...] = ()) -> list[object]:
+    async def slow(sql: str, args: tuple[object, ...] = ()) -> Sequence[Row]:
         rows = await real(sql, args)
         await gate.wait()  # the row is read; the write below lands before it is returned
-        return rows  # type: ignore[return-value]
+        return rows
 
-    storage._rows = slow  # type: ignore[method-assign]
-    reading = asyncio.create_task(storage.table(table.id))
-    await asyncio.sleep(0.05)
-    storage._rows = real  # type: ignore[method-assign]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(storage, "_rows", slow)
+        reading = asyncio.create_task(storage.table(table.id))
+        await asyncio.sleep(0.05)
     newer = table.model_copy(update={"version": 1})
     await storage.commit(Change(newer, expected=0))
     gate.set()

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Collection
+
+import pytest
 
 from bot.models import Timer, TimerSpec
 from bot.storage import Change, SqliteStorage, TimerPlan
 from bot.timers import TimerDispatcher
-from tests.shell.conftest import lobby
+from tests.shell.conftest import Flaky, lobby
 
 
 async def arm(storage: SqliteStorage, channel: int, *specs: TimerSpec) -> int:
@@ -79,19 +80,12 @@ async def test_a_failed_handler_is_retried_with_back_off(storage: SqliteStorage)
     assert len(calls) == 2
 
 
-async def test_the_dispatcher_survives_a_failing_database(storage: SqliteStorage) -> None:
+async def test_the_dispatcher_survives_a_failing_database(
+    storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
     await arm(storage, 10, due(0))
-    real = storage.due_timers
-    failures = 0
-
-    async def flaky(now: float, limit: int, running: Collection[int] = ()) -> list[Timer]:
-        nonlocal failures
-        if failures < 2:
-            failures += 1
-            raise RuntimeError("database is locked")
-        return await real(now, limit, running)
-
-    storage.due_timers = flaky  # type: ignore[method-assign]
+    flaky = Flaky(storage.due_timers, 2, "database is locked")
+    monkeypatch.setattr(storage, "due_timers", flaky)
     fired: list[int] = []
 
     async def handler(timer: Timer) -> None:
@@ -107,4 +101,4 @@ async def test_the_dispatcher_survives_a_failing_database(storage: SqliteStorage
             await asyncio.sleep(0.02)
     finally:
         await dispatcher.stop()
-    assert failures == 2 and len(fired) == 1
+    assert flaky.failed == 2 and len(fired) == 1

@@ -4,6 +4,7 @@ awaiting coroutine, and a cancelled caller does not stop it or break the thread.
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 
 import pytest
@@ -19,7 +20,7 @@ async def test_work_runs_in_order_on_one_thread_and_returns_its_result() -> None
         seen.append((n, threading.current_thread().name))
         return n * 2
 
-    results = await asyncio.gather(*(thread.run(lambda n=n: job(n)) for n in range(20)))
+    results = await asyncio.gather(*(thread.run(functools.partial(job, n)) for n in range(20)))
     thread.close()
     assert results == [n * 2 for n in range(20)]
     assert seen == [(n, "test-writer") for n in range(20)]

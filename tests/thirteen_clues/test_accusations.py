@@ -7,18 +7,18 @@ import pytest
 from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Accuse, Ask, Consult
 from engine.thirteen_clues.cards import Category
+from engine.thirteen_clues.events import AccusationMade, GlassMoved, TurnStarted
 from engine.thirteen_clues.state import DEFAULT_EDITION, GLASSES_IN_BOX, Edition, GameState
-from testkit.thirteen_clues import build_state, card_ids_in, of_type, play, refused, total_glasses
-
-HOLDERS = {
-    0: ["officer", "parlor", "knife"],
-    1: ["duke", "market", "crossbow"],
-    2: ["butcher", "library", "poison"],
-    3: ["countess", "park", "sword"],
-}
-SCREENS = {0: ["nurse", "museum"], 1: ["blowgun", "maid"], 2: ["harbor", "rifle"],
-           3: ["dancer", "theater"]}
-# Informants (4 players): gun (A), sailor (B), plaza (C), candlestick (D).
+from testkit.events import of_type
+from testkit.thirteen_clues import (
+    HOLDERS,
+    SCREENS,
+    build_state,
+    card_ids_in,
+    play,
+    refused,
+    total_glasses,
+)
 
 RIGHT = Accuse(seat=0, person="officer", location="parlor", weapon="knife")
 WRONG = Accuse(seat=0, person="sailor", location="plaza", weapon="gun")  # informants: unseen
@@ -37,8 +37,8 @@ def table(edition: Edition = DEFAULT_EDITION, glasses: int = 1) -> GameState:
 def test_accusation_right_wins_and_ends_the_game(edition: Edition) -> None:
     state, events = play(table(edition, glasses=2), RIGHT)
     assert state.phase == "over" and state.winner == 0 and state.ended_by == "solved"
-    assert not of_type(events, "turn_started")
-    made = of_type(events, "accusation_made")
+    assert not of_type(events, TurnStarted)
+    made = of_type(events, AccusationMade)
     public = [e for e in made if e.audience.scope == "public"]
     assert [(e.seat, e.correct, e.cards) for e in public] == [(0, True, [])]
     assert total_glasses(state) == GLASSES_IN_BOX[edition]
@@ -82,7 +82,7 @@ def test_accusation_is_a_set_the_names_fill_one_slot_per_category() -> None:
 
 def test_accusation_result_public_says_only_right_or_wrong() -> None:
     state, events = play(table(), WRONG)
-    made = of_type(events, "accusation_made")
+    made = of_type(events, AccusationMade)
     public = [e for e in made if e.audience.scope == "public"]
     assert [(e.seat, e.correct, e.cards) for e in public] == [(0, False, [])]
     assert all(not card_ids_in(e) for e in events if e.audience.scope == "public")
@@ -94,7 +94,7 @@ def test_accusation_result_public_says_only_right_or_wrong() -> None:
 def test_2020_wrong_accusation_ends_turn_and_returns_glasses_to_supply() -> None:
     state = table("2020", glasses=3)  # supply 8 - 6 = 2
     state, events = play(state, WRONG)
-    moves = of_type(events, "glass_moved")
+    moves = of_type(events, GlassMoved)
     assert [(e.giver, e.receiver, e.count, e.reason) for e in moves] == [
         (0, None, 1, "accusation"),  # every other player holds one: to the supply
         (0, None, 2, "wrong_accusation"),
@@ -111,7 +111,7 @@ def test_2020_wrong_accusation_allows_only_one_accusation_per_turn() -> None:
 
 def test_2020_wrong_accusation_with_one_glass_just_ends_the_turn() -> None:
     state, events = play(table("2020", glasses=1), WRONG)
-    assert not [e for e in of_type(events, "glass_moved") if e.reason == "wrong_accusation"]
+    assert not [e for e in of_type(events, GlassMoved) if e.reason == "wrong_accusation"]
     assert state.turn == 1 and state.supply == 5
 
 
@@ -119,8 +119,8 @@ def test_2016_wrong_accusation_turn_continues_while_glasses_remain() -> None:
     state = table("2016", glasses=3)
     state, events = play(state, WRONG)
     assert state.turn == 0 and state.seats[0].glasses == 2 and state.supply == 4
-    assert not of_type(events, "turn_started")
-    assert not [e for e in of_type(events, "glass_moved") if e.reason == "wrong_accusation"]
+    assert not of_type(events, TurnStarted)
+    assert not [e for e in of_type(events, GlassMoved) if e.reason == "wrong_accusation"]
     state, _ = play(state, WRONG.model_copy(update={"person": "dancer"}))
     assert state.turn == 0 and state.seats[0].glasses == 1
     assert len(state.accusations) == 2
@@ -260,7 +260,7 @@ def test_2016_accusation_may_name_cards_of_suits_set_aside() -> None:
     after, events = play(state, aside)
     assert after.accusations[-1].cards == ("florist", "plaza", "bow")
     assert after.accusations[-1].correct is False
-    assert [(e.giver, e.receiver, e.reason) for e in of_type(events, "glass_moved")] == [
+    assert [(e.giver, e.receiver, e.reason) for e in of_type(events, GlassMoved)] == [
         (0, 1, "accusation")  # all hold one: the first clockwise
     ]
     assert after.turn == 0 and after.seats[0].glasses == 1 and after.phase == "turns"
@@ -299,7 +299,7 @@ def mary_table(edition: Edition) -> GameState:
 
 def test_mary_2016_wrong_then_right_accusation_in_the_same_turn_wins() -> None:
     state, events = play(mary_table("2016"), MARY_WRONG)
-    spent = of_type(events, "glass_moved")
+    spent = of_type(events, GlassMoved)
     assert [(e.receiver, e.reason) for e in spent] == [(1, "accusation")]  # tie: Nick first
     assert state.turn == 0 and state.seats[0].glasses == 1 and state.phase == "turns"
     state, events = play(state, MARY_RIGHT)

@@ -12,19 +12,11 @@ from hypothesis import strategies as st
 from engine.thirteen_clues import GameState, PlayerView, apply, player_view
 from engine.thirteen_clues.actions import ChoosePass
 from engine.thirteen_clues.ai import choose_action
-from engine.thirteen_clues.bruteforce import random_position, true_triple
+from engine.thirteen_clues.bruteforce import true_triple
 from engine.thirteen_clues.cards import CARDS
 from engine.thirteen_clues.choices import odds, pass_chance
 from engine.thirteen_clues.deduction import solve
-from testkit.thirteen_clues import fresh_game
-
-
-def _view(seed: int, players: int) -> PlayerView:
-    rng = random.Random(seed)
-    while True:
-        _, view = random_position(rng, players, max_actions=35)
-        if view.phase == "turns":
-            return view
+from testkit.thirteen_clues import fresh_game, turns_view
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -32,7 +24,7 @@ def _view(seed: int, players: int) -> PlayerView:
 def test_the_choice_odds_are_a_distribution_that_keeps_the_exact_marks(
     seed: int, players: int
 ) -> None:
-    view = _view(seed, players)
+    view = turns_view(seed, players)
     exact = solve(view)
     chosen = odds(view)
     assert set(chosen.triples) == set(exact.triples)

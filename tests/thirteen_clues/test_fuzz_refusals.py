@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from engine.errors import RuleError
 from engine.thirteen_clues import apply, legal
 from engine.thirteen_clues.actions import (
+    Abandon,
     Accuse,
     Action,
     Ask,
@@ -44,7 +45,7 @@ def _actions(state: GameState) -> st.SearchStrategy[Action]:
         "seat": list(range(-1, n + 1)),
         "source": list(range(-1, n + 1)),
         "witness": list(range(-1, n + 1)),
-        "subject": SUBJECTS,
+        "subject": [*SUBJECTS],
         "side": [None, "left", "right"],
         "top_secret": [True, False],
         "letter": LETTERS,
@@ -98,6 +99,7 @@ def _reachable(
 
 def _queries_allow(state: GameState, action: Action) -> bool:
     """What the `legal` queries (the UI's and AI's menu) say about `action`."""
+    assert not isinstance(action, Abandon), "the fuzzed actions are a seat's, not the host's"
     seat = action.seat
     if state.phase == "over" or not 0 <= seat < state.players:
         return False

@@ -6,8 +6,10 @@ import pytest
 
 from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Consult
+from engine.thirteen_clues.events import InformantCard, InformantConsulted
 from engine.thirteen_clues.state import GameState
-from testkit.thirteen_clues import build_state, card_ids_in, of_type, play, refused
+from testkit.events import of_type
+from testkit.thirteen_clues import build_state, card_ids_in, play, refused
 
 
 def table(glasses: int = 2) -> GameState:
@@ -19,9 +21,9 @@ def table(glasses: int = 2) -> GameState:
 
 def test_informant_letter_is_public_and_the_card_private_to_the_consulter() -> None:
     state, events = play(table(), Consult(seat=0, letter="C"))
-    consulted = of_type(events, "informant_consulted")
+    consulted = of_type(events, InformantConsulted)
     assert [(e.seat, e.letter, e.audience.scope) for e in consulted] == [(0, "C", "public")]
-    card = of_type(events, "informant_card")
+    card = of_type(events, InformantCard)
     assert [(e.seat, e.letter, e.card) for e in card] == [(0, "C", "plaza")]
     assert card[0].audience.scope == "private" and card[0].audience.seats == (0,)
     for event in events:
@@ -42,7 +44,7 @@ def test_informant_card_stays_with_the_informant() -> None:
 
 def test_informant_same_letter_may_be_consulted_again() -> None:
     state, events = play(table(glasses=3), Consult(seat=0, letter="B"), Consult(seat=0, letter="B"))
-    assert [e.card for e in of_type(events, "informant_card")] == ["sailor", "sailor"]
+    assert [e.card for e in of_type(events, InformantCard)] == ["sailor", "sailor"]
     assert [(c.seat, c.letter) for c in state.consultations] == [(0, "B"), (0, "B")]
     assert state.seats[0].peeks == {"B": "sailor"}
 
@@ -51,7 +53,7 @@ def test_informant_consulted_by_several_players_each_learn_privately() -> None:
     state, events = play(
         table(glasses=1), Consult(seat=0, letter="A"), Consult(seat=1, letter="D")
     )
-    cards = of_type(events, "informant_card")
+    cards = of_type(events, InformantCard)
     assert [(e.audience.seats, e.card) for e in cards] == [((0,), "gun"), ((1,), "candlestick")]
     assert state.seats[0].peeks == {"A": "gun"} and state.seats[1].peeks == {"D": "candlestick"}
 

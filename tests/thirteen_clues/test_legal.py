@@ -13,11 +13,19 @@ import pytest
 
 from engine.errors import RuleError
 from engine.thirteen_clues import apply, legal, player_view, public_view
-from engine.thirteen_clues.actions import Accuse, Ask, ChoosePass, Consult, TakeGlass
+from engine.thirteen_clues.actions import Accuse, Ask, Consult, TakeGlass
 from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.state import Edition, GameState
-from testkit.thirteen_clues import build_state, fresh_game, play, refused
+from testkit.thirteen_clues import (
+    HOLDERS,
+    SCREENS,
+    build_state,
+    choice_of,
+    fresh_game,
+    play,
+    refused,
+)
 
 TABLES: list[tuple[int, Edition, bool]] = [
     (2, "2020", False),
@@ -139,14 +147,6 @@ def test_not_your_turn_message_refuses_to_say_it_to_the_player_whose_turn_it_is(
 
 # --- the accusation picker's cards -----------------------------------------------------------
 
-HOLDERS = {
-    0: ["officer", "parlor", "knife"],
-    1: ["duke", "market", "crossbow"],
-    2: ["butcher", "library", "poison"],
-    3: ["countess", "park", "sword"],
-}
-SCREENS = {0: ["nurse", "museum"], 1: ["blowgun", "maid"], 2: ["harbor", "rifle"],
-           3: ["dancer", "theater"]}
 
 
 def _flat(by_category: dict[Category, list[str]]) -> list[str]:
@@ -199,8 +199,8 @@ def test_choose_pass_is_checked_before_the_turn() -> None:
     other = (start.turn + 1) % 3
     pick = {cat.value: next(c for c in start.seats[other].dealt if CARDS[c].category == cat)
             for cat in Category}
-    state, _ = apply(start, ChoosePass(seat=other, **pick))
+    state, _ = apply(start, choice_of(other, pick.values()))
     assert state.seats[other].passed is not None
     refused(state, TakeGlass(seat=other, source=0), "pass left")
     with pytest.raises(RuleError):
-        apply(state, ChoosePass(seat=other, **pick))
+        apply(state, choice_of(other, pick.values()))

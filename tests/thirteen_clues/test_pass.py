@@ -7,12 +7,13 @@ import pytest
 from engine.thirteen_clues import apply
 from engine.thirteen_clues.actions import Accuse, Action, Ask, ChoosePass, Consult, TakeGlass
 from engine.thirteen_clues.cards import CARDS, Category
+from engine.thirteen_clues.events import CaseFile, PassChosen, PlayBegan
 from engine.thirteen_clues.state import GameState
+from testkit.events import of_type
 from testkit.thirteen_clues import (
     card_ids_in,
     first_choice,
     fresh_game,
-    of_type,
     pass_first,
     play,
     refused,
@@ -45,9 +46,10 @@ def test_pass_player_choice_is_free_any_one_of_each_category() -> None:
         options = {cat: [c for c in dealt if CARDS[c].category == cat] for cat in Category}
         if all(len(v) == 1 for v in options.values()):
             continue
-        pick = {cat.value: options[cat][-1] for cat in Category}
-        state, _ = apply(start, ChoosePass(seat=0, **pick))
-        assert state.seats[0].passed == list(pick.values())
+        pick = [options[cat][-1] for cat in Category]
+        state, _ = apply(start, ChoosePass(seat=0, person=pick[0], location=pick[1],
+                                           weapon=pick[2]))
+        assert state.seats[0].passed == pick
         return
     pytest.fail("no seed gave a seat two cards of one category")
 
@@ -60,18 +62,19 @@ def test_pass_nothing_public_is_revealed_until_everyone_has_chosen() -> None:
         state, events = apply(state, choice)
         assert state.phase == "passing"
         assert all(s.holder == [] and s.screen == [] for s in state.seats)
-        public = [e for e in events if e.audience.scope == "public"]
-        assert [e.type for e in public] == ["pass_chosen"]
+        public = [e for e in of_type(events, PassChosen) if e.audience.scope == "public"]
+        assert [e.type for e in events if e.audience.scope == "public"] == ["pass_chosen"]
         assert public[0].cards == [] and not card_ids_in(public[0])
         assert public[0].waiting_for == list(range(seat + 1, 4))
         private = [e for e in events if e.audience.scope == "private"]
         assert [(e.type, e.audience.seats) for e in private] == [("pass_chosen", (seat,))]
-        assert private[0].cards == [choice.person, choice.location, choice.weapon]
-        assert not of_type(events, "case_file") and not of_type(events, "play_began")
+        (mine,) = of_type(private, PassChosen)
+        assert mine.cards == [choice.person, choice.location, choice.weapon]
+        assert not of_type(events, CaseFile) and not of_type(events, PlayBegan)
     state, events = apply(state, _choice(start, 3))
     assert state.phase == "turns"
     assert [e.type for e in events][:3] == ["pass_chosen", "pass_chosen", "play_began"]
-    files = of_type(events, "case_file")
+    files = of_type(events, CaseFile)
     assert [f.audience.seats for f in files] == [(0,), (1,), (2,), (3,)]
     for seat, case_file in enumerate(files):
         assert case_file.screen == state.seats[seat].screen

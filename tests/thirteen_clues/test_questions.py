@@ -7,9 +7,11 @@ import pytest
 from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Ask
 from engine.thirteen_clues.cards import Category, SubCategory
+from engine.thirteen_clues.events import GlassMoved, QuestionAnswered
 from engine.thirteen_clues.rules import answer_for
 from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, GameState
-from testkit.thirteen_clues import build_state, card_ids_in, of_type, play, recount, refused
+from testkit.events import of_type
+from testkit.thirteen_clues import build_state, card_ids_in, play, recount, refused
 
 HOLDERS = {
     0: ["officer", "parlor", "knife"],  # purple: Male, Indoor, Up close
@@ -61,7 +63,7 @@ def test_question_answer_is_every_holder_but_the_witnesses_plus_its_screen(
 ) -> None:
     state = table()
     after, events = play(state, Ask(seat=0, witness=1, subject=subject))
-    answered = of_type(events, "question_answered")
+    answered = of_type(events, QuestionAnswered)
     assert [e.answer for e in answered] == [answer]
     assert answer == recount(state, 1, subject, asker=0)
     assert after.questions[-1].answer == answer
@@ -76,7 +78,7 @@ def test_question_answer_does_not_depend_on_who_asks() -> None:
 def test_question_answer_counts_the_askers_own_holder() -> None:
     """Ann asks Bob about purple: Ann's own holder (hidden from Ann) is what Bob sees."""
     _, events = play(table(), Ask(seat=0, witness=1, subject="purple"))
-    assert of_type(events, "question_answered")[0].answer == 3
+    assert of_type(events, QuestionAnswered)[0].answer == 3
 
 
 def test_question_answers_for_every_witness_match_an_independent_recount() -> None:
@@ -90,7 +92,7 @@ def test_question_answers_for_every_witness_match_an_independent_recount() -> No
 
 def test_question_and_answer_are_public_and_recorded() -> None:
     after, events = play(table(glasses=2), Ask(seat=0, witness=2, subject="male"))
-    answered = of_type(events, "question_answered")[0]
+    answered = of_type(events, QuestionAnswered)[0]
     assert answered.audience.scope == "public"
     asked = (answered.asker, answered.witness, answered.subject, answered.answer)
     assert asked == (0, 2, "male", 2)
@@ -169,7 +171,7 @@ def test_top_secret_public_event_names_only_asker_and_witness() -> None:
     assert [e.type for e in public] == ["secret_question_asked", "glass_moved"]
     asked = public[0]
     assert asked.model_dump(exclude={"audience", "type"}) == {"asker": 0, "witness": 1}
-    moved = public[1]
+    (moved,) = of_type(public, GlassMoved)
     assert (moved.giver, moved.receiver, moved.reason) == (0, 1, "question")
     assert after.seats[1].glasses == 2  # the glass still goes to the witness publicly
     for event in public:
@@ -179,7 +181,7 @@ def test_top_secret_public_event_names_only_asker_and_witness() -> None:
 def test_top_secret_answer_is_private_to_asker_and_witness() -> None:
     state = table(top_secret=True)
     after, events = play(state, Ask(seat=0, witness=1, subject="purple", top_secret=True))
-    answered = of_type(events, "question_answered")
+    answered = of_type(events, QuestionAnswered)
     assert len(answered) == 1
     assert answered[0].audience.scope == "private" and answered[0].audience.seats == (0, 1)
     assert answered[0].top_secret and answered[0].answer == 3 == recount(state, 1, "purple", 0)
@@ -234,5 +236,5 @@ def test_top_secret_refused_when_the_table_does_not_play_the_variant() -> None:
 def test_top_secret_allowed_in_2016_even_with_a_category() -> None:
     state = table(edition="2016", top_secret=True)
     _, events = play(state, Ask(seat=0, witness=1, subject="person", top_secret=True))
-    answered = of_type(events, "question_answered")[0]
+    answered = of_type(events, QuestionAnswered)[0]
     assert answered.audience.seats == (0, 1) and answered.answer == 3

@@ -19,8 +19,10 @@ from engine.thirteen_clues.cards import (
     cards_in_play,
     suits_in_play,
 )
+from engine.thirteen_clues.events import CardsDealt, GameStarted, GlassTaken, PlayBegan, TurnStarted
 from engine.thirteen_clues.state import DEFAULT_EDITION, EDITIONS, GLASSES_IN_BOX, Edition
-from testkit.thirteen_clues import NAMES, fresh_game, of_type, pass_first, refs, total_glasses
+from testkit.events import of_type
+from testkit.thirteen_clues import NAMES, fresh_game, pass_first, refs, total_glasses
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
 SEEDS = range(40)
@@ -173,7 +175,7 @@ def test_seating_names_follow_their_players() -> None:
     state, events = fresh_game(4, seed=11)
     by_id = {p.id: p.name for p in refs(4)}
     assert all(s.name == by_id[s.id] for s in state.seats)
-    started = of_type(events, "game_started")[0]
+    started = of_type(events, GameStarted)[0]
     assert started.seat_names == [s.name for s in state.seats]
     assert started.audience.scope == "public"
 
@@ -190,13 +192,13 @@ def test_setup_step8_starting_player_is_random(players: int) -> None:
     assert set(starters) == set(range(players))
     state, events = fresh_game(players, seed=9)
     assert state.turn == state.starter
-    assert of_type(events, "game_started")[0].starter == state.starter
+    assert of_type(events, GameStarted)[0].starter == state.starter
 
 
 def test_setup_step8_first_turn_is_the_starting_players_and_turns_go_clockwise() -> None:
     state, events = pass_first(fresh_game(4, seed=2)[0])
     assert state.phase == "turns" and state.turn == state.starter and state.turn_number == 1
-    started = of_type(events, "turn_started")
+    started = of_type(events, TurnStarted)
     assert [e.seat for e in started] == [state.starter]
 
 
@@ -211,7 +213,7 @@ def test_setup_step6_one_glass_each_rest_in_supply(players: int, edition: Editio
     assert [s.glasses for s in state.seats] == [1] * players
     assert state.supply == GLASSES_IN_BOX[edition] - players
     assert total_glasses(state) == {"2020": 8, "2016": 10}[edition]
-    began = of_type(events, "play_began")[0]
+    began = of_type(events, PlayBegan)[0]
     assert began.glasses == [1] * players and began.supply == state.supply
     assert began.audience.scope == "public"
 
@@ -220,8 +222,8 @@ def test_setup_step6_one_glass_each_rest_in_supply(players: int, edition: Editio
 def test_setup_step6_no_glasses_with_two_players(edition: Edition) -> None:
     state, events = pass_first(fresh_game(2, edition)[0])
     assert [s.glasses for s in state.seats] == [0, 0] and state.supply == 0
-    assert of_type(events, "play_began")[0].glasses == [0, 0]
-    assert not of_type(events, "glass_taken")
+    assert of_type(events, PlayBegan)[0].glasses == [0, 0]
+    assert not of_type(events, GlassTaken)
 
 
 def test_setup_no_glasses_during_the_pass() -> None:
@@ -271,7 +273,7 @@ def test_new_game_refuses_one_player_in_two_seats() -> None:
 def test_new_game_deals_privately_and_announces_publicly() -> None:
     state, events = fresh_game(3)
     assert [e.type for e in events] == ["game_started", *["cards_dealt"] * 3]
-    for seat, event in enumerate(events[1:]):
+    for seat, event in enumerate(of_type(events, CardsDealt)):
         assert event.audience.scope == "private" and event.audience.seats == (seat,)
         assert event.cards == state.seats[seat].dealt
     assert state.phase == "passing" and state.turn_number == 0

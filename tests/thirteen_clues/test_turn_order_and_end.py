@@ -15,7 +15,9 @@ from engine.thirteen_clues.actions import (
     Consult,
     TakeGlass,
 )
+from engine.thirteen_clues.events import GameOver
 from engine.thirteen_clues.state import GameState
+from testkit.events import of_type
 from testkit.thirteen_clues import build_state, card_ids_in, first_choice, fresh_game, play, refused
 
 RIGHT = Accuse(seat=0, person="officer", location="parlor", weapon="knife")
@@ -72,7 +74,7 @@ def test_abandon_ends_with_a_full_reveal_and_no_winner() -> None:
     after, events = apply(state, Abandon(reason="The host ended the game."))
     assert after.phase == "over" and after.winner is None and after.ended_by == "abandoned"
     assert [e.type for e in events] == ["game_over"]
-    over = events[0]
+    (over,) = of_type(events, GameOver)
     assert over.audience.scope == "reveal" and over.winner is None
     assert over.reason == "The host ended the game."
     assert over.holders == [s.holder for s in state.seats]
@@ -86,8 +88,9 @@ def test_abandon_during_the_pass_also_reveals() -> None:
     state, _ = apply(start, ChoosePass(seat=0, **first_choice(start.seats[0].dealt)))
     after, events = apply(state, Abandon())
     assert after.phase == "over" and after.ended_by == "abandoned"
-    assert events[0].dealt == [s.dealt for s in start.seats]
-    assert events[0].reason == "The game was ended."
+    (over,) = of_type(events, GameOver)
+    assert over.dealt == [s.dealt for s in start.seats]
+    assert over.reason == "The game was ended."
 
 
 def test_views_reveal_nothing_hidden_before_the_end() -> None:

@@ -6,20 +6,10 @@ import pytest
 
 from engine.thirteen_clues import legal, player_view, public_view
 from engine.thirteen_clues.actions import Accuse, Action, Ask, Consult, TakeGlass
-from engine.thirteen_clues.events import Event, GlassMoved
+from engine.thirteen_clues.events import Event, GlassMoved, GlassTaken, TurnStarted
 from engine.thirteen_clues.state import Edition, GameState
-from testkit.thirteen_clues import build_state, of_type, play, refused, total_glasses
-
-# A 4-player layout whose holders are known, so accusations can be made right or wrong.
-HOLDERS = {
-    0: ["officer", "parlor", "knife"],
-    1: ["duke", "market", "crossbow"],
-    2: ["butcher", "library", "poison"],
-    3: ["countess", "park", "sword"],
-}
-SCREENS = {0: ["nurse", "museum"], 1: ["blowgun", "maid"], 2: ["harbor", "rifle"],
-           3: ["dancer", "theater"]}
-# Left as informants with 4 players, in deck order: gun (A), sailor, plaza, candlestick.
+from testkit.events import of_type
+from testkit.thirteen_clues import HOLDERS, SCREENS, build_state, play, refused, total_glasses
 
 
 def table(
@@ -49,7 +39,7 @@ def spend(how: str, seat: int) -> Action:
 
 
 def _spent(events: list[Event]) -> list[GlassMoved]:
-    return [e for e in of_type(events, "glass_moved") if e.reason in ("informant", "accusation")]
+    return [e for e in of_type(events, GlassMoved) if e.reason in ("informant", "accusation")]
 
 
 # --- Step 1: take a glass --------------------------------------------------------------------
@@ -59,9 +49,9 @@ def test_turn_step1_take_a_glass_from_the_supply_when_holding_none() -> None:
     state = table([1, 0, 1, 1], supply=5)
     state, events = play(state, Ask(seat=0, witness=2, subject="purple"))
     assert state.turn == 1 and state.seats[1].glasses == 1 and state.supply == 4
-    started = of_type(events, "turn_started")[0]
+    started = of_type(events, TurnStarted)[0]
     assert started.seat == 1 and started.glasses == 1 and not started.must_take
-    taken = of_type(events, "glass_taken")[0]
+    taken = of_type(events, GlassTaken)[0]
     assert taken.seat == 1 and taken.source is None and taken.audience.scope == "public"
     assert total_glasses(state) == 8
 
@@ -70,7 +60,7 @@ def test_turn_step1_no_glass_taken_when_already_holding_one() -> None:
     state = table([1, 2, 1, 0], supply=4)
     state, events = play(state, Ask(seat=0, witness=2, subject="purple"))
     assert state.turn == 1 and state.seats[1].glasses == 2 and state.supply == 4
-    assert not of_type(events, "glass_taken")
+    assert not of_type(events, GlassTaken)
 
 
 def _supply_empty() -> GameState:
@@ -78,7 +68,7 @@ def _supply_empty() -> GameState:
     state = table([1, 0, 7, 0], supply=0)
     state, events = play(state, Ask(seat=0, witness=2, subject="purple"))
     assert state.turn == 1 and state.seats[1].glasses == 0
-    assert of_type(events, "turn_started")[0].must_take
+    assert of_type(events, TurnStarted)[0].must_take
     assert legal.must_take(state) and legal.must_take(public_view(state))
     assert legal.duty(state, 1) == "take" and legal.duty(player_view(state, 0), 0) is None
     return state
@@ -90,7 +80,7 @@ def test_turn_step1_supply_empty_take_from_a_chosen_player_holding_one() -> None
     assert not legal.can_act(state, 1)
     state, events = play(state, TakeGlass(seat=1, source=2))
     assert [s.glasses for s in state.seats] == [0, 1, 7, 0] and state.supply == 0
-    assert [(e.seat, e.source) for e in of_type(events, "glass_taken")] == [(1, 2)]
+    assert [(e.seat, e.source) for e in of_type(events, GlassTaken)] == [(1, 2)]
     assert state.turn == 1 and legal.can_act(state, 1) and not events[1:]
     assert total_glasses(state) == 8
 
@@ -149,7 +139,7 @@ def test_turn_step2_glasses_spent_one_at_a_time_same_action_repeatable() -> None
     assert [q.answer for q in state.questions] == [3, 3]
     state, events = play(state, Consult(seat=0, letter="A"))
     assert state.turn == 1 and state.seats[0].glasses == 0
-    assert of_type(events, "turn_started")[0].seat == 1
+    assert of_type(events, TurnStarted)[0].seat == 1
     assert total_glasses(state) == 8
 
 
@@ -164,7 +154,7 @@ def test_turn_ends_without_glasses_and_passes_clockwise_round_the_table() -> Non
     state = table([1, 1, 1, 1], supply=4, turn=3)
     state, events = play(state, Ask(seat=3, witness=1, subject="red"))
     assert state.turn == 0 and state.turn_number == 2
-    assert of_type(events, "turn_started")[0].turn_number == 2
+    assert of_type(events, TurnStarted)[0].turn_number == 2
 
 
 @pytest.mark.parametrize("edition", ["2020", "2016"])
@@ -173,7 +163,7 @@ def test_turn_question_glass_goes_to_the_witness(edition: Edition) -> None:
     state = table([2, 0, 3, 0], edition=edition, supply=box - 5)
     state, events = play(state, Ask(seat=0, witness=2, subject="red"))
     assert [s.glasses for s in state.seats] == [1, 0, 4, 0]
-    moved = of_type(events, "glass_moved")
+    moved = of_type(events, GlassMoved)
     assert [(e.giver, e.receiver, e.reason) for e in moved] == [(0, 2, "question")]
     assert moved[0].audience.scope == "public"
 

@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.thirteen_clues import PlayerView
-from engine.thirteen_clues.bruteforce import random_position
 from engine.thirteen_clues.cards import CARDS
 from engine.thirteen_clues.deduction import bookkeeping, solve
 from engine.thirteen_clues.state import Question
 from engine.thirteen_clues.why import Why, explain, proves, restricted, where
-
-
-def _view(seed: int, players: int) -> PlayerView:
-    rng = random.Random(seed)
-    while True:
-        _, view = random_position(rng, players, max_actions=35)
-        if view.phase == "turns":
-            return view
+from testkit.thirteen_clues import turns_view
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 6))
 def test_every_full_assist_chain_proves_its_mark(seed: int, players: int) -> None:
-    view = _view(seed, players)
+    view = turns_view(seed, players)
     result = solve(view)
     for card in CARDS:
         why = explain(view, card)
@@ -46,7 +35,7 @@ def test_every_full_assist_chain_proves_its_mark(seed: int, players: int) -> Non
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 6))
 def test_every_bookkeeping_chain_proves_its_mark(seed: int, players: int) -> None:
-    view = _view(seed, players)
+    view = turns_view(seed, players)
     marks = bookkeeping(view)
     for card in CARDS:
         why = explain(view, card, "bookkeeping")
@@ -61,7 +50,7 @@ def test_every_bookkeeping_chain_proves_its_mark(seed: int, players: int) -> Non
 
 def test_a_chain_that_claims_too_much_is_refused() -> None:
     """`proves` really checks: a candidate claimed ruled out, or a wrong sight, fails."""
-    view = _view(3, 4)
+    view = turns_view(3, 4)
     result = solve(view)
     open_card = next(c for c in CARDS if result.status(c) == "candidate")
     assert not proves(view, Why(open_card, "ruled_out"))
@@ -72,7 +61,7 @@ def test_a_chain_that_claims_too_much_is_refused() -> None:
 
 
 def test_restricted_keeps_only_the_premises() -> None:
-    view = _view(11, 5)
+    view = turns_view(11, 5)
     kept = restricted(view, ())
     assert kept.questions == [] and kept.secret_questions == [] and kept.my_accusations == []
     assert kept.holders == view.holders and kept.screen == view.screen

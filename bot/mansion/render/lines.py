@@ -9,18 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot import reasons
+from bot.i18n import N_, tr
+from bot.mansion import words
 from bot.mansion.render.labels import (
     Voice,
     action_name,
     by_kind,
-    card_name,
     cards_label,
+    count,
     fit_lines,
+    names,
     plain_name,
     triple_text,
 )
+from bot.mansion.words import VARIANT_NAME, card_name
 from engine.mansion import Event
-from engine.mansion.cards import ACTIONS
 from engine.mansion.events import (
     AccusationMade,
     ActionBurned,
@@ -54,17 +58,15 @@ from engine.mansion.events import (
 from engine.mansion.observations import SuggestionSeen
 from engine.mansion.views import PlayerView, PublicView
 
-VARIANT_NAME = {"standard": "standard game", "one_against_all": "One Against All"}
+
+def voice(view: PublicView, me: int | None = None, lang: str = "en") -> Voice:
+    return Voice([s.name for s in view.seats], me, lang)
 
 
-def voice(view: PublicView, me: int | None = None) -> Voice:
-    return Voice([s.name for s in view.seats], me)
-
-
-def channel_text(events: Sequence[Event], view: PublicView) -> str:
+def channel_text(events: Sequence[Event], view: PublicView, lang: str) -> str:
     """The channel's message for one applied action: public events and the end reveal, in
     the third person, at most 2000 characters. "" when nothing is public."""
-    v = voice(view)
+    v = voice(view, lang=lang)
     lines: list[str] = []
     for i, event in enumerate(events):
         if event.audience.scope == "private":
@@ -74,7 +76,7 @@ def channel_text(events: Sequence[Event], view: PublicView) -> str:
             lines.append(text)
     if events and not lines:
         lines = _resolved(view, v)
-    return fit_lines(lines)
+    return fit_lines(lang, lines)
 
 
 def _resolved(view: PublicView, v: Voice) -> list[str]:
@@ -84,20 +86,21 @@ def _resolved(view: PublicView, v: Voice) -> list[str]:
     last = next((o for o in reversed(view.observations) if isinstance(o, SuggestionSeen)), None)
     if last is None or last.pending or last.refuter is None:
         return []
-    return [f"🃏 {v.who(last.refuter)} showed {v.who(last.seat)} a card."]
+    return [tr(v.lang, "🃏 {refuter} showed {seat} a card.", refuter=v.who(last.refuter),
+               seat=v.who(last.seat))]
 
 
-def dm_text(events: Sequence[Event], view: PlayerView) -> str | None:
+def dm_text(events: Sequence[Event], view: PlayerView, lang: str) -> str | None:
     """One seat's DM for one applied action: the private events addressed to that seat (its
     prompts included); None when there are none."""
-    v = voice(view, view.seat)
+    v = voice(view, view.seat, lang)
     lines = [
         text
         for event in events
         if event.audience.scope == "private" and view.seat in event.audience.seats
         if (text := _private(event, view, v))
     ]
-    return fit_lines(lines) if lines else None
+    return fit_lines(lang, lines) if lines else None
 
 
 NOTED_PUBLIC = (MarkersSwapped, SuggestionAnswered, SleuthAnswered, ActionBurned,
@@ -105,10 +108,10 @@ NOTED_PUBLIC = (MarkersSwapped, SuggestionAnswered, SleuthAnswered, ActionBurned
 """Public events worth repeating to the member who caused them, in their own answer."""
 
 
-def seat_note(events: Sequence[Event], view: PlayerView) -> str:
+def seat_note(events: Sequence[Event], view: PlayerView, lang: str) -> str:
     """What one action taught the seat that made it: its private lines (prompts aside) and
     the public outcome (who disproved, what burned, the end). For the member's own answer."""
-    v, public = voice(view, view.seat), voice(view)
+    v, public = voice(view, view.seat, lang), voice(view, lang=lang)
     lines: list[str] = []
     for i, event in enumerate(events):
         if event.audience.scope == "private":
@@ -127,85 +130,103 @@ def seat_note(events: Sequence[Event], view: PlayerView) -> str:
 
 
 def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) -> str | None:
+    lang = v.lang
     match event:
         case GameStarted():
             opts = event.options
-            series = (f" First to **{opts.series_wins}** wins is the Master Detective."
-                      if opts.series_wins > 1 else "")
-            return (f"🕵️ **Clue: Mystery Beyond the Mansion** ({VARIANT_NAME[opts.variant]}): "
-                    f"{v.names_list(range(len(event.seat_names)))}.{series}")
+            series = (" " + tr(lang, "First to **{wins}** wins is the Master Detective.",
+                               wins=opts.series_wins) if opts.series_wins > 1 else "")
+            return tr(lang, "🕵️ **Clue: Mystery Beyond the Mansion** ({variant}): {players}.",
+                      variant=tr(lang, VARIANT_NAME[opts.variant]),
+                      players=v.names_list(range(len(event.seat_names)))) + series
         case RoundStarted():
-            head = f"🃏 **Game {event.round}**: " if view.options.series_wins > 1 else "🃏 "
+            head = (tr(lang, "🃏 **Game {round}**: ", round=event.round)
+                    if view.options.series_wins > 1 else "🃏 ")
             if event.fugitive is not None:
-                return (f"{head}🦹 {v.who(event.fugitive)} is the **fugitive** and the dealer: "
-                        "they choose the solution in secret, then deal from their left.")
-            return f"{head}{v.who(event.dealer)} deals."
+                return head + tr(lang, "🦹 {seat} is the **fugitive** and the dealer: they "
+                                       "choose the solution in secret, then deal from their "
+                                       "left.", seat=v.who(event.fugitive))
+            return head + tr(lang, "{seat} deals.", seat=v.who(event.dealer))
         case SolutionChosen():
-            return f"🦹 {v.who(event.seat)} has chosen the solution. The cards are dealt."
+            return tr(lang, "🦹 {seat} has chosen the solution. The cards are dealt.",
+                      seat=v.who(event.seat))
         case TableDealt():
-            where = ", ".join(f"{v.who(i)} at {card_name(m)}" for i, m in enumerate(event.markers))
+            where = ", ".join(tr(lang, "{seat} at {place}", seat=v.who(i),
+                                 place=card_name(lang, m))
+                              for i, m in enumerate(event.markers))
             sizes = ", ".join(f"{v.plain(i)} {n}" for i, n in enumerate(event.clue_counts))
-            return (f"📍 Markers: {where}; by the tray: {_names(event.tray)}.\n"
-                    f"🂠 Clue cards dealt ({sizes}); {event.draw_size} Action cards in the "
-                    "draw pile.")
+            return tr(lang, "📍 Markers: {where}; by the tray: {tray}.\n"
+                            "🂠 Clue cards dealt ({sizes}); {draw} Action cards in the draw "
+                            "pile.", where=where, tray=names(lang, event.tray), sizes=sizes,
+                      draw=event.draw_size)
         case TurnStarted():
             if event.draw_size == 0 and any(
                 isinstance(e, RoundOver) and e.how == "escaped" for e in after
             ):
-                return (f"▶️ **Turn {event.turn_number}**: {v.who(event.seat)} must draw, "
-                        "but the draw pile is empty!")
-            return (f"▶️ **Turn {event.turn_number}**: {v.who(event.seat)} draws an Action "
-                    f"card ({_count(event.draw_size, 'card')} left in the draw pile).")
+                return tr(lang, "▶️ **Turn {turn}**: {seat} must draw, but the draw pile is "
+                                "empty!", turn=event.turn_number, seat=v.who(event.seat))
+            return tr(lang, "▶️ **Turn {turn}**: {seat} draws an Action card ({left} left in "
+                            "the draw pile).", turn=event.turn_number, seat=v.who(event.seat),
+                      left=count(lang, event.draw_size, "card"))
         case DrawPileReshuffled():
-            return (f"♻️ The draw pile ran out: the discard pile is shuffled into a new draw "
-                    f"pile of {_count(event.size, 'card')}.")
+            return tr(lang, "♻️ The draw pile ran out: the discard pile is shuffled into a new "
+                            "draw pile of {cards}.", cards=count(lang, event.size, "card"))
         case ActionBurned():
-            return (f"🔥 The fugitive disproved it, so the top Action card burns "
-                    f"(**{action_name(event.card)}**): "
-                    f"{_count(event.draw_size, 'card')} left in the draw pile.")
+            return tr(lang, "🔥 The fugitive disproved it, so the top Action card burns "
+                            "(**{card}**): {left} left in the draw pile.",
+                      card=action_name(lang, event.card), left=count(lang, event.draw_size, "card"))
         case MarkersSwapped():
             return _swap(event, v)
         case SuggestionMade():
-            return (f"💬 {v.who(event.seat)} plays **{action_name(event.card)}** and suggests "
-                    f"{triple_text(event.named)}.")
+            return tr(lang, "💬 {seat} plays **{card}** and suggests {named}.",
+                      seat=v.who(event.seat), card=action_name(lang, event.card),
+                      named=triple_text(lang, event.named))
         case SuggestionAnswered():
             return _answered(event, view, v)
         case SnoopPlayed():
-            return (f"👀 {v.who(event.seat)} plays **Snoop** on {v.who(event.target)}: their "
-                    f"hand lies face down and {v.plain(event.seat)} looks at one card.")
+            return tr(lang, "👀 {seat} plays **Snoop** on {target}: their hand lies face down "
+                            "and {name} looks at one card.", seat=v.who(event.seat),
+                      target=v.who(event.target), name=v.plain(event.seat))
         case AllSnoopPlayed():
             looks = ", ".join(f"{v.plain(i)} → {v.plain(t)}"
                               for i, t in enumerate(event.looks_at))
-            name = action_name(f"all_snoop_{event.direction}")
-            return (f"🔄 {v.who(event.seat)} plays **{name}**: everyone looks at one card of "
-                    f"the hand offered to them ({looks}).")
+            return tr(lang, "🔄 {seat} plays **{card}**: everyone looks at one card of the hand "
+                            "offered to them ({looks}).", seat=v.who(event.seat),
+                      card=action_name(lang, f"all_snoop_{event.direction}"), looks=looks)
         case CardPicked():
-            return f"👀 {v.who(event.seat)} looked at one of {v.whose(event.target)} cards."
+            return tr(lang, "👀 {seat} looked at one of {target}'s cards.",
+                      seat=v.who(event.seat), target=v.who(event.target))
         case SleuthPlayed():
-            return (f"🔎 {v.who(event.seat)} plays **{action_name(event.card)}**: each "
-                    f"opponent shows {v.plain(event.seat)} one, if they hold any.")
+            return tr(lang, "🔎 {seat} plays **{card}**: each opponent shows {name} one, if they "
+                            "hold any.", seat=v.who(event.seat), card=action_name(lang, event.card),
+                      name=v.plain(event.seat))
         case SleuthAnswered():
             if not event.showed:
-                return f"🙅 {v.who(event.seat)} has none."
-            return f"🃏 {v.who(event.seat)} shows {v.who(event.to)} a card."
+                return tr(lang, "🙅 {seat} has none.", seat=v.who(event.seat))
+            return tr(lang, "🃏 {seat} shows {to} a card.", seat=v.who(event.seat),
+                      to=v.who(event.to))
         case TipPassed():
-            return f"🤫 {v.who(event.seat)} passes a **Private Tip** to {v.who(event.target)}."
+            return tr(lang, "🤫 {seat} passes a **Private Tip** to {target}.",
+                      seat=v.who(event.seat), target=v.who(event.target))
         case TipAnswered():
-            return f"🤫 {v.who(event.seat)} answered {v.whose(event.to)} Private Tip."
+            return tr(lang, "🤫 {seat} answered {to}'s Private Tip.", seat=v.who(event.seat),
+                      to=v.who(event.to))
         case AccusationMade():
             if event.correct and event.named is not None:
-                return (f"⚖️ {v.who(event.seat)} accuses {triple_text(event.named)} — "
-                        "**right!** 🎉")
-            return (f"⚖️ {v.who(event.seat)} makes an accusation — **wrong**. They take no "
-                    "more turns, but still answer (and their marker can still be taken).")
+                return tr(lang, "⚖️ {seat} accuses {named} — **right!** 🎉",
+                          seat=v.who(event.seat), named=triple_text(lang, event.named))
+            return tr(lang, "⚖️ {seat} makes an accusation — **wrong**. They take no more "
+                            "turns, but still answer (and their marker can still be taken).",
+                      seat=v.who(event.seat))
         case ActionHandDiscarded():
             if not event.cards:
                 return None
-            cards = ", ".join(action_name(c) if c else "a face-down Private Tip"
+            cards = ", ".join(action_name(lang, c) if c else tr(lang, "a face-down Private Tip")
                               for c in event.cards)
-            return f"🗑️ {v.whose(event.seat, start=True)} Action cards go to the discard: {cards}."
+            return tr(lang, "🗑️ {seat}'s Action cards go to the discard: {cards}.",
+                      seat=v.who(event.seat), cards=cards)
         case TurnEnded():
-            return f"⏹️ {v.who(event.seat)} ends the turn."
+            return tr(lang, "⏹️ {seat} ends the turn.", seat=v.who(event.seat))
         case RoundOver():
             return _round_over(event, view, v, last=any(isinstance(e, GameOver) for e in after))
         case GameOver():
@@ -215,30 +236,40 @@ def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) ->
 
 
 def _swap(event: MarkersSwapped, v: Voice) -> str:
-    other = "the tray" if event.other is None else v.who(event.other)
-    swap = (f"swaps markers with {other}: takes **{card_name(event.took)}**, "
-            f"{'leaves' if event.other is None else 'gives'} **{card_name(event.gave)}**")
+    lang = v.lang
+    took, gave = card_name(lang, event.took), card_name(lang, event.gave)
+    if event.other is None:
+        swap = tr(lang, "swaps markers with the tray: takes **{took}**, leaves **{gave}**",
+                  took=took, gave=gave)
+    else:
+        swap = tr(lang, "swaps markers with {other}: takes **{took}**, gives **{gave}**",
+                  other=v.who(event.other), took=took, gave=gave)
     if event.card == "suggest_present":
-        return (f"🚶 {v.who(event.seat)} plays **{action_name('suggest_present')}** and moves "
-                f"instead of suggesting: {swap}.")
+        return tr(lang, "🚶 {seat} plays **{card}** and moves instead of suggesting: {swap}.",
+                  seat=v.who(event.seat), card=action_name(lang, "suggest_present"), swap=swap)
     return f"🔁 {v.who(event.seat)} {swap}."
 
 
 def _answered(event: SuggestionAnswered, view: PublicView, v: Voice) -> str:
+    lang = v.lang
     parts = []
     if event.passed:
-        parts.append(f"🙅 {v.names_list(event.passed)} could not disprove it.")
+        parts.append(tr(lang, "🙅 {seats} could not disprove it.",
+                        seats=v.names_list(event.passed)))
     if event.refuter is None:
-        parts.append("😮 **Nobody** could disprove it!")
+        parts.append(tr(lang, "😮 **Nobody** could disprove it!"))
+    elif event.refuter == view.fugitive:
+        parts.append(tr(lang, "🤔 {refuter} (the fugitive) can disprove it and chooses which "
+                              "card to show {seat}.", refuter=v.who(event.refuter),
+                        seat=v.plain(event.seat)))
     else:
-        fugitive = " (the fugitive)" if event.refuter == view.fugitive else ""
-        parts.append(f"🤔 {v.who(event.refuter)}{fugitive} can disprove it and chooses "
-                     f"which card to show {v.plain(event.seat)}.")
+        parts.append(tr(lang, "🤔 {refuter} can disprove it and chooses which card to show "
+                              "{seat}.", refuter=v.who(event.refuter), seat=v.plain(event.seat)))
     return " ".join(parts)
 
 
 def _hands_lines(hands: Sequence[Sequence[str]], v: Voice) -> list[str]:
-    return [f"• {v.who(i)}: {_names(h)}" for i, h in enumerate(hands)]
+    return [f"• {v.who(i)}: {names(v.lang, h)}" for i, h in enumerate(hands)]
 
 
 def _scores(scores: Sequence[int], v: Voice) -> str:
@@ -246,74 +277,91 @@ def _scores(scores: Sequence[int], v: Voice) -> str:
 
 
 def _round_over(event: RoundOver, view: PublicView, v: Voice, *, last: bool) -> str:
-    lines = [f"🏁 **Game {event.round} is over**: {event.reason}"
-             if view.options.series_wins > 1 else f"🏁 **The game is over**: {event.reason}"]
+    lang = v.lang
+    reason = reason_text(lang, event.reason)
+    lines = [tr(lang, "🏁 **Game {round} is over**: {reason}", round=event.round, reason=reason)
+             if view.options.series_wins > 1 else
+             tr(lang, "🏁 **The game is over**: {reason}", reason=reason)]
     if event.solution is not None:
-        lines.append(f"🔓 The solution: {triple_text(event.solution)}.")
+        lines.append(tr(lang, "🔓 The solution: {solution}.",
+                        solution=triple_text(lang, event.solution)))
     if event.solution is None and not any(event.hands):
-        lines.append("🃏 No cards were dealt: the fugitive had not chosen the solution yet.")
+        lines.append(tr(lang, "🃏 No cards were dealt: the fugitive had not chosen the solution "
+                              "yet."))
     else:
-        lines.append("🃏 The hands:")
+        lines.append(tr(lang, "🃏 The hands:"))
         lines += _hands_lines(event.hands, v)
     if view.options.series_wins > 1:
-        lines.append(f"⭐ Crimes solved so far: {_scores(event.scores, v)} "
-                     f"(first to {view.options.series_wins}; an escape solves none).")
+        lines.append(tr(lang, "⭐ Crimes solved so far: {scores} (first to {wins}; an escape "
+                              "solves none).", scores=_scores(event.scores, v),
+                        wins=view.options.series_wins))
         if not last and view.fugitive is not None:
-            lines.append("🔁 The next game begins; the fugitive (and dealer) passes left.")
+            lines.append(tr(lang, "🔁 The next game begins; the fugitive (and dealer) passes "
+                                  "left."))
         elif not last:
-            lines.append("🔁 The next game is dealt; the dealer passes left.")
+            lines.append(tr(lang, "🔁 The next game is dealt; the dealer passes left."))
     return "\n".join(lines)
 
 
 def _game_over(event: GameOver, view: PublicView, v: Voice) -> str:
+    lang = v.lang
     if event.master is not None and view.options.series_wins > 1:
-        return f"🏆 {v.who(event.master)} is the **Master Detective**!"
+        return tr(lang, "🏆 {seat} is the **Master Detective**!", seat=v.who(event.master))
     if event.master is not None:
-        return f"🏆 {v.who(event.master)} wins!"
+        return tr(lang, "🏆 {seat} wins!", seat=v.who(event.master))
     if event.winner is not None:
-        return f"🏆 {v.who(event.winner)}, the fugitive, escapes and wins!"
-    return "🏁 The table is over: nobody won."
+        return tr(lang, "🏆 {seat}, the fugitive, escapes and wins!", seat=v.who(event.winner))
+    return tr(lang, "🏁 The table is over: nobody won.")
 
 
 # ---------------------------------------------------------------- a seat's DM
 
 
 def _private(event: Event, view: PlayerView, v: Voice) -> str | None:
-    me = view.seat
+    me, lang = view.seat, v.lang
     match event:
         case HandDealt():
-            actions = ", ".join(action_name(a) for a in event.actions) or "none (the fugitive "\
-                "plays no Action cards)"
-            return (f"🃏 **Your Clue cards**:\n{by_kind(event.clues)}\n"
-                    f"🎴 **Your Action card**: {actions}")
+            actions = (", ".join(action_name(lang, a) for a in event.actions)
+                       or tr(lang, "none (the fugitive plays no Action cards)"))
+            return tr(lang, "🃏 **Your Clue cards**:\n{clues}\n🎴 **Your Action card**: "
+                            "{actions}", clues=by_kind(lang, event.clues), actions=actions)
         case SolutionChosen() if event.solution is not None:
-            return f"🦹 You chose the solution: {triple_text(event.solution)}."
+            return tr(lang, "🦹 You chose the solution: {solution}.",
+                      solution=triple_text(lang, event.solution))
         case ActionDrawn():
-            return f"🎴 You drew **{action_name(event.card)}**."
+            return tr(lang, "🎴 You drew **{card}**.", card=action_name(lang, event.card))
         case CardShown():
             if event.seat == me:
-                return f"🃏 You showed **{card_name(event.card)}** to {v.who(event.to)}."
-            return f"🃏 {v.who(event.seat, start=True)} showed you **{card_name(event.card)}**."
+                return tr(lang, "🃏 You showed **{card}** to {to}.",
+                          card=card_name(lang, event.card), to=v.who(event.to))
+            return tr(lang, "🃏 {seat} showed you **{card}**.", seat=v.who(event.seat),
+                      card=card_name(lang, event.card))
         case SnoopedCard():
-            return (f"👀 You looked at card {event.position + 1} of {v.whose(event.target)} "
-                    f"hand: **{card_name(event.card)}**.")
+            return tr(lang, "👀 You looked at card {position} of {target}'s hand: **{card}**.",
+                      position=event.position + 1, target=v.who(event.target),
+                      card=card_name(lang, event.card))
         case TipPassed() if event.card is not None:
-            ask = ACTIONS[event.card].ask
+            ask = words.ask(lang, event.card)
             if event.seat == me:
-                return (f"🤫 You passed **Private Tip: {ask}** to {v.who(event.target)}; "
-                        "only the two of you know it.")
-            return f"🤫 {v.who(event.seat, start=True)} passed you **Private Tip: {ask}**."
+                return tr(lang, "🤫 You passed **Private Tip: {ask}** to {target}; only the two "
+                                "of you know it.", ask=ask, target=v.who(event.target))
+            return tr(lang, "🤫 {seat} passed you **Private Tip: {ask}**.",
+                      seat=v.who(event.seat), ask=ask)
         case TipAnswered() if event.cards is not None:
-            given = cards_label(event.cards) if event.cards else "nothing"
+            given = cards_label(lang, event.cards) if event.cards else tr(lang, "nothing")
             if event.seat == me:
-                return f"🤫 You answered {v.whose(event.to)} Private Tip with {given}."
-            return f"🤫 {v.who(event.seat, start=True)} answers your Private Tip: {given}."
+                return tr(lang, "🤫 You answered {to}'s Private Tip with {given}.",
+                          to=v.who(event.to), given=given)
+            return tr(lang, "🤫 {seat} answers your Private Tip: {given}.",
+                      seat=v.who(event.seat), given=given)
         case AccusationMade() if event.named is not None and event.solution is not None:
             if event.correct:
-                return f"⚖️ Your accusation {triple_text(event.named)} is **right**!"
-            return (f"⚖️ Your accusation {triple_text(event.named)} is **wrong**: the solution "
-                    f"is {triple_text(event.solution)}. Keep it to yourself: you take no more "
-                    "turns, but you still answer.")
+                return tr(lang, "⚖️ Your accusation {named} is **right**!",
+                          named=triple_text(lang, event.named))
+            return tr(lang, "⚖️ Your accusation {named} is **wrong**: the solution is "
+                            "{solution}. Keep it to yourself: you take no more turns, but you "
+                            "still answer.", named=triple_text(lang, event.named),
+                      solution=triple_text(lang, event.solution))
         case ActionHandDiscarded():
             return None
         case PromptOpened():
@@ -322,80 +370,94 @@ def _private(event: Event, view: PlayerView, v: Voice) -> str | None:
             return None
 
 
-def prompt_text(prompt: PromptInfo, view: PlayerView, v: Voice | None = None) -> str:
+def prompt_text(prompt: PromptInfo, view: PlayerView, v: Voice) -> str:
     """What an open prompt asks of its seat (the buttons come with it)."""
-    v = v or voice(view, view.seat)
+    lang = v.lang
     match prompt.kind:
         case "choose_solution":
-            return ("🦹 **You are the fugitive**: choose the solution — one suspect, one "
-                    "vehicle, one destination. The others try to find it.")
+            return tr(lang, "🦹 **You are the fugitive**: choose the solution — one suspect, one "
+                            "vehicle, one destination. The others try to find it.")
         case "play":
             distinct = list(dict.fromkeys(view.actions))
             cards = ", ".join(
-                f"**{action_name(c)}**" + (" ×2" if view.actions.count(c) > 1 else "")
+                f"**{action_name(lang, c)}**" + (" ×2" if view.actions.count(c) > 1 else "")
                 for c in distinct
             )
-            return (f"▶️ **Your turn** (you are at **{card_name(view.seats[view.seat].marker)}**)"
-                    f": play one of your Action cards ({cards}) — or accuse.")
+            return tr(lang, "▶️ **Your turn** (you are at **{place}**): play one of your Action "
+                            "cards ({cards}) — or accuse.",
+                      place=card_name(lang, view.seats[view.seat].marker), cards=cards)
         case "accuse_or_end":
-            return "⚖️ Your card is played: **accuse** now, or **end your turn**."
+            return tr(lang, "⚖️ Your card is played: **accuse** now, or **end your turn**.")
         case "show":
             assert prompt.to is not None
-            why = "suggestion" if prompt.reason == "suggestion" else "Super Sleuth"
-            return (f"🃏 {v.whose(prompt.to, start=True)} {why}: choose which card to show "
-                    f"{v.plain(prompt.to)}.")
+            if prompt.reason == "suggestion":
+                return tr(lang, "🃏 {to}'s suggestion: choose which card to show {name}.",
+                          to=v.who(prompt.to), name=v.plain(prompt.to))
+            return tr(lang, "🃏 {to}'s Super Sleuth: choose which card to show {name}.",
+                      to=v.who(prompt.to), name=v.plain(prompt.to))
         case "pick":
             assert prompt.target is not None
-            return (f"👀 Pick one of {v.whose(prompt.target)} {prompt.count} face-down cards "
-                    "(they are in a random order).")
+            return tr(lang, "👀 Pick one of {target}'s {count} face-down cards (they are in a "
+                            "random order).", target=v.who(prompt.target), count=prompt.count)
         case "answer_tip":
             assert prompt.to is not None
-            ask = ACTIONS[prompt.tip].ask if prompt.tip else "?"
-            return (f"🤫 Answer {v.whose(prompt.to)} **Private Tip: {ask}** (only the two of "
-                    "you see it).")
+            ask = words.ask(lang, prompt.tip) if prompt.tip else "?"
+            return tr(lang, "🤫 Answer {to}'s **Private Tip: {ask}** (only the two of you see "
+                            "it).", to=v.who(prompt.to), ask=ask)
 
 
 def awaited_text(prompt: PromptInfo, v: Voice) -> str:
     """What a member must do, for the line that alerts them ("show Bob a card")."""
+    lang = v.lang
     match prompt.kind:
         case "choose_solution":
-            return "choose the solution"
+            return tr(lang, "choose the solution")
         case "play":
-            return "your turn"
+            return tr(lang, "your turn")
         case "accuse_or_end":
-            return "accuse or end your turn"
+            return tr(lang, "accuse or end your turn")
         case "show":
-            return f"show {v.plain(prompt.to or 0)} a card"
+            return tr(lang, "show {seat} a card", seat=v.plain(prompt.to or 0))
         case "pick":
-            return f"pick one of {v.plain(prompt.target or 0)}'s face-down cards"
+            return tr(lang, "pick one of {seat}'s face-down cards",
+                      seat=v.plain(prompt.target or 0))
         case "answer_tip":
-            return f"answer {v.plain(prompt.to or 0)}'s Private Tip"
+            return tr(lang, "answer {seat}'s Private Tip", seat=v.plain(prompt.to or 0))
 
 
 def waiting_text(prompt: PromptInfo, v: Voice) -> str:
     """What the table waits for, publicly: who must do what (no options, no tip text)."""
-    who = v.who(prompt.seat)
+    who, lang = v.who(prompt.seat), v.lang
     match prompt.kind:
         case "choose_solution":
-            return f"{who} to choose the solution"
+            return tr(lang, "{who} to choose the solution", who=who)
         case "play":
-            return f"{who} to play a card (or accuse)"
+            return tr(lang, "{who} to play a card (or accuse)", who=who)
         case "accuse_or_end":
-            return f"{who} to accuse or end the turn"
+            return tr(lang, "{who} to accuse or end the turn", who=who)
         case "show":
-            return f"{who} to choose which card to show {v.plain(prompt.to or 0)}"
+            return tr(lang, "{who} to choose which card to show {seat}", who=who,
+                      seat=v.plain(prompt.to or 0))
         case "pick":
-            return f"{who} to pick one of {v.plain(prompt.target or 0)}'s face-down cards"
+            return tr(lang, "{who} to pick one of {seat}'s face-down cards", who=who,
+                      seat=v.plain(prompt.target or 0))
         case "answer_tip":
-            return f"{who} to answer {v.plain(prompt.to or 0)}'s Private Tip"
+            return tr(lang, "{who} to answer {seat}'s Private Tip", who=who,
+                      seat=v.plain(prompt.to or 0))
 
 
-def _names(cards: Sequence[str]) -> str:
-    return ", ".join(card_name(c) for c in cards) or "none"
+REASONS = (
+    N_("{name} solved the case."),
+    N_("{name} must draw and the draw pile is empty: the fugitive escapes."),
+    N_("Every detective accused wrongly: the fugitive escapes."),
+    N_("Every player accused wrongly: nobody solved the case."),
+)
+"""The reasons the engine stores a game's end with, in English (the shell's: bot.reasons)."""
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def reason_text(lang: str, reason: str) -> str:
+    """A stored end reason in `lang`; an unknown reason as stored."""
+    return reasons.read(lang, reason, REASONS)
 
 
 __all__ = [

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from bot.i18n import N_, tr
-from bot.mansion.render.labels import MESSAGE_LIMIT, Voice, action_name, card_name, clip
+from bot.i18n import N_, tr, trn
+from bot.mansion.render.labels import MESSAGE_LIMIT, Voice, action_name, clip
 from bot.mansion.render.lines import voice
+from bot.mansion.words import card_name
 from bot.messages import DESCRIPTION_LIMIT
 from engine.mansion.observations import (
     AccusationSeen,
@@ -21,18 +22,20 @@ from engine.mansion.observations import (
 )
 from engine.mansion.views import PublicView
 
-HOW = {"solved": "solved by", "escaped": "the fugitive escaped:", "unsolved": "nobody solved it",
-       "abandoned": "ended early"}
+HOW = {"solved": N_("solved by"), "escaped": N_("the fugitive escaped:"),
+       "unsolved": N_("nobody solved it"), "abandoned": N_("ended early")}
 
 
-def log_text(view: PublicView) -> str:
+def log_text(view: PublicView, lang: str) -> str:
     """`/mansion log`: every public fact of this game, turn by turn (the latest kept when
     long), after one line per finished game of the series. Public facts only."""
-    v = voice(view)
-    head = [f"📜 **Case log** — game {view.round}, turn {view.turn_number}"]
+    v = voice(view, lang=lang)
+    head = [tr(lang, "📜 **Case log** — game {round}, turn {turn}", round=view.round,
+               turn=view.turn_number)]
     for r in view.rounds:
         who = f" {v.plain(r.winner)}" if r.winner is not None and r.how != "unsolved" else ""
-        head.append(f"🏁 Game {r.round}: {HOW[r.how]}{who}")
+        head.append(tr(lang, "🏁 Game {round}: {how}", round=r.round, how=tr(lang, HOW[r.how]))
+                    + who)
     turn = 0
     lines: list[str] = []
     for entry in view.observations:
@@ -43,7 +46,7 @@ def log_text(view: PublicView) -> str:
         if text:
             lines.append(f"`T{turn:>2}` {text}" if turn else text)
     if not lines:
-        lines = ["Nothing has happened yet."]
+        lines = [tr(lang, "Nothing has happened yet.")]
     fixed = "\n".join(head)
     budget = MESSAGE_LIMIT - len(fixed) - 1
     kept: list[str] = []
@@ -55,53 +58,73 @@ def log_text(view: PublicView) -> str:
         kept.insert(0, line)
         used += len(line) + 1
     if len(kept) < len(lines):
-        kept.insert(0, f"… {len(lines) - len(kept)} earlier entries omitted")
+        omitted = len(lines) - len(kept)
+        kept.insert(0, trn(lang, "… {n} earlier entry omitted", "… {n} earlier entries omitted",
+                           omitted))
     return clip("\n".join([fixed, *kept]), MESSAGE_LIMIT)
 
 
 def _entry(entry: Observation, v: Voice) -> str | None:
+    lang = v.lang
     match entry:
         case SwapSeen():
-            other = "the tray" if entry.other is None else v.plain(entry.other)
-            verb = "moved" if entry.card == "suggest_present" else "swapped"
-            return (f"{v.plain(entry.seat)} {verb} with {other}: took {card_name(entry.took)}, "
-                    f"gave {card_name(entry.gave)}")
+            took, gave = card_name(lang, entry.took), card_name(lang, entry.gave)
+            moved = entry.card == "suggest_present"
+            if entry.other is None:
+                return (tr(lang, "{seat} moved with the tray: took {took}, gave {gave}",
+                           seat=v.plain(entry.seat), took=took, gave=gave) if moved else
+                        tr(lang, "{seat} swapped with the tray: took {took}, gave {gave}",
+                           seat=v.plain(entry.seat), took=took, gave=gave))
+            return (tr(lang, "{seat} moved with {other}: took {took}, gave {gave}",
+                       seat=v.plain(entry.seat), other=v.plain(entry.other), took=took,
+                       gave=gave) if moved else
+                    tr(lang, "{seat} swapped with {other}: took {took}, gave {gave}",
+                       seat=v.plain(entry.seat), other=v.plain(entry.other), took=took,
+                       gave=gave))
         case SuggestionSeen():
-            named = " · ".join(card_name(c) for c in entry.named.cards())
+            named = " · ".join(card_name(lang, c) for c in entry.named.cards())
             parts = [f"{v.plain(entry.seat)} 💬 {named}"]
             if entry.passed:
-                parts.append("passed: " + ", ".join(v.plain(s) for s in entry.passed))
+                parts.append(tr(lang, "passed: {seats}",
+                                seats=", ".join(v.plain(s) for s in entry.passed)))
             if entry.refuter is None:
-                parts.append("nobody disproved")
+                parts.append(tr(lang, "nobody disproved"))
+            elif entry.pending:
+                parts.append(tr(lang, "{seat} is choosing a card", seat=v.plain(entry.refuter)))
             else:
-                doing = "is choosing a card" if entry.pending else "showed a card"
-                parts.append(f"{v.plain(entry.refuter)} {doing}")
+                parts.append(tr(lang, "{seat} showed a card", seat=v.plain(entry.refuter)))
             if entry.burned:
-                parts.append(f"🔥 burned {action_name(entry.burned)}")
+                parts.append(tr(lang, "🔥 burned {card}", card=action_name(lang, entry.burned)))
             return " — ".join(parts)
         case SnoopSeen():
-            return f"{v.plain(entry.seat)} 👀 snooped {v.plain(entry.target)}"
+            return tr(lang, "{seat} 👀 snooped {target}", seat=v.plain(entry.seat),
+                      target=v.plain(entry.target))
         case AllSnoopSeen():
-            return f"{v.plain(entry.seat)} 🔄 {action_name(f'all_snoop_{entry.direction}')}"
+            return f"{v.plain(entry.seat)} 🔄 {action_name(lang, f'all_snoop_{entry.direction}')}"
         case SleuthSeen():
             answers = []
             for a in entry.answers:
-                what = ("choosing" if a.showed is None else "showed" if a.showed else "none")
-                answers.append(f"{v.plain(a.seat)} {what}")
-            return (f"{v.plain(entry.seat)} 🔎 {action_name(entry.card)} — "
+                what = (tr(lang, "{seat} choosing") if a.showed is None
+                        else tr(lang, "{seat} showed") if a.showed else tr(lang, "{seat} none"))
+                answers.append(what.format(seat=v.plain(a.seat)))
+            return (f"{v.plain(entry.seat)} 🔎 {action_name(lang, entry.card)} — "
                     + ", ".join(answers))
         case TipSeen():
-            state = "answered" if entry.answered else "waiting"
-            return f"{v.plain(entry.seat)} 🤫 Private Tip to {v.plain(entry.target)} ({state})"
+            return (tr(lang, "{seat} 🤫 Private Tip to {target} (answered)",
+                       seat=v.plain(entry.seat), target=v.plain(entry.target))
+                    if entry.answered else
+                    tr(lang, "{seat} 🤫 Private Tip to {target} (waiting)",
+                       seat=v.plain(entry.seat), target=v.plain(entry.target)))
         case AccusationSeen():
             if entry.correct and entry.named is not None:
-                named = " · ".join(card_name(c) for c in entry.named.cards())
-                return f"{v.plain(entry.seat)} ⚖️ {named} — right"
-            return f"{v.plain(entry.seat)} ⚖️ accused — wrong"
+                named = " · ".join(card_name(lang, c) for c in entry.named.cards())
+                return tr(lang, "{seat} ⚖️ {named} — right", seat=v.plain(entry.seat),
+                          named=named)
+            return tr(lang, "{seat} ⚖️ accused — wrong", seat=v.plain(entry.seat))
         case ReshuffleSeen():
-            return f"♻️ discard reshuffled into a draw pile of {entry.size}"
+            return tr(lang, "♻️ discard reshuffled into a draw pile of {size}", size=entry.size)
         case SolutionChosenSeen():
-            return f"🦹 {v.plain(entry.seat)} chose the solution"
+            return tr(lang, "🦹 {seat} chose the solution", seat=v.plain(entry.seat))
         case _:
             return None
 

@@ -1,0 +1,93 @@
+"""The bot's helper processes (the AI detectives' and the drawings' pools) die with it: a
+SIGKILLed bot cannot tell them, and helpers left behind would wait for work forever, one pool
+more at every restart. Real processes, a real SIGKILL: early (helpers still starting, the
+moment a restarting bot is most often killed: helpers that asked for their parent's pid
+only after their slow start were already init's, and watched init forever) and late
+(helpers idle, waiting for work)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+WORKERS = 2
+BOT = """
+import os, sys, time
+from bot.workers import helper_pool
+
+
+def pid_after_a_while() -> int:
+    time.sleep(0.2)
+    return os.getpid()
+
+
+if __name__ == "__main__":  # a spawned helper imports this file again
+    pool = helper_pool({workers})
+    working = [pool.submit(pid_after_a_while) for _ in range({workers})]
+    if sys.argv[1] == "late":  # until every helper has started and done some work
+        seen = set()
+        while len(seen) < {workers}:
+            seen |= {{done.result() for done in working}}
+            working = [pool.submit(pid_after_a_while) for _ in range({workers})]
+    print("ready", flush=True)
+    time.sleep(600)
+"""
+
+
+def _children(pid: int) -> set[int]:
+    """Living child processes of `pid` (zombies waiting for a reaper count as dead)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+@pytest.mark.parametrize("moment", ["early", "late"])
+def test_helpers_exit_when_the_bot_is_sigkilled(moment: str, tmp_path: Path) -> None:
+    script = tmp_path / "bot_with_helpers.py"
+    script.write_text(BOT.format(workers=WORKERS))
+    bot = subprocess.Popen([sys.executable, str(script), moment], stdout=subprocess.PIPE,
+                           text=True, cwd=Path(__file__).resolve().parents[2])
+    try:
+        assert bot.stdout is not None
+        assert bot.stdout.readline().strip() == "ready"
+        end = time.monotonic() + 30
+        helpers = _children(bot.pid)
+        while len(helpers) < WORKERS and time.monotonic() < end:
+            time.sleep(0.01)
+            helpers = _children(bot.pid)
+        assert len(helpers) >= WORKERS, helpers
+    finally:
+        os.kill(bot.pid, signal.SIGKILL)
+        bot.wait()
+    end = time.monotonic() + 15
+    while _alive(helpers) and time.monotonic() < end:
+        time.sleep(0.1)
+    left = _alive(helpers)
+    for pid in left:  # never leave them behind, whatever the verdict
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"helpers {left} outlived their SIGKILLed bot"
