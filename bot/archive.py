@@ -73,8 +73,8 @@ class Frame:
     """The game after one step of the replay: the deal, then each move."""
 
     actor: str
-    state: Any
-    events: list[Any]
+    state: BaseModel
+    events: list[object]
 
 
 def record_of(module: AnyGame, table: Table, log: Sequence[LogEntry]) -> GameRecord:
@@ -155,7 +155,7 @@ def arrives(played: Any, stored: Any) -> bool:
     return bool(played == stored)
 
 
-def _step(module: AnyGame, state: Any, move: Move) -> tuple[Any, list[Any]]:
+def _step(module: AnyGame, state: BaseModel, move: Move) -> tuple[BaseModel, list[object]]:
     try:
         if move.sat is not None:
             now = move.sat.now
@@ -177,7 +177,7 @@ class Replay:
 
     def __init__(self, module: AnyGame, record: GameRecord) -> None:
         self.module, self.record = module, record
-        self.checkpoints: dict[int, Any] = {}
+        self.checkpoints: dict[int, BaseModel] = {}
         count = 0
         for step, frame in enumerate(frames(module, record)):
             if step % self.EVERY == 0:

@@ -16,13 +16,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
-from bot.components import TableButton, not_routed, routed
+from bot.components import not_routed, routed
 from bot.config import Config
 from bot.drawings import Drawings
 from bot.i18n import tr
 from bot.interactions import answer, expired, language_of, unchanged
 from bot.languages import Languages
 from bot.lease import Lease
+from bot.lobby import TableClick
 from bot.outbox import Sender
 from bot.pacing import Pacer
 from bot.plug import AnyGame
@@ -33,6 +34,7 @@ from bot.timers import TimerDispatcher
 from bot.translator import CatalogTranslator
 from bot.transport import Transport
 from bot.workers import helper_pool
+from bot.world_changes import WorldChanges
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,12 @@ taken just before the IDENTIFY is sent, which then takes a moment to arrive (hal
 kept spare)."""
 
 
+def import_games() -> None:
+    """Run in each AI helper as it starts: import every game (half a second) before the first
+    piece of work waits for it (`bot.workers` is below the registry and names no game)."""
+    import bot.registry  # noqa: F401
+
+
 class DeductionBot(commands.AutoShardedBot):
     storage: Storage
     tables: TableService
@@ -53,6 +61,8 @@ class DeductionBot(commands.AutoShardedBot):
     transport: Transport
     timers: TimerDispatcher
     languages: Languages
+    world: WorldChanges
+    """What happens to tables when their channel, server or members change."""
 
     def __init__(self, config: Config, games: Sequence[AnyGame] | None = None) -> None:
         intents = discord.Intents.none()
@@ -101,7 +111,7 @@ class DeductionBot(commands.AutoShardedBot):
             self._buckets = max(1, limits.max_concurrency)
         warming: asyncio.Future[int] | None = None
         if self.config.ai_workers > 0:
-            self._thinker = helper_pool(self.config.ai_workers)
+            self._thinker = helper_pool(self.config.ai_workers, warmers=(import_games,))
             warming = asyncio.get_running_loop().run_in_executor(self._thinker, os.getpid)
         self.tables = TableService(
             storage,
@@ -111,10 +121,11 @@ class DeductionBot(commands.AutoShardedBot):
             on_commit=self._wake,
             thinker=self._thinker,
         )
+        self.world = WorldChanges(self.tables)
         self.pacer = Pacer(self.config.rest_per_second, gate=self._global_hold)
         self.transport = Transport(self, self.drawings, self.pacer, storage)
         self.sender = Sender(
-            storage, self.transport, self.tables.world.on_undeliverable,
+            storage, self.transport, self.world.on_undeliverable,
             backoff=lambda tries: min(60.0, self.config.retry_base * 2**tries),
             pacer=self.pacer,
         )
@@ -123,7 +134,7 @@ class DeductionBot(commands.AutoShardedBot):
         self.drawings.warm()
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)
-        self.add_dynamic_items(TableButton, SitAnswer)
+        self.add_dynamic_items(TableClick, SitAnswer)
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CatalogTranslator())
         if self.config.sync_commands:

@@ -14,11 +14,15 @@ from typing import Any, ClassVar
 import discord
 
 from bot.i18n import N_, SOURCE, tr
+from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import AnyGame, commands_of
 
 Locate = Callable[[], Awaitable[Table]]
 """Finds the table an interaction is about (by a button's id, or the channel's table)."""
+
+
+JOIN = N_("Join")
 
 
 def button(
@@ -52,10 +56,12 @@ class TableButton(
     template=r"(?P<prefix>[a-z0-9]{1,8}):(?P<verb>join|leave|start|hand|unai|again):"
     r"(?P<table>\d+)(?::-)?",
 ):
-    """Join, Leave, Start on a lobby; My secrets on every table message and DM."""
+    """Join, Leave, Start on a lobby; My secrets on every table message and DM. Drawn and
+    read back here; a click on one is answered by `bot.lobby.TableClick`, in the layer above
+    (its handlers act through the table service)."""
 
     LOOK: ClassVar[dict[str, tuple[str, discord.ButtonStyle, str | None]]] = {
-        "join": (N_("Join"), discord.ButtonStyle.success, "🪑"),
+        "join": (JOIN, discord.ButtonStyle.success, "🪑"),
         "leave": (N_("Leave"), discord.ButtonStyle.secondary, None),
         "start": (N_("Start"), discord.ButtonStyle.primary, "▶️"),
         "hand": (N_("My secrets"), discord.ButtonStyle.secondary, "🗝️"),
@@ -81,15 +87,19 @@ class TableButton(
     ) -> TableButton:
         return cls(match["prefix"], match["verb"], int(match["table"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        from bot import lobby  # the handlers act through the table service, built above this
 
-        place = lobby.place_of(interaction)
-
-        async def locate() -> Table:
-            return await lobby.tables_of(interaction).by_id(self.table_id, place)
-
-        await lobby.HANDLERS[self.verb](interaction, locate)
+def lobby_message(table: Table, title: str, view: discord.ui.View,
+                  embed: Callable[[str, list[str]], discord.Embed], lang: str) -> Outgoing:
+    """The table message before the deal, in the table's language: a lobby closed, or who
+    opened it, with the game's own embed (given the host's name and the seated names) and
+    buttons."""
+    if table.status == "over":
+        return Outgoing(content=tr(lang, "This table was closed before the game started."))
+    names = [s.name for s in table.seats]
+    host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+    return Outgoing.of(tr(lang, "{title}: {host} opened a table here. Press **{join}** to "
+                                "play.", title=title, host=host, join=tr(lang, JOIN)),
+                       embeds=[embed(host, names)], view=view)
 
 
 def not_routed(games: Iterable[AnyGame], lang: str) -> str:

@@ -13,9 +13,20 @@ from typing import Any, Self
 
 import discord
 
+from bot import news
 from bot.errors import UserError
 from bot.interactions import place_of, refuse, tables_of
+from bot.messages import Outgoing
 from bot.models import Table
+
+NONE = "_"
+"""A draft's empty choice, in a custom_id."""
+BLUE, GREY, RED, GREEN = (
+    discord.ButtonStyle.primary,
+    discord.ButtonStyle.secondary,
+    discord.ButtonStyle.danger,
+    discord.ButtonStyle.success,
+)
 
 
 def family_id(prefix: str, verb: str, table_id: int, stamp: int | None, draft: str) -> str:
@@ -71,3 +82,11 @@ class GameFamily(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"never:
 
     async def table(self, interaction: discord.Interaction) -> Table:
         return await tables_of(interaction).by_id(self.click.table_id, place_of(interaction))
+
+
+def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing, lang: str
+                 ) -> Outgoing:
+    """A DM that becomes its answer keeps naming its table (the header every DM has); the
+    table's own game writes the header, in `lang`."""
+    game = tables_of(interaction).module(table)
+    return news.headed_in_dm(game, table, out, interaction.guild_id, lang)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
@@ -20,12 +20,9 @@ from bot.errors import UserError
 from bot.i18n import N_, SOURCE, tr
 from bot.message_tokens import MessageTokens
 from bot.messages import Outgoing
-from bot.tables import Place, Reply
+from bot.tables import Place, Reply, TableService
+from bot.transport import Transport
 from engine.errors import RuleError
-
-if TYPE_CHECKING:
-    from bot.client import DeductionBot
-    from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +33,15 @@ Answer = str | Outgoing | None
 stored with its change (the outbox delivers it)."""
 
 
-def bot_of(interaction: discord.Interaction) -> DeductionBot:
+class Shell(Protocol):
+    """What handlers use of the bot an interaction reached (bot.client's DeductionBot): named
+    here so that this layer does not import the client above it."""
+
+    tables: TableService
+    transport: Transport
+
+
+def bot_of(interaction: discord.Interaction) -> Shell:
     # discord.py types it as Client; every interaction here reaches the one DeductionBot
     return interaction.client  # type: ignore[return-value]
 

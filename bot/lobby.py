@@ -5,16 +5,17 @@ channel's table for a slash command)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 
-from bot.components import Locate
+from bot.components import Locate, TableButton
 from bot.i18n import tr
 from bot.interactions import bot_of, language_of, place_of, reply_for, run, tables_of
+from bot.messages import Outgoing
+from bot.models import Table
 
-__all__ = ["HANDLERS", "join", "leave", "place_of", "rematch", "remove_ai", "show_hand",
-           "start", "tables_of"]
+__all__ = ["HANDLERS", "TableClick", "join", "leave", "place_of", "rematch", "remove_ai",
+           "show_hand", "start", "tables_of"]
 
 
 async def join(interaction: discord.Interaction, locate: Locate) -> None:
@@ -60,7 +61,7 @@ async def start(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def show_hand(interaction: discord.Interaction, locate: Locate) -> None:
-    async def work() -> Any:
+    async def work() -> Outgoing:
         table = await locate()
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
@@ -101,3 +102,15 @@ HANDLERS: dict[str, Callable[[discord.Interaction, Locate], Awaitable[None]]] = 
     "unai": remove_ai,
     "again": rematch,
 }
+
+
+class TableClick(TableButton, template=TableButton.__discord_ui_compiled_template__):
+    """A click on a `TableButton`: its handler finds the table by the button's id."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        place = place_of(interaction)
+
+        async def locate() -> Table:
+            return await tables_of(interaction).by_id(self.table_id, place)
+
+        await HANDLERS[self.verb](interaction, locate)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import ClassVar, Generic, Literal, Protocol, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -305,6 +306,10 @@ class PydanticGame(Generic[S, A, E, O]):
     def under_way(self, state: S) -> bool:
         return True
 
+    def seat_ids(self, state: S) -> list[str]:
+        """For a state whose `seats` each carry an `id` (as every game's here)."""
+        return [str(seat["id"]) for seat in state.model_dump(include={"seats"})["seats"]]
+
     def seated(self, state: S, seat: int, player_id: str, name: str) -> S:
         """For a state whose `seats` each carry an `id` and a `name` (as every game's here)."""
         data = state.model_dump(mode="json")
@@ -320,3 +325,35 @@ class PydanticGame(Generic[S, A, E, O]):
 def settings_of(game: AnyGame, table: Table) -> TableSettings:
     settings: TableSettings = game.settings.model_validate(table.options)
     return settings
+
+
+Built = Callable[[BaseModel, int], object]
+"""What the table service calls to make a seat's action from its table's state: a game's
+own builder, erased by `Own.builder` (the service holds every game's)."""
+Rendered = Callable[[BaseModel, Sequence[object]], Outgoing]
+"""What the table service calls to render an answer from a change's new state and events:
+a game's own renderer, erased by `Own.then`."""
+
+
+@dataclass(frozen=True)
+class Own(Generic[S, E]):
+    """A game's own types, given back to its code from the shell's erased values (states as
+    `BaseModel`, actions and events as `object`): the one typed wrapper where the shell's
+    collection of games meets one game's code. The state is checked, never assumed; the
+    events are the ones the same game's `apply` made with that state."""
+
+    model: type[S]
+
+    def state(self, state: BaseModel) -> S:
+        if not isinstance(state, self.model):
+            raise TypeError(f"a {type(state).__name__} is not a {self.model.__name__}")
+        return state
+
+    def events(self, events: Sequence[object]) -> list[E]:
+        return cast(list[E], list(events))
+
+    def builder(self, build: Callable[[S, int], object]) -> Built:
+        return lambda state, seat: build(self.state(state), seat)
+
+    def then(self, render: Callable[[S, list[E]], Outgoing]) -> Rendered:
+        return lambda state, events: render(self.state(state), self.events(events))

@@ -16,15 +16,17 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import discord
+from pydantic import BaseModel
 
 from bot.components import Locate
 from bot.errors import UserError
 from bot.i18n import N_, tr
 from bot.interactions import language_of, run, tables_of
 from bot.messages import Outgoing
+from bot.plug import Own
 from bot.thinking import think
 
-S = TypeVar("S")
+S = TypeVar("S", bound=BaseModel)
 R = TypeVar("R")
 
 TITLE = N_("📋 Your review")
@@ -46,6 +48,8 @@ class Reviewer(Generic[S, R]):
     before play), or None."""
     embed: Callable[[S, R, str], discord.Embed]
     """The review in a language."""
+    model: type[S]
+    """The game's state model: a stored state is checked to be one (`bot.plug.Own`)."""
 
     def letter(self, state: S, seat: int, lang: str) -> Outgoing | None:
         """The review DM at the end (none for a game with nothing to review)."""
@@ -63,7 +67,7 @@ class Reviewer(Generic[S, R]):
             stored = tables.state_of(table)
             if not tables.module(table).is_over(stored):
                 raise UserError(NOT_OVER, secret=lambda lang: tr(lang, self.secret))
-            state: S = stored
+            state = Own[S, object](self.model).state(stored)
             result = await think(interaction, self.review, state, seat)
             why = self.missing(state, result)
             if why is not None:

@@ -10,18 +10,13 @@ the players' buttons, which carry the version, stay valid.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.errors import UserError
 from bot.i18n import SOURCE, tr
 from bot.messages import Outgoing
 from bot.models import Letter, Table
 from bot.news import headed
 from bot.plug import AnyGame
-from bot.storage import Change
-
-if TYPE_CHECKING:  # the table service delivers these letters: it imports this module
-    from bot.tables import Place, TableService
 
 WATCHERS = "watchers"
 SLOT = "watch"
@@ -59,26 +54,3 @@ def letters(game: AnyGame, table: Table, state: Any, events: Sequence[Any],
         owed.append(Letter.dm(u, headed(game, table, Outgoing(content=f"🏁 {news}",
                                                                embeds=end.embeds), lang)))
     return owed
-
-
-async def toggle(tables: TableService, table_id: int, user_id: int, place: Place, lang: str
-                 ) -> str:
-    """Start or stop watching this table; refused for its players and a finished game.
-    `lang`: the member's, for the answer and their news DM."""
-    async with tables._operation(table_id):
-        table = await tables.by_id(table_id, place)
-        if table.status == "over":
-            raise UserError("This game is over: `replay` shows it step by step.")
-        if table.seat_of(user_id) is not None:
-            raise UserError("You have a seat at this table: it tells you everything already.")
-        game, now = tables.module(table), watchers(table)
-        on = user_id not in now
-        kept = [*now, user_id] if on else [u for u in now if u != user_id]
-        after = table.model_copy(update={"options": {**table.options, WATCHERS: kept}})
-        owed = [Letter.dm(user_id, news_dm(game, after, lang), slot=SLOT)] if on else []
-        await tables._store(Change(after, expected=table.version, letters=owed))
-    if on:
-        return tr(lang, "👀 You are watching this {game} table: what the channel is told comes "
-                  "to your DMs, in one message kept up to date (no pings), and the reveal at "
-                  "the end. The same command stops it.", game=game.title)
-    return tr(lang, "You no longer watch this table.")

@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bot import languages, news, reasons, spectators
 from bot.errors import UserError
@@ -31,9 +31,8 @@ from bot.i18n import N_, SOURCE, Command, tr
 from bot.languages import Languages
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
-from bot.plug import AnyGame, TableSettings, settings_of
+from bot.plug import AnyGame, Built, Rendered, TableSettings, settings_of
 from bot.storage import Change, Committed, LogEntry, StaleVersion, Storage, TimerPlan
-from bot.world_changes import LEFT_TABLE, WorldChanges
 from engine.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -42,14 +41,13 @@ AI_NAMES = ("Holmes", "Poirot", "Marple", "Dupin", "Wolfe", "Vance", "Brown", "Q
 
 STALE = N_("That button is out of date: the table has moved on since. Use the latest table "
            "message.")
+LEFT_SERVER = N_("🤖 {name} left the server: an AI ({level}) plays their seat from now on.")
+LEFT_TABLE = N_("🤖 {name} left the table: an AI ({level}) plays their seat from now on.")
 RACES = 3
 """Times a timer is handled at once when other processes' changes keep moving its table;
 past them the dispatcher retries it with back-off."""
 CLOSING = N_("The bot is restarting right now: nothing was changed. Please try again in a "
              "moment.")
-
-ActionBuilder = Callable[[Any, int], Any]
-"""(engine state, acting seat) → engine action; may raise UserError or RuleError."""
 
 
 @dataclass
@@ -65,7 +63,7 @@ class Reply:
     vanish: bool = False
     """The answer is the news itself: the original response (a picker, "thinking…") is
     deleted instead of edited, and leaves nothing behind."""
-    then: Callable[[Any, list[Any]], Outgoing] | None = None
+    then: Rendered | None = None
     """Renders the answer from the change's result (the new engine state and its events),
     for answers that depend on what happened: a panel that moves on to the next step."""
     tells: int | None = None
@@ -77,7 +75,7 @@ class Reply:
             return Letter.unsay(self.interaction_id, self.token, follows=follows)
         return Letter.reply(self.interaction_id, self.token, self.body, follows=follows)
 
-    def settle(self, state: Any, events: list[Any]) -> None:
+    def settle(self, state: BaseModel, events: Sequence[object]) -> None:
         """Render the answer from the result, if it depends on it (before it is stored)."""
         if self.then is not None:
             self.body = self.then(state, events)
@@ -95,8 +93,8 @@ class Place:
 @dataclass
 class Applied:
     table: Table
-    state: Any
-    events: list[Any]
+    state: BaseModel
+    events: list[object]
     letters: tuple[int, ...]
 
 
@@ -129,8 +127,6 @@ class TableService:
         """Where AI detectives think (a process pool: an expert's tens of milliseconds of
         pure Python would otherwise hold up every other table's interactions); None: here."""
         self.closing = False
-        self.world = WorldChanges(self)
-        """What happens to tables when their channel, server or members change."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.working = 0
@@ -228,7 +224,7 @@ class TableService:
     def settings(self, table: Table) -> TableSettings:
         return settings_of(self.module(table), table)
 
-    def state_of(self, table: Table) -> Any:
+    def state_of(self, table: Table) -> BaseModel:
         if table.state is None:
             raise UserError("The game has not started yet.")
         return self.module(table).load(table.state)
@@ -275,7 +271,7 @@ class TableService:
         game: str,
         host_id: int,
         host_name: str,
-        given: Mapping[str, Any],
+        given: Mapping[str, object],
         reply: Reply | None = None,
         place: str = "",
         language: str = SOURCE,
@@ -343,7 +339,7 @@ class TableService:
             if table.status == "playing":
                 if table.seats[seat].human is None:
                     raise UserError("An AI already plays your seat.")
-                await self.world.without(table, user_id, LEFT_TABLE, reply=reply)
+                await self.without(table, user_id, LEFT_TABLE, reply=reply)
                 return await self.by_id(table_id)
             _require_lobby(table)
             if table.host_id == user_id:
@@ -351,6 +347,46 @@ class TableService:
             seats = [s for i, s in enumerate(table.seats) if i != seat]
             return await self._store_lobby(table, table.model_copy(update={"seats": seats}),
                                            reply)
+
+    async def without(self, table: Table, user_id: int, why: str, *,
+                       reply: Reply | None = None) -> None:
+        """A member leaves a table (`leave`, or they left the server): a lobby seat is freed,
+        a game seat is played by an AI from now on, and the table is told. `why`: the
+        channel's news (a marked text with `{name}` and `{level}`)."""
+        seat = table.seat_of(user_id)
+        if seat is None or table.status == "over":
+            return
+        module, ref = self.module(table), table.seats[seat]
+        if table.status == "lobby":
+            seats = [s for i, s in enumerate(table.seats) if i != seat]
+            humans = [s.user_id for s in seats if s.human is not None]
+            if not humans:
+                closed = table.model_copy(update={"status": "over", "seats": seats})
+                await self._store_lobby(table, closed, None)
+                return
+            host = table.host_id if table.host_id != user_id else humans[0]
+            await self._store_lobby(
+                table, table.model_copy(update={"seats": seats, "host_id": host}), None
+            )
+            return
+        seats = list(table.seats)
+        seats[seat] = ref.model_copy(update={"ai_level": module.gone_level})
+        humans = [s.human for s in seats if s.human is not None]
+        host = table.host_id if table.host_id != user_id or not humans else humans[0]
+        after = table.model_copy(update={"seats": seats, "host_id": host,
+                                         "version": table.version + 1})
+        state = self.state_of(table)
+        text = tr(languages.of(table), why, name=ref.name, level=module.gone_level)
+        plan = self._plan(after, None, state)
+        after, letters = news.living(module, after, state, text, fresh=True)
+        if reply is not None:
+            letters.append(reply.letter(len(letters)))
+        await self._store(Change(
+            after, expected=table.version, letters=letters,
+            timers=TimerPlan(seats_done=(seat,), clear=plan.clear, add=plan.add),
+        ))
+        if reply is not None:
+            reply.stored = True
 
     async def remove_ai(self, table_id: int, user_id: int, *, place: Place | None = None,
                         reply: Reply | None = None) -> Table:
@@ -485,7 +521,7 @@ class TableService:
         self,
         table_id: int,
         user_id: int,
-        build: ActionBuilder,
+        build: Built,
         *,
         version: int | None = None,
         place: Place | None = None,
@@ -533,7 +569,7 @@ class TableService:
         change: Callable[[dict[str, Any]], dict[str, Any]],
         *,
         place: Place | None = None,
-    ) -> tuple[Table, Any, int, dict[str, Any]]:
+    ) -> tuple[Table, BaseModel, int, dict[str, Any]]:
         """A seat's private notes, changed under the table lock (two quick marks both stay)."""
         async with self._operation(table_id):
             table = await self.by_id(table_id, place)
@@ -599,7 +635,7 @@ class TableService:
             await self._store(Change(table, timers=TimerPlan(delete=(timer.id,))))
 
     async def _ai_move(
-        self, table: Table, state: Any, seat: int, level: str, *, done: Timer,
+        self, table: Table, state: BaseModel, seat: int, level: str, *, done: Timer,
         notices: Sequence[Letter] = (),
     ) -> Applied:
         module = self.module(table)
@@ -631,7 +667,7 @@ class TableService:
         return letters
 
     def _plan(
-        self, table: Table, before: Any | None, state: Any, *, done: Timer | None = None
+        self, table: Table, before: BaseModel | None, state: BaseModel, *, done: Timer | None = None
     ) -> TimerPlan:
         """The timers a stored change leaves: AI seats the game waits on get a move timer
         after every change; waiting members get a reminder and an idle timer when the waiting
@@ -695,8 +731,8 @@ class TableService:
     async def _apply(
         self,
         table: Table,
-        state: Any,
-        action: Any,
+        state: BaseModel,
+        action: object,
         *,
         actor: str,
         reply: Reply | None = None,
@@ -716,9 +752,9 @@ class TableService:
     async def _commit(
         self,
         table: Table,
-        before: Any | None,
-        state: Any,
-        events: list[Any],
+        before: BaseModel | None,
+        state: BaseModel,
+        events: list[object],
         *,
         actor: str,
         action: str,
@@ -773,8 +809,8 @@ class TableService:
         _stored(reply)
         return Applied(committed.table, state, events, committed.letters)
 
-    async def _slow_letters(self, module: AnyGame, table: Table, state: Any,
-                            events: list[Any], langs: Mapping[int, str]
+    async def _slow_letters(self, module: AnyGame, table: Table, state: BaseModel,
+                            events: list[object], langs: Mapping[int, str]
                             ) -> dict[int, Outgoing] | None:
         """The change's slow letters (the reviews at the end), rendered apart from the event
         loop: in the thinkers' process pool, else in a thread, one member at a time, so an
@@ -799,7 +835,7 @@ class TableService:
             self.working -= 1
         return out
 
-    def _continue_idle(self, table: Table, state: Any, done: Timer, plan: TimerPlan
+    def _continue_idle(self, table: Table, state: BaseModel, done: Timer, plan: TimerPlan
                        ) -> TimerPlan:
         """An idle member's whole turn is played for them: one AI move per firing."""
         module = self.module(table)
@@ -810,7 +846,7 @@ class TableService:
         return TimerPlan(delete=plan.delete, clear=plan.clear, seats_done=plan.seats_done,
                          add=(*plan.add, again))
 
-    def _deadline(self, table: Table, before: Any | None, state: Any, plan: TimerPlan
+    def _deadline(self, table: Table, before: BaseModel | None, state: BaseModel, plan: TimerPlan
                   ) -> float | None:
         """When the turn timer answers for the member waited on: set with a new waiting
         situation, kept while it lasts."""

@@ -36,14 +36,13 @@ def helper_pool(
 def _start_helper(
     parent: int, niceness: int, warmers: tuple[Callable[[], object], ...]
 ) -> None:
-    """Watch the bot first, then import every game (half a second) before the first piece of
-    work waits for it. A SIGKILLed bot cannot tell its helpers, which would otherwise wait
-    for work forever; the bot's pid comes from the bot itself, since a helper asking whose
-    child it is after a slow start may already be init's (the bot killed meanwhile)."""
+    """Watch the bot first, then run the warmers (the AI helpers' imports every game: half a
+    second before the first piece of work waits for it). A SIGKILLed bot cannot tell its
+    helpers, which would otherwise wait for work forever; the bot's pid comes from the bot
+    itself, since a helper asking whose child it is after a slow start may already be
+    init's (the bot killed meanwhile)."""
     threading.Thread(target=_exit_with, args=(parent,), name="parent-watch",
                      daemon=True).start()
-    import bot.registry  # noqa: F401
-
     if niceness:
         os.nice(niceness)
     for warm in warmers:

@@ -23,21 +23,21 @@ class World(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.bot.tables.world.channel_gone(channel.id, N_("its channel was deleted"))
+        await self.bot.world.channel_gone(channel.id, N_("its channel was deleted"))
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.bot.tables.world.channel_gone(payload.thread_id, N_("its thread was deleted"))
+        await self.bot.world.channel_gone(payload.thread_id, N_("its thread was deleted"))
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        await self.bot.tables.world.guild_gone(guild.id)
+        await self.bot.world.guild_gone(guild.id)
 
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """Needs the members intent (config MEMBER_EVENTS); without it a gone member's seat
         is played by the turn timer's AI like any idle seat."""
-        await self.bot.tables.world.member_left(payload.guild_id, payload.user.id)
+        await self.bot.world.member_left(payload.guild_id, payload.user.id)
 
     @commands.Cog.listener()
     async def on_guild_channel_update(
@@ -66,9 +66,9 @@ class World(commands.Cog):
         """A paused table carries on once the bot may post in its channel again; a table
         whose channel the bot lost is paused before its next message fails."""
         if may_post(channel):
-            await self.bot.tables.world.can_post(channel.id)
+            await self.bot.world.can_post(channel.id)
         else:
-            await self.bot.tables.world.cannot_post(channel.id, why_not(channel))
+            await self.bot.world.cannot_post(channel.id, why_not(channel))
 
 
 def may_post(channel: discord.abc.GuildChannel | discord.Thread) -> bool:

@@ -4,29 +4,22 @@ who left. A table is ended or paused with a clear word to its members; its timer
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot import languages, news, reasons
 from bot.i18n import N_, command, tr
 from bot.messages import Outgoing
 from bot.models import Letter, Posting, Table
 from bot.storage import Change, TimerPlan
+from bot.tables import LEFT_SERVER, TableService
 from bot.transport import Outcome
-
-if TYPE_CHECKING:
-    from bot.tables import Reply, TableService
-
 
 # why a table stops (marked texts: each reader reads them in their language)
 CHANNEL_GONE = N_("its channel is gone")
 ARCHIVED = N_("its thread is archived")
 UNPERMITTED = N_("I am missing the permission to post there")
-LEFT_SERVER = N_("🤖 {name} left the server: an AI ({level}) plays their seat from now on.")
-LEFT_TABLE = N_("🤖 {name} left the table: an AI ({level}) plays their seat from now on.")
 
 class WorldChanges:
-    """The table service's answers to a changed world (`TableService.world`): each change
-    goes through the service's own locks and commit path."""
+    """The table service's answers to a changed world (`DeductionBot.world`, built on the
+    service): each change goes through the service's own locks and commit path."""
 
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
@@ -169,45 +162,7 @@ class WorldChanges:
                 continue
             async with self.tables._locks[table.id]:
                 table = await self.tables.by_id(table.id)
-                await self.without(table, user_id, LEFT_SERVER)
-
-    async def without(self, table: Table, user_id: int, why: str, *,
-                       reply: Reply | None = None) -> None:
-        """`why`: the channel's news (a marked text with `{name}` and `{level}`)."""
-        seat = table.seat_of(user_id)
-        if seat is None or table.status == "over":
-            return
-        module, ref = self.tables.module(table), table.seats[seat]
-        if table.status == "lobby":
-            seats = [s for i, s in enumerate(table.seats) if i != seat]
-            humans = [s.user_id for s in seats if s.human is not None]
-            if not humans:
-                closed = table.model_copy(update={"status": "over", "seats": seats})
-                await self.tables._store_lobby(table, closed, None)
-                return
-            host = table.host_id if table.host_id != user_id else humans[0]
-            await self.tables._store_lobby(
-                table, table.model_copy(update={"seats": seats, "host_id": host}), None
-            )
-            return
-        seats = list(table.seats)
-        seats[seat] = ref.model_copy(update={"ai_level": module.gone_level})
-        humans = [s.human for s in seats if s.human is not None]
-        host = table.host_id if table.host_id != user_id or not humans else humans[0]
-        after = table.model_copy(update={"seats": seats, "host_id": host,
-                                         "version": table.version + 1})
-        state = self.tables.state_of(table)
-        text = tr(languages.of(table), why, name=ref.name, level=module.gone_level)
-        plan = self.tables._plan(after, None, state)
-        after, letters = news.living(module, after, state, text, fresh=True)
-        if reply is not None:
-            letters.append(reply.letter(len(letters)))
-        await self.tables._store(Change(
-            after, expected=table.version, letters=letters,
-            timers=TimerPlan(seats_done=(seat,), clear=plan.clear, add=plan.add),
-        ))
-        if reply is not None:
-            reply.stored = True
+                await self.tables.without(table, user_id, LEFT_SERVER)
 
 
 def _why_forbidden(detail: str) -> str:

@@ -14,6 +14,7 @@ from bot.i18n import tr
 from bot.interactions import Answer, as_outgoing, language_of, place_of, reply_for, run
 from bot.mansion import actions
 from bot.mansion.components import ACCUSED, FAMILIES, after, member_view, turn_panel
+from bot.mansion.family import OWN
 from bot.mansion.game import GAME
 from bot.mansion.notes import notes_answer
 from bot.mansion.reviewing import REVIEWER
@@ -31,12 +32,7 @@ class MansionCog(
                       "destination",
 ):
     game = GAME.key
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*FAMILIES)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*FAMILIES)
+    families = FAMILIES
 
     # the lobby ----------------------------------------------------------------------------
 
@@ -84,9 +80,9 @@ class MansionCog(
             reply.body = as_outgoing(tr(lang, ACCUSED))
             table = await self.here(interaction)()
             seat = self.tables.seat(table, interaction.user.id)
-            reply.then, reply.tells = after(table.id, seat, lang), seat
+            reply.then, reply.tells = OWN.then(after(table.id, seat, lang)), seat
             await self.tables.act(table.id, interaction.user.id,
-                                  actions.accuse(None, suspect, vehicle, destination),
+                                  OWN.builder(actions.accuse(None, suspect, vehicle, destination)),
                                   place=place_of(interaction), reply=reply)
 
         await run(interaction, work, stored=reply)

@@ -3,14 +3,14 @@ hand, end). A game's cog extends it with `new` (its own options) and its own com
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, lobby, sitting, spectators
+from bot import components, lobby, sitting, watching
 from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.i18n import tr, trn
@@ -34,9 +34,17 @@ def place_name(interaction: discord.Interaction) -> str:
 class TableCog(commands.GroupCog):
     game: ClassVar[str]
     """The registry key of the game this group plays."""
+    families: ClassVar[tuple[type[discord.ui.DynamicItem[Any]], ...]] = ()
+    """The game's component families: registered while the cog is loaded."""
 
     def __init__(self, bot: DeductionBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.families)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.families)
 
     @property
     def tables(self) -> TableService:
@@ -61,7 +69,7 @@ class TableCog(commands.GroupCog):
     async def on_table(
         self,
         interaction: discord.Interaction,
-        work: Any,
+        work: Callable[[Table], Awaitable[Answer]],
         *,
         finished: bool = False,
     ) -> None:
@@ -69,12 +77,11 @@ class TableCog(commands.GroupCog):
         locate = self.here(interaction, finished=finished)
 
         async def run_it() -> Answer:
-            answer: Answer = await work(await locate())
-            return answer
+            return await work(await locate())
 
         await run(interaction, run_it)
 
-    async def open_table(self, interaction: discord.Interaction, given: Mapping[str, Any]
+    async def open_table(self, interaction: discord.Interaction, given: Mapping[str, object]
                          ) -> None:
         """`new`: a lobby here with the server's defaults, overridden by the options given."""
         reply = reply_for(interaction, tr(
@@ -186,7 +193,7 @@ class TableCog(commands.GroupCog):
     async def watch(self, interaction: discord.Interaction) -> None:
         async def work() -> Answer:
             table = await self.here(interaction)()
-            return await spectators.toggle(self.tables, table.id, interaction.user.id,
+            return await watching.toggle(self.tables, table.id, interaction.user.id,
                                            place_of(interaction), await language_of(interaction))
 
         await run(interaction, work)

@@ -4,7 +4,7 @@ commands. Each builds its action with the same builder as its button."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -17,6 +17,7 @@ from bot.messages import Outgoing
 from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import show_casebook
 from bot.thirteen_clues.components import FAMILIES, consult_reply, pass_reply
+from bot.thirteen_clues.family import OWN, Then
 from bot.thirteen_clues.game import GAME, Edition
 from bot.thirteen_clues.reviewing import REVIEWER
 from cogs.table import TableCog
@@ -31,16 +32,10 @@ class ThirteenCluesCog(
     group_description="13 Clues: find the Person, Location and Weapon you hold",
 ):
     game = GAME.key
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*FAMILIES)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*FAMILIES)
+    families = FAMILIES
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
-                  then: Callable[[str, str], Callable[[Any, list[Any]], Outgoing]] | None = None
-                  ) -> None:
+                  then: Callable[[str, str], Then] | None = None) -> None:
         """Apply `build`; the member is answered `done` (a template for `tr`) in their
         language, or what `then(lang, done)` makes of the change."""
         reply = reply_for(interaction, done)
@@ -48,9 +43,9 @@ class ThirteenCluesCog(
         async def work() -> None:
             lang = await language_of(interaction)  # once deferred: it may read the database
             reply.body = Outgoing(content=tr(lang, done))
-            reply.then = then(lang, tr(lang, done)) if then is not None else None
+            reply.then = None if then is None else OWN.then(then(lang, tr(lang, done)))
             table = await self.here(interaction)()
-            await self.tables.act(table.id, interaction.user.id, build,
+            await self.tables.act(table.id, interaction.user.id, OWN.builder(build),
                                   place=place_of(interaction), reply=reply)
 
         await run(interaction, work, stored=reply)
@@ -156,7 +151,7 @@ class ThirteenCluesCog(
         try:
             table = await self.here(interaction)()
             seat = self.tables.seat(table, interaction.user.id)
-            state = self.tables.state_of(table)
+            state = OWN.state(self.tables.state_of(table))
         except UserError:
             return []
         lang = self.bot.languages.known(interaction)

@@ -24,9 +24,9 @@ from bot.models import Letter, Table
 from bot.plug import AnyGame
 from bot.replay import finished_game
 from bot.reviews import TITLE
-from bot.spectators import toggle
 from bot.storage import SqliteStorage
 from bot.tables import Place, Reply, TableService
+from bot.watching import toggle
 from testkit.standin import Message
 
 

@@ -1,7 +1,7 @@
 """The generic rooms name no game: bot/*.py (but the registry), cogs/general.py and
-cogs/table.py hold no game's command, key or option in their code. Texts that name a command
-build it from the registry; choices come from each game's settings model. Comments and
-docstrings may give examples; strings and names the code runs may not."""
+cogs/table.py hold no game's command, key, custom_id prefix or option in their code. Texts
+that name a command build it from the registry; choices come from each game's settings model.
+Comments and docstrings may give examples; strings and names the code runs may not."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ def generic_rooms(root: Path = ROOT) -> list[Path]:
 
 
 def game_words(games: tuple[AnyGame, ...] = GAMES) -> tuple[set[str], set[str]]:
-    """What would name a game: its key, command and AI levels (in any text), its own options
-    (as a name in the code, or as a whole word in a string)."""
-    names = {w for g in games for w in (g.key, g.command, *g.ai_levels)}
+    """What would name a game: its key, command, custom_id prefix and AI levels (in any
+    text), its own options (as a name in the code, or as a whole word in a string)."""
+    names = {w for g in games for w in (g.key, g.command, g.prefix, *g.ai_levels)}
     options = {o for g in games for o in g.settings.own_options()}
     return names, options
 
@@ -67,7 +67,7 @@ def test_the_scan_knows_every_game_and_finds_what_it_forbids(tmp_path: Path) -> 
     """A check that finds nothing must be able to find something: the registry's words, and
     each form a game's name could hide in, but not a comment or a docstring."""
     names, options = game_words()
-    assert {"13clues", "mansion", "easy", "normal", "expert"} <= names
+    assert {"13clues", "mansion", "13c", "mbm", "easy", "normal", "expert"} <= names
     assert {"edition", "top_secret", "variant", "series"} <= options
     rooms = {str(p.relative_to(ROOT)) for p in generic_rooms()}
     assert {"bot/tables.py", "bot/components.py", "bot/demo.py", "cogs/general.py",
@@ -84,9 +84,11 @@ def test_the_scan_knows_every_game_and_finds_what_it_forbids(tmp_path: Path) -> 
         "    series = 1\n"
         "    ok = 'the mansion'\n"
         "    level: Literal['easy', 'expert'] = 'easy'\n"
+        "    cid = f'mbm:join:{table_id}'\n"
     )
     assert naming(planted, names, options) == [
         "bot/room.py:3 13clues", "bot/room.py:4 edition", "bot/room.py:5 variant",
         "bot/room.py:6 top_secret", "bot/room.py:7 series", "bot/room.py:8 mansion",
         "bot/room.py:9 easy", "bot/room.py:9 easy", "bot/room.py:9 expert",
+        "bot/room.py:10 mbm",
     ]

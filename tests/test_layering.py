@@ -1,6 +1,7 @@
 """The architecture, read from the imports: cogs talk to the shell only (never to an engine,
 to rendering or to storage), the engine imports nothing of the bot, no module of the bot
-imports a cog, and no import circle runs through the engine."""
+imports a cog, no import circle runs through the engine or the shell, and the shell stands in
+layers, each importing only itself and the layers below it (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -92,6 +93,34 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
+def loop(graph: dict[str, set[str]], group: list[str]) -> list[str]:
+    """One way around a circle: from its first module along imports inside the group back to
+    it, e.g. `[a, b, a]` (what a failing test prints, to say which import to cut)."""
+    start, inside = group[0], set(group)
+    paths = {start: [start]}
+    todo = [start]
+    while todo:
+        module = todo.pop(0)
+        for target in sorted(graph[module] & inside):
+            if target == start:
+                return [*paths[module], start]
+            if target not in paths:
+                paths[target] = [*paths[module], target]
+                todo.append(target)
+    return group
+
+
+def described(graph: dict[str, set[str]]) -> list[str]:
+    """Each circle of `graph` as one readable loop, `a → b → a`, and the modules it takes
+    in when they are more than that loop."""
+    found = []
+    for group in circles(graph):
+        path = loop(graph, group)
+        rest = sorted(set(group) - set(path))
+        found.append(" → ".join(path) + (f" (with {', '.join(rest)})" if rest else ""))
+    return found
+
+
 def offenders(folder: str, forbidden: tuple[str, ...]) -> list[str]:
     return [
         f"{module} imports {name}"
@@ -112,6 +141,58 @@ def rendering() -> tuple[str, ...]:
             "bot.pictures")
 
 
+def shell_layers() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The shell's layers, lowest first; a module belongs to the layer naming it or the
+    package holding it. Each game's folder is one block, plugged in by the registry above it
+    (its `game.py` names its components, which act through the interactions below)."""
+    return (
+        ("foundations", ("bot", "bot.i18n", "bot.errors", "bot.messages", "bot.models",
+                         "bot.message_tokens", "bot.workers", "bot.pictures", "bot.translator",
+                         "bot.reasons")),
+        ("transport", ("bot.pacing", "bot.drawings", "bot.transport")),
+        ("storage", ("bot.storage", "bot.lease", "bot.languages")),
+        ("outbox and timers", ("bot.outbox", "bot.timers")),
+        ("table service", ("bot.plug", "bot.components", "bot.news", "bot.spectators",
+                           "bot.tables", "bot.world_changes")),
+        ("interactions", ("bot.interactions", "bot.family", "bot.lobby", "bot.thinking",
+                          "bot.reviews", "bot.sitting", "bot.watching", "bot.archive",
+                          "bot.replay", "bot.history")),
+        ("games", tuple(f"bot.{game}" for game in games())),
+        ("registry", ("bot.registry",)),
+        ("client", ("bot.client", "bot.world", "bot.demo", "bot.config", "bot.locales",
+                    "bot.__main__")),
+    )
+
+
+def layer_of(module: str, layers: tuple[tuple[str, tuple[str, ...]], ...]) -> int | None:
+    """The index of the layer `module` belongs to (the longest name that holds it; `bot`
+    names the package's `__init__` alone)."""
+    found: tuple[int, int] | None = None
+    for index, (_, names) in enumerate(layers):
+        for name in names:
+            holds = module == name or (name != "bot" and module.startswith(name + "."))
+            if holds and (found is None or len(name) > found[1]):
+                found = (index, len(name))
+    return None if found is None else found[0]
+
+
+def upward(graph: dict[str, set[str]], layers: tuple[tuple[str, tuple[str, ...]], ...]
+           ) -> list[str]:
+    """Every import that reaches above its module's layer, and every module no layer names."""
+    found: list[str] = []
+    for module in sorted(graph):
+        own = layer_of(module, layers)
+        if own is None:
+            found.append(f"{module} is in no layer: add it to shell_layers()")
+            continue
+        for target in sorted(graph[module]):
+            theirs = layer_of(target, layers)
+            if theirs is not None and theirs > own:
+                found.append(f"{module} ({layers[own][0]}) imports {target} "
+                             f"({layers[theirs][0]})")
+    return found
+
+
 def test_cogs_import_no_engine_rendering_or_storage() -> None:
     assert offenders("cogs", ("engine", "bot.storage", "aiosqlite", *rendering())) == []
 
@@ -122,6 +203,20 @@ def test_the_engine_imports_nothing_of_the_bot() -> None:
 
 def test_no_import_circle_in_the_engine() -> None:
     assert circles(import_graph("engine")) == []
+
+
+def test_no_import_circle_in_the_shell() -> None:
+    """TYPE_CHECKING and function-local imports included: they hide a dependency, not
+    remove it."""
+    graph = import_graph("bot")
+    assert described(graph) == [], "\n".join(["import circles in bot/:", *described(graph)])
+
+
+def test_the_shell_stands_in_layers() -> None:
+    """Each module imports only its own layer and those below it (and its own layer without
+    a circle, checked above)."""
+    found = upward(import_graph("bot"), shell_layers())
+    assert found == [], "\n".join(["imports against the shell's layers:", *found])
 
 
 def test_the_shell_imports_no_cog() -> None:
@@ -185,3 +280,27 @@ def test_the_circle_check_finds_planted_circles(tmp_path: Path) -> None:
         ["engine.game.actions", "engine.game.views"],
         ["engine.game.legal", "engine.game.state"],
     ]
+
+
+def test_the_shell_checks_find_a_planted_circle_and_an_upward_import(tmp_path: Path) -> None:
+    """A circle closed by a function-local import is printed as its loop; an import of a
+    higher layer (under TYPE_CHECKING) and a module no layer names are reported."""
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "__init__.py").write_text("")
+    (tmp_path / "bot" / "tables.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.client import B\n"
+    )
+    (tmp_path / "bot" / "client.py").write_text("from bot import tables\n")
+    (tmp_path / "bot" / "outbox.py").write_text("def f() -> None:\n    from bot import news\n")
+    (tmp_path / "bot" / "news.py").write_text("import bot.outbox\n")
+    (tmp_path / "bot" / "stray.py").write_text("")
+    graph = import_graph("bot", tmp_path)
+    assert described(graph) == ["bot.client → bot.tables → bot.client",
+                                "bot.news → bot.outbox → bot.news"]
+    assert upward(graph, shell_layers()) == [
+        "bot.outbox (outbox and timers) imports bot.news (table service)",
+        "bot.stray is in no layer: add it to shell_layers()",
+        "bot.tables (table service) imports bot.client (client)",
+    ]
+    assert layer_of("bot.mansion.render.lines", shell_layers()) == \
+        layer_of("bot.thirteen_clues.game", shell_layers())

@@ -18,20 +18,16 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
+from bot.family import BLUE, GREEN, GREY, NONE, RED, headed_in_dm
 from bot.i18n import N_, tr
 from bot.interactions import answer, language_of
 from bot.mansion import actions, words
 from bot.mansion.family import (
-    BLUE,
-    GREEN,
-    GREY,
-    NONE,
+    OWN,
     PREFIX,
-    RED,
     Family,
     Then,
     custom_id,
-    headed_in_dm,
 )
 from bot.mansion.render.labels import EFFECT_EMOJI, Voice, action_name, clip, plain_name
 from bot.mansion.render.lines import prompt_text, seat_note, voice, waiting_text
@@ -41,7 +37,7 @@ from bot.messages import Outgoing
 from bot.models import Table
 from bot.tables import TableService
 from bot.thinking import NOTES, require_full
-from engine.mansion import GameState, player_view
+from engine.mansion import Event, GameState, player_view
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
 from engine.mansion.legal import opponents, playable_cards
 from engine.mansion.views import PlayerView, PublicView
@@ -211,7 +207,7 @@ def after(table_id: int, seat: int, lang: str, done: str = DONE) -> Then:
     English template), then what they must do next (the panel moves on), rendered from the
     new state in the member's language."""
 
-    def render(state: GameState, events: list[Any]) -> Outgoing:
+    def render(state: GameState, events: list[Event]) -> Outgoing:
         view = player_view(state, seat)
         return panel(table_id, view, lang, note=seat_note(events, view, lang) or tr(lang, done))
 
@@ -408,6 +404,13 @@ async def show_or_edit(interaction: discord.Interaction, out: Outgoing) -> None:
         await answer(interaction, out)
 
 
+class Acting(Family, template=r"mbm:never:acting"):
+    """A family whose last step applies an action: its answer is the turn panel's next step."""
+
+    def after(self, table_id: int, seat: int, lang: str, done: str) -> Then:
+        return after(table_id, seat, lang, done)
+
+
 class TableMenu(Family, template=r"mbm:(?P<verb>turn|notes):(?P<table>\d+)(?::-)?"):
     """My turn opens the panel for the clicking member; Notes shows their notes grid."""
 
@@ -427,7 +430,7 @@ def member_view(tables: TableService, table: Table, user_id: int) -> PlayerView:
     """The member's seat's view of a table in play (refused for strangers and lobbies)."""
     if table.state is None:
         raise UserError("The game has not started yet.")
-    return player_view(tables.state_of(table), tables.seat(table, user_id))
+    return player_view(OWN.state(tables.state_of(table)), tables.seat(table, user_id))
 
 
 def turn_panel(tables: TableService, table: Table, user_id: int, lang: str) -> Outgoing:
@@ -456,7 +459,7 @@ def open_panel(table_id: int, view: PlayerView, lang: str, hint: bool = False) -
     return panel(table_id, view, lang, hint=hint)
 
 
-class PanelButton(Family, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acopen|hint):"
+class PanelButton(Acting, template=r"mbm:(?P<verb>card|back|end|sn|pt|as|ss|acopen|hint):"
                                    r"(?P<table>\d+):(?P<stamp>\d+)(?::(?P<draft>[a-z0-9_.]+))?"):
     """The turn panel's steps: an Action card, its target or confirmation, Accuse, End turn,
     Back, Hint."""
@@ -516,7 +519,7 @@ def _int(text: str) -> int:
         raise UserError("That choice is not on the menu. Please pick again.") from None
 
 
-class SuggestPicker(Family, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm|spgo|spmgo):"
+class SuggestPicker(Acting, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm|spgo|spmgo):"
                                      r"(?P<table>\d+):(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """The two suggestion cards: destination (ANY) or move (PRESENT), suspect, vehicle."""
 
@@ -557,7 +560,7 @@ class SuggestPicker(Family, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm
                 **picker(table.id, view, draft, lang).reply_kwargs())
 
 
-class AccusePicker(Family, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\d+):"
+class AccusePicker(Acting, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\d+):"
                                     r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """Suspect, vehicle, destination, then Accuse (on your turn, before or after playing)."""
 
@@ -578,7 +581,7 @@ class AccusePicker(Family, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\
             **accuse_picker(table.id, pid, draft, lang).reply_kwargs())
 
 
-class SolutionPicker(Family, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<table>\d+):"
+class SolutionPicker(Acting, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<table>\d+):"
                                       r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """One Against All: the fugitive chooses the solution (by DM, `hand` or the panel)."""
 
@@ -602,7 +605,7 @@ class SolutionPicker(Family, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<t
             **headed_in_dm(interaction, table, out, lang).reply_kwargs())
 
 
-class PromptButton(Family, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"
+class PromptButton(Acting, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"
                                     r"(?P<stamp>\d+):(?P<draft>[a-z0-9_]+)"):
     """Answers: the card to show, the face-down position to look at, the tip's answer."""
 

@@ -12,31 +12,26 @@ button works after a restart, from a DM as from the channel.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import discord
 
 from bot.errors import UserError
-from bot.family import GameFamily, family_id
+from bot.family import GameFamily, family_id, headed_in_dm
 from bot.i18n import N_, tr
 from bot.interactions import language_of, place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
+from bot.plug import Own
 from bot.tables import Reply
-from engine.mansion import Action, GameState, player_view
+from engine.mansion import Action, Event, GameState, player_view
 from engine.mansion.views import PlayerView
 
 PREFIX = "mbm"
-NONE = "_"
-BLUE, GREY, RED, GREEN = (
-    discord.ButtonStyle.primary,
-    discord.ButtonStyle.secondary,
-    discord.ButtonStyle.danger,
-    discord.ButtonStyle.success,
-)
+OWN: Own[GameState, Event] = Own(GameState)
+"""The Mansion's state and events, given back by the shell (`bot.plug.Own`)."""
 
 Build = Callable[[GameState, int], Action]
-Then = Callable[[Any, list[Any]], Outgoing]
+Then = Callable[[GameState, list[Event]], Outgoing]
 
 
 def custom_id(verb: str, table_id: int, prompt: int | None = None, draft: str = "") -> str:
@@ -57,7 +52,7 @@ class Family(GameFamily, template=r"mbm:never"):
             raise UserError("The game has not started yet.")
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
-        state: GameState = tables.state_of(table)
+        state = OWN.state(tables.state_of(table))
         return table, player_view(state, seat)
 
     async def current(self, interaction: discord.Interaction) -> tuple[Table, PlayerView]:
@@ -66,36 +61,31 @@ class Family(GameFamily, template=r"mbm:never"):
         check_prompt(view.prompt.id if view.prompt else None, self.click.stamp)
         return table, view
 
+    def after(self, table_id: int, seat: int, lang: str, done: str) -> Then:
+        """The answer once this family's action is stored, rendered from the new state
+        (`bot.mansion.components.Acting`: the turn panel, built on this module)."""
+        raise NotImplementedError
+
     async def act(self, interaction: discord.Interaction, build: Build, done: str) -> None:
         """A picker's last step: apply the action; the message becomes its result, rendered
         from the new state: what the member learned, then their next step. `done`: the
         English template of the answer when there is nothing else to say."""
-        from bot.mansion.components import after
 
         lang = await language_of(interaction)
 
         async def work(reply: Reply) -> None:
             table = await self.table(interaction)
             seat = tables_of(interaction).seat(table, interaction.user.id)
-            then = after(table.id, seat, lang, done)
-            reply.then = lambda state, events: headed_in_dm(interaction, table,
-                                                            then(state, events), lang)
+            then = self.after(table.id, seat, lang, done)
+            reply.then = OWN.then(lambda state, events: headed_in_dm(interaction, table,
+                                                                     then(state, events), lang))
             reply.tells = seat
             await tables_of(interaction).act(
-                self.click.table_id, interaction.user.id, build,
+                self.click.table_id, interaction.user.id, OWN.builder(build),
                 place=place_of(interaction), reply=reply,
             )
 
         await run_update(interaction, work, tr(lang, done))
-
-
-def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing, lang: str
-                 ) -> Outgoing:
-    """A DM that becomes its answer keeps naming its table (the header every DM has)."""
-    from bot.mansion.game import GAME
-    from bot.news import headed_in_dm as headed
-
-    return headed(GAME, table, out, interaction.guild_id, lang)
 
 
 STALE_PROMPT = N_("That button is out of date: it was already answered, or the game has "

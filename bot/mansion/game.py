@@ -7,7 +7,7 @@ import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from bot.components import view_of
+from bot.components import lobby_message, view_of
 from bot.i18n import N_, tr
 from bot.mansion import components, pictures, words
 from bot.mansion.family import PREFIX
@@ -95,20 +95,12 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
                           series_wins=settings.series)
         return new_game([PlayerRef(id=s.player_id, name=s.name) for s in seats], options, seed)
 
-    def seat_ids(self, state: GameState) -> list[str]:
-        return [s.id for s in state.seats]
-
-    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-        return apply(state, action)
+    apply = staticmethod(apply)
+    waiting_on = staticmethod(legal.waiting_on)
+    turn_key = staticmethod(legal.turn_key)
 
     def abandon(self, state: GameState, reason: str) -> tuple[GameState, list[Event]]:
         return apply(state, Abandon(reason=reason))
-
-    def waiting_on(self, state: GameState) -> list[int]:
-        return legal.waiting_on(state)
-
-    def turn_key(self, state: GameState) -> str:
-        return legal.turn_key(state)
 
     def is_over(self, state: GameState) -> bool:
         return legal.is_over(state)
@@ -171,17 +163,9 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
 
     def table_message(self, table: Table, state: GameState | None, *, lang: str) -> Outgoing:
         if state is None:
-            if table.status == "over":
-                return Outgoing(content=tr(lang, "This table was closed before the game "
-                                                 "started."))
-            names = [s.name for s in table.seats]
-            host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
-            return Outgoing.of(
-                tr(lang, "🕵️ **{title}**: {host} opened a table here. Press **Join** to play.",
-                   title=TITLE, host=host),
-                embeds=[lobby_embed(host, names, table.options, lang)],
-                view=components.lobby_view(table.id, lang),
-            )
+            return lobby_message(table, f"🕵️ **{TITLE}**", components.lobby_view(table.id, lang),
+                                 lambda host, names: lobby_embed(host, names, table.options,
+                                                                 lang), lang)
         view = public_view(state)
         # No content: an edit keeps the news the message was posted with (a change with no
         # public news, like a refuter's private choice, only updates the status embed).

@@ -129,7 +129,7 @@ def _missing(state: GameState, result: Review) -> str | None:
     return OLD_GAME if played and not kept else NOTHING
 
 
-REVIEWER = Reviewer[GameState, Review](secret=N_("solution"), review=review,
+REVIEWER = Reviewer[GameState, Review](secret=N_("solution"), model=GameState, review=review,
                                        missing=_missing, embed=review_embed)
 
 

@@ -19,7 +19,7 @@ from bot.models import Table
 from bot.plug import TableSettings
 from bot.thinking import think
 from bot.thirteen_clues.coaching import advice_for, deducible, hint_text, why_text
-from bot.thirteen_clues.family import Family, custom_id
+from bot.thirteen_clues.family import OWN, Family, custom_id
 from bot.thirteen_clues.shown import casebook_picture
 from bot.thirteen_clues.words import SUIT_EMOJI, card_name
 from engine.thirteen_clues import choices, player_view
@@ -201,8 +201,8 @@ class MarkSelect(Family, template=r"13c:(?P<verb>mark):(?P<table>\d+):(?P<stamp>
             lambda notes: with_marks(notes, self.click.draft, chosen),
             place=place_of(interaction),
         )
-        out = casebook_message(await language_of(interaction), table, player_view(state, seat),
-                               notes)
+        out = casebook_message(await language_of(interaction), table,
+                               player_view(OWN.state(state), seat), notes)
         await interaction.response.edit_message(**out.reply_kwargs())
 
 
@@ -220,7 +220,7 @@ async def show_casebook(interaction: discord.Interaction, locate: Locate,
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
         notes = await tables.notes(table, seat)
-        view = player_view(tables.state_of(table), seat)
+        view = player_view(OWN.state(tables.state_of(table)), seat)
         full = TableSettings.model_validate(table.options).assist == "full"
         hint = full and view.phase == "turns" and deducible(view)
         advice = await advice_for(interaction, view) if hint else None

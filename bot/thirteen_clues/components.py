@@ -4,7 +4,6 @@ a DM."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -12,11 +11,11 @@ import discord
 
 from bot.components import TableButton, button, values, view_of
 from bot.errors import UserError
+from bot.family import BLUE, GREEN, GREY, NONE, RED, headed_in_dm
 from bot.i18n import N_, SOURCE, tr, trn
 from bot.interactions import answer, language_of, place_of, run, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
-from bot.news import headed_in_dm
 from bot.plug import TableSettings
 from bot.tables import Reply
 from bot.thinking import require_full
@@ -24,19 +23,16 @@ from bot.thirteen_clues import actions
 from bot.thirteen_clues.casebook import MarkSelect, show_casebook
 from bot.thirteen_clues.coaching import advice_for, hint_text
 from bot.thirteen_clues.family import (
-    BLUE,
-    GREEN,
-    GREY,
-    NONE,
+    OWN,
     PREFIX,
-    RED,
     Family,
+    Then,
     custom_id,
     picked,
 )
 from bot.thirteen_clues.render.lines import consulted_answer, pass_answer
 from bot.thirteen_clues.words import card_label, card_name, category_name, subject_label
-from engine.thirteen_clues import GameState, legal, player_view
+from engine.thirteen_clues import Event, GameState, legal, player_view
 from engine.thirteen_clues.cards import CARDS, Category, subject_kind
 from engine.thirteen_clues.views import PlayerView, PublicView
 
@@ -59,7 +55,7 @@ class TurnButton(Family, template=r"13c:(?P<verb>ask|inf|acc|take|book|hint):(?P
             table = await self.table(interaction)
             tables = tables_of(interaction)
             seat = tables.seat(table, interaction.user.id)
-            state: GameState = tables.state_of(table)
+            state = OWN.state(tables.state_of(table))
             sources = legal.take_sources(state, seat)
             if not sources:
                 if state.turn != seat:
@@ -156,29 +152,28 @@ class PassSelect(Family, template=r"13c:(?P<verb>pass):(?P<table>\d+)(?::-)?"):
                             "the others…", cards=named)
 
         async def work(reply: Reply) -> None:
-            from bot.thirteen_clues.game import GAME
-
             lang = await language_of(interaction)  # once acknowledged: it may read the database
             text = passing(lang)
             reply.body = Outgoing(content=text, components=[], drop_pictures=True)
+            tables = tables_of(interaction)
             table, then = await self.table(interaction), pass_reply(lang, text)
-            seat = table.seat_of(interaction.user.id)
+            seat, game = table.seat_of(interaction.user.id), tables.module(table)
             kept = seat is not None and _on_a_dm(interaction)
 
-            def answer(state: Any, events: list[Any]) -> Outgoing:
+            def answer(state: GameState, events: list[Event]) -> Outgoing:
                 said = then(state, events)
                 # the pass that begins play: this prompt is the member's kept DM, which
                 # becomes their case file in the same change; as the answer edits it last,
                 # it says the case file too
-                news = GAME.letter(table, state, events, seat, lang=lang) \
+                news = game.letter(table, state, events, seat, lang=lang) \
                     if kept and seat is not None else None
                 if news is not None:
                     said = news.model_copy(update={"content": f"{said.content}\n{news.content}"})
-                return headed_in_dm(GAME, table, said, interaction.guild_id, lang)
+                return headed_in_dm(interaction, table, said, lang)
 
-            reply.then = answer
+            reply.then = OWN.then(answer)
             await tables_of(interaction).act(
-                self.click.table_id, interaction.user.id, actions.pass_chosen(chosen),
+                self.click.table_id, interaction.user.id, OWN.builder(actions.pass_chosen(chosen)),
                 place=place_of(interaction), reply=reply,
             )
 
@@ -417,13 +412,13 @@ _THE = {
 }
 
 
-def pass_reply(lang: str, done: str) -> Callable[[Any, list[Any]], Outgoing]:
+def pass_reply(lang: str, done: str) -> Then:
     """The answer to a pass choice, from what happened: the cards, to whom, the screen."""
     return lambda state, events: Outgoing(content=pass_answer(lang, state, events, done),
                                           components=[], drop_pictures=True)
 
 
-def consult_reply(lang: str, done: str) -> Callable[[Any, list[Any]], Outgoing]:
+def consult_reply(lang: str, done: str) -> Then:
     """The answer to a consultation, from what happened: the card itself."""
     return lambda _state, events: Outgoing(content=consulted_answer(lang, events, done),
                                            components=[], drop_pictures=True)

@@ -8,7 +8,6 @@ clicks where the moment matters, and multi-step pickers carry their draft in the
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
 
 import discord
 
@@ -19,18 +18,16 @@ from bot.i18n import N_, SOURCE, tr
 from bot.interactions import language_of, place_of, run_update, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
+from bot.plug import Own
 from bot.tables import STALE, Reply
 from bot.thirteen_clues import actions
-from engine.thirteen_clues import GameState, legal
+from engine.thirteen_clues import Event, GameState, legal
 
 PREFIX = "13c"
-NONE = "_"
-BLUE, GREY, RED, GREEN = (
-    discord.ButtonStyle.primary,
-    discord.ButtonStyle.secondary,
-    discord.ButtonStyle.danger,
-    discord.ButtonStyle.success,
-)
+OWN: Own[GameState, Event] = Own(GameState)
+"""The 13 Clues state and events, given back by the shell (`bot.plug.Own`)."""
+Then = Callable[[GameState, list[Event]], Outgoing]
+"""Renders a member's answer from what their action did."""
 
 
 PICK = N_("Pick one of the menu's choices.")
@@ -61,15 +58,14 @@ class Family(GameFamily, template=r"13c:never"):
             raise UserError(STALE)
         tables = tables_of(interaction)
         seat = tables.seat(table, interaction.user.id)
-        state: GameState = tables.state_of(table)
+        state = OWN.state(tables.state_of(table))
         if state.phase != "turns" or state.turn != seat:
             raise legal.not_your_turn(state, seat)
         return table, state, seat
 
     async def act(self, interaction: discord.Interaction, build: actions.Build, done: str,
                   *, params: Mapping[str, object] | None = None, vanish: bool = True,
-                  then: Callable[[str, str], Callable[[Any, list[Any]], Outgoing]] | None = None
-                  ) -> None:
+                  then: Callable[[str, str], Then] | None = None) -> None:
         """A picker's last step: apply the action; the picker goes away (its news in the
         channel is the answer), or becomes its result when that says more (`then(lang,
         done)` renders it from what happened). `done` is a template for `tr`, worded in the
@@ -80,9 +76,10 @@ class Family(GameFamily, template=r"13c:never"):
             lang = await language_of(interaction)
             text = tr(lang, done, **(params or {}))
             reply.body = Outgoing(content=f"✅ {text}", components=[], drop_pictures=True)
-            reply.then = then(lang, text) if then is not None else None
+            reply.then = None if then is None else OWN.then(then(lang, text))
             await tables_of(interaction).act(
-                self.click.table_id, interaction.user.id, build, version=self.click.stamp,
+                self.click.table_id, interaction.user.id, OWN.builder(build),
+                version=self.click.stamp,
                 place=place_of(interaction), reply=reply,
             )
 

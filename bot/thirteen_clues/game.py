@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import discord
 
+from bot.components import lobby_message
 from bot.i18n import N_, tr
 from bot.messages import Outgoing, Picture
 from bot.models import SeatRef, Table
@@ -108,20 +109,12 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         )
         return new_game([PlayerRef(id=s.player_id, name=s.name) for s in seats], options, seed)
 
-    def seat_ids(self, state: GameState) -> list[str]:
-        return [s.id for s in state.seats]
-
-    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-        return apply(state, action)
+    apply = staticmethod(apply)
+    waiting_on = staticmethod(legal.waiting_on)
+    turn_key = staticmethod(legal.turn_key)
 
     def abandon(self, state: GameState, reason: str) -> tuple[GameState, list[Event]]:
         return apply(state, Abandon(reason=reason))
-
-    def waiting_on(self, state: GameState) -> list[int]:
-        return legal.waiting_on(state)
-
-    def turn_key(self, state: GameState) -> str:
-        return legal.turn_key(state)
 
     def awaited(self, state: GameState, seat: int, *, lang: str) -> str | None:
         """The pass is everyone's choice at once, asked by the deal DM: not "your turn"."""
@@ -154,17 +147,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
 
     def table_message(self, table: Table, state: GameState | None, *, lang: str) -> Outgoing:
         if state is None:
-            if table.status == "over":
-                return Outgoing(content=tr(lang, "This table was closed before the game "
-                                                 "started."))
-            names = [s.name for s in table.seats]
-            host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
-            return Outgoing.of(
-                tr(lang, "🪑 **13 Clues**: {host} opened a table here. Press **Join** to play.",
-                   host=host),
-                embeds=[lobby_embed(lang, host, names, table.options)],
-                view=components.lobby_view(table, lang),
-            )
+            return lobby_message(table, "🪑 **13 Clues**", components.lobby_view(table, lang),
+                                 lambda host, names: lobby_embed(lang, host, names,
+                                                                 table.options), lang)
         view = public_view(state)
         # the end is one message: the reveal alone (and its picture), no table status beside it
         embeds, headline = [table_embed(lang, view)], _headline(lang, view)

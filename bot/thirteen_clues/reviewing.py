@@ -102,7 +102,7 @@ def _missing(state: GameState, result: Review) -> str | None:
     return OLD_GAME if state.questions or state.consultations or state.accusations else NOTHING
 
 
-REVIEWER = Reviewer[GameState, Review](secret=N_("mystery"), review=review,
+REVIEWER = Reviewer[GameState, Review](secret=N_("mystery"), model=GameState, review=review,
                                        missing=_missing, embed=review_embed)
 
 

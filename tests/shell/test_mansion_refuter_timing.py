@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from bot.mansion.family import OWN
 from bot.mansion.game import GAME
 from bot.plug import plug
 from bot.storage import SqliteStorage
@@ -58,14 +59,15 @@ async def _refute(tmp_path: Path, channel: int, held: int) -> tuple[float, str, 
         table = await service.open(1, channel, GAME.key, HOST, "Ann", {})
         await service.add_ai(table.id, HOST, 2, "normal")
         started = await service.start(table.id, HOST)
-        action = _naming(started.state, held)
+        action = _naming(OWN.state(started.state), held)
         before = time.time()
         applied = await service.act(table.id, HOST, lambda state, seat: action)
-        prompt = applied.state.prompt_for(1)
+        state = OWN.state(applied.state)
+        prompt = state.prompt_for(1)
         assert isinstance(prompt, ShowPrompt) and len(prompt.options) == held
         [timer] = [t for t in await storage.timers(table.id) if t.seat == 1]
         assert timer.kind == "ai"
-        news = GAME.news(applied.table, applied.state, applied.events, lang="en") or ""
+        news = GAME.news(applied.table, state, OWN.events(applied.events), lang="en") or ""
         await service.on_timer(timer)
         stored = await storage.table(table.id)
         assert stored is not None and stored.state is not None

@@ -8,13 +8,14 @@ from bot.tables import Reply
 
 def test_an_answer_without_then_is_kept_as_given() -> None:
     reply = Reply(1, "tok", Outgoing(content="done"))
-    reply.settle({"anything": 1}, ["event"])
+    reply.settle(Outgoing(content="any state"), ["event"])
     assert reply.letter(0).body.content == "done"
 
 
 def test_then_renders_the_answer_from_the_result() -> None:
     reply = Reply(1, "tok", Outgoing(content="placeholder"),
-                  then=lambda state, events: Outgoing(content=f"{state}:{len(events)}"))
-    reply.settle("new-state", ["a", "b"])
+                  then=lambda state, events: Outgoing(
+                      content=f"{dict(state)['content']}:{len(events)}"))
+    reply.settle(Outgoing(content="new-state"), ["a", "b"])
     letter = reply.letter(2)
     assert letter.body.content == "new-state:2" and letter.follows == 2 and letter.to == "i:1"

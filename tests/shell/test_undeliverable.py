@@ -10,6 +10,7 @@ from bot.registry import GAMES
 from bot.storage import Change, SqliteStorage
 from bot.tables import TableService
 from bot.transport import Outcome
+from bot.world_changes import WorldChanges
 from tests.shell.conftest import lobby
 
 
@@ -33,7 +34,7 @@ async def test_closed_dms_are_said_once_in_the_channel(storage: SqliteStorage) -
     tables, table_id = await service_with_table(storage)
     dm = posting(table_id, Letter.dm(200, Outgoing(content="your cards")))
     for _ in range(3):
-        await tables.world.on_undeliverable(dm, Outcome("closed_dms"))
+        await WorldChanges(tables).on_undeliverable(dm, Outcome("closed_dms"))
     [notice] = await owed(storage)
     assert notice.to == "c:10" and "<@200>" in (notice.body.content or "")
     assert notice.body.mentions == [200]
@@ -42,7 +43,7 @@ async def test_closed_dms_are_said_once_in_the_channel(storage: SqliteStorage) -
 async def test_a_channel_letter_given_up_is_told_to_the_members(storage: SqliteStorage) -> None:
     tables, table_id = await service_with_table(storage)
     news = posting(table_id, Letter.post(10, Outgoing(content="news")))
-    await tables.world.on_undeliverable(news, Outcome("retry", detail="gave up: 502"))
+    await WorldChanges(tables).on_undeliverable(news, Outcome("retry", detail="gave up: 502"))
     letters = await owed(storage)
     assert sorted(letter.to for letter in letters) == ["u:100", "u:200"]
     assert all("could not post" in (letter.body.content or "") for letter in letters)
@@ -51,9 +52,10 @@ async def test_a_channel_letter_given_up_is_told_to_the_members(storage: SqliteS
 async def test_a_forbidden_channel_pauses_the_table(storage: SqliteStorage) -> None:
     tables, table_id = await service_with_table(storage)
     news = posting(table_id, Letter.post(10, Outgoing(content="news")))
-    await tables.world.on_undeliverable(news, Outcome("forbidden", detail="403 50013: Missing"))
+    await WorldChanges(tables).on_undeliverable(
+        news, Outcome("forbidden", detail="403 50013: Missing"))
     table = await storage.table(table_id)
     assert table is not None and table.paused == "I am missing the permission to post there"
-    await tables.world.on_undeliverable(news, Outcome("deleted", detail="404 10003"))
+    await WorldChanges(tables).on_undeliverable(news, Outcome("deleted", detail="404 10003"))
     table = await storage.table(table_id)
     assert table is not None and table.status == "over"

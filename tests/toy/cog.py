@@ -38,9 +38,7 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class ToyCog(TableCog, group_name="toy", group_description="High Card, a toy"):
     game = GAME.key
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(RevealButton)
+    families = (RevealButton,)
 
     @discord.app_commands.command(name="new", description="Open a High Card table")
     async def new(self, interaction: discord.Interaction) -> None:
