@@ -30,7 +30,8 @@ grows with the number of deals: `budget` bounds the hands placed, raising `TooLa
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, product
 
@@ -249,85 +250,115 @@ def play_left(view: PlayerView, budget: int = 200_000) -> dict[tuple[str, ...], 
     number of possible solutions left once its outcome is known, the literal way: over every
     consistent deal, each outcome the rules allow (a refuter, a Super Sleuth answerer or a
     tip's target choosing among its answers alike), a solution counting as left after an
-    outcome when some deal with it gives that outcome."""
-    plays = [(move_key(p), _outcomes(view, p)) for p in coach_plays(view)]
-    weight: dict[tuple[str, ...], dict[object, float]] = {key: {} for key, _ in plays}
-    support: dict[tuple[str, ...], dict[object, set[TripleIds]]] = {key: {} for key, _ in plays}
-    deals = [0]
+    outcome when some deal with it gives that outcome.
 
-    def visit(hands: dict[int, frozenset[str]], triple: TripleIds) -> None:
-        deals[0] += 1
-        for key, outcomes in plays:
-            weights, seen = weight[key], support[key]
-            for outcome, chance in outcomes(hands):
-                weights[outcome] = weights.get(outcome, 0.0) + chance
-                found = seen.get(outcome)
-                if found is None:
-                    seen[outcome] = {triple}
-                else:
-                    found.add(triple)
-
-    brute_force(view, budget, visit)
-    return {
-        key: sum(w * len(support[key][o]) for o, w in weight[key].items()) / deals[0]
-        for key in weight
-    }
+    Fast, without changing the figure: the deals are enumerated once and kept by column, a
+    play reads each deal through a few columns only (the owners of the three cards a
+    suggestion names, a snooped hand, ...), those readings are counted at C speed, and each
+    distinct reading's outcomes are worked out once for all the deals that share it
+    (`tests/mansion/literal_reference.py` keeps the deal-by-deal version it must equal)."""
+    deals = _Deals.of(view, budget)
+    out: dict[tuple[str, ...], float] = {}
+    for play in coach_plays(view):
+        keys, outcomes = _reading(view, play, deals)
+        weight: dict[object, float] = {}
+        support: dict[object, set[object]] = {}
+        for key, count in Counter(keys).items():
+            for outcome, chance in outcomes(key):
+                weight[outcome] = weight.get(outcome, 0.0) + count * chance
+                support.setdefault(outcome, set()).add(key[-1])  # the deal's solution
+        out[move_key(play)] = sum(w * len(support[o]) for o, w in weight.items()) / len(
+            deals.triples
+        )
+    return out
 
 
-Outcomes = Callable[[dict[int, frozenset[str]]], list[tuple[object, float]]]
+@dataclass
+class _Deals:
+    """Every deal consistent with a view, by column (deal i is row i of each)."""
+
+    triples: list[TripleIds]
+    hands: dict[int, list[frozenset[str]]]
+    """Seat → its hand in each deal."""
+    owners: dict[str, list[int]]
+    """Card → the seat holding it in each deal (the number of seats: the solution)."""
+
+    @classmethod
+    def of(cls, view: PlayerView, budget: int) -> _Deals:
+        players = len(view.seats)
+        deals = cls([], {s: [] for s in range(players)}, {c: [] for c in CLUES})
+
+        def visit(hands: dict[int, frozenset[str]], triple: TripleIds) -> None:
+            deals.triples.append(triple)
+            for seat, hand in hands.items():
+                deals.hands[seat].append(hand)
+                for card in hand:
+                    deals.owners[card].append(seat)
+            for card in triple:
+                deals.owners[card].append(players)
+
+        brute_force(view, budget, visit)
+        return deals
 
 
-def _outcomes(view: PlayerView, play: Action) -> Outcomes:
-    """What `view.seat` may see after `play` in a deal, with each outcome's chance: the
-    play's own reading of a deal, set up once (a deal is read for every play)."""
+Key = tuple[object, ...]
+"""What a play reads of one deal, the deal's solution last."""
+Outcomes = Callable[[Key], list[tuple[object, float]]]
+"""What `view.seat` may see after a play in the deals read as a key, with each chance."""
+
+
+def _reading(view: PlayerView, play: Action, deals: _Deals) -> tuple[Iterable[Key], Outcomes]:
+    """Each deal's key for `play` (a lazy zip of the columns it reads) and the outcomes of a
+    key."""
     me = view.seat
     match play:
         case SuggestAny() | SuggestPresent():
             where = play.destination if isinstance(play, SuggestAny) else view.seats[me].marker
-            named = frozenset({play.suspect, play.vehicle, where})
+            named = (play.suspect, play.vehicle, where)
             order = _order(view, me)
+            rank = {seat: i for i, seat in enumerate(order)}
 
-            def suggestion(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:
-                for seat in order:
-                    hit = named & hands[seat]
-                    if hit:
-                        held = sorted(hit)
-                        return [((seat, c), 1 / len(held)) for c in held]
-                return [(None, 1.0)]
+            def suggestion(key: Key) -> list[tuple[object, float]]:
+                asked = [rank[o] for o in key[:3] if o in rank]
+                if not asked:
+                    return [(None, 1.0)]
+                seat = order[min(asked)]
+                held = sorted(c for c, o in zip(named, key[:3], strict=True) if o == seat)
+                return [((seat, c), 1 / len(held)) for c in held]
 
-            return suggestion
+            return zip(*(deals.owners[c] for c in named), deals.triples, strict=True), suggestion
         case Snoop() | AllSnoop():
             target = play.target if isinstance(play, Snoop) else all_snoop_target(view, play.card)
 
-            def snoop(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:
-                hand = sorted(hands[target])
+            def snoop(key: Key) -> list[tuple[object, float]]:
+                hand = sorted(key[0])  # type: ignore[call-overload]
                 return [(c, 1 / len(hand)) for c in hand] if hand else [(None, 1.0)]
 
-            return snoop
+            return zip(deals.hands[target], deals.triples, strict=True), snoop
         case SuperSleuth():
             feature = frozenset(c for c in CLUES if matches(c, ACTIONS[play.card]))
             answerers = _order_clockwise(view, me)
 
-            def sleuth(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:
+            def sleuth(key: Key) -> list[tuple[object, float]]:
                 choices: list[list[tuple[int, str | None]]] = []
                 chance = 1.0
-                for seat in answerers:
-                    held = sorted(feature & hands[seat])
-                    choices.append([(seat, c) for c in held] or [(seat, None)])
+                for seat, held in zip(answerers, key[:-1], strict=True):
+                    choices.append([(seat, c) for c in sorted(held)] or [(seat, None)])  # type: ignore[call-overload]
                     chance /= len(choices[-1])
                 return [(combo, chance) for combo in product(*choices)]
 
-            return sleuth
+            columns = (map(feature.__and__, deals.hands[s]) for s in answerers)
+            return zip(*columns, deals.triples, strict=True), sleuth
         case PrivateTip():
-            tip, tipped = play.card, play.target
+            tip = play.card
 
-            def private_tip(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:
-                answers = _tip_answers(hands[tipped], tip)
+            def private_tip(key: Key) -> list[tuple[object, float]]:
+                answers = _tip_answers(key[0], tip)  # type: ignore[arg-type]
                 return [(tuple(sorted(a)), 1 / len(answers)) for a in answers]
 
-            return private_tip
+            return zip(deals.hands[play.target], deals.triples, strict=True), private_tip
         case _:  # the PRESENT card's move: nothing learned
-            return lambda hands: [(None, 1.0)]
+            return zip(deals.triples), lambda key: [(None, 1.0)]
 
 
 def _order_clockwise(view: PlayerView, seat: int) -> list[int]:
