@@ -15,6 +15,7 @@ from engine.mansion.views import PlayerView, player_view
 from tests.mansion.helpers import CERTAIN_HANDS, build_state
 from tests.mansion.literal_reference import literal_play_left
 from tests.mansion.helpers import play as play_actions
+from tests.mansion.literal_reference import literal_play_left
 
 
 def playing_positions(seed: int, count: int) -> list[tuple[int, PlayerView]]:
