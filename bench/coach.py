@@ -27,6 +27,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.thirteen_clues import (
@@ -59,45 +60,78 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+@dataclass
+class Tally:
+    """One game's agreement figures, overall and per player count: the one tally both
+    games' benchmarks fill (13 Clues here, the Mansion in `bench/mansion_coach.py`)."""
+
+    unit: str
+    """What the figures count ("possible mysteries", "possible solutions")."""
+    drawn: int = 0
+    too_large: int = 0
+    agree: dict[int, int] = field(default_factory=dict)
+    regrets: dict[int, list[float]] = field(default_factory=dict)
+    """Per player count: the regret of each position where the top moves differ."""
+    errors: dict[int, list[float]] = field(default_factory=dict)
+    """Per player count: |coach figure - brute-force figure| of every move ranked."""
+    relative: dict[int, list[float]] = field(default_factory=dict)
+    """The same errors over the possibilities the position had."""
+
+    def add(self, players: int, regret: float, errors: list[float], possible: int) -> None:
+        """One position compared (its player count, the regret of the coach's top move, each
+        move's figure error, the possibilities left before the move)."""
+        if regret <= 1e-9:
+            self.agree[players] = self.agree.get(players, 0) + 1
+        else:
+            self.regrets.setdefault(players, []).append(regret)
+        self.errors.setdefault(players, []).extend(errors)
+        self.relative.setdefault(players, []).extend(e / possible for e in errors)
+
+    def done(self) -> int:
+        return sum(self.agree.values()) + sum(map(len, self.regrets.values()))
+
+    def print(self, label: str, budget: int, seconds: float) -> None:
+        done, agree = self.done(), sum(self.agree.values())
+        print(f"{label}: {agree}/{done} positions ({agree / done:.2%}) where the coach's top "
+              f"move is a best move by brute force ({self.drawn} drawn, {self.too_large} beyond "
+              f"the enumerator's budget of {budget:,}); {seconds:.0f} s")
+        counts = sorted(set(self.agree) | set(self.regrets))
+        lines = [("all", sum(self.agree.values()), _joined(self.regrets), _joined(self.errors),
+                  _joined(self.relative))]
+        lines += [(f"{p}p", self.agree.get(p, 0), self.regrets.get(p, []),
+                   self.errors.get(p, []), self.relative.get(p, [])) for p in counts]
+        for name, agreed, regrets, errors, relative in lines:
+            where = (f"regret where they differ mean {statistics.mean(regrets):.3f}, max "
+                     f"{max(regrets):.3f}" if regrets else "no regret")
+            print(f"  {name}: {agreed}/{agreed + len(regrets)} agree; {where}; "
+                  f"|coach figure - brute force| over {len(errors)} moves mean "
+                  f"{statistics.mean(errors):.3f}, p99 {percentile(errors, 0.99):.3f}, max "
+                  f"{max(errors):.3f} {self.unit} (relative mean {statistics.mean(relative):.2%}"
+                  f", p99 {percentile(relative, 0.99):.2%})")
+
+
+def _joined(lists: dict[int, list[float]]) -> list[float]:
+    return [x for values in lists.values() for x in values]
+
+
 def agreement(count: int, seed: int) -> None:
     rng = random.Random(seed)
-    agree = drawn = too_large = 0
-    regrets: list[float] = []
-    worst_figure = 0.0
-    per_players: dict[int, list[int]] = {p: [0, 0] for p in range(2, 7)}
+    tally = Tally("possible mysteries")
     started = time.perf_counter()
-    while agree + len(regrets) < count:
+    while tally.done() < count:
         players = rng.randint(2, 6)
         view = mid_game(rng, players)
-        drawn += 1
+        tally.drawn += 1
         try:
             reference = move_left(view, budget=BUDGET)
         except TooLarge:
-            too_large += 1
+            tally.too_large += 1
             continue
         advice = advise(view)
-        for rated in advice.ranked:
-            worst_figure = max(worst_figure, abs(rated.left - reference[move_key(rated.move)]))
-        best = min(reference.values())
-        regret = reference[move_key(advice.ranked[0].move)] - best
-        per_players[players][1] += 1
-        if regret <= 1e-9:
-            agree += 1
-            per_players[players][0] += 1
-        else:
-            regrets.append(regret)
-    done = agree + len(regrets)
-    print(f"agreement: {agree}/{done} positions ({agree / done:.2%}) where the coach's top "
-          f"move is a best move by brute force ({drawn} drawn, {too_large} beyond the "
-          f"enumerator's budget of {BUDGET:,}); {time.perf_counter() - started:.0f} s")
-    print("  by players: " + ", ".join(
-        f"{p}p {a}/{n}" for p, (a, n) in per_players.items() if n))
-    if regrets:
-        print(f"  regret where they differ: mean {statistics.mean(regrets):.4f}, max "
-              f"{max(regrets):.4f} possible mysteries")
-    else:
-        print("  regret where they differ: none (no position differs)")
-    print(f"  largest |coach figure - brute-force figure| over every move: {worst_figure:.2e}")
+        errors = [abs(r.left - reference[move_key(r.move)]) for r in advice.ranked]
+        regret = reference[move_key(advice.ranked[0].move)] - min(reference.values())
+        tally.add(players, regret, errors, advice.mysteries)
+    tally.print("agreement", BUDGET, time.perf_counter() - started)
 
 
 def timing(count: int, seed: int) -> None:

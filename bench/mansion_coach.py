@@ -25,7 +25,7 @@ import random
 import statistics
 import time
 
-from bench.coach import percentile, review_times
+from bench.coach import Tally, percentile, review_times
 from engine.mansion import legal
 from engine.mansion.ai import choose_action
 from engine.mansion.bruteforce import TooLarge, play_left, playing_position
@@ -36,8 +36,8 @@ from engine.mansion.state import GameState, Options, PlayerRef
 from engine.mansion.views import player_view
 
 BUDGET = 30_000
-Figures = tuple[int, float, list[float], list[float]] | None
-"""One position's (players, regret, errors, relative errors); None beyond the budget."""
+Figures = tuple[int, float, list[float], int] | None
+"""One position's (players, regret, errors, solutions possible); None beyond the budget."""
 
 
 def compare(job: tuple[int, int]) -> Figures:
@@ -54,55 +54,26 @@ def compare(job: tuple[int, int]) -> Figures:
     advice = advise(view)
     errors = [abs(r.left - reference[move_key(r.move)]) for r in advice.ranked]
     regret = reference[move_key(advice.ranked[0].move)] - min(reference.values())
-    return players, regret, errors, [e / advice.solutions for e in errors]
+    return players, regret, errors, advice.solutions
 
 
 def agreement(count: int, seed: int, workers: int = 1) -> None:
-    agree = drawn = too_large = 0
-    regrets: list[float] = []
-    errors: list[float] = []
-    relative: list[float] = []
-    per_players: dict[int, list[int]] = {p: [0, 0] for p in (3, 4, 5)}
+    tally = Tally("possible solutions")
     started = time.perf_counter()
     with multiprocessing.Pool(workers) as pool:
         jobs = [(seed, number) for number in range(20 * count)]  # ample: ~70% are beyond
         for figures in pool.imap(compare, jobs, chunksize=2):
-            drawn += 1
+            tally.drawn += 1
             if figures is None:
-                too_large += 1
+                tally.too_large += 1
                 continue
-            players, regret, errs, rel = figures
-            errors += errs
-            relative += rel
-            per_players[players][1] += 1
-            if regret <= 1e-9:
-                agree += 1
-                per_players[players][0] += 1
-            else:
-                regrets.append(regret)
-            done = agree + len(regrets)
-            if done % 100 == 0:
-                print(f"  ... {done} positions: {agree} agree", flush=True)
-            if done >= count:
+            tally.add(*figures)
+            if tally.done() % 100 == 0:
+                print(f"  ... {tally.done()} positions: {sum(tally.agree.values())} agree "
+                      f"({time.perf_counter() - started:.0f} s)", flush=True)
+            if tally.done() >= count:
                 break
-    done = agree + len(regrets)
-    print(
-        f"mansion agreement: {agree}/{done} positions ({agree / done:.2%}) where the coach's "
-        f"top play is a best play by brute force ({drawn} drawn, {too_large} beyond the "
-        f"enumerator's budget of {BUDGET:,} hands); {time.perf_counter() - started:.0f} s"
-    )
-    print("  by players: " + ", ".join(f"{p}p {a}/{n}" for p, (a, n) in per_players.items()))
-    if regrets:
-        print(
-            f"  regret where they differ: mean {statistics.mean(regrets):.3f}, max "
-            f"{max(regrets):.3f} possible solutions"
-        )
-    print(
-        f"  |coach figure - brute-force figure| over {len(errors)} plays: mean "
-        f"{statistics.mean(errors):.3f}, p99 {percentile(errors, 0.99):.3f}, max "
-        f"{max(errors):.3f} possible solutions; relative to the solutions possible: mean "
-        f"{statistics.mean(relative):.2%}, p99 {percentile(relative, 0.99):.2%}"
-    )
+    tally.print("mansion agreement", BUDGET, time.perf_counter() - started)
 
 
 def timing(count: int, seed: int) -> None:
