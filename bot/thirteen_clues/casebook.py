@@ -60,8 +60,8 @@ def casebook_message(lang: str, table: Table, view: PlayerView, notes: dict[str,
     marks, deduction = assist_marks(view, assist, manual)
     marking = assist != "full" and view.phase != "over"
     embed = _embed(lang, view, assist, marks, deduction)
-    if choice is not None and deduction is not None:
-        embed.add_field(name=tr(lang, CHOICE_ODDS), value=choice[:1024], inline=False)
+    if deduction is not None:
+        _add_choice_odds(lang, embed, choice)
     if advice is not None and assist == "full":
         embed.add_field(name=tr(lang, "Hint"), value=hint_text(lang, view, advice)[:1024],
                         inline=False)
@@ -90,10 +90,17 @@ def choice_text(lang: str, view: PlayerView) -> str | None:
                                         "players do*")])
 
 
+def _add_choice_odds(lang: str, embed: discord.Embed, choice: str | None) -> None:
+    """The choice odds as a field of their own, apart from the exact marks and odds."""
+    if choice is not None:
+        embed.add_field(name=tr(lang, CHOICE_ODDS), value=choice[:1024], inline=False)
+
+
 def casebook_update(lang: str, before: PlayerView, after: PlayerView, assist: str
                     ) -> discord.Embed | None:
     """The casebook after an answer, if that answer matters to this seat (worth a DM): with
-    `full` assist, it ruled out a possible mystery; with `bookkeeping`, it crossed out a card."""
+    `full` assist, it ruled out a possible mystery (the DM then carries the choice odds, as
+    the ephemeral casebook does); with `bookkeeping`, it crossed out a card."""
     if assist == "off":
         return None
     old_marks, old_deduction = assist_marks(before, assist, set())
@@ -102,7 +109,12 @@ def casebook_update(lang: str, before: PlayerView, after: PlayerView, assist: st
         changed = set(deduction.triples) != set(old_deduction.triples)
     else:
         changed = marks != old_marks
-    return _embed(lang, after, assist, marks, deduction) if changed else None
+    if not changed:
+        return None
+    embed = _embed(lang, after, assist, marks, deduction)
+    if deduction is not None:
+        _add_choice_odds(lang, embed, choice_text(lang, after))
+    return embed
 
 
 def _embed(

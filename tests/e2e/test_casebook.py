@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.thirteen_clues.casebook import CHOICE_ODDS, choice_text
 from engine.thirteen_clues import player_view
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.deduction import solve
@@ -52,8 +53,11 @@ async def test_full_assist_shows_the_exact_deduction_and_dms_updates(world: Worl
             # a new DM, or the kept DM (the deal's, then the case file's) edited
             new_dms = [m for m in dc.dms(target)
                        if before[target.id].get(m.id) != len(m.history)]
-            got_book = any("Your casebook" in m.text for m in new_dms)
-            assert got_book == (s == after.turn and changed), (s, changed)
+            books = [m for m in new_dms if "Your casebook" in m.text]
+            assert bool(books) == (s == after.turn and changed), (s, changed)
+            for dm in books:  # with the odds accounting for how players choose, apart
+                odds = choice_text("en", player_view(after, s))
+                assert odds is None or (CHOICE_ODDS in dm.text and odds in dm.text)
 
 
 async def test_bookkeeping_crosses_out_what_the_seat_sees(world: World) -> None:

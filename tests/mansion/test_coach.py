@@ -13,7 +13,6 @@ from engine.mansion.coach import advise, move_key, plays
 from engine.mansion.deduction import solve
 from engine.mansion.views import PlayerView, player_view
 from tests.mansion.helpers import CERTAIN_HANDS, build_state
-from tests.mansion.literal_reference import literal_play_left
 from tests.mansion.helpers import play as play_actions
 from tests.mansion.literal_reference import literal_play_left
 

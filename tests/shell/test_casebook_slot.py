@@ -2,7 +2,8 @@
 to act (at their turn, and after their own answers while it lasts), not after every answer.
 Whatever was asked meanwhile, nothing that matters (`casebook_update`: a possible mystery
 ruled out) has changed since the DM a member has when they are to act; and a seat not to act
-gets no casebook DM."""
+gets no casebook DM. At full assist the DM carries the odds accounting for how players choose
+in a field of its own, as the ephemeral casebook does."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ import random
 
 from bot.news import letters
 from bot.plug import plug
-from bot.thirteen_clues.casebook import casebook_update
+from bot.thirteen_clues.casebook import CHOICE_ODDS, casebook_update, choice_text
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues import PlayerView, player_view
 from testkit.letters import table_for
 
 
 def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:
-    checked = sent = 0
+    checked = sent = with_odds = 0
     for seed in range(4):
         players = 3 + seed % 2
         table = table_for(players, edition="2020", assist="full")
@@ -47,6 +48,10 @@ def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:
                     assert seat in waiting, "a casebook DM for a seat not to act"
                     shown[seat] = player_view(state, seat)
                     sent += 1
+                    fields = {f["name"]: f["value"] for f in letter.body.embeds[-1]["fields"]}
+                    odds = choice_text("en", shown[seat])
+                    assert fields.get(CHOICE_ODDS) == odds, "the choice odds, apart"
+                    with_odds += odds is not None
             if state.phase == "turns":
                 for seat in waiting:
                     view = player_view(state, seat)
@@ -58,4 +63,4 @@ def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:
                     checked += 1
             actor = waiting[0]
             state, events = GAME.apply(state, GAME.ai_action(state, actor, "easy", rng))
-    assert checked > 50 and sent > 5, (checked, sent)
+    assert checked > 50 and sent > 5 and with_odds > 3, (checked, sent, with_odds)
