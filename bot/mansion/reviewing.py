@@ -47,7 +47,7 @@ def review_embed(state: GameState, result: Review, lang: str) -> discord.Embed:
     if len(state.rounds) > 1:
         head[0] += " " + tr(lang, "This reviews the last game of the series (game {round}).",
                             round=result.round)
-    if state.rounds[-1].fugitive == result.seat:
+    if state.rounds[result.round - 1].fugitive == result.seat:
         head.append(tr(lang, "You were the fugitive: you chose it, and took no turns."))
     else:
         head.append(could_accuse_line(result.could_accuse, lang))

@@ -4,8 +4,9 @@ true log of the game.
 The log holds everything that happened, secrets included, and the deal record keeps each
 seat's first Action card: walking the log rebuilds, at each moment, the markers, the tray,
 every Action hand and who accused wrongly. Cut there and seen through `player_view`, the
-game shows exactly what the seat knew then. The review is of the last game of the table
-(a series' earlier games are not reviewed). It names the seat's solution, so it exists only
+game shows exactly what the seat knew then. Every game of a series is reviewed, each from
+the table's finished state cut to that game (its own record is kept whole in `rounds`). It
+names the seat's solution, so it exists only
 once the table is over (when the reveal shows it to all), and it is a pure function of the
 stored state: kept with the game, it reads the same whenever it is asked.
 """
@@ -106,10 +107,16 @@ class Review:
     """False for a game stored before the deal kept the Action hands, or ended before play."""
 
 
-def review(state: GameState, seat: int) -> Review:
-    """The review of `seat` in the last game of a finished table."""
+def review(state: GameState, seat: int, game: int | None = None) -> Review:
+    """The review of `seat` in game `game` of a finished table (1 for a series' first; None:
+    the last). An earlier game is reviewed from the table cut to it: the games after it
+    did not happen yet, so nothing of them is read."""
     if state.phase != "over" or not state.rounds:
         raise RuleError("The review comes once the game is over.")
+    if game is not None:
+        if not 1 <= game <= len(state.rounds):
+            raise RuleError("This table played no such game.")
+        state = state.model_copy(update={"rounds": state.rounds[:game]})
     last = state.rounds[-1]
     solution: Triple = last.solution.cards() if last.solution is not None else ("", "", "")
     positions = walk(last)

@@ -21,10 +21,11 @@ from tests.mansion.helpers import fresh_game
 KNOWN = ("seat", "clues", "actions", "observations", "solution", "fugitive", "tray")
 
 
-def _played(players: int, seed: int, variant: str = "standard", series_wins: int = 1
-            ) -> tuple[GameState, list[tuple[int, str, PlayerView, object]]]:
+def _played(players: int, seed: int, variant: str = "standard", series_wins: int = 1,
+            every: bool = False) -> tuple[GameState, list[tuple[int, str, PlayerView, object]]]:
     """A whole AI game, with the turn player's view before each of its turn moves (a play
-    at its play prompt, an accusation or an end at its accuse-or-end prompt)."""
+    at its play prompt, an accusation or an end at its accuse-or-end prompt) in its last
+    game (`every`: in every game of the series)."""
     state, _ = fresh_game(players, variant, seed, series_wins)  # type: ignore[arg-type]
     rng = random.Random(seed)
     seen: list[tuple[int, str, PlayerView, object]] = []
@@ -37,7 +38,7 @@ def _played(players: int, seed: int, variant: str = "standard", series_wins: int
             seen.append((state.round, view.prompt.kind, view, action))
         state, _ = apply(state, action)
     last = state.round
-    return state, [s for s in seen if s[0] == last]
+    return state, [s for s in seen if every or s[0] == last]
 
 
 def _same(a: PlayerView, b: PlayerView) -> None:
@@ -72,6 +73,26 @@ def test_the_last_game_of_a_series_is_rebuilt_too() -> None:
     assert len(positions) == len(seen)
     for position, (_, _, view, _) in zip(positions, seen, strict=True):
         _same(view_at(final, position), view)
+
+
+def test_every_game_of_a_series_is_reviewed_as_the_seat_knew_it() -> None:
+    final, seen = _played(3, 6, series_wins=2, every=True)
+    assert len(final.rounds) >= 2
+    for game, kept in enumerate(final.rounds, start=1):
+        for seat in range(3):
+            result = review(final, seat, game)
+            assert result.complete and result.round == game
+            assert result.solution == kept.solution.cards()  # type: ignore[union-attr]
+            mine = [(view, action) for number, stage, view, action in seen
+                    if number == game and view.seat == seat
+                    and (stage == "play" or isinstance(action, Accuse))]
+            assert len(result.steps) == len(mine), (game, seat)
+            for step, (view, action) in zip(result.steps, mine, strict=True):
+                assert move_key(step.played.move) == move_key(action)  # type: ignore[arg-type]
+                assert step.solutions == len(solve(view).triples)
+    assert review(final, 0, len(final.rounds)) == review(final, 0)
+    with pytest.raises(RuleError):
+        review(final, 0, len(final.rounds) + 1)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 7), (4, 8)])
