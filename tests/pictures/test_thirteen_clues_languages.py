@@ -109,3 +109,17 @@ def test_every_character_of_a_13_clues_picture_text_can_be_drawn() -> None:
                         missing.setdefault(code, set()).add(char)
         assert found > 60, (code, found)
     assert not missing, missing
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_german_and_spanish_pictures_fit_discord(lang: str) -> None:
+    view = player_view(tables.casebook_state(), 0)
+    for picture in (
+        player_picture(tables.turns_view(4), lang=lang, cache=None),
+        player_picture(tables.turns_view(2, "2016"), lang=lang, cache=None),
+        player_picture(tables.passing_view(True), lang=lang, cache=None),
+        casebook_picture(view, solve(view), lang=lang, cache=None),
+        reveal_picture(*tables.finished(5), lang=lang, cache=None),
+    ):
+        assert_fit_for_discord(picture)
+        assert "Your holder" not in picture.description
