@@ -69,7 +69,7 @@ def casebook_message(lang: str, table: Table, view: PlayerView, notes: dict[str,
         why_text(lang, view, assist, why, manual) if why is not None else None,
         embeds=[embed],
         view=_marking_view(lang, table.id, marks, manual) if marking else None,
-        pictures=[casebook_picture(view, embed=0)] if deduction is not None else [],
+        pictures=[casebook_picture(view, lang, embed=0)] if deduction is not None else [],
     )
 
 

@@ -160,7 +160,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             over = reveal(state)
             embeds = [reveal_embed(lang, over, view, outcome=False)]
             headline += " " + outcome_text(lang, over, view)
-            shown.append(reveal_picture(over, view, embed=0))
+            shown.append(reveal_picture(over, view, lang, embed=0))
         return Outgoing.of(
             headline, embeds=embeds,
             view=components.table_view(lang, table.id, table.version, view, hint=_full(table)),
@@ -182,7 +182,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         if text is None:
             return None
         dealt = any(isinstance(e, CardsDealt) and e.seat == seat for e in events)
-        shown = [view_picture(view)] if _sees_more(events, seat) else []
+        shown = [view_picture(view, lang)] if _sees_more(events, seat) else []
         return Outgoing.of(
             text, view=components.pass_view(lang, table.id, view) if dealt else None,
             pictures=shown,
@@ -220,9 +220,9 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         case_file = hand_embed(lang, view)
         if len(case_file) + len(casebook) > EMBEDS_LIMIT:
             return {CASEBOOK: Outgoing.of(embeds=[casebook], pictures=_casebook_pictures(
-                table, view, 0))}
+                table, view, 0, lang))}
         return {CASEBOOK: Outgoing.of(embeds=[case_file, casebook], pictures=[
-            view_picture(view, embed=0), *_casebook_pictures(table, view, 1)])}
+            view_picture(view, lang, embed=0), *_casebook_pictures(table, view, 1, lang)])}
 
     def farewell(self, table: Table, state: GameState, seat: int, *, lang: str
                  ) -> Outgoing | None:
@@ -231,7 +231,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
             return None
         over, view = reveal(state), public_view(state)
         return Outgoing.of(embeds=[reveal_embed(lang, over, view)],
-                           pictures=[reveal_picture(over, view, embed=0)])
+                           pictures=[reveal_picture(over, view, lang, embed=0)])
 
     # what commands show -----------------------------------------------------------------
 
@@ -241,7 +241,7 @@ class ThirteenClues(PydanticGame[GameState, Action, Event, ThirteenCluesSettings
         return Outgoing.of(
             embeds=[hand_embed(lang, view)],
             view=components.pass_view(lang, table.id, view) if choosing else None,
-            pictures=[view_picture(view, embed=0)],
+            pictures=[view_picture(view, lang, embed=0)],
         )
 
     def log(self, table: Table, state: GameState, *, lang: str) -> str:
@@ -263,9 +263,10 @@ def _sees_more(events: Sequence[Event], seat: int) -> bool:
     )
 
 
-def _casebook_pictures(table: Table, view: PlayerView, embed: int) -> list[Picture]:
+def _casebook_pictures(table: Table, view: PlayerView, embed: int, lang: str
+                       ) -> list[Picture]:
     """The casebook's grid, at full assist once there is something to deduce."""
-    return [casebook_picture(view, embed=embed)] if _full(table) and deducible(view) else []
+    return [casebook_picture(view, lang, embed=embed)] if _full(table) and deducible(view) else []
 
 
 def _full(table: Table) -> bool:

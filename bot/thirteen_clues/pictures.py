@@ -18,13 +18,14 @@ from typing import Any
 
 from PIL import Image
 
+from bot.i18n import N_, SOURCE, tr, trn
 from bot.pictures.cache import PictureCache, cached
 from bot.pictures.canvas import Canvas
 from bot.pictures.cards import CARD, SMALL_CARD, FaceSpec
 from bot.pictures.colours import RGB, THEME, ink_on, mix, rgb
 from bot.pictures.fonts import drawable, text_width
 from bot.pictures.grid import grid, grid_size
-from bot.pictures.names import alt_name, drawn_name, possessive
+from bot.pictures.names import alt_name, drawn_name
 from bot.pictures.numbers import percent
 from bot.pictures.page import (
     PANEL_GAP,
@@ -37,12 +38,13 @@ from bot.pictures.page import (
 )
 from bot.pictures.panels import Group, Panel, Slot
 from bot.pictures.picture import Picture, make_picture
+from bot.thirteen_clues.words import card_name
+from bot.thirteen_clues.words import subject_name as word
 from engine.thirteen_clues.cards import (
     CARDS,
     SUB_CATEGORY_NAMES,
     Category,
     Suit,
-    subject_name,
     suits_in_play,
 )
 from engine.thirteen_clues.deduction import Deduction, solve
@@ -71,23 +73,30 @@ GLYPHS: dict[Category, str] = {
     Category.WEAPON: "dagger",
 }
 CATEGORY_LABELS: dict[Category, str] = {
-    Category.PERSON: "Person",
-    Category.LOCATION: "Location",
-    Category.WEAPON: "Weapon",
+    Category.PERSON: N_("Person"),
+    Category.LOCATION: N_("Location"),
+    Category.WEAPON: N_("Weapon"),
 }
+CATEGORY_PLURALS: dict[Category, str] = {
+    Category.PERSON: N_("Persons"),
+    Category.LOCATION: N_("Locations"),
+    Category.WEAPON: N_("Weapons"),
+}
+"""A category's column head in the casebook (English as it always read: "Persons")."""
 
 CACHE = PictureCache()
 """The process-wide cache for these pictures; pass `cache=None` to render afresh."""
 
 
-@lru_cache(maxsize=64)
-def face(card: str) -> FaceSpec:
-    """How the card with id `card` looks face up."""
+@lru_cache(maxsize=256)
+def face(card: str, lang: str = SOURCE) -> FaceSpec:
+    """How the card with id `card` looks face up, its words in `lang`."""
     info = CARDS[card]
+    english = lang == SOURCE
     return FaceSpec(
-        title=info.name,
-        caption=SUB_CATEGORY_NAMES[info.sub],
-        band=info.suit.value.upper(),
+        title=info.name if english else card_name(lang, card),
+        caption=SUB_CATEGORY_NAMES[info.sub] if english else word(lang, info.sub),
+        band=info.suit.value.upper() if english else word(lang, info.suit).upper(),
         colour=SUIT_COLOURS[info.suit],
         glyph=GLYPHS[info.category],
     )
@@ -96,27 +105,30 @@ def face(card: str) -> FaceSpec:
 # ------------------------------------------------------------------------- public API
 
 
-def player_picture(view: PlayerView, *, cache: PictureCache | None = CACHE) -> Picture:
+def player_picture(view: PlayerView, *, lang: str = SOURCE,
+                   cache: PictureCache | None = CACHE) -> Picture:
     """What one seat sees at the table: its own holder as card backs, its screen, every
     other holder, the informant cards it consulted; during the pass phase its five cards."""
-    page, description = player_page(view)
+    page, description = player_page(view, lang=lang)
     return page_picture(page, f"13clues-seat{view.seat + 1}.png", description, cache)
 
 
 def reveal_picture(
-    over: GameOver, view: PublicView, *, cache: PictureCache | None = CACHE
+    over: GameOver, view: PublicView, *, lang: str = SOURCE,
+    cache: PictureCache | None = CACHE
 ) -> Picture:
     """The end of the game: every seat's holder and screen, the informants, the winner."""
-    page, description = reveal_page(over, view)
+    page, description = reveal_page(over, view, lang=lang)
     return page_picture(page, "13clues-reveal.png", description, cache)
 
 
 def casebook_picture(
-    view: PlayerView, deduction: Deduction, *, cache: PictureCache | None = CACHE
+    view: PlayerView, deduction: Deduction, *, lang: str = SOURCE,
+    cache: PictureCache | None = CACHE
 ) -> Picture:
     """The casebook at full assist: suits by categories, ruled-out cards crossed out,
     candidates shaded by the probability that they are on the seat's own holder."""
-    scene = casebook_scene(view, deduction)
+    scene = casebook_scene(view, deduction, lang=lang)
     filename = f"13clues-casebook-seat{view.seat + 1}.png"
 
     def render() -> Picture:
@@ -131,15 +143,24 @@ VIEW, REVEAL, CASEBOOK = "13c.view", "13c.reveal", "13c.casebook"
 """The kinds of picture a letter may carry (see `DRAWERS`)."""
 
 
-def view_data(view: PlayerView, *, accusations: bool = False) -> dict[str, Any]:
+def view_data(view: PlayerView, *, lang: str = SOURCE, accusations: bool = False
+              ) -> dict[str, Any]:
     """The stored input of a picture of the seat's view: the view, nothing else; without the
     seat's own accusations unless asked (the casebook's deduction needs them: a wrong one
     rules its three cards out together; the player picture does not draw them)."""
-    return view.model_dump(mode="json", exclude=None if accusations else {"my_accusations"})
+    data = view.model_dump(mode="json", exclude=None if accusations else {"my_accusations"})
+    return data if lang == SOURCE else {**data, "lang": lang}
 
 
-def reveal_data(over: GameOver, view: PublicView) -> dict[str, Any]:
-    return {"over": over.model_dump(mode="json"), "view": view.model_dump(mode="json")}
+def reveal_data(over: GameOver, view: PublicView, *, lang: str = SOURCE) -> dict[str, Any]:
+    data = {"over": over.model_dump(mode="json"), "view": view.model_dump(mode="json")}
+    return data if lang == SOURCE else {**data, "lang": lang}
+
+
+def _lang(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The language a stored input is drawn in (English when it names none) and the rest."""
+    rest = dict(data)
+    return str(rest.pop("lang", SOURCE)), rest
 
 
 # The drawers go through CACHE, keyed by the scene: two inputs that look the same (a view
@@ -148,19 +169,22 @@ def reveal_data(over: GameOver, view: PublicView) -> dict[str, Any]:
 
 
 def draw_view(data: dict[str, Any]) -> Picture:
-    return player_picture(PlayerView.model_validate({"my_accusations": [], **data}))
+    lang, view = _lang(data)
+    return player_picture(PlayerView.model_validate({"my_accusations": [], **view}), lang=lang)
 
 
 def draw_reveal(data: dict[str, Any]) -> Picture:
-    over = GameOver.model_validate(data["over"])
-    return reveal_picture(over, PublicView.model_validate(data["view"]))
+    lang, rest = _lang(data)
+    over = GameOver.model_validate(rest["over"])
+    return reveal_picture(over, PublicView.model_validate(rest["view"]), lang=lang)
 
 
 def draw_casebook(data: dict[str, Any]) -> Picture:
     """From the seat's view alone: the exact deduction is solved here, in the drawing thread
     (so the stored input is the view, which never holds the seat's own holder)."""
-    view = PlayerView.model_validate(data)
-    return casebook_picture(view, solve(view))
+    lang, rest = _lang(data)
+    view = PlayerView.model_validate(rest)
+    return casebook_picture(view, solve(view), lang=lang)
 
 
 def warm_up() -> None:
@@ -193,100 +217,128 @@ def _alt_name(view: PublicView, seat: int) -> str:
     return alt_name(view.seats[seat].name, seat)
 
 
-def _card_alt(card: str) -> str:
+def _whose(lang: str, message: str, name: str, **params: object) -> str:
+    """`message` (marked with `N_`, holding "{name}'s") in `lang` for `name`: English writes
+    "Bess' holder" as it always did, the other languages as their catalogs say."""
+    if lang == SOURCE and name.endswith("s"):
+        message = message.replace("{name}'s", "{name}'")
+    return tr(lang, message, name=name, **params)
+
+
+def _card_alt(card: str, lang: str = SOURCE) -> str:
     info = CARDS[card]
-    return f"{info.name} ({info.suit.value})"
+    if lang == SOURCE:
+        return f"{info.name} ({info.suit.value})"
+    return f"{card_name(lang, card)} ({word(lang, info.suit).lower()})"
 
 
-def _cards_alt(cards: Sequence[str]) -> str:
-    return ", ".join(_card_alt(c) for c in cards)
+def _cards_alt(cards: Sequence[str], lang: str = SOURCE) -> str:
+    return ", ".join(_card_alt(c, lang) for c in cards)
 
 
-def _table_line(view: PublicView) -> str:
+def _table_line(view: PublicView, lang: str = SOURCE) -> str:
     o = view.options
-    extra = " · Top Secret" if o.top_secret else ""
-    return f"13 Clues · {o.players} players · {o.edition} rules{extra}"
+    extra = " · " + tr(lang, "Top Secret") if o.top_secret else ""
+    return tr(lang, "13 Clues · {players} players · {edition} rules", players=o.players,
+              edition=o.edition) + extra
 
 
-def _up(card: str, caption: str = "", ring: RGB | None = None) -> Slot:
-    return Slot(card=card, spec=face(card), caption=caption, ring=ring)
+def _up(card: str, caption: str = "", ring: RGB | None = None, lang: str = SOURCE) -> Slot:
+    return Slot(card=card, spec=face(card, lang), caption=caption, ring=ring)
 
 
 def _down(label: str = "", caption: str = "") -> Slot:
     return Slot(label=label, caption=caption)
 
 
-def _sides(count: int, two_players: bool) -> list[str]:
-    return ["Left", "Right"] if two_players and count == 2 else [""] * count
+def _sides(count: int, two_players: bool, lang: str = SOURCE) -> list[str]:
+    return [tr(lang, "Left"), tr(lang, "Right")] if two_players and count == 2 else [""] * count
 
 
+def _hidden_holder(lang: str) -> Group:
+    return Group([_down("?", tr(lang, CATEGORY_LABELS[c])) for c in Category])
+
+
+def _unfilled(view: PlayerView, lang: str) -> str:
+    return (tr(lang, "Your holder: 3 face-down cards, your mystery.") if view.phase != "over"
+            else tr(lang, "Your holder: never filled, the game ended before play began."))
 
 
 # ------------------------------------------------------------------------- a seat's view
 
 
-def player_page(view: PlayerView) -> tuple[Page, str]:
+def player_page(view: PlayerView, *, lang: str = SOURCE) -> tuple[Page, str]:
     """The page and alt text of `player_picture`: built from the PlayerView alone."""
     if view.phase == "passing" or not view.screen:  # (or ended before play began)
-        return _passing_page(view)
+        return _passing_page(view, lang)
     me = view.seat
     n = view.options.players
     two = n == 2
     name = seat_name(view, me)
     revealed = view.reveal
-    alt: list[str] = [f"{_alt_name(view, me)}'s view of a {n}-player 13 Clues table."]
+    alt: list[str] = [_whose(lang, N_("{name}'s view of a {players}-player 13 Clues table."),
+                             _alt_name(view, me), players=n)]
 
     if revealed is not None:
         own = revealed.seats[me].holder
         holder = Panel(
-            "Your holder",
-            [Group([_up(c) for c in own])],
-            subtitle="Your mystery, revealed at the end",
+            tr(lang, "Your holder"),
+            [Group([_up(c, lang=lang) for c in own])],
+            subtitle=tr(lang, "Your mystery, revealed at the end"),
         )
-        alt.append(f"Your holder, revealed: {_cards_alt(own)}.")
+        alt.append(tr(lang, "Your holder, revealed: {cards}.", cards=_cards_alt(own, lang)))
     else:
         holder = Panel(
-            "Your holder",
-            [Group([_down("?", CATEGORY_LABELS[c]) for c in Category])],
-            subtitle="Your mystery: everyone sees it but you",
+            tr(lang, "Your holder"),
+            [_hidden_holder(lang)],
+            subtitle=tr(lang, "Your mystery: everyone sees it but you"),
         )
-        alt.append("Your holder: 3 face-down cards, your mystery." if view.phase != "over" else
-               "Your holder: never filled, the game ended before play began.")
+        alt.append(_unfilled(view, lang))
     screen = Panel(
-        "Your screen",
-        [Group([_up(c, side) for c, side in zip(view.screen, _sides(2, two), strict=False)])],
-        subtitle="Only you see these",
+        tr(lang, "Your screen"),
+        [Group([_up(c, side, lang=lang)
+                for c, side in zip(view.screen, _sides(2, two, lang), strict=False)])],
+        subtitle=tr(lang, "Only you see these"),
     )
-    sides = " (left, right)" if two else ""
-    alt.append(f"Your screen{sides}: {_cards_alt(view.screen)}.")
+    if two:
+        alt.append(tr(lang, "Your screen (left, right): {cards}.",
+                      cards=_cards_alt(view.screen, lang)))
+    else:
+        alt.append(tr(lang, "Your screen: {cards}.", cards=_cards_alt(view.screen, lang)))
 
     holders: list[Panel] = []
     for k in range(1, n):
         seat = (me + k) % n
         cards = view.holders.get(seat, [])
-        note = "" if two else "your left" if k == 1 else "your right" if k == n - 1 else ""
+        note = ("" if two else tr(lang, "your left") if k == 1
+                else tr(lang, "your right") if k == n - 1 else "")
         holders.append(
             Panel(
-                f"{possessive(seat_name(view, seat))} holder",
-                [Group([_up(c) for c in cards])],
+                _whose(lang, N_("{name}'s holder"), seat_name(view, seat)),
+                [Group([_up(c, lang=lang) for c in cards])],
                 note=note,
             )
         )
-        where = f" ({note})" if note else ""
-        alt.append(f"{possessive(_alt_name(view, seat))} holder{where}: {_cards_alt(cards)}.")
+        if note:
+            alt.append(_whose(lang, N_("{name}'s holder ({where}): {cards}."),
+                              _alt_name(view, seat), where=note, cards=_cards_alt(cards, lang)))
+        else:
+            alt.append(_whose(lang, N_("{name}'s holder: {cards}."), _alt_name(view, seat),
+                              cards=_cards_alt(cards, lang)))
 
     panels = [holder, screen, *holders]
     if two:  # one row for the three panels that matter: smaller cards
         panels = [replace(p, card=SMALL_CARD) for p in panels]
     panels = panels[:2] + same_width(panels[2:])
-    informants = _informant_panel(view, alt)
+    informants = _informant_panel(view, alt, lang)
     if informants is not None:
         panels.append(informants)
-    page = Page(title=f"{name} · your view", subtitle=_table_line(view), rows=pack_rows(panels))
+    page = Page(title=tr(lang, "{name} · your view", name=name),
+                subtitle=_table_line(view, lang), rows=pack_rows(panels))
     return page, " ".join(alt)
 
 
-def _informant_panel(view: PlayerView, alt: list[str]) -> Panel | None:
+def _informant_panel(view: PlayerView, alt: list[str], lang: str = SOURCE) -> Panel | None:
     if not view.letters:
         return None
     revealed = view.reveal
@@ -298,101 +350,106 @@ def _informant_panel(view: PlayerView, alt: list[str]) -> Panel | None:
         if card is None and revealed is not None:
             card = revealed.informants[i]
         if card is not None:
-            slots.append(_up(card, letter))
-            seen.append(f"{letter} {_card_alt(card)}")
+            slots.append(_up(card, letter, lang=lang))
+            seen.append(f"{letter} {_card_alt(card, lang)}")
         else:
             slots.append(_down(letter))
             hidden.append(letter)
     size = CARD if len(slots) <= 4 else SMALL_CARD
     if revealed is not None:
-        subtitle = "Every informant card, revealed"
+        subtitle = tr(lang, "Every informant card, revealed")
     elif view.peeks:
-        subtitle = "The ones you consulted face up"
+        subtitle = tr(lang, "The ones you consulted face up")
     else:
-        subtitle = "Consult one by its letter to see it"
+        subtitle = tr(lang, "Consult one by its letter to see it")
     parts = []
     if seen:
-        parts.append("seen: " + "; ".join(seen))
+        parts.append(tr(lang, "seen: {cards}", cards="; ".join(seen)))
     if hidden:
-        parts.append("face down: " + ", ".join(hidden))
-    alt.append(f"Secret Informant: {'; '.join(parts)}.")
-    return Panel("Secret Informant", [Group(slots)], subtitle=subtitle, card=size)
+        parts.append(tr(lang, "face down: {letters}", letters=", ".join(hidden)))
+    alt.append(tr(lang, "Secret Informant: {parts}.", parts="; ".join(parts)))
+    return Panel(tr(lang, "Secret Informant"), [Group(slots)], subtitle=subtitle, card=size)
 
 
-def _passing_page(view: PlayerView) -> tuple[Page, str]:
+def _passing_page(view: PlayerView, lang: str = SOURCE) -> tuple[Page, str]:
     me, n = view.seat, view.options.players
     left, right = (me + 1) % n, (me - 1) % n
     left_name, right_name = seat_name(view, left), seat_name(view, right)
-    alt = [f"{_alt_name(view, me)}'s five cards at the start of a {n}-player 13 Clues game."]
+    alt = [_whose(lang, N_("{name}'s five cards at the start of a {players}-player 13 Clues "
+                           "game."), _alt_name(view, me), players=n)]
     passed = set(view.passed or [])
     if view.passed:
         slots = [
-            _up(c, f"to {left_name}", THEME.accent) if c in passed else _up(c, "screen")
+            _up(c, tr(lang, "to {name}", name=left_name), THEME.accent, lang) if c in passed
+            else _up(c, tr(lang, "screen"), lang=lang)
             for c in view.dealt
         ]
-        subtitle = f"Ringed: passed to {possessive(left_name)} holder; the rest is your screen"
-        alt.append(
-            f"Dealt: {_cards_alt(view.dealt)}. Passed to {possessive(_alt_name(view, left))} "
-            f"holder: {_cards_alt(view.passed)}."
-        )
+        subtitle = _whose(lang, N_("Ringed: passed to {name}'s holder; the rest is your "
+                                   "screen"), left_name)
+        alt.append(tr(lang, "Dealt: {cards}.", cards=_cards_alt(view.dealt, lang)) + " "
+                   + _whose(lang, N_("Passed to {name}'s holder: {cards}."),
+                            _alt_name(view, left), cards=_cards_alt(view.passed, lang)))
     elif view.phase == "over":  # ended before the pass was made: nothing more to choose
-        slots = [_up(c) for c in view.dealt]
-        subtitle = "Dealt; the game ended before they were passed"
-        alt.append(f"Dealt: {_cards_alt(view.dealt)}. The game ended before the pass.")
+        slots = [_up(c, lang=lang) for c in view.dealt]
+        subtitle = tr(lang, "Dealt; the game ended before they were passed")
+        alt.append(tr(lang, "Dealt: {cards}.", cards=_cards_alt(view.dealt, lang)) + " "
+                   + tr(lang, "The game ended before the pass."))
     else:
-        slots = [_up(c) for c in view.dealt]
-        subtitle = f"Pass 1 Person, 1 Location, 1 Weapon to {possessive(left_name)} holder"
-        alt.append(f"Dealt: {_cards_alt(view.dealt)}. Not passed yet.")
-    hand = Panel("Your five cards", [Group(slots)], subtitle=subtitle)
+        slots = [_up(c, lang=lang) for c in view.dealt]
+        subtitle = _whose(lang, N_("Pass 1 Person, 1 Location, 1 Weapon to {name}'s holder"),
+                          left_name)
+        alt.append(tr(lang, "Dealt: {cards}.", cards=_cards_alt(view.dealt, lang)) + " "
+                   + tr(lang, "Not passed yet."))
+    hand = Panel(tr(lang, "Your five cards"), [Group(slots)], subtitle=subtitle)
     chosen = view.seats[right].has_passed
     if view.phase == "over":
-        waiting = "The game ended before play began"
+        waiting = tr(lang, "The game ended before play began")
+    elif chosen:
+        waiting = tr(lang, "{name} has chosen your mystery", name=right_name)
     else:
-        waiting = f"{right_name} {'has chosen' if chosen else 'is choosing'} your mystery"
-    holder = Panel(
-        "Your holder",
-        [Group([_down("?", CATEGORY_LABELS[c]) for c in Category])],
-        subtitle=waiting,
-    )
-    alt.append("Your holder: 3 face-down cards, your mystery." if view.phase != "over" else
-               "Your holder: never filled, the game ended before play began.")
+        waiting = tr(lang, "{name} is choosing your mystery", name=right_name)
+    holder = Panel(tr(lang, "Your holder"), [_hidden_holder(lang)], subtitle=waiting)
+    alt.append(_unfilled(view, lang))
     panels = [hand, holder]
-    informants = _informant_panel(view, alt)
+    informants = _informant_panel(view, alt, lang)
     if informants is not None:
         panels.append(informants)
-    footer = "" if view.passed or view.phase != "passing" else _TIP
+    footer = "" if view.passed or view.phase != "passing" else tr(lang, _TIP)
     page = Page(
-        title=f"{seat_name(view, me)} · your cards",
-        subtitle=_table_line(view),
+        title=tr(lang, "{name} · your cards", name=seat_name(view, me)),
+        subtitle=_table_line(view, lang),
         rows=pack_rows(panels),
         footer=footer,
     )
     return page, " ".join(alt)
 
 
-_TIP = "Tip: avoid passing three cards of one suit."
+_TIP = N_("Tip: avoid passing three cards of one suit.")
 
 
 # ------------------------------------------------------------------------- the reveal
 
 
-def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
+def reveal_page(over: GameOver, view: PublicView, *, lang: str = SOURCE) -> tuple[Page, str]:
     """The page and alt text of `reveal_picture`."""
     n = len(over.holders)
     two = n == 2
     winner = over.winner
     why = ""
     if winner is not None:
-        title = f"Case closed · {seat_name(view, winner)} solved it"
-        alt = [f"13 Clues reveal: {_alt_name(view, winner)} solved the mystery and wins."]
+        title = tr(lang, "Case closed · {name} solved it", name=seat_name(view, winner))
+        alt = [tr(lang, "13 Clues reveal: {name} solved the mystery and wins.",
+                  name=_alt_name(view, winner))]
     elif not any(over.holders):  # ended during the pass phase, as the news says
-        title = "Ended before play · the cards dealt"
+        title = tr(lang, "Ended before play · the cards dealt")
         why = over.reason if over.reason and over.reason != "solved" else ""
-        alt = [f"13 Clues reveal: the game ended before the cards were passed. {why}".strip()]
+        alt = [(tr(lang, "13 Clues reveal: the game ended before the cards were passed.")
+                + f" {why}").strip()]
     else:
-        title = "Case closed · no winner"
+        title = tr(lang, "Case closed · no winner")
         why = over.reason if over.reason and over.reason != "solved" else ""
-        alt = [f"13 Clues reveal: the game ended without a winner. {why}".strip()]
+        alt = [(tr(lang, "13 Clues reveal: the game ended without a winner.")
+                + f" {why}").strip()]
     wrong: dict[int, int] = {}
     for seat, _cards, ok in over.accusations:
         if not ok:
@@ -404,18 +461,21 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
         ring = THEME.accent if won else None
         if holder:
             groups = [
-                Group([_up(c, ring=ring) for c in holder], "Mystery"),
-                Group([_up(c, s) for c, s in zip(screen, _sides(2, two), strict=False)], "Screen"),
+                Group([_up(c, ring=ring, lang=lang) for c in holder], tr(lang, "Mystery")),
+                Group([_up(c, s, lang=lang)
+                       for c, s in zip(screen, _sides(2, two, lang), strict=False)],
+                      tr(lang, "Screen")),
             ]
-            alt.append(
-                f"{_alt_name(view, seat)}: mystery {_cards_alt(holder)}; "
-                f"screen {_cards_alt(screen)}."
-            )
+            alt.append(tr(lang, "{name}: mystery {mystery}; screen {screen}.",
+                          name=_alt_name(view, seat), mystery=_cards_alt(holder, lang),
+                          screen=_cards_alt(screen, lang)))
         else:  # ended during the pass phase: only the dealt cards exist
-            groups = [Group([_up(c) for c in over.dealt[seat]], "Dealt")]
-            alt.append(f"{_alt_name(view, seat)}: dealt {_cards_alt(over.dealt[seat])}.")
+            groups = [Group([_up(c, lang=lang) for c in over.dealt[seat]], tr(lang, "Dealt"))]
+            alt.append(tr(lang, "{name}: dealt {cards}.", name=_alt_name(view, seat),
+                          cards=_cards_alt(over.dealt[seat], lang)))
         misses = wrong.get(seat, 0)
-        note = f"{misses} wrong accusation{'s' if misses != 1 else ''}" if misses else ""
+        note = (trn(lang, "{n} wrong accusation", "{n} wrong accusations", misses)
+                if misses else "")
         panels.append(
             Panel(
                 seat_name(view, seat),
@@ -423,7 +483,7 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
                 note=note,
                 card=SMALL_CARD,
                 highlight=THEME.accent if won else None,
-                badge="Winner" if won else "",
+                badge=tr(lang, "Winner") if won else "",
             )
         )
     panels = same_width(panels)
@@ -431,18 +491,15 @@ def reveal_page(over: GameOver, view: PublicView) -> tuple[Page, str]:
         letters = "ABCDEFGH"
         panels.append(
             Panel(
-                "Secret Informant",
-                [Group([_up(c, letters[i]) for i, c in enumerate(over.informants)])],
+                tr(lang, "Secret Informant"),
+                [Group([_up(c, letters[i], lang=lang) for i, c in enumerate(over.informants)])],
                 card=SMALL_CARD,
             )
         )
-        alt.append(
-            "Informant: "
-            + "; ".join(f"{letters[i]} {_card_alt(c)}" for i, c in enumerate(over.informants))
-            + "."
-        )
+        alt.append(tr(lang, "Informant: {cards}.", cards="; ".join(
+            f"{letters[i]} {_card_alt(c, lang)}" for i, c in enumerate(over.informants))))
     rows = pack_rows(panels, 2 * panels[0].size[0] + PANEL_GAP)  # two seats a row
-    subtitle = _table_line(view) + " · everything revealed"
+    subtitle = _table_line(view, lang) + " · " + tr(lang, "everything revealed")
     if winner is None and why:
         subtitle += " · " + drawable(why, "")
     page = Page(title=title, subtitle=subtitle, rows=rows)
@@ -479,16 +536,18 @@ class CasebookScene:
     mysteries: int
     top: tuple[tuple[float, tuple[str, str, str]], ...]
     description: str
+    lang: str = SOURCE
 
     def to_json(self) -> str:
         return to_json(self)
 
 
-def casebook_scene(view: PlayerView, deduction: Deduction) -> CasebookScene:
+def casebook_scene(view: PlayerView, deduction: Deduction, *, lang: str = SOURCE
+                   ) -> CasebookScene:
     """The casebook's content for `view.seat`, from its view and its exact deduction."""
     if deduction.seat != view.seat:
         raise ValueError("The deduction is for another seat.")
-    reasons = _whereabouts(view)
+    reasons = _whereabouts(view, lang)
     rows: list[CaseRow] = []
     for suit in suits_in_play(view.options.players):
         cells = []
@@ -497,72 +556,81 @@ def casebook_scene(view: PlayerView, deduction: Deduction) -> CasebookScene:
             cells.append(
                 CaseCell(
                     card=card,
-                    name=CARDS[card].name,
+                    name=card_name(lang, card),
                     status=status,
                     probability=round(deduction.probability(card), 3),
-                    reason=reasons.get(card) or _deduced(view, card, deduction)
+                    reason=reasons.get(card) or _deduced(view, card, deduction, lang)
                     if status == "ruled_out" else "",
                 )
             )
         rows.append(CaseRow(suit.value, (cells[0], cells[1], cells[2])))
     top = tuple(
-        (round(deduction.triple_probability(t), 3), (CARDS[t[0]].name, CARDS[t[1]].name,
-                                                     CARDS[t[2]].name))
+        (round(deduction.triple_probability(t), 3), (card_name(lang, t[0]),
+                                                     card_name(lang, t[1]),
+                                                     card_name(lang, t[2])))
         for t in deduction.candidates()[:4]
     )
     name = seat_name(view, view.seat)
-    description = _casebook_alt(view, deduction, rows)
+    description = _casebook_alt(view, deduction, rows, lang)
     return CasebookScene(
-        title=f"{possessive(name)} casebook",
-        subtitle=_table_line(view) + " · full assist: exact odds for your holder",
+        title=_whose(lang, N_("{name}'s casebook"), name),
+        subtitle=_table_line(view, lang) + " · "
+        + tr(lang, "full assist: exact odds for your holder"),
         rows=tuple(rows),
         mysteries=len(deduction.triples),
         top=top,
         description=description,
+        lang=lang,
     )
 
 
-def _deduced(view: PlayerView, card: str, deduction: Deduction) -> str:
+def _deduced(view: PlayerView, card: str, deduction: Deduction, lang: str = SOURCE) -> str:
     """A ruled-out card the seat does not see: marked deduced, with the answer that proves
     it when one does alone (`casebook why` gives the whole chain)."""
     why = explain(view, card, solved=deduction)
     premise = why.premises[0] if len(why.premises) == 1 else None
     if isinstance(premise, Question):
         who = seat_name(view, premise.witness)
-        return f"deduced: {who} said {premise.answer} · {subject_name(premise.subject)}"
+        return tr(lang, "deduced: {name} said {answer} · {subject}", name=who,
+                  answer=premise.answer, subject=word(lang, premise.subject))
     if why.premises:
-        return f"deduced from {len(why.premises)} facts"
-    return "deduced"
+        return tr(lang, "deduced from {count} facts", count=len(why.premises))
+    return tr(lang, "deduced")
 
 
-def _whereabouts(view: PlayerView) -> dict[str, str]:
+def _whereabouts(view: PlayerView, lang: str = SOURCE) -> dict[str, str]:
     """Where the seat knows a card to be: why the casebook rules it out."""
     out: dict[str, str] = {}
     for letter, card in view.peeks.items():
-        out[card] = f"informant {letter}"
+        out[card] = tr(lang, "informant {letter}", letter=letter)
     for seat, cards in view.holders.items():
         for card in cards:
-            out[card] = f"{possessive(seat_name(view, seat))} holder"
+            out[card] = _whose(lang, N_("{name}'s holder"), seat_name(view, seat))
     for card in view.screen:
-        out[card] = "your screen"
+        out[card] = tr(lang, "your screen")
     return out
 
 
-def _casebook_alt(view: PlayerView, deduction: Deduction, rows: list[CaseRow]) -> str:
-    parts = [f"{possessive(_alt_name(view, view.seat))} casebook (full assist)."]
+def _casebook_alt(view: PlayerView, deduction: Deduction, rows: list[CaseRow],
+                  lang: str = SOURCE) -> str:
+    parts = [_whose(lang, N_("{name}'s casebook (full assist)."), _alt_name(view, view.seat))]
     solved = deduction.certain()
     if solved:
-        parts.append("Solved: " + ", ".join(CARDS[c].name for c in solved) + ".")
+        parts.append(tr(lang, "Solved: {cards}.",
+                        cards=", ".join(card_name(lang, c) for c in solved)))
     else:
-        parts.append(f"{len(deduction.triples)} possible mysteries.")
+        parts.append(tr(lang, "{count} possible mysteries.", count=len(deduction.triples)))
     for category in Category:
         cells = [row.cells[list(Category).index(category)] for row in rows]
         live = [c for c in cells if c.status != "ruled_out"]
+        certain = tr(lang, "certain")
         text = ", ".join(
-            f"{c.name} {'certain' if c.status == 'certain' else percent(c.probability)}"
+            f"{c.name} {certain if c.status == 'certain' else percent(c.probability)}"
             for c in sorted(live, key=lambda c: -c.probability)
         )
-        parts.append(f"{CATEGORY_LABELS[category]}s still possible: {text or 'none'}.")
+        parts.append(tr(lang, "{category} still possible: {cards}.",
+                        category=tr(lang, CATEGORY_PLURALS[category]),
+                        cards=text or tr(lang, "none")))
     return " ".join(parts)
 
 
@@ -592,8 +660,10 @@ def render_casebook(scene: CasebookScene, scale: int | None = None) -> Image.Ima
             GLYPHS[category], (cx + 4, y0 + 2, cx + 26, y0 + 24), THEME.accent, THEME.background
         )
         live = sum(r.cells[i].status != "ruled_out" for r in scene.rows)
-        canvas.text((cx + 34, y0 + 5), f"{CATEGORY_LABELS[category]}s", 16, THEME.text, bold=True)
-        canvas.text((cx + _CELL_W - 6, y0 + 7), f"{live} left", 13, THEME.muted, anchor="ra")
+        canvas.text((cx + 34, y0 + 5), tr(scene.lang, CATEGORY_PLURALS[category]), 16,
+                    THEME.text, bold=True)
+        canvas.text((cx + _CELL_W - 6, y0 + 7), tr(scene.lang, "{count} left", count=live), 13,
+                    THEME.muted, anchor="ra")
     y0 += _HEAD_H
     cells = grid(3 * len(scene.rows), 3, cell, gap, (x0 + _SUIT_W, y0))
     for r, row in enumerate(scene.rows):
@@ -602,7 +672,8 @@ def render_casebook(scene: CasebookScene, scale: int | None = None) -> Image.Ima
         canvas.rect(
             (x0, y + 13, x0 + 24, y + 37), colour, radius=12, outline=THEME.panel_edge, width=1
         )
-        canvas.text((x0 + 34, y + _CELL_H / 2), row.suit.capitalize(), 16, THEME.text, anchor="lm")
+        canvas.text((x0 + 34, y + _CELL_H / 2), word(scene.lang, row.suit), 16, THEME.text,
+                    anchor="lm")
         for i, case in enumerate(row.cells):
             cx, cy = cells[3 * r + i]
             _draw_cell(canvas, case, colour, (cx, cy, cx + _CELL_W, cy + _CELL_H))
@@ -658,10 +729,13 @@ def _draw_cell(
 def _draw_summary(canvas: Canvas, scene: CasebookScene, span: tuple[float, float, float]) -> None:
     x0, y, x1 = span
     count = scene.mysteries
-    head = "Solved" if count == 1 else f"{count} possible mysteries"
+    lang = scene.lang
+    head = (tr(lang, "Solved") if count == 1
+            else tr(lang, "{count} possible mysteries", count=count))
     canvas.text((x0, y), head, 17, THEME.accent if count == 1 else THEME.text, bold=True)
     if count > len(scene.top):
-        canvas.text((x1, y + 3), f"the {len(scene.top)} most likely", 13, THEME.muted, anchor="ra")
+        canvas.text((x1, y + 3), tr(lang, "the {count} most likely", count=len(scene.top)), 13,
+                    THEME.muted, anchor="ra")
     y += 30
     for p, names in scene.top:
         label = percent(p)

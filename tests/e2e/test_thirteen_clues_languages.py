@@ -24,7 +24,7 @@ MARKS = {
 ASKED = {"fr": "Question posée.", "de": "Gefragt.", "es": "Pregunta hecha."}
 ACCUSED = {"fr": "Accusation faite.", "de": "Anklage erhoben.", "es": "Acusación hecha."}
 REVIEW = {"fr": "Votre mystère était", "de": "Deine Lösung war", "es": "Tu misterio era"}
-NOT_YOURS = {"fr": "C'est au tour de ", "de": " ist am Zug, nicht du.",
+NOT_YOURS = {"fr": "C'est le tour de ", "de": " ist am Zug, nicht du.",
              "es": "Es el turno de "}
 
 
