@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import io
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,6 +152,18 @@ def named(lang: str, context: str, english: str) -> str:
     """A game's word (a card, a colour) in `lang`, under the game's context; English if its
     catalog has none."""
     return translated(lang, english, context) or english
+
+
+def name_typed(text: str, english: Mapping[str, str], context: str) -> str | None:
+    """The id whose name a member typed whole (`english`: id → English name), in English or
+    in any language's catalog under `context`, any case, accents or not: a command's value
+    typed without picking it from autocomplete's list."""
+    key = folded(text.strip())
+    for code in languages():
+        for item, name in english.items():
+            if folded(name if code == SOURCE else named(code, context, name)) == key:
+                return item
+    return None
 
 
 def folded(text: str) -> str:

@@ -30,7 +30,7 @@ from engine.mansion import (
     SuggestPresent,
     SuperSleuth,
 )
-from engine.mansion.cards import BY_KIND, CLUES, Kind, find_clue
+from engine.mansion.cards import BY_KIND, CLUES, Kind
 from engine.mansion.prompts import TipPrompt
 
 Choice = tuple[str, str]
@@ -45,7 +45,7 @@ MAX_INPUT = 50
 
 def card(text: str, kind: Kind) -> str:
     """The card of `kind` a member meant by `text` (id or name, any case)."""
-    found = find_clue(text) if len(text) <= MAX_INPUT else None
+    found = words.find_card(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
         raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)

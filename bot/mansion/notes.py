@@ -15,6 +15,7 @@ import discord
 from bot.errors import UserError
 from bot.i18n import N_, tr
 from bot.interactions import language_of
+from bot.mansion import words
 from bot.mansion.coaching import advice_for, explain_for, hint_due, hint_text, why_text
 from bot.mansion.render.embeds import COLOUR_SECRET, FIELD
 from bot.mansion.render.labels import TITLE, clip, triple_text
@@ -25,7 +26,7 @@ from bot.messages import Outgoing
 from bot.models import Table
 from bot.thinking import think
 from engine.mansion import choices
-from engine.mansion.cards import BY_KIND, CLUES, find_clue
+from engine.mansion.cards import BY_KIND, CLUES
 from engine.mansion.coach import Advice
 from engine.mansion.deduction import Inconsistent
 from engine.mansion.notes import Mark, Notes, dealt, notes
@@ -95,7 +96,7 @@ async def notes_answer(interaction: discord.Interaction, table: Table, view: Pla
     when it is the seat's turn to play; with `why` (a card), why the notes mark it so."""
     lang = await language_of(interaction)
     if why is not None:
-        card = find_clue(why)
+        card = words.find_card(why)
         if card is None:
             raise UserError("There is no card called '{name}'.", name=why[:40])
         assist = MansionSettings.model_validate(table.options).assist

@@ -7,7 +7,7 @@ French, German or Spanish edition). The catalogs translate them under the contex
 from __future__ import annotations
 
 from bot import i18n
-from engine.mansion.cards import ACTIONS, CLUES, Kind
+from engine.mansion.cards import ACTIONS, CLUES, Kind, find_clue
 
 CONTEXT = "mansion"
 VARIANT_NAME = {"standard": i18n.N_("standard game"),
@@ -29,6 +29,12 @@ TERMS: tuple[str, ...] = ("female suspect", "red vehicle", "northern destination
 """What a Private Tip's answer lacks, as the engine's refusals name it ("You hold no
 suspects")."""
 WORDS: tuple[str, ...] = (*(info.name for info in CLUES.values()), *ASKS, *TERMS)
+
+
+def find_card(text: str) -> str | None:
+    """The card a member typed: its id, or its name in English or any catalog's language."""
+    return find_clue(text) or i18n.name_typed(text, {c: i.name for c, i in CLUES.items()},
+                                              CONTEXT)
 
 
 def card_name(lang: str, card: str) -> str:

@@ -21,7 +21,7 @@ from engine.thirteen_clues import (
     player_view,
 )
 from engine.thirteen_clues import GameState as GameState  # re-exported: the cog types by it
-from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, find_card, subject_kind
+from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, subject_kind
 
 Build = Callable[[GameState, int], Action]
 Choice = tuple[str, str]
@@ -32,7 +32,7 @@ MAX_INPUT = 50
 
 
 def card(text: str) -> str:
-    found = find_card(text) if len(text) <= MAX_INPUT else None
+    found = words.find_card(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
         raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)

@@ -18,12 +18,13 @@ from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import TableSettings
 from bot.thinking import think
+from bot.thirteen_clues import words
 from bot.thirteen_clues.coaching import advice_for, deducible, hint_text, why_text
 from bot.thirteen_clues.family import OWN, Family, custom_id
 from bot.thirteen_clues.shown import casebook_picture
 from bot.thirteen_clues.words import SUIT_EMOJI, card_name
 from engine.thirteen_clues import choices, player_view
-from engine.thirteen_clues.cards import CARDS, Category, find_card, suits_in_play
+from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
 from engine.thirteen_clues.coach import Advice
 from engine.thirteen_clues.deduction import Deduction, bookkeeping, solve
 from engine.thirteen_clues.views import PlayerView
@@ -225,7 +226,7 @@ async def show_casebook(interaction: discord.Interaction, locate: Locate,
     async def work() -> Outgoing:
         card = None
         if why is not None:
-            card = find_card(why)
+            card = words.find_card(why)
             if card is None:
                 raise UserError("There is no card called '{name}'.", name=why[:40])
         table = await locate()

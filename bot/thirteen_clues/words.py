@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from bot import i18n
 from engine.thirteen_clues.cards import CARDS, Category, SubCategory, Suit, subject_kind
+from engine.thirteen_clues.cards import find_card as english_find
 from engine.thirteen_clues.cards import subject_name as english_subject
 
 CONTEXT = "13clues"
@@ -32,6 +33,12 @@ SUIT_EMOJI: dict[str, str] = {
     Suit.GRAY: "🩶",
 }
 """Suit value ("purple") → its coloured emoji; a suit reads at a glance in every list."""
+
+
+def find_card(text: str) -> str | None:
+    """The card a member typed: its id, or its name in English or any catalog's language."""
+    return english_find(text) or i18n.name_typed(text, {c: i.name for c, i in CARDS.items()},
+                                                 CONTEXT)
 
 
 def card_name(lang: str, card: str) -> str:

@@ -159,3 +159,23 @@ def test_why_a_game_ended_reads_in_each_language() -> None:
     ended = reasons.written(reasons.ENDED_BY, name="Ann (the host)")
     assert reasons.read("de", ended) == "Ann (the host) hat die Partie beendet."
     assert reasons.read("es", "solved") == "solved"  # no template made it: as stored
+
+
+def test_a_card_typed_whole_is_found_in_any_language() -> None:
+    """A value typed without picking it from autocomplete's list: its id, or its name in
+    English or in any catalog's language, any case, accents or not."""
+    from bot.errors import UserError
+    from bot.mansion import actions as mansion
+    from bot.mansion.words import find_card as mansion_card
+    from bot.thirteen_clues import actions
+    from bot.thirteen_clues.words import find_card
+    from engine.mansion.cards import Kind
+
+    assert [find_card(t) for t in ("Couteau", "messer", "KNIFE", "knife")] == ["knife"] * 4
+    assert find_card("Couteau suisse") is None
+    assert [mansion_card(t) for t in ("Fräulein Gloria", "fraulein gloria", "Mademoiselle Rose",
+                                      "Señorita Amapola", "scarlet")] == ["scarlet"] * 5
+    assert actions.card("Couteau") == "knife"
+    assert mansion.card("Mademoiselle Rose", Kind.SUSPECT) == "scarlet"
+    with pytest.raises(UserError):
+        mansion.card("Mademoiselle Rose", Kind.VEHICLE)
