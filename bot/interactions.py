@@ -76,7 +76,9 @@ def place_of(interaction: discord.Interaction) -> Place:
 def reply_for(interaction: discord.Interaction, body: str | Outgoing) -> Reply:
     """The answer to store with the change this interaction makes."""
     out = Outgoing(content=body) if isinstance(body, str) else body
-    return Reply(interaction.id, interaction.token, out)
+    languages = getattr(interaction.client, "languages", None)
+    lang = SOURCE if languages is None else str(languages.known(interaction))
+    return Reply(interaction.id, interaction.token, out, lang=lang)
 
 
 def as_outgoing(answer: str | Outgoing) -> Outgoing:

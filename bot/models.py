@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from bot.i18n import N_
 from bot.messages import Outgoing
 
 TableStatus = Literal["lobby", "playing", "over"]
@@ -75,6 +76,8 @@ class Table(BaseModel):
 # --- the outbox ---------------------------------------------------------------------------
 
 LIVING: Literal["living"] = "living"
+ON_ITS_WAY = N_("The table's news is on its way.")
+"""What a reply says when the news it follows is not delivered yet."""
 
 
 class Letter(BaseModel):
@@ -103,6 +106,8 @@ class Letter(BaseModel):
     follows: int = 0
     """A reply follows this many letters stored just before it with the same change: it
     waits briefly for them, and says the news is on its way if they are still pending."""
+    pending: str = ""
+    """A reply's words for that, in its member's language (empty: English)."""
 
     @classmethod
     def post(cls, channel_id: int, body: Outgoing, *, living: bool = False) -> Letter:
@@ -119,10 +124,12 @@ class Letter(BaseModel):
 
     @classmethod
     def reply(
-        cls, interaction_id: int, token: str, body: Outgoing, *, follows: int = 0
+        cls, interaction_id: int, token: str, body: Outgoing, *, follows: int = 0,
+        pending: str = ""
     ) -> Letter:
         return cls(
-            to=f"i:{interaction_id}", op="reply", body=body, token=token, follows=follows
+            to=f"i:{interaction_id}", op="reply", body=body, token=token, follows=follows,
+            pending=pending,
         )
 
     @classmethod

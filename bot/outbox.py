@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Protocol
 
 from bot.drawings import Drawn
-from bot.models import LIVING, Letter, Posting
+from bot.models import LIVING, ON_ITS_WAY, Letter, Posting
 from bot.pacing import Pacer, rank_of
 from bot.storage import Storage
 from bot.storage.common import CLAIM_SECONDS
@@ -228,7 +228,7 @@ class Sender:
         if letter.op == "reply" and letter.follows:
             siblings = range(posting.id - letter.follows, posting.id)
             if not await self.delivered(siblings, REPLY_WAIT):
-                letter = letter.with_note("The table's news is on its way.")
+                letter = letter.with_note(letter.pending or ON_ITS_WAY)
         if letter.kind == "u" and await self.storage.dm_closed(
             letter.address, time.time()
         ):

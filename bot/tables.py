@@ -30,7 +30,7 @@ from bot.errors import UserError
 from bot.i18n import N_, SOURCE, Command, tr
 from bot.languages import Languages
 from bot.messages import Outgoing
-from bot.models import Letter, SeatRef, Table, Timer, TimerSpec, player_id
+from bot.models import ON_ITS_WAY, Letter, SeatRef, Table, Timer, TimerSpec, player_id
 from bot.plug import AnyGame, Built, Rendered, TableSettings, settings_of
 from bot.storage import Change, Committed, LogEntry, StaleVersion, Storage, TimerPlan
 from engine.errors import RuleError
@@ -63,6 +63,8 @@ class Reply:
     vanish: bool = False
     """The answer is the news itself: the original response (a picker, "thinking…") is
     deleted instead of edited, and leaves nothing behind."""
+    lang: str = SOURCE
+    """The member's language (their answer's words the outbox adds, `Letter.pending`)."""
     then: Rendered | None = None
     """Renders the answer from the change's result (the new engine state and its events),
     for answers that depend on what happened: a panel that moves on to the next step."""
@@ -73,7 +75,8 @@ class Reply:
     def letter(self, follows: int) -> Letter:
         if self.vanish:
             return Letter.unsay(self.interaction_id, self.token, follows=follows)
-        return Letter.reply(self.interaction_id, self.token, self.body, follows=follows)
+        return Letter.reply(self.interaction_id, self.token, self.body, follows=follows,
+                            pending=tr(self.lang, ON_ITS_WAY))
 
     def settle(self, state: BaseModel, events: Sequence[object]) -> None:
         """Render the answer from the result, if it depends on it (before it is stored)."""
@@ -310,8 +313,8 @@ class TableService:
                 )
             try:
                 committed = await self.storage.create_table(lobby, render)
-            except StaleVersion as exc:
-                raise UserError(str(exc)) from exc
+            except StaleVersion as exc:  # another process opened one at the same moment
+                raise UserError("A table is already open in this channel.") from exc
         _stored(reply)
         self.on_commit()
         return committed.table
@@ -510,7 +513,7 @@ class TableService:
                 try:
                     committed = await self.storage.create_table(new, render)
                 except StaleVersion as exc:
-                    raise UserError(str(exc)) from exc
+                    raise UserError("A table is already open in this channel.") from exc
         _stored(reply)
         self.on_commit()
         return committed.table
