@@ -931,9 +931,8 @@ def _require_playing(table: Table) -> None:
         raise UserError("The game has not started yet.")
     if table.paused is not None:
         why = table.paused
-        raise UserError.written_as(f"This table is paused: {why}.", lambda lang: tr(
-            lang, "This table is paused: {why}. It carries on as soon as I can post in its "
-            "channel again.", why=tr(lang, why)))
+        raise UserError("This table is paused: {why}. It carries on as soon as I can post in "
+                        "its channel again.", why=lambda lang: tr(lang, why))
 
 
 

@@ -179,3 +179,17 @@ def test_a_card_typed_whole_is_found_in_any_language() -> None:
     assert mansion.card("Mademoiselle Rose", Kind.SUSPECT) == "scarlet"
     with pytest.raises(UserError):
         mansion.card("Mademoiselle Rose", Kind.VEHICLE)
+
+
+def test_a_paused_table_is_refused_with_its_reason_in_the_readers_language() -> None:
+    from bot.errors import UserError
+    from bot.models import Table
+    from bot.tables import _require_playing
+    from bot.world_changes import ARCHIVED
+
+    table = Table(guild_id=1, channel_id=2, game="13clues", status="playing", host_id=3,
+                  options={}, paused=ARCHIVED)
+    with pytest.raises(UserError) as refused:
+        _require_playing(table)
+    assert "its thread is archived" in refused.value.text("en")
+    assert "son fil est archivé" in refused.value.text("fr")
