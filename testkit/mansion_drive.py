@@ -11,23 +11,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
-from engine.mansion import (
-    Accuse,
-    Action,
-    AllSnoop,
-    AnswerTip,
-    ChooseSolution,
-    EndTurn,
-    GameState,
-    Move,
-    PickCard,
-    PrivateTip,
-    ShowCard,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
+from engine.mansion import GameState
+from engine.mansion import actions as act
 from engine.mansion.cards import ACTIONS, CLUES
 from engine.mansion.prompts import TipPrompt
 from testkit.drive import query, table_row, wait_until
@@ -192,7 +177,7 @@ class Driver:
                 return msg
         return await self.open_panel(user, how)
 
-    async def perform(self, state: GameState, action: Action, via: Via = "panel"
+    async def perform(self, state: GameState, action: act.Action, via: Via = "panel"
                       ) -> InteractionResult:
         """Do `action` as its seat's member would, through `via`."""
         seat = action.seat  # type: ignore[union-attr]
@@ -201,7 +186,7 @@ class Driver:
         prompt = state.prompt_for(seat)
         assert prompt is not None, f"nothing waits for seat {seat}"
         pid = prompt.id
-        if isinstance(action, Accuse) and via == "slash":
+        if isinstance(action, act.Accuse) and via == "slash":
             return await self.dc.slash(user, self.world.channel, "mansion", "accuse",
                                        suspect=action.suspect, vehicle=action.vehicle,
                                        destination=action.destination)
@@ -226,62 +211,62 @@ class Driver:
         assert hand.ephemeral and hand.message is not None, hand.text
         return hand.message
 
-    async def answer(self, user: User, msg: Message, state: GameState, action: Action
+    async def answer(self, user: User, msg: Message, state: GameState, action: act.Action
                      ) -> InteractionResult:
         match action:
-            case ShowCard():
+            case act.ShowCard():
                 return await self.click(user, msg, "show", action.card)
-            case PickCard():
+            case act.PickCard():
                 return await self.click(user, msg, "pick", str(action.position))
-            case AnswerTip():
+            case act.AnswerTip():
                 prompt = state.prompt_for(action.seat)
                 assert isinstance(prompt, TipPrompt)
                 index = next(i for i, o in enumerate(prompt.options)
                              if sorted(o) == sorted(action.cards))
                 return await self.click(user, msg, "tip", str(index))
-            case ChooseSolution():
+            case act.ChooseSolution():
                 await self.select(user, msg, "sols", action.suspect)
                 await self.select(user, msg, "solv", action.vehicle)
                 await self.select(user, msg, "sold", action.destination)
                 return await self.click(user, msg, "solgo")
         raise AssertionError(f"not an answer: {action}")
 
-    async def turn(self, user: User, msg: Message, action: Action) -> InteractionResult:
+    async def turn(self, user: User, msg: Message, action: act.Action) -> InteractionResult:
         """From the panel: the card's button, its choices, then go (or Accuse / End turn)."""
         match action:
-            case EndTurn():
+            case act.EndTurn():
                 return await self.click(user, msg, "end")
-            case Accuse():
+            case act.Accuse():
                 await self.click(user, msg, "acopen")
                 await self.select(user, msg, "acs", action.suspect)
                 await self.select(user, msg, "acv", action.vehicle)
                 await self.select(user, msg, "acd", action.destination)
                 return await self.click(user, msg, "acgo")
-            case SuggestAny():
+            case act.SuggestAny():
                 await self.click(user, msg, "card", "suggest_any")
                 await self.select(user, msg, "sad", action.destination)
                 await self.select(user, msg, "sas", action.suspect)
                 await self.select(user, msg, "sav", action.vehicle)
                 return await self.click(user, msg, "sago")
-            case SuggestPresent():
+            case act.SuggestPresent():
                 await self.click(user, msg, "card", "suggest_present")
                 await self.select(user, msg, "sps", action.suspect)
                 await self.select(user, msg, "spv", action.vehicle)
                 return await self.click(user, msg, "spgo")
-            case Move():
+            case act.Move():
                 await self.click(user, msg, "card", "suggest_present")
                 await self.select(user, msg, "spm", action.destination)
                 return await self.click(user, msg, "spmgo")
-            case Snoop():
+            case act.Snoop():
                 await self.click(user, msg, "card", "snoop")
                 return await self.click(user, msg, "sn", str(action.target))
-            case AllSnoop():
+            case act.AllSnoop():
                 await self.click(user, msg, "card", action.card)
                 return await self.click(user, msg, "as", action.card)
-            case SuperSleuth():
+            case act.SuperSleuth():
                 await self.click(user, msg, "card", action.card)
                 return await self.click(user, msg, "ss", action.card)
-            case PrivateTip():
+            case act.PrivateTip():
                 await self.click(user, msg, "card", action.card)
                 return await self.click(user, msg, "pt", f"{action.card}.{action.target}")
         raise AssertionError(f"not a turn action: {action}")
@@ -314,7 +299,7 @@ async def applied(world: World, before: GameState, result: InteractionResult) ->
 
 
 async def play_script(world: World, driver: Driver,
-                      choose_via: Callable[[GameState, Action, int], Via] | None = None, *,
+                      choose_via: Callable[[GameState, act.Action, int], Via] | None = None, *,
                       limit: int = 200, goals: tuple[str, ...] | None = None
                       ) -> tuple[GameState, Any]:
     """Play the scripted moves (`mansion_plan.next_move`) until the table is over, each

@@ -9,27 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.mansion import (
-    Accuse,
-    Action,
-    AllSnoop,
-    AnswerTip,
-    ChooseSolution,
-    EndTurn,
     GameState,
-    Move,
     Options,
-    PickCard,
     PlayerRef,
-    PrivateTip,
-    ShowCard,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
     apply,
     legal,
     new_game,
 )
+from engine.mansion import actions as act
 from engine.mansion.cards import ACTIONS, DESTINATIONS, SUSPECTS, VEHICLES
 from engine.mansion.records import (
     Accused,
@@ -88,7 +75,7 @@ def first_refuter(state: GameState, seat: int, named: tuple[str, str, str]
 
 
 def next_move(state: GameState, goals: tuple[str, ...] = STANDARD, *,
-              accuse_when_done: bool = True, seat: int | None = None) -> Action:
+              accuse_when_done: bool = True, seat: int | None = None) -> act.Action:
     """The scripted move of `seat` (default: the first seat the game waits on)."""
     seat = legal.waiting_on(state)[0] if seat is None else seat
     prompt = state.prompt_for(seat)
@@ -100,14 +87,14 @@ def next_move(state: GameState, goals: tuple[str, ...] = STANDARD, *,
     assert state.solution is not None or prompt.kind == "choose_solution"
     match prompt.kind:
         case "choose_solution":
-            return ChooseSolution(seat=seat, suspect=SUSPECTS[0], vehicle=VEHICLES[0],
+            return act.ChooseSolution(seat=seat, suspect=SUSPECTS[0], vehicle=VEHICLES[0],
                                   destination=DESTINATIONS[0])
         case "show":
-            return ShowCard(seat=seat, card=prompt.options[-1])
+            return act.ShowCard(seat=seat, card=prompt.options[-1])
         case "pick":
-            return PickCard(seat=seat, position=0)
+            return act.PickCard(seat=seat, position=0)
         case "answer_tip":
-            return AnswerTip(seat=seat, cards=list(prompt.options[0]))
+            return act.AnswerTip(seat=seat, cards=list(prompt.options[0]))
         case "accuse_or_end" | "play" if todo and only_accusations and accuse_when_done:
             active = [s for s in range(state.players) if state.active(s)]
             if "wrong" in todo and len(active) > 1:
@@ -115,13 +102,13 @@ def next_move(state: GameState, goals: tuple[str, ...] = STANDARD, *,
             else:
                 assert state.solution is not None
                 s, v, d = state.solution.cards()
-            return Accuse(seat=seat, suspect=s, vehicle=v, destination=d)
+            return act.Accuse(seat=seat, suspect=s, vehicle=v, destination=d)
         case "accuse_or_end":
-            return EndTurn(seat=seat)
+            return act.EndTurn(seat=seat)
     return _play(state, seat, todo)
 
 
-def _play(state: GameState, seat: int, todo: list[str]) -> Action:
+def _play(state: GameState, seat: int, todo: list[str]) -> act.Action:
     hand = state.seats[seat].actions
     left = state.left_of(seat)
     me = state.seats[seat].marker
@@ -129,13 +116,13 @@ def _play(state: GameState, seat: int, todo: list[str]) -> Action:
     for card in hand:
         effect = ACTIONS[card].effect
         if effect == "snoop" and "snoop" in todo:
-            return Snoop(seat=seat, target=left)
+            return act.Snoop(seat=seat, target=left)
         if effect == "all_snoop" and "all_snoop" in todo:
-            return AllSnoop(seat=seat, card=card)
+            return act.AllSnoop(seat=seat, card=card)
         if effect == "super_sleuth" and "sleuth" in todo:
-            return SuperSleuth(seat=seat, card=card)
+            return act.SuperSleuth(seat=seat, card=card)
         if effect == "private_tip" and "tip" in todo:
-            return PrivateTip(seat=seat, card=card, target=left)
+            return act.PrivateTip(seat=seat, card=card, target=left)
     if "burn" in todo and state.fugitive is not None:
         burn = _burn(state, seat)
         if burn is not None:
@@ -148,31 +135,31 @@ def _play(state: GameState, seat: int, todo: list[str]) -> Action:
                 return choice
         if effect == "suggest_present" and ("swap_player" in todo or "swap_tray" in todo):
             dest = player_markers[0] if "swap_player" in todo else state.tray[0]
-            return Move(seat=seat, destination=dest)
+            return act.Move(seat=seat, destination=dest)
         if effect == "suggest_present" and "choice" in todo:
             for s in SUSPECTS:
                 for v in VEHICLES:
                     refuter, n = first_refuter(state, seat, (s, v, me))
                     if refuter is not None and n > 1:
-                        return SuggestPresent(seat=seat, suspect=s, vehicle=v)
+                        return act.SuggestPresent(seat=seat, suspect=s, vehicle=v)
     # nothing useful: a quiet move
     card = hand[0]
     match ACTIONS[card].effect:
         case "suggest_any":
-            return SuggestAny(seat=seat, destination=me, suspect=SUSPECTS[0],
+            return act.SuggestAny(seat=seat, destination=me, suspect=SUSPECTS[0],
                               vehicle=VEHICLES[0])
         case "suggest_present":
-            return SuggestPresent(seat=seat, suspect=SUSPECTS[0], vehicle=VEHICLES[0])
+            return act.SuggestPresent(seat=seat, suspect=SUSPECTS[0], vehicle=VEHICLES[0])
         case "snoop":
-            return Snoop(seat=seat, target=left)
+            return act.Snoop(seat=seat, target=left)
         case "all_snoop":
-            return AllSnoop(seat=seat, card=card)
+            return act.AllSnoop(seat=seat, card=card)
         case "super_sleuth":
-            return SuperSleuth(seat=seat, card=card)
-    return PrivateTip(seat=seat, card=card, target=left)
+            return act.SuperSleuth(seat=seat, card=card)
+    return act.PrivateTip(seat=seat, card=card, target=left)
 
 
-def _burn(state: GameState, seat: int) -> Action | None:
+def _burn(state: GameState, seat: int) -> act.Action | None:
     """A suggestion only the fugitive can disprove (so an Action card burns)."""
     for card in state.seats[seat].actions:
         effect = ACTIONS[card].effect
@@ -186,12 +173,12 @@ def _burn(state: GameState, seat: int) -> Action | None:
                     if refuter is None or refuter != state.fugitive:
                         continue
                     if effect == "suggest_present":
-                        return SuggestPresent(seat=seat, suspect=s, vehicle=v)
-                    return SuggestAny(seat=seat, destination=dest, suspect=s, vehicle=v)
+                        return act.SuggestPresent(seat=seat, suspect=s, vehicle=v)
+                    return act.SuggestAny(seat=seat, destination=dest, suspect=s, vehicle=v)
     return None
 
 
-def _choice(state: GameState, seat: int, todo: list[str]) -> SuggestAny | None:
+def _choice(state: GameState, seat: int, todo: list[str]) -> act.SuggestAny | None:
     """A Suggestion from ANY destination covering a swap and/or a refutation choice."""
     players = {s.marker for i, s in enumerate(state.seats) if i != seat}
     wanted: list[str] = []
@@ -208,21 +195,21 @@ def _choice(state: GameState, seat: int, todo: list[str]) -> SuggestAny | None:
             for v in VEHICLES:
                 refuter, n = first_refuter(state, seat, (s, v, dest))
                 if "choice" not in todo or (refuter is not None and n > 1):
-                    return SuggestAny(seat=seat, destination=dest, suspect=s, vehicle=v)
+                    return act.SuggestAny(seat=seat, destination=dest, suspect=s, vehicle=v)
     if "choice" in todo and len(todo) > 1:
         dest = wanted[0]
-        return SuggestAny(seat=seat, destination=dest, suspect=SUSPECTS[0], vehicle=VEHICLES[0])
+        return act.SuggestAny(seat=seat, destination=dest, suspect=SUSPECTS[0], vehicle=VEHICLES[0])
     return None
 
 
 def simulate(players: int, seed: int, goals: tuple[str, ...] = STANDARD, *,
              variant: str = "standard", series: int = 1, limit: int = 400
-             ) -> tuple[GameState, list[Action]] | None:
+             ) -> tuple[GameState, list[act.Action]] | None:
     """Play the script offline; the final state and the moves if it ended within `limit`."""
     refs = [PlayerRef(id=f"p{i}", name=f"P{i}") for i in range(players)]
     state, _ = new_game(refs, Options(players=players, variant=variant,  # type: ignore[arg-type]
                                       series_wins=series), seed)  # type: ignore[arg-type]
-    moves: list[Action] = []
+    moves: list[act.Action] = []
     for _ in range(limit):
         if state.phase == "over":
             return state, moves

@@ -14,15 +14,8 @@ from typing import Any, TypedDict
 
 from pydantic import BaseModel
 
+from engine.thirteen_clues import actions as act
 from engine.thirteen_clues import legal
-from engine.thirteen_clues.actions import (
-    Accuse,
-    Action,
-    Ask,
-    ChoosePass,
-    Consult,
-    TakeGlass,
-)
 from engine.thirteen_clues.bruteforce import random_position
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.events import Event
@@ -151,12 +144,12 @@ LEAKS = ("None", "Category.", "Suit.", "<", "{", "up_close", "Traceback")
 """What a 13 Clues refusal never shows a player: Python reprs and card ids."""
 
 
-def play(state: GameState, *actions: Action) -> tuple[GameState, list[Event]]:
+def play(state: GameState, *actions: act.Action) -> tuple[GameState, list[Event]]:
     """Apply `actions` in order; return the final state and every event."""
     return play_in_turn(apply, state, actions)
 
 
-def refused(state: GameState, action: Action, match: str) -> str:
+def refused(state: GameState, action: act.Action, match: str) -> str:
     """Assert `action` is refused with `match` in a player's sentence, `state` untouched."""
     return refusal(apply, state, action, match, LEAKS)
 
@@ -168,7 +161,7 @@ def assert_reads_well(message: str) -> None:
 def pass_first(state: GameState) -> tuple[GameState, list[Event]]:
     """Every seat passes the first Person, Location, Weapon of its dealt cards, in seat order."""
     actions = [
-        ChoosePass(seat=i, **first_choice(s.dealt))
+        act.ChoosePass(seat=i, **first_choice(s.dealt))
         for i, s in enumerate(state.seats)
     ]
     return play(state, *actions)
@@ -182,10 +175,10 @@ class PassChoice(TypedDict):
     weapon: str
 
 
-def choice_of(seat: int, cards: Iterable[str]) -> ChoosePass:
+def choice_of(seat: int, cards: Iterable[str]) -> act.ChoosePass:
     """`seat`'s pass naming `cards`, one of each category in any order."""
     named = {CARDS[c].category: c for c in cards}
-    return ChoosePass(seat=seat, person=named[Category.PERSON],
+    return act.ChoosePass(seat=seat, person=named[Category.PERSON],
                       location=named[Category.LOCATION], weapon=named[Category.WEAPON])
 
 
@@ -242,7 +235,7 @@ def eventual_holder(state: GameState, seat: int) -> set[str]:
 
 def random_action(
     state: GameState, rng: random.Random, truth: float = 0.04, drain: bool = False
-) -> Action:
+) -> act.Action:
     """A random action the rules allow now, found through the `legal` queries.
 
     `truth` is the chance the current player accuses its true holder (ending the game).
@@ -253,17 +246,17 @@ def random_action(
     if state.phase == "passing":
         seat = rng.choice([i for i, s in enumerate(state.seats) if s.passed is None])
         pools = _by_category(state.seats[seat].dealt)
-        return ChoosePass(seat=seat, person=rng.choice(pools[Category.PERSON]),
+        return act.ChoosePass(seat=seat, person=rng.choice(pools[Category.PERSON]),
                           location=rng.choice(pools[Category.LOCATION]),
                           weapon=rng.choice(pools[Category.WEAPON]))
     seat = state.turn
     sources = legal.take_sources(state, seat)
     if sources:
-        return TakeGlass(seat=seat, source=rng.choice(sources))
+        return act.TakeGlass(seat=seat, source=rng.choice(sources))
     assert legal.can_act(state, seat)
     roll = rng.random()
     if drain and roll >= truth and rng.random() < 0.97:
-        return Ask(
+        return act.Ask(
             seat=seat,
             witness=1 if seat == 0 else 0,
             subject=rng.choice(legal.question_subjects(state)),
@@ -271,20 +264,20 @@ def random_action(
         )
     if roll < truth:
         holder = state.seats[seat].holder
-        return Accuse(seat=seat, person=holder[0], location=holder[1], weapon=holder[2])
+        return act.Accuse(seat=seat, person=holder[0], location=holder[1], weapon=holder[2])
     if roll < truth + 0.08:
         pools = legal.accusable_cards(state, seat)
-        return Accuse(seat=seat, **{cat.value: rng.choice(pools[cat])  # type: ignore[arg-type]
+        return act.Accuse(seat=seat, **{cat.value: rng.choice(pools[cat])  # type: ignore[arg-type]
                                     for cat in Category})
     letters = legal.informant_letters(state)
     if letters and roll < 0.3:
-        return Consult(seat=seat, letter=rng.choice(letters))
+        return act.Consult(seat=seat, letter=rng.choice(letters))
     top_secret = (
         state.options.top_secret
         and not state.seats[seat].top_secret_used
         and rng.random() < 0.3
     )
-    return Ask(
+    return act.Ask(
         seat=seat,
         witness=rng.choice(legal.witnesses(state, seat)),
         subject=rng.choice(legal.question_subjects(state)),

@@ -35,22 +35,16 @@ from bot.thirteen_clues.render import (
 from bot.thirteen_clues.words import card_name
 from engine.audience import Audience
 from engine.thirteen_clues import (
-    Abandon,
-    Accuse,
-    Action,
-    Ask,
-    ChoosePass,
-    Consult,
     GameState,
     Options,
     PlayerRef,
-    TakeGlass,
     apply,
     legal,
     new_game,
     player_view,
     public_view,
 )
+from engine.thirteen_clues import actions as act
 from engine.thirteen_clues.cards import CARDS, Category, Suit
 from engine.thirteen_clues.events import (
     AccusationMade,
@@ -116,31 +110,31 @@ def assert_message_ok(text: str | None) -> None:
         assert len(text) <= 2000
 
 
-def random_action(state: GameState, rng: random.Random) -> Action:
+def random_action(state: GameState, rng: random.Random) -> act.Action:
     """A legal action chosen at random through the engine's legal queries (and, rarely, the
     right accusation so that games also end with a winner)."""
     if state.phase == "passing":
         seat = rng.choice([i for i, s in enumerate(state.seats) if s.passed is None])
         dealt = state.seats[seat].dealt
         pick = [rng.choice([c for c in dealt if CARDS[c].category == k]) for k in Category]
-        return ChoosePass(seat=seat, person=pick[0], location=pick[1], weapon=pick[2])
+        return act.ChoosePass(seat=seat, person=pick[0], location=pick[1], weapon=pick[2])
     seat = state.turn
     if sources := legal.take_sources(state, seat):
-        return TakeGlass(seat=seat, source=rng.choice(sources))
+        return act.TakeGlass(seat=seat, source=rng.choice(sources))
     roll = rng.random()
     if roll < 0.06:
         if rng.random() < 0.25:
             p, loc, w = state.seats[seat].holder
-            return Accuse(seat=seat, person=p, location=loc, weapon=w)
+            return act.Accuse(seat=seat, person=p, location=loc, weapon=w)
         options = legal.accusable_cards(state, seat)
         p, loc, w = (rng.choice(options[k]) for k in Category)
-        return Accuse(seat=seat, person=p, location=loc, weapon=w)
+        return act.Accuse(seat=seat, person=p, location=loc, weapon=w)
     if roll < 0.2 and legal.informant_letters(state):
-        return Consult(seat=seat, letter=rng.choice(legal.informant_letters(state)))
+        return act.Consult(seat=seat, letter=rng.choice(legal.informant_letters(state)))
     secret = (
         state.options.top_secret and not state.seats[seat].top_secret_used and rng.random() < 0.3
     )
-    return Ask(
+    return act.Ask(
         seat=seat,
         witness=rng.choice(legal.witnesses(state, seat)),
         subject=rng.choice(legal.question_subjects(state)),
@@ -235,12 +229,12 @@ def play_random_games(players: int, edition: Edition, top_secret: bool, lang: st
             if state.phase == "over":
                 break
             action = random_action(state, rng)
-            if isinstance(action, Accuse):
+            if isinstance(action, act.Accuse):
                 accused[action.seat] |= {action.person, action.location, action.weapon}
             state, events = apply(state, action)
             check_everything(state, events, accused, lang)
         if state.phase != "over":
-            state, events = apply(state, Abandon(reason="The host ended the game."))
+            state, events = apply(state, act.Abandon(reason="The host ended the game."))
             check_everything(state, events, accused, lang)
         assert state.phase == "over"
 
@@ -501,7 +495,7 @@ def test_empty_supply_take_is_rendered() -> None:
             break
         seat = state.turn
         # Everyone feeds seat 0, so the others start their turns empty-handed.
-        ask = Ask(seat=seat, witness=0 if seat else 1, subject="red")
+        ask = act.Ask(seat=seat, witness=0 if seat else 1, subject="red")
         state, events = apply(state, ask)
     else:
         pytest.fail("the supply never ran out")
@@ -510,7 +504,7 @@ def test_empty_supply_take_is_rendered() -> None:
     status = table_embed("en", public_view(state)).description or ""
     assert "must take a magnifying glass" in status
     source = legal.take_sources(state, state.turn)[0]
-    state, events = apply(state, TakeGlass(seat=state.turn, source=source))
+    state, events = apply(state, act.TakeGlass(seat=state.turn, source=source))
     taker, giver = state.seats[state.turn].name, state.seats[source].name
     expected = f"🔎 **{taker}** takes a magnifying glass from **{giver}**."
     assert channel_text("en", events, public_view(state)) == expected

@@ -6,19 +6,8 @@ from collections.abc import Iterable
 
 import pytest
 
+from engine.mansion import actions as act
 from engine.mansion import legal, player_view, public_view
-from engine.mansion.actions import (
-    Accuse,
-    AnswerTip,
-    EndTurn,
-    Move,
-    PickCard,
-    PrivateTip,
-    ShowCard,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-)
 from engine.mansion.events import AccusationMade, ActionHandDiscarded, GameOver, RoundOver
 from engine.mansion.observations import AccusationSeen
 from engine.mansion.records import Suggested
@@ -37,7 +26,7 @@ def table(players: int = 4, *, actions: dict[int, list[str]] | None = None,
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_a_right_accusation_instead_of_playing_wins(players: int) -> None:
     state = table(players)
-    after, events = play(state, Accuse(seat=0, **RIGHT))
+    after, events = play(state, act.Accuse(seat=0, **RIGHT))
     assert after.is_over and after.master == 0 and legal.winners(after) == {0}
     assert after.rounds[-1].how == "solved" and after.rounds[-1].winner == 0
     made = of_type(events, AccusationMade)
@@ -52,23 +41,24 @@ def test_a_right_accusation_instead_of_playing_wins(players: int) -> None:
 def test_a_right_accusation_after_playing_wins() -> None:
     after, _ = play(
         table(),
-        SuggestPresent(seat=0, suspect="white", vehicle="airliner"),
-        ShowCard(seat=1, card="white"),
-        Accuse(seat=0, **RIGHT),
+        act.SuggestPresent(seat=0, suspect="white", vehicle="airliner"),
+        act.ShowCard(seat=1, card="white"),
+        act.Accuse(seat=0, **RIGHT),
     )
     assert after.is_over and after.master == 0
 
 
 def test_accusations_may_name_any_cards_even_your_own() -> None:
     after, _ = play(
-        table(), Accuse(seat=0, suspect="mustard", vehicle="seaplane", destination="golden_gate")
+        table(),
+        act.Accuse(seat=0, suspect="mustard", vehicle="seaplane", destination="golden_gate"),
     )
     assert after.seats[0].eliminated
 
 
 def test_a_wrong_accuser_sees_the_solution_privately_the_table_learns_only_wrong() -> None:
     state = table()
-    after, events = play(state, Accuse(seat=0, **WRONG))
+    after, events = play(state, act.Accuse(seat=0, **WRONG))
     made = of_type(events, AccusationMade)
     public_made = next(e for e in made if e.audience.scope == "public")
     private_made = next(e for e in made if e.audience.scope == "private")
@@ -88,7 +78,7 @@ def test_a_wrong_accuser_sees_the_solution_privately_the_table_learns_only_wrong
 
 def test_a_wrong_accuser_loses_their_turns_and_action_hand() -> None:
     state = table(actions={0: ["suggest_present", "tip_red"]})
-    after, events = play(state, Accuse(seat=0, **WRONG))
+    after, events = play(state, act.Accuse(seat=0, **WRONG))
     me = after.seats[0]
     assert me.eliminated and me.actions == []
     discarded = after.discard[-2:]
@@ -104,21 +94,21 @@ def test_a_wrong_accuser_loses_their_turns_and_action_hand() -> None:
     assert after.turn == 1 and waiting_kinds(after) == [(1, "play")]
     assert player_view(after, 0).discard[-1].card == "tip_red"
     assert player_view(after, 1).discard[-1].card == "private_tip"
-    refused(after, Move(seat=0, destination="alamo"), "You accused wrongly, so you take no")
+    refused(after, act.Move(seat=0, destination="alamo"), "You accused wrongly, so you take no")
     # Later, on what would have been Ann's turn, she is skipped.
     for seat in (1, 2, 3):
-        after, _ = play(after, Snoop(seat=seat, target=(seat + 1) % 4))
-        after, _ = play(after, _pick(after, seat), EndTurn(seat=seat))
+        after, _ = play(after, act.Snoop(seat=seat, target=(seat + 1) % 4))
+        after, _ = play(after, _pick(after, seat), act.EndTurn(seat=seat))
     assert after.turn == 1
-    refused(after, Snoop(seat=0, target=1), "You accused wrongly, so you take no more turns.")
+    refused(after, act.Snoop(seat=0, target=1), "You accused wrongly, so you take no more turns.")
 
 
-def _pick(state: GameState, seat: int) -> PickCard:
-    return PickCard(seat=seat, position=0)
+def _pick(state: GameState, seat: int) -> act.PickCard:
+    return act.PickCard(seat=seat, position=0)
 
 
 def test_a_wrong_accusation_after_playing_discards_the_played_card_too() -> None:
-    after, _ = play(table(), Move(seat=0, destination="alamo"), Accuse(seat=0, **WRONG))
+    after, _ = play(table(), act.Move(seat=0, destination="alamo"), act.Accuse(seat=0, **WRONG))
     assert [d.card for d in after.discard] == ["suggest_any", "suggest_present"]
     assert after.played is None and after.turn == 1
 
@@ -126,33 +116,34 @@ def test_a_wrong_accusation_after_playing_discards_the_played_card_too() -> None
 def test_a_wrong_accuser_still_answers_everything() -> None:
     state = table(eliminated=[1], actions={0: ["suggest_any", "tip_north"]})
     after, _ = play(
-        state, SuggestAny(seat=0, destination="coney_island", suspect="plum", vehicle="limousine")
+        state,
+        act.SuggestAny(seat=0, destination="coney_island", suspect="plum", vehicle="limousine"),
     )
     suggestion = next(r for r in reversed(after.log) if isinstance(r, Suggested))
     assert suggestion.refuter == 1 and waiting_kinds(after) == [(1, "show")]
     assert after.seats[1].marker == "niagara_falls"  # others may swap markers with them
-    after, _ = play(after, ShowCard(seat=1, card="plum"), EndTurn(seat=0))
+    after, _ = play(after, act.ShowCard(seat=1, card="plum"), act.EndTurn(seat=0))
     assert after.turn == 2
     tip_state = table(eliminated=[1], actions={0: ["tip_north", "snoop"]})
-    tipped, _ = play(tip_state, PrivateTip(seat=0, card="tip_north", target=1))
+    tipped, _ = play(tip_state, act.PrivateTip(seat=0, card="tip_north", target=1))
     assert waiting_kinds(tipped) == [(1, "answer_tip")]
-    done, _ = play(tipped, AnswerTip(seat=1, cards=["mt_rushmore"]))
+    done, _ = play(tipped, act.AnswerTip(seat=1, cards=["mt_rushmore"]))
     assert waiting_kinds(done) == [(0, "accuse_or_end")]
 
 
 def test_only_one_accusation_per_game() -> None:
     """A wrong accuser's turn ends at once and never comes back: a second accusation is
     refused whenever it is tried; a last player standing is still offered theirs."""
-    after, _ = play(table(), Accuse(seat=0, **WRONG))
-    refused(after, Accuse(seat=0, **RIGHT), "You have already made your accusation")
-    last, _ = play(table(eliminated=[1, 2, 3]), Move(seat=0, destination="alamo"))
+    after, _ = play(table(), act.Accuse(seat=0, **WRONG))
+    refused(after, act.Accuse(seat=0, **RIGHT), "You have already made your accusation")
+    last, _ = play(table(eliminated=[1, 2, 3]), act.Move(seat=0, destination="alamo"))
     assert waiting_kinds(last) == [(0, "accuse_or_end")]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_everyone_wrong_ends_the_game_with_no_winner(players: int) -> None:
     state = table(players, eliminated=range(1, players))
-    after, events = play(state, Accuse(seat=0, **WRONG))
+    after, events = play(state, act.Accuse(seat=0, **WRONG))
     assert after.is_over and after.master is None and legal.winners(after) == set()
     assert after.ended_by == "unsolved"
     over = of_type(events, RoundOver)[0]
@@ -165,7 +156,7 @@ def test_everyone_wrong_ends_the_game_with_no_winner(players: int) -> None:
 def test_one_against_all_every_detective_wrong_the_fugitive_escapes(players: int) -> None:
     fugitive = players - 1
     state = build_state(players, fugitive=fugitive, eliminated=range(1, fugitive))
-    after, events = play(state, Accuse(seat=0, **WRONG))
+    after, events = play(state, act.Accuse(seat=0, **WRONG))
     assert after.is_over and after.ended_by == "escaped"
     assert after.rounds[-1].how == "escaped" and after.rounds[-1].winner == fugitive
     # the escape wins the game (and the table's stats) but solves no crime
@@ -176,18 +167,18 @@ def test_one_against_all_every_detective_wrong_the_fugitive_escapes(players: int
 
 def test_one_against_all_a_detective_wins_with_a_right_accusation() -> None:
     state = build_state(3, fugitive=2)
-    after, _ = play(state, Accuse(seat=0, **RIGHT))
+    after, _ = play(state, act.Accuse(seat=0, **RIGHT))
     assert after.is_over and after.master == 0 and after.rounds[-1].how == "solved"
 
 
 def test_accusation_refuses_cards_of_the_wrong_kind() -> None:
     refused(
         table(),
-        Accuse(seat=0, suspect="plum", vehicle="alamo", destination="niagara_falls"),
+        act.Accuse(seat=0, suspect="plum", vehicle="alamo", destination="niagara_falls"),
         "The Alamo is not a vehicle.",
     )
 
 
 def test_the_fugitive_cannot_accuse() -> None:
     state = build_state(3, fugitive=2)
-    refused(state, Accuse(seat=2, **RIGHT), "The fugitive takes no turns")
+    refused(state, act.Accuse(seat=2, **RIGHT), "The fugitive takes no turns")

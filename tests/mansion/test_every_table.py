@@ -16,21 +16,8 @@ from collections.abc import Iterable
 
 import pytest
 
+from engine.mansion import actions as act
 from engine.mansion import legal
-from engine.mansion.actions import (
-    Accuse,
-    AllSnoop,
-    AnswerTip,
-    EndTurn,
-    Move,
-    PickCard,
-    PrivateTip,
-    ShowCard,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
 from engine.mansion.cards import ACTIONS, CLUES, DESTINATIONS, SUSPECTS, VEHICLES, kind_of
 from engine.mansion.events import (
     AccusationMade,
@@ -114,8 +101,8 @@ def check_refutation(before: GameState, after: GameState, events: list[Event], s
     assert sorted(prompt.options) == sorted(holding)
     assert legal.waiting_on(after) == [refuter]
     outsider = next(c for c in CLUES if c not in holding)
-    refused(after, ShowCard(seat=refuter, card=outsider), "")
-    done, more = play(after, ShowCard(seat=refuter, card=holding[-1]))
+    refused(after, act.ShowCard(seat=refuter, card=outsider), "")
+    done, more = play(after, act.ShowCard(seat=refuter, card=holding[-1]))
     record = next(r for r in reversed(done.log) if isinstance(r, Suggested))
     assert record.shown == holding[-1] and record.burned == (
         before.draw[-1] if refuter == before.fugitive else None)
@@ -142,7 +129,7 @@ def test_suggestion_from_any_destination_swaps_then_is_refuted_clockwise(
         for destination in DESTINATIONS:
             holder = state.marker_holder(destination)
             for suspect, vehicle in suggestions():
-                after, events = play(state, SuggestAny(seat=me, destination=destination,
+                after, events = play(state, act.SuggestAny(seat=me, destination=destination,
                                                        suspect=suspect, vehicle=vehicle))
                 markers = [s.marker for s in after.seats]
                 if destination == mine:
@@ -177,15 +164,16 @@ def test_suggestion_from_present_destination_or_move(players: int, variant: str)
         state = table(players, variant, seed)
         mine = state.seats[0].marker
         for suspect, vehicle in suggestions():
-            after, events = play(state, SuggestPresent(seat=0, suspect=suspect, vehicle=vehicle))
+            suggestion = act.SuggestPresent(seat=0, suspect=suspect, vehicle=vehicle)
+            after, events = play(state, suggestion)
             assert [s.marker for s in after.seats] == [s.marker for s in state.seats]
             check_refutation(state, after, events, 0, (suspect, vehicle, mine))
-        refused(state, Move(seat=0, destination=mine), "")
+        refused(state, act.Move(seat=0, destination=mine), "")
         for destination in DESTINATIONS:
             if destination == mine:
                 continue
             holder = state.marker_holder(destination)
-            after, events = play(state, Move(seat=0, destination=destination))
+            after, events = play(state, act.Move(seat=0, destination=destination))
             assert after.seats[0].marker == destination
             if holder is not None:
                 assert after.seats[holder].marker == mine
@@ -194,22 +182,22 @@ def test_suggestion_from_present_destination_or_move(players: int, variant: str)
             assert not any(isinstance(r, Suggested) for r in after.log)
             assert not of_type(events, SuggestionMade)
             assert waiting_kinds(after) == [(0, "accuse_or_end")]
-            ended, _ = play(after, EndTurn(seat=0))
+            ended, _ = play(after, act.EndTurn(seat=0))
             assert ended.turn == 1 and ended.discard[-1].card == "suggest_present"
 
 
 @pytest.mark.parametrize(("players", "variant"), TABLES, ids=IDS)
 def test_snoop_every_opponent_at_every_position(players: int, variant: str) -> None:
     state = table(players, variant, actions={0: ["snoop", "suggest_any"]})
-    refused(state, Snoop(seat=0, target=0), "")
+    refused(state, act.Snoop(seat=0, target=0), "")
     for target in range(1, players):  # the fugitive (last seat) included
-        after, _ = play(state, Snoop(seat=0, target=target))
+        after, _ = play(state, act.Snoop(seat=0, target=target))
         prompt = after.prompt_for(0)
         assert isinstance(prompt, PickPrompt) and prompt.target == target
         assert sorted(prompt.order) == sorted(state.seats[target].clues)
         assert legal.waiting_on(after) == [0]
         for position in range(prompt.count):
-            done, events = play(after, PickCard(seat=0, position=position))
+            done, events = play(after, act.PickCard(seat=0, position=position))
             secret = of_type(events, SnoopedCard)
             assert [(e.card, e.audience.seats) for e in secret] == [(prompt.order[position], (0,))]
             for other in range(1, players):
@@ -224,7 +212,7 @@ def test_all_snoop_everyone_looks_at_the_neighbour_on_the_side_shown(
     players: int, variant: str, card: str
 ) -> None:
     state = table(players, variant, actions={0: [card, "snoop"]})
-    after, _ = play(state, AllSnoop(seat=0, card=card))
+    after, _ = play(state, act.AllSnoop(seat=0, card=card))
     assert legal.waiting_on(after) == list(range(players))  # the fugitive too
     # Left: each hand goes to its owner's left, so each looks at the player on their right.
     looks_at = {s: (s - 1 if card == "all_snoop_left" else s + 1) % players
@@ -234,8 +222,8 @@ def test_all_snoop_everyone_looks_at_the_neighbour_on_the_side_shown(
         assert isinstance(prompt, PickPrompt) and prompt.target == looks_at[seat]
         assert sorted(prompt.order) == sorted(state.seats[looks_at[seat]].clues)
         if seat != 0:
-            refused(after, EndTurn(seat=0), "")
-        after, picked = play(after, PickCard(seat=seat, position=prompt.count - 1))
+            refused(after, act.EndTurn(seat=0), "")
+        after, picked = play(after, act.PickCard(seat=seat, position=prompt.count - 1))
         secret = of_type(picked, SnoopedCard)
         assert [(e.card, e.audience.seats) for e in secret] == [(prompt.order[-1], (seat,))]
     assert waiting_kinds(after) == [(0, "accuse_or_end")]
@@ -248,7 +236,7 @@ def test_super_sleuth_each_opponent_in_turn_order_shows_a_match_or_nothing(
 ) -> None:
     for seed in range(3):
         state = table(players, variant, seed, actions={0: [card, "snoop"]})
-        after, events = play(state, SuperSleuth(seat=0, card=card))
+        after, events = play(state, act.SuperSleuth(seat=0, card=card))
         feature = ACTIONS[card].feature
         matching = {s: [c for c in state.seats[s].clues if feature in CLUES[c].features]
                     for s in range(1, players)}
@@ -258,7 +246,7 @@ def test_super_sleuth_each_opponent_in_turn_order_shows_a_match_or_nothing(
             prompt = after.prompt_for(s)
             assert isinstance(prompt, ShowPrompt) and prompt.reason == "super_sleuth"
             assert sorted(prompt.options) == sorted(matching[s])
-            after, more = play(after, ShowCard(seat=s, card=matching[s][0]))
+            after, more = play(after, act.ShowCard(seat=s, card=matching[s][0]))
             events += more
         record = next(r for r in reversed(after.log) if isinstance(r, Sleuthed))
         assert [a.seat for a in record.answers] == list(range(1, players))
@@ -278,7 +266,7 @@ def test_private_tip_to_every_opponent(players: int, variant: str, card: str) ->
     state = table(players, variant, actions={0: [card, "snoop"]})
     tip = ACTIONS[card]
     for target in range(1, players):
-        after, events = play(state, PrivateTip(seat=0, card=card, target=target))
+        after, events = play(state, act.PrivateTip(seat=0, card=card, target=target))
         prompt = after.prompt_for(target)
         assert isinstance(prompt, TipPrompt) and prompt.to == 0 and prompt.tip == card
         held = [c for c in state.seats[target].clues if kind_of(c) == tip.kind]
@@ -292,14 +280,14 @@ def test_private_tip_to_every_opponent(players: int, variant: str, card: str) ->
             ("public", None), ("private", card)}
         assert [e.audience.seats for e in passed if e.audience.scope == "private"] == [
             (0, target)]
-        done, more = play(after, AnswerTip(seat=target, cards=answers[-1]))
+        done, more = play(after, act.AnswerTip(seat=target, cards=answers[-1]))
         record = next(r for r in reversed(done.log) if isinstance(r, Tipped))
         assert sorted(record.answer or []) == sorted(answers[-1])
         private = [e for e in of_type(more, TipAnswered) if e.audience.scope == "private"]
         assert [e.audience.seats for e in private] == [(0, target)]
         assert done.draw == state.draw
         assert waiting_kinds(done) == [(0, "accuse_or_end")]
-        ended, _ = play(done, EndTurn(seat=0))
+        ended, _ = play(done, act.EndTurn(seat=0))
         assert ended.discard[-1] == DiscardedCard(card=card, face_up=False, seen_by=[0, target])
 
 
@@ -309,20 +297,20 @@ def test_wrong_accusers_keep_answering_then_everyone_wrong_ends_the_game(
 ) -> None:
     state = table(players, variant)
     detectives = [s for s in range(players) if s != state.fugitive]
-    after, events = play(state, Accuse(seat=0, **WRONG))
+    after, events = play(state, act.Accuse(seat=0, **WRONG))
     assert after.seats[0].eliminated and after.seats[0].actions == []
     made = [e for e in of_type(events, AccusationMade) if e.audience.scope == "public"]
     assert len(made) == 1 and not made[0].correct
     assert made[0].named is None and made[0].solution is None  # a wrong one reveals nothing
     assert after.turn == detectives[1] and not after.is_over
-    refused(after, Accuse(seat=0, **RIGHT), "")
+    refused(after, act.Accuse(seat=0, **RIGHT), "")
     # a wrong accuser still refutes first when it can, and its marker may be taken
     out = table(players, variant, eliminated=[1])
     theirs = out.seats[1].clues
     suspect = next((c for c in theirs if c in SUSPECTS), SUSPECTS[1])
     vehicle = next((c for c in theirs if c in VEHICLES), VEHICLES[1])
     destination = out.seats[1].marker
-    taken, more = play(out, SuggestAny(seat=0, destination=destination, suspect=suspect,
+    taken, more = play(out, act.SuggestAny(seat=0, destination=destination, suspect=suspect,
                                        vehicle=vehicle))
     assert taken.seats[0].marker == destination and taken.seats[1].marker == out.seats[0].marker
     if {suspect, vehicle} & set(theirs):
@@ -331,7 +319,7 @@ def test_wrong_accusers_keep_answering_then_everyone_wrong_ends_the_game(
     # every other detective accuses wrongly
     for seat in detectives[1:]:
         assert not after.is_over and after.turn == seat
-        after, events = play(after, Accuse(seat=seat, **WRONG))
+        after, events = play(after, act.Accuse(seat=seat, **WRONG))
     assert after.is_over
     result = after.rounds[-1]
     if variant == "standard":
@@ -345,21 +333,21 @@ def test_wrong_accusers_keep_answering_then_everyone_wrong_ends_the_game(
 
 @pytest.mark.parametrize(("players", "variant"), TABLES, ids=IDS)
 def test_a_right_accusation_wins_instead_of_or_after_playing(players: int, variant: str) -> None:
-    for before in ([], [SuggestPresent(seat=0, suspect="plum", vehicle="train")]):
+    for before in ([], [act.SuggestPresent(seat=0, suspect="plum", vehicle="train")]):
         state = table(players, variant)
         state, _ = play(state, *before)
         while state.prompts and state.prompts[0].kind == "show":
             prompt = state.prompts[0]
             assert isinstance(prompt, ShowPrompt)
-            state, _ = play(state, ShowCard(seat=prompt.seat, card=prompt.options[0]))
-        after, events = play(state, Accuse(seat=0, **RIGHT))
+            state, _ = play(state, act.ShowCard(seat=prompt.seat, card=prompt.options[0]))
+        after, events = play(state, act.Accuse(seat=0, **RIGHT))
         assert after.is_over and after.master == 0
         assert after.rounds[-1].winner == 0 and after.rounds[-1].how == "solved"
         public = [e for e in of_type(events, AccusationMade) if e.audience.scope == "public"]
         assert public and public[0].correct and public[0].solution == SOLUTION
     if variant == "one_against_all":
         fugitive = players - 1
-        refused(table(players, variant), Accuse(seat=fugitive, **RIGHT), "")
+        refused(table(players, variant), act.Accuse(seat=fugitive, **RIGHT), "")
 
 
 @pytest.mark.parametrize(("players", "variant"), TABLES, ids=IDS)
@@ -369,7 +357,7 @@ def test_an_empty_draw_pile_reshuffles_or_lets_the_fugitive_escape(
     state = table(players, variant, draw=[])
     rest = ["snoop", "suggest_any"]
     state = state.model_copy(update={"discard": [DiscardedCard(card=c) for c in rest]})
-    after, events = play(state, Move(seat=0, destination=DESTINATIONS[-1]), EndTurn(seat=0))
+    after, events = play(state, act.Move(seat=0, destination=DESTINATIONS[-1]), act.EndTurn(seat=0))
     if variant == "standard":
         shuffled = of_type(events, DrawPileReshuffled)
         assert len(shuffled) == 1 and shuffled[0].size == len(rest) + 1

@@ -14,24 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import RuleError
+from engine.mansion import actions as act
 from engine.mansion import apply, legal
-from engine.mansion.actions import (
-    Abandon,
-    Accuse,
-    Action,
-    AllSnoop,
-    AnswerTip,
-    ChooseSolution,
-    EndTurn,
-    Move,
-    PickCard,
-    PrivateTip,
-    ShowCard,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
 from engine.mansion.cards import ACTIONS, CLUES
 from engine.mansion.state import GameState, Variant
 
@@ -51,7 +35,7 @@ def reachable(seed: int, players: int, variant: Variant, steps: int) -> GameStat
     return state
 
 
-def _actions(state: GameState) -> st.SearchStrategy[Action]:
+def _actions(state: GameState) -> st.SearchStrategy[act.Action]:
     """A legal action, one with a single field changed (a near miss), or a wild one."""
     n = state.players
     seats = st.integers(min_value=-1, max_value=n)
@@ -68,7 +52,7 @@ def _actions(state: GameState) -> st.SearchStrategy[Action]:
     }
 
     @st.composite
-    def near_miss(draw: st.DrawFn) -> Action:
+    def near_miss(draw: st.DrawFn) -> act.Action:
         if state.is_over:
             return draw(wild)
         base = random_action(state, random.Random(draw(st.integers(0, 2**16))), 0.05, 0.05)
@@ -78,32 +62,32 @@ def _actions(state: GameState) -> st.SearchStrategy[Action]:
             return base
         return base.model_copy(update={name: draw(pools[name])})
 
-    wild: st.SearchStrategy[Action] = st.one_of(
-        st.builds(SuggestAny, seat=seats, destination=cards, suspect=cards, vehicle=cards),
-        st.builds(SuggestPresent, seat=seats, suspect=cards, vehicle=cards),
-        st.builds(Move, seat=seats, destination=cards),
-        st.builds(Snoop, seat=seats, target=seats),
-        st.builds(AllSnoop, seat=seats, card=cards),
-        st.builds(SuperSleuth, seat=seats, card=cards),
-        st.builds(PrivateTip, seat=seats, card=cards, target=seats),
-        st.builds(Accuse, seat=seats, suspect=cards, vehicle=cards, destination=cards),
-        st.builds(EndTurn, seat=seats),
-        st.builds(ChooseSolution, seat=seats, suspect=cards, vehicle=cards, destination=cards),
-        st.builds(ShowCard, seat=seats, card=cards),
-        st.builds(PickCard, seat=seats, position=pools["position"]),
-        st.builds(AnswerTip, seat=seats, cards=st.lists(cards, max_size=3)),
+    wild: st.SearchStrategy[act.Action] = st.one_of(
+        st.builds(act.SuggestAny, seat=seats, destination=cards, suspect=cards, vehicle=cards),
+        st.builds(act.SuggestPresent, seat=seats, suspect=cards, vehicle=cards),
+        st.builds(act.Move, seat=seats, destination=cards),
+        st.builds(act.Snoop, seat=seats, target=seats),
+        st.builds(act.AllSnoop, seat=seats, card=cards),
+        st.builds(act.SuperSleuth, seat=seats, card=cards),
+        st.builds(act.PrivateTip, seat=seats, card=cards, target=seats),
+        st.builds(act.Accuse, seat=seats, suspect=cards, vehicle=cards, destination=cards),
+        st.builds(act.EndTurn, seat=seats),
+        st.builds(act.ChooseSolution, seat=seats, suspect=cards, vehicle=cards, destination=cards),
+        st.builds(act.ShowCard, seat=seats, card=cards),
+        st.builds(act.PickCard, seat=seats, position=pools["position"]),
+        st.builds(act.AnswerTip, seat=seats, cards=st.lists(cards, max_size=3)),
     )
     return st.one_of(near_miss(), near_miss(), wild)
 
 
-def _listed(state: GameState, action: Action) -> bool:
+def _listed(state: GameState, action: act.Action) -> bool:
     seat = getattr(action, "seat", -1)
     if not 0 <= seat < state.players:
         return False
     listed = legal.legal_actions(state, seat)
-    if isinstance(action, AnswerTip):
+    if isinstance(action, act.AnswerTip):
         wanted = sorted(action.cards)
-        return any(isinstance(a, AnswerTip) and sorted(a.cards) == wanted for a in listed)
+        return any(isinstance(a, act.AnswerTip) and sorted(a.cards) == wanted for a in listed)
     return action in listed
 
 
@@ -127,7 +111,7 @@ def test_any_action_is_applied_or_refused_cleanly(
     state = reachable(seed, players, variant, steps)
     action = data.draw(_actions(state))
     before = state.model_dump()
-    listed = not isinstance(action, Abandon) and _listed(state, action)
+    listed = not isinstance(action, act.Abandon) and _listed(state, action)
     try:
         apply(state, action)
     except RuleError as error:

@@ -9,20 +9,7 @@ from engine.mansion import (
     player_view,
     public_view,
 )
-from engine.mansion.actions import (
-    Accuse,
-    AllSnoop,
-    AnswerTip,
-    ChooseSolution,
-    EndTurn,
-    PickCard,
-    PrivateTip,
-    ShowCard,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
+from engine.mansion import actions as act
 from engine.mansion.cards import CLUES
 from engine.mansion.observations import (
     AccusationSeen,
@@ -59,22 +46,22 @@ def scripted() -> GameState:
     )
     snooped, _ = play(
         state,
-        SuggestAny(seat=0, destination="golden_gate", suspect="peacock", vehicle="automobile"),
-        ShowCard(seat=3, card="automobile"),
-        EndTurn(seat=0),
-        Snoop(seat=1, target=2),
+        act.SuggestAny(seat=0, destination="golden_gate", suspect="peacock", vehicle="automobile"),
+        act.ShowCard(seat=3, card="automobile"),
+        act.EndTurn(seat=0),
+        act.Snoop(seat=1, target=2),
     )
     pick = snooped.prompt_for(1)
     assert isinstance(pick, PickPrompt)
     after, _ = play(
         snooped,
-        PickCard(seat=1, position=0),
-        EndTurn(seat=1),
-        SuperSleuth(seat=2, card="sleuth_female"),
-        ShowCard(seat=3, card="peacock"),
-        ShowCard(seat=1, card="white"),
-        EndTurn(seat=2),
-        PrivateTip(seat=3, card="tip_red", target=1),
+        act.PickCard(seat=1, position=0),
+        act.EndTurn(seat=1),
+        act.SuperSleuth(seat=2, card="sleuth_female"),
+        act.ShowCard(seat=3, card="peacock"),
+        act.ShowCard(seat=1, card="white"),
+        act.EndTurn(seat=2),
+        act.PrivateTip(seat=3, card="tip_red", target=1),
     )
     assert after.prompts[0].kind == "answer_tip"
     return after
@@ -108,7 +95,7 @@ def test_player_view_holds_own_hands_and_own_prompt() -> None:
 
 
 def test_observation_record_for_each_seat() -> None:
-    state, _ = play(scripted(), AnswerTip(seat=1, cards=[]))
+    state, _ = play(scripted(), act.AnswerTip(seat=1, cards=[]))
     logs = {seat: player_view(state, seat).observations for seat in range(4)}
     channel = public_view(state).observations
     kinds = [e.kind for e in channel]
@@ -183,7 +170,7 @@ def test_observation_record_for_each_seat() -> None:
 
 
 def test_known_holders_is_what_the_seat_learned() -> None:
-    state, _ = play(scripted(), AnswerTip(seat=1, cards=[]))
+    state, _ = play(scripted(), act.AnswerTip(seat=1, cards=[]))
     ann = player_view(state, 0).known_holders()
     assert ann == {**dict.fromkeys(HANDS[0], 0), "automobile": 3}
     cid = player_view(state, 2).known_holders()
@@ -196,9 +183,9 @@ def test_known_holders_is_what_the_seat_learned() -> None:
 
 def test_all_snoop_view_each_seat_its_own_card() -> None:
     state = build_state(4, hands=HANDS, turn=1, actions={1: ["all_snoop_left", "snoop"]})
-    state, _ = play(state, AllSnoop(seat=1, card="all_snoop_left"))
+    state, _ = play(state, act.AllSnoop(seat=1, card="all_snoop_left"))
     for seat in range(4):
-        state, _ = play(state, PickCard(seat=seat, position=1))
+        state, _ = play(state, act.PickCard(seat=seat, position=1))
     for seat in range(4):
         entry = player_view(state, seat).observations[-1]
         assert isinstance(entry, AllSnoopSeen)
@@ -216,7 +203,7 @@ def test_wrong_accuser_and_fugitive_see_the_solution_others_do_not() -> None:
     state = build_state(4, hands=HANDS, fugitive=3)
     assert player_view(state, 3).solution == SOLUTION
     assert player_view(state, 0).solution is None
-    after, _ = play(state, Accuse(seat=0, suspect="plum", vehicle="train", destination="alamo"))
+    after, _ = play(state, act.Accuse(seat=0, suspect="plum", vehicle="train", destination="alamo"))
     assert player_view(after, 0).solution == SOLUTION
     assert player_view(after, 1).solution is None
     entry = next(e for e in player_view(after, 0).observations if isinstance(e, AccusationSeen))
@@ -231,7 +218,7 @@ def test_one_against_all_fugitive_view_from_the_start() -> None:
     assert view.prompt is not None and view.prompt.kind == "choose_solution"
     assert len(legal.legal_actions(view, 0)) == 6 * 6 * 9
     after, _ = play(
-        state, ChooseSolution(seat=0, suspect="plum", vehicle="train", destination="alamo")
+        state, act.ChooseSolution(seat=0, suspect="plum", vehicle="train", destination="alamo")
     )
     fugitive = player_view(after, 0)
     assert fugitive.solution is not None and fugitive.solution.suspect == "plum"
@@ -252,8 +239,8 @@ def test_views_round_trip_json_and_reveal_at_the_end() -> None:
     assert PublicView.model_validate_json(public_view(state).model_dump_json()) == public_view(
         state
     )
-    over, _ = play(state, AnswerTip(seat=1, cards=[]), EndTurn(seat=3))
-    over, _ = play(over, Accuse(seat=0, **SOLUTION.model_dump()))
+    over, _ = play(state, act.AnswerTip(seat=1, cards=[]), act.EndTurn(seat=3))
+    over, _ = play(over, act.Accuse(seat=0, **SOLUTION.model_dump()))
     channel = public_view(over)
     assert channel.solution == SOLUTION and channel.master == 0
     assert channel.rounds[-1].hands == [HANDS[i] for i in range(4)]
@@ -262,7 +249,7 @@ def test_views_round_trip_json_and_reveal_at_the_end() -> None:
 
 def test_suggestion_pending_while_the_refuter_chooses() -> None:
     state = build_state(4, hands=HANDS)
-    after, _ = play(state, SuggestPresent(seat=0, suspect="peacock", vehicle="train"))
+    after, _ = play(state, act.SuggestPresent(seat=0, suspect="peacock", vehicle="train"))
     entry = public_view(after).observations[-1]
     assert isinstance(entry, SuggestionSeen) and entry.pending and entry.refuter == 3
     assert entry.refuter == 3

@@ -14,16 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import RuleError
+from engine.thirteen_clues import actions as act
 from engine.thirteen_clues import apply, legal
-from engine.thirteen_clues.actions import (
-    Abandon,
-    Accuse,
-    Action,
-    Ask,
-    ChoosePass,
-    Consult,
-    TakeGlass,
-)
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.rules import new_game
 from engine.thirteen_clues.state import Edition, GameState, Options
@@ -38,7 +30,7 @@ SUBJECTS = [
 LETTERS = [*"ABCDEFGHI", "a", "", "AB"]
 
 
-def _actions(state: GameState) -> st.SearchStrategy[Action]:
+def _actions(state: GameState) -> st.SearchStrategy[act.Action]:
     """A legal action, or one with a single field changed (near misses), or a wild one."""
     n = state.players
     pools: dict[str, list[object]] = {
@@ -55,7 +47,7 @@ def _actions(state: GameState) -> st.SearchStrategy[Action]:
     }
 
     @st.composite
-    def near_miss(draw: st.DrawFn) -> Action:
+    def near_miss(draw: st.DrawFn) -> act.Action:
         base = random_action(state, random.Random(draw(st.integers(0, 2**16))))
         fields = [f for f in type(base).model_fields if f in pools]
         field = draw(st.sampled_from([None, None, None, *fields]))
@@ -66,18 +58,18 @@ def _actions(state: GameState) -> st.SearchStrategy[Action]:
     seats = st.integers(min_value=-1, max_value=n)
     cards = st.sampled_from([*CARDS, *JUNK_CARDS])
     wild = st.one_of(
-        st.builds(ChoosePass, seat=seats, person=cards, location=cards, weapon=cards),
-        st.builds(TakeGlass, seat=seats, source=seats),
+        st.builds(act.ChoosePass, seat=seats, person=cards, location=cards, weapon=cards),
+        st.builds(act.TakeGlass, seat=seats, source=seats),
         st.builds(
-            Ask,
+            act.Ask,
             seat=seats,
             witness=seats,
             subject=st.sampled_from(SUBJECTS),
             side=st.sampled_from([None, "left", "right"]),
             top_secret=st.booleans(),
         ),
-        st.builds(Consult, seat=seats, letter=st.sampled_from(LETTERS)),
-        st.builds(Accuse, seat=seats, person=cards, location=cards, weapon=cards),
+        st.builds(act.Consult, seat=seats, letter=st.sampled_from(LETTERS)),
+        st.builds(act.Accuse, seat=seats, person=cards, location=cards, weapon=cards),
     )
     if state.phase == "over":
         return wild
@@ -97,24 +89,24 @@ def _reachable(
     return state
 
 
-def _queries_allow(state: GameState, action: Action) -> bool:
+def _queries_allow(state: GameState, action: act.Action) -> bool:
     """What the `legal` queries (the UI's and AI's menu) say about `action`."""
-    assert not isinstance(action, Abandon), "the fuzzed actions are a seat's, not the host's"
+    assert not isinstance(action, act.Abandon), "the fuzzed actions are a seat's, not the host's"
     seat = action.seat
     if state.phase == "over" or not 0 <= seat < state.players:
         return False
-    if isinstance(action, ChoosePass):
+    if isinstance(action, act.ChoosePass):
         me = state.seats[seat]
         named = (action.person, action.location, action.weapon)
         return state.phase == "passing" and me.passed is None and all(
             card in me.dealt and CARDS[card].category == category
             for card, category in zip(named, Category, strict=True)
         )
-    if isinstance(action, TakeGlass):
+    if isinstance(action, act.TakeGlass):
         return action.source in legal.take_sources(state, seat)
     if not legal.can_act(state, seat):
         return False
-    if isinstance(action, Ask):
+    if isinstance(action, act.Ask):
         me = state.seats[seat]
         return (
             action.witness in legal.witnesses(state, seat)
@@ -122,7 +114,7 @@ def _queries_allow(state: GameState, action: Action) -> bool:
             and (action.side is not None) == (state.players == 2)
             and (not action.top_secret or (state.options.top_secret and not me.top_secret_used))
         )
-    if isinstance(action, Consult):
+    if isinstance(action, act.Consult):
         return action.letter in legal.informant_letters(state)
     allowed = legal.accusable_cards(state, seat)
     named = (action.person, action.location, action.weapon)

@@ -5,22 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from engine.thirteen_clues import actions as act
 from engine.thirteen_clues import apply, player_view, public_view
-from engine.thirteen_clues.actions import (
-    Abandon,
-    Accuse,
-    Action,
-    Ask,
-    ChoosePass,
-    Consult,
-    TakeGlass,
-)
 from engine.thirteen_clues.events import GameOver
 from engine.thirteen_clues.state import GameState
 from testkit.events import of_type
 from testkit.thirteen_clues import build_state, card_ids_in, first_choice, fresh_game, play, refused
 
-RIGHT = Accuse(seat=0, person="officer", location="parlor", weapon="knife")
+RIGHT = act.Accuse(seat=0, person="officer", location="parlor", weapon="knife")
 
 
 def table() -> GameState:
@@ -31,20 +23,21 @@ def table() -> GameState:
 @pytest.mark.parametrize(
     "action",
     [
-        Ask(seat=1, witness=2, subject="red"),
-        Ask(seat=2, witness=0, subject="red", top_secret=True),
-        Consult(seat=1, letter="A"),
-        Accuse(seat=2, person="maid", location="harbor", weapon="rifle"),
-        TakeGlass(seat=1, source=0),
+        act.Ask(seat=1, witness=2, subject="red"),
+        act.Ask(seat=2, witness=0, subject="red", top_secret=True),
+        act.Consult(seat=1, letter="A"),
+        act.Accuse(seat=2, person="maid", location="harbor", weapon="rifle"),
+        act.TakeGlass(seat=1, source=0),
     ],
 )
-def test_out_of_turn_actions_are_refused_naming_whose_turn_it_is(action: Action) -> None:
+def test_out_of_turn_actions_are_refused_naming_whose_turn_it_is(action: act.Action) -> None:
     refused(table(), action, "It is Ann's turn, not yours.")
 
 
 @pytest.mark.parametrize("seat", [3, -1, 99])
 def test_a_seat_not_at_the_table_is_refused(seat: int) -> None:
-    refused(table(), Ask(seat=seat, witness=0, subject="red"), "You are not seated at this table.")
+    ask = act.Ask(seat=seat, witness=0, subject="red")
+    refused(table(), ask, "You are not seated at this table.")
 
 
 def _over() -> GameState:
@@ -56,22 +49,22 @@ def _over() -> GameState:
 @pytest.mark.parametrize(
     "action",
     [
-        Ask(seat=1, witness=2, subject="red"),
-        Consult(seat=1, letter="A"),
+        act.Ask(seat=1, witness=2, subject="red"),
+        act.Consult(seat=1, letter="A"),
         RIGHT,
-        Accuse(seat=1, person="maid", location="harbor", weapon="rifle"),
-        TakeGlass(seat=1, source=0),
-        ChoosePass(seat=0, person="officer", location="parlor", weapon="knife"),
-        Abandon(),
+        act.Accuse(seat=1, person="maid", location="harbor", weapon="rifle"),
+        act.TakeGlass(seat=1, source=0),
+        act.ChoosePass(seat=0, person="officer", location="parlor", weapon="knife"),
+        act.Abandon(),
     ],
 )
-def test_actions_after_the_game_is_over_are_refused(action: Action) -> None:
+def test_actions_after_the_game_is_over_are_refused(action: act.Action) -> None:
     refused(_over(), action, "This game is already over.")
 
 
 def test_abandon_ends_with_a_full_reveal_and_no_winner() -> None:
     state = table()
-    after, events = apply(state, Abandon(reason="The host ended the game."))
+    after, events = apply(state, act.Abandon(reason="The host ended the game."))
     assert after.phase == "over" and after.winner is None and after.ended_by == "abandoned"
     assert [e.type for e in events] == ["game_over"]
     (over,) = of_type(events, GameOver)
@@ -85,8 +78,8 @@ def test_abandon_ends_with_a_full_reveal_and_no_winner() -> None:
 
 def test_abandon_during_the_pass_also_reveals() -> None:
     start, _ = fresh_game(4, seed=6)
-    state, _ = apply(start, ChoosePass(seat=0, **first_choice(start.seats[0].dealt)))
-    after, events = apply(state, Abandon())
+    state, _ = apply(start, act.ChoosePass(seat=0, **first_choice(start.seats[0].dealt)))
+    after, events = apply(state, act.Abandon())
     assert after.phase == "over" and after.ended_by == "abandoned"
     (over,) = of_type(events, GameOver)
     assert over.dealt == [s.dealt for s in start.seats]
@@ -111,14 +104,14 @@ def test_turn_numbers_count_every_turn() -> None:
     for expected in range(1, 7):
         assert state.turn_number == expected and state.turn == (expected - 1) % 3
         seat = state.turn
-        state, _ = play(state, Ask(seat=seat, witness=(seat + 1) % 3, subject="red"))
+        state, _ = play(state, act.Ask(seat=seat, witness=(seat + 1) % 3, subject="red"))
         while state.turn == seat:
-            state, _ = play(state, Ask(seat=seat, witness=(seat + 1) % 3, subject="red"))
+            state, _ = play(state, act.Ask(seat=seat, witness=(seat + 1) % 3, subject="red"))
 
 
 def test_views_round_trip_through_json_before_and_after_the_end() -> None:
-    state, _ = play(table(), Ask(seat=0, witness=1, subject="red"))
-    for current in (state, play(state, Abandon())[0]):
+    state, _ = play(table(), act.Ask(seat=0, witness=1, subject="red"))
+    for current in (state, play(state, act.Abandon())[0]):
         public = public_view(current)
         assert type(public).model_validate_json(public.model_dump_json()) == public
         for seat in range(3):
