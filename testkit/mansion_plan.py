@@ -8,26 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.mansion import (
-    GameState,
-    Options,
-    PlayerRef,
-    apply,
-    legal,
-    new_game,
-)
+from engine.mansion import GameState, Options, PlayerRef, apply, legal, new_game, records
 from engine.mansion import actions as act
 from engine.mansion.cards import ACTIONS, DESTINATIONS, SUSPECTS, VEHICLES
-from engine.mansion.records import (
-    Accused,
-    AllSnooped,
-    Record,
-    Sleuthed,
-    Snooped,
-    Suggested,
-    Swapped,
-    Tipped,
-)
 
 STANDARD = ("choice", "one", "snoop", "all_snoop", "sleuth", "tip", "swap_player",
             "swap_tray", "wrong", "right")
@@ -35,26 +18,26 @@ STANDARD = ("choice", "one", "snoop", "all_snoop", "sleuth", "tip", "swap_player
 (and was asked all the same)."""
 
 
-def covered(log: Iterable[Record], hands: Sequence[Sequence[str]]) -> set[str]:
+def covered(log: Iterable[records.Record], hands: Sequence[Sequence[str]]) -> set[str]:
     """The features a game's log shows (`hands`: that game's Clue hands, by seat)."""
     seen: set[str] = set()
     for r in log:
-        if isinstance(r, Suggested) and r.refuter is not None and r.shown is not None:
+        if isinstance(r, records.Suggested) and r.refuter is not None and r.shown is not None:
             held = sum(c in r.named.cards() for c in hands[r.refuter])
             seen.add("choice" if held > 1 else "one")
-        if isinstance(r, Suggested) and r.burned:
+        if isinstance(r, records.Suggested) and r.burned:
             seen.add("burn")
-        elif isinstance(r, Snooped):
+        elif isinstance(r, records.Snooped):
             seen.add("snoop")
-        elif isinstance(r, AllSnooped):
+        elif isinstance(r, records.AllSnooped):
             seen.add("all_snoop")
-        elif isinstance(r, Sleuthed):
+        elif isinstance(r, records.Sleuthed):
             seen.add("sleuth")
-        elif isinstance(r, Tipped):
+        elif isinstance(r, records.Tipped):
             seen.add("tip")
-        elif isinstance(r, Swapped):
+        elif isinstance(r, records.Swapped):
             seen.add("swap_tray" if r.other is None else "swap_player")
-        elif isinstance(r, Accused):
+        elif isinstance(r, records.Accused):
             seen.add("right" if r.correct else "wrong")
     return seen
 

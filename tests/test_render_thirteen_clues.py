@@ -34,16 +34,7 @@ from bot.thirteen_clues.render import (
 )
 from bot.thirteen_clues.words import card_name
 from engine.audience import Audience
-from engine.thirteen_clues import (
-    GameState,
-    Options,
-    PlayerRef,
-    apply,
-    legal,
-    new_game,
-    player_view,
-    public_view,
-)
+from engine.thirteen_clues import GameState, Options, PlayerRef, apply, legal, new_game
 from engine.thirteen_clues import actions as act
 from engine.thirteen_clues.cards import CARDS, Category, Suit
 from engine.thirteen_clues.events import (
@@ -61,7 +52,7 @@ from engine.thirteen_clues.events import (
     TurnStarted,
 )
 from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, Question
-from engine.thirteen_clues.views import PlayerView, PublicView, SeatInfo
+from engine.thirteen_clues.views import PlayerView, PublicView, SeatInfo, player_view, public_view
 
 PUBLIC = Audience.public()
 NAMES = ["Ann", "Bea", "Cid", "Dan", "Eve", "Fay"]

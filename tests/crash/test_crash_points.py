@@ -31,16 +31,8 @@ from bot.config import Config
 from bot.models import SeatRef, Table, player_id
 from bot.storage import Change, SqliteStorage
 from bot.storage.rows import table_from_row as stored_table
-from engine.thirteen_clues import (
-    Ask,
-    ChoosePass,
-    GameState,
-    Options,
-    PlayerRef,
-    apply,
-    legal,
-    new_game,
-)
+from engine.thirteen_clues import GameState, Options, PlayerRef, apply, legal, new_game
+from engine.thirteen_clues import actions as act
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.state import Side
 from testkit.standin import DiscordStandIn, InteractionResult, User, running_standin
@@ -72,7 +64,7 @@ def dealt(seats: list[SeatRef], **options: Any) -> GameState:
 def passed(state: GameState, *seats: int) -> GameState:
     for seat in seats:
         person, location, weapon = first_of_each(state.seats[seat].dealt)
-        state, _ = apply(state, ChoosePass(seat=seat, person=person, location=location,
+        state, _ = apply(state, act.ChoosePass(seat=seat, person=person, location=location,
                                            weapon=weapon))
     return state
 
@@ -82,7 +74,7 @@ def until_turn_of(state: GameState, seat: int) -> GameState:
     while state.turn != seat:
         me = state.turn
         side: Side | None = "left" if state.players == 2 else None
-        state, _ = apply(state, Ask(seat=me, witness=(me + 1) % state.players, subject="red",
+        state, _ = apply(state, act.Ask(seat=me, witness=(me + 1) % state.players, subject="red",
                                     side=side))
     return state
 
@@ -95,7 +87,7 @@ def drained(state: GameState) -> GameState:
         nxt, other = (me + 1) % n, (me + 2) % n
         # give everything to the player after next, so the next one starts with none
         target = other if state.seats[nxt].glasses == 0 else nxt
-        state, _ = apply(state, Ask(seat=me, witness=target, subject="red"))
+        state, _ = apply(state, act.Ask(seat=me, witness=target, subject="red"))
     return state
 
 

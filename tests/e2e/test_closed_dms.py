@@ -3,15 +3,7 @@
 from __future__ import annotations
 
 from engine.thirteen_clues.cards import CARDS
-from testkit.drive import (
-    assert_secrecy,
-    cid,
-    cut,
-    seat_of,
-    slash,
-    state_of,
-    user_at,
-)
+from testkit.drive import assert_secrecy, cid, cut, seat_of, slash, state_of, user_at
 from testkit.play import first_of_each, named_cards, open_table, pass_by_dm
 from testkit.world import World
 

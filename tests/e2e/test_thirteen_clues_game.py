@@ -5,14 +5,7 @@ from __future__ import annotations
 from engine.thirteen_clues import legal
 from engine.thirteen_clues.cards import CARDS, subject_name
 from testkit.drive import assert_secrecy, cut
-from testkit.play import (
-    expected_answer,
-    named_cards,
-    open_table,
-    pass_by_dm,
-    seat_user,
-    true_state,
-)
+from testkit.play import expected_answer, named_cards, open_table, pass_by_dm, seat_user, true_state
 from testkit.standin import User
 from testkit.world import World
 

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from engine.mansion import (
-    PlayerView,
-    PublicView,
-    legal,
-    player_view,
-    public_view,
-)
+from engine.mansion import PlayerView, PublicView, legal, player_view, public_view
 from engine.mansion import actions as act
 from engine.mansion.cards import CLUES
 from engine.mansion.observations import (
