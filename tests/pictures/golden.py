@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageChops
+
+from bot.pictures import ATTACHMENT_LIMIT, TARGET_BYTES, Picture
+from bot.pictures.picture import DESCRIPTION_LIMIT, MAX_SIDE
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 
@@ -100,3 +104,21 @@ def check_golden(name: str, png: bytes) -> Comparison | None:
             "If the change is intended, rerun with UPDATE_GOLDEN=1 and commit the new PNG."
         )
     return result
+
+
+def assert_fit_for_discord(picture: Picture) -> None:
+    assert picture.png.startswith(b"\x89PNG\r\n\x1a\n")
+    with Image.open(io.BytesIO(picture.png)) as image:
+        assert image.format == "PNG"
+        assert image.size == (picture.width, picture.height)
+        image.verify()
+    assert picture.size < TARGET_BYTES < ATTACHMENT_LIMIT
+    assert 400 <= picture.width <= MAX_SIDE and 300 <= picture.height <= MAX_SIDE
+    assert 0 < len(picture.description) <= DESCRIPTION_LIMIT
+    assert re.fullmatch(r"[a-z0-9-]+\.png", picture.filename)
+
+
+def check_golden_picture(name: str, picture: Picture) -> None:
+    """A golden scene is what members get: it must fit Discord as well as match its file."""
+    assert_fit_for_discord(picture)
+    check_golden(name, picture.png)

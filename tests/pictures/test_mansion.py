@@ -28,8 +28,7 @@ from engine.mansion.notes import notes
 from engine.mansion.views import PlayerView
 from testkit.positions import mansion_states
 from tests.pictures import mansion_tables as tables
-from tests.pictures.golden import check_golden
-from tests.pictures.test_thirteen_clues import assert_fit_for_discord
+from tests.pictures.golden import assert_fit_for_discord, check_golden_picture
 
 PLAYERS = (3, 4, 5)
 VARIANTS = ("standard", "one_against_all")
@@ -79,9 +78,7 @@ GOLDEN: dict[str, Callable[[], Picture]] = {
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_golden(name: str) -> None:
-    picture = GOLDEN[name]()
-    assert_fit_for_discord(picture)
-    check_golden(f"mansion/{name}", picture.png)
+    check_golden_picture(f"mansion/{name}", GOLDEN[name]())
 
 
 def test_the_golden_tables_show_what_they_say() -> None:

@@ -16,8 +16,7 @@ from bot.mansion.pictures import hand_picture, markers_picture, reveal_picture
 from bot.pictures import Picture
 from bot.pictures.fonts import LATIN, can_draw, font_for
 from tests.pictures import mansion_tables as tables
-from tests.pictures.golden import check_golden
-from tests.pictures.test_thirteen_clues import assert_fit_for_discord
+from tests.pictures.golden import check_golden_picture
 
 LINE = "Clue: Mystery Beyond the Mansion"
 
@@ -33,9 +32,7 @@ GOLDEN: dict[str, Callable[[], Picture]] = {
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_french_golden(name: str) -> None:
-    picture = GOLDEN[name]()
-    assert_fit_for_discord(picture)
-    check_golden(f"mansion/fr/{name}", picture.png)
+    check_golden_picture(f"mansion/fr/{name}", GOLDEN[name]())
 
 
 def test_the_french_pictures_are_in_french() -> None:

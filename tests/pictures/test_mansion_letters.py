@@ -23,7 +23,7 @@ from engine.mansion import GameState, player_view
 from testkit.letters import play, table_for
 from testkit.mansion_inputs import check_member_picture, check_public_picture
 from tests.pictures.golden import check_golden
-from tests.pictures.test_letters import check_message
+from tests.pictures.test_letters import check_letters_fit
 
 VARIANTS = ("standard", "one-against-all")
 MANSION = plug(GAME)
@@ -34,20 +34,9 @@ MANSION = plug(GAME)
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_picture_a_mansion_letter_carries_fits_discord(players: int, variant: str
                                                              ) -> None:
-    drawings = Drawings.of([GAME])
-    kinds: dict[str, int] = {}
-    for sent in play(players, 13 * players, game=MANSION, variant=variant, max_steps=400):
-        drawn: dict[str, int] = {}
-        for ref in sent.body.pictures:
-            if kinds.get(ref.kind, 0) < 3 or ref.kind == pictures.REVEAL:
-                picture = drawings.picture(ref)
-                kinds[ref.kind] = kinds.get(ref.kind, 0) + 1
-                assert picture.png.startswith(b"\x89PNG\r\n\x1a\n")
-                drawn[ref.filename] = picture.size
-            else:
-                drawn[ref.filename] = 1
-        check_message(sent.body, drawn, sent.creating)
-    assert set(kinds) == {pictures.HAND, pictures.MARKERS, pictures.REVEAL}, kinds
+    letters = play(players, 13 * players, game=MANSION, variant=variant, max_steps=400)
+    kinds = check_letters_fit(Drawings.of([GAME]), letters, pictures.REVEAL)
+    assert kinds == {pictures.HAND, pictures.MARKERS, pictures.REVEAL}, kinds
 
 
 @pytest.mark.parametrize(("players", "variant", "seed"),

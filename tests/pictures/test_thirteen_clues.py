@@ -12,9 +12,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.pictures import ATTACHMENT_LIMIT, TARGET_BYTES, Picture, PictureCache
+from bot.pictures import Picture, PictureCache
 from bot.pictures.fonts import font
-from bot.pictures.picture import DESCRIPTION_LIMIT, MAX_SIDE
 from bot.thirteen_clues.pictures import (
     casebook_picture,
     casebook_scene,
@@ -43,22 +42,10 @@ from testkit.events import of_type
 from testkit.positions import game_states
 from testkit.thirteen_clues import eventual_holder, refs
 from tests.pictures import tables
-from tests.pictures.golden import check_golden, compare, pixel
+from tests.pictures.golden import assert_fit_for_discord, check_golden, compare, pixel
 
 EDITIONS: tuple[Edition, ...] = ("2020", "2016")
 PLAYERS = (2, 3, 4, 5, 6)
-
-
-def assert_fit_for_discord(picture: Picture) -> None:
-    assert picture.png.startswith(b"\x89PNG\r\n\x1a\n")
-    with Image.open(io.BytesIO(picture.png)) as image:
-        assert image.format == "PNG"
-        assert image.size == (picture.width, picture.height)
-        image.verify()
-    assert picture.size < TARGET_BYTES < ATTACHMENT_LIMIT
-    assert 400 <= picture.width <= MAX_SIDE and 300 <= picture.height <= MAX_SIDE
-    assert 0 < len(picture.description) <= DESCRIPTION_LIMIT
-    assert re.fullmatch(r"[a-z0-9-]+\.png", picture.filename)
 
 
 def names_in(text: str, cards: set[str]) -> set[str]:

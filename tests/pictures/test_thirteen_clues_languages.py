@@ -18,9 +18,8 @@ from bot.thirteen_clues.words import CONTEXT, WORDS
 from engine.thirteen_clues import player_view
 from engine.thirteen_clues.deduction import solve
 from tests.pictures import tables
-from tests.pictures.golden import check_golden
+from tests.pictures.golden import assert_fit_for_discord, check_golden_picture
 from tests.pictures.test_mansion_languages import drawable_by_the_fonts
-from tests.pictures.test_thirteen_clues import assert_fit_for_discord
 
 PICTURES = Path(pictures.__file__)
 
@@ -41,9 +40,7 @@ GOLDEN: dict[str, Callable[[], Picture]] = {
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_french_golden(name: str) -> None:
-    picture = GOLDEN[name]()
-    assert_fit_for_discord(picture)
-    check_golden(f"thirteen_clues/fr/{name}", picture.png)
+    check_golden_picture(f"thirteen_clues/fr/{name}", GOLDEN[name]())
 
 
 def test_the_french_pictures_are_in_french() -> None:

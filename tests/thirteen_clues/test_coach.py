@@ -6,22 +6,13 @@ import random
 
 import pytest
 
-from engine.thirteen_clues import (
-    Accuse,
-    Ask,
-    Consult,
-    Options,
-    PlayerRef,
-    PlayerView,
-    apply,
-    legal,
-    new_game,
-    player_view,
-)
+from engine.thirteen_clues import Options, PlayerRef, apply, legal, new_game
+from engine.thirteen_clues import actions as act
 from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.bruteforce import TooLarge, move_left, random_positions
 from engine.thirteen_clues.coach import Advice, accusation_figures, advise, move_key
 from engine.thirteen_clues.deduction import solve
+from engine.thirteen_clues.views import PlayerView, player_view
 
 BUDGET = 200_000
 
@@ -63,8 +54,8 @@ def test_every_legal_move_is_ranked_best_first(players: int) -> None:
         for side in legal.sides(view)
     }
     ranked_asks = {(m.witness, m.subject, m.side) for r in advice.ranked
-                   if isinstance(m := r.move, Ask)}
-    letters = [r.move.letter for r in advice.ranked if isinstance(r.move, Consult)]
+                   if isinstance(m := r.move, act.Ask)}
+    letters = [r.move.letter for r in advice.ranked if isinstance(r.move, act.Consult)]
     assert ranked_asks == asks
     assert sorted(letters) == legal.informant_letters(view)
     lefts = [r.left for r in advice.ranked]
@@ -80,7 +71,7 @@ def test_a_repeated_question_teaches_nothing() -> None:
         if not asked:
             continue
         q = asked[0]
-        rated = advise(view).rated(Ask(seat=view.seat, witness=q.witness, subject=q.subject))
+        rated = advise(view).rated(act.Ask(seat=view.seat, witness=q.witness, subject=q.subject))
         assert rated is not None
         assert rated.left == pytest.approx(len(solve(view).triples))
         assert rated.bits == pytest.approx(0.0, abs=1e-9)
@@ -116,14 +107,14 @@ def test_the_accusation_is_advised_only_once_certain() -> None:
         assert best is not None
         if result.certain() is not None:
             seen_certain = True
-            assert isinstance(advice.accusation, Accuse)
-            assert isinstance(best.move, Accuse)
+            assert isinstance(advice.accusation, act.Accuse)
+            assert isinstance(best.move, act.Accuse)
             assert {best.move.person, best.move.location, best.move.weapon} == set(
                 result.certain() or ())
         else:
             seen_open = True
             assert advice.accusation is None
-            assert not isinstance(best.move, Accuse)
+            assert not isinstance(best.move, act.Accuse)
     assert seen_certain and seen_open
 
 
@@ -134,7 +125,7 @@ def test_accusation_figures() -> None:
     rated = accusation_figures(result, triple)
     p = result.triple_probability(triple)
     assert rated.left == pytest.approx(p + (1 - p) * (len(result.triples) - 1))
-    assert isinstance(rated.move, Accuse)
+    assert isinstance(rated.move, act.Accuse)
 
 
 def test_advice_is_a_function_of_the_view_only() -> None:

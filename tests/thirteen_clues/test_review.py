@@ -7,22 +7,13 @@ import random
 import pytest
 
 from engine.errors import RuleError
-from engine.thirteen_clues import (
-    Abandon,
-    Accuse,
-    GameState,
-    Options,
-    PlayerRef,
-    PlayerView,
-    apply,
-    legal,
-    new_game,
-    player_view,
-)
+from engine.thirteen_clues import GameState, Options, PlayerRef, apply, legal, new_game
+from engine.thirteen_clues import actions as act
 from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.coach import accusation_figures, advise
 from engine.thirteen_clues.deduction import solve
 from engine.thirteen_clues.review import move_of, review, view_before
+from engine.thirteen_clues.views import PlayerView, player_view
 
 KNOWN = ("questions", "secret_questions", "my_accusations", "peeks", "holders", "screen",
          "letters", "seat")
@@ -72,7 +63,7 @@ def test_the_review_scores_every_move_of_the_seat(players: int, seed: int) -> No
             move = move_of(final, index)
             expected = (accusation_figures(solve(view), (move.person, move.location,
                                                          move.weapon))
-                        if isinstance(move, Accuse) else advice.rated(move))
+                        if isinstance(move, act.Accuse) else advice.rated(move))
             assert expected is not None
             assert step.played.left == pytest.approx(expected.left)
             assert step.played.bits == pytest.approx(expected.bits)
@@ -105,5 +96,5 @@ def test_no_review_before_the_end_and_none_to_replay_for_an_old_game() -> None:
     final, _ = _played(3, 9)
     old = final.model_copy(update={"played": []})
     assert not review(old, 0).complete
-    ended, _ = apply(state, Abandon())
+    ended, _ = apply(state, act.Abandon())
     assert not review(ended, 0).complete
