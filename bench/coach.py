@@ -30,20 +30,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.figures import percentile
 from engine.thirteen_clues import (
     GameState,
     Options,
     PlayerRef,
     PlayerView,
-    apply,
-    legal,
     new_game,
-    player_view,
 )
-from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.bruteforce import TooLarge, move_left, random_positions
 from engine.thirteen_clues.coach import advise, move_key
 from engine.thirteen_clues.review import review
+from testkit.thirteen_clues import ai_game
 
 BUDGET = 300_000
 
@@ -53,11 +51,6 @@ def mid_game(rng: random.Random, players: int) -> PlayerView:
         for _, view in random_positions(rng, players, 1, max_actions=40):
             if view.phase == "turns":
                 return view
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 @dataclass
@@ -135,15 +128,22 @@ def agreement(count: int, seed: int) -> None:
 
 
 def timing(count: int, seed: int) -> None:
-    for players in (2, 3, 4, 5, 6):
+    rank_times("time to rank", (2, 3, 4, 5, 6), count, seed, mid_game, advise)
+
+
+def rank_times(label: str, counts: tuple[int, ...], count: int, seed: int,
+               position: Callable[[random.Random, int], Any], rank: Callable[[Any], object]
+               ) -> None:
+    """`rank` (the coach) on `count` seeded positions per player count, timed one by one."""
+    for players in counts:
         rng = random.Random(seed * 10 + players)
         samples = []
         for _ in range(count):
-            view = mid_game(rng, players)
+            view = position(rng, players)
             start = time.perf_counter()
-            advise(view)
+            rank(view)
             samples.append(time.perf_counter() - start)
-        print(f"time to rank, {players}p ({count} positions): median "
+        print(f"{label}, {players}p ({count} positions): median "
               f"{statistics.median(samples) * 1e3:.1f} ms, p99 "
               f"{percentile(samples, 0.99) * 1e3:.1f} ms, max {max(samples) * 1e3:.1f} ms")
 
@@ -152,13 +152,7 @@ def reviews(games: int, seed: int) -> None:
     def played(players: int, number: int) -> GameState:
         state, _ = new_game([PlayerRef(id=str(i), name=str(i)) for i in range(players)],
                             Options(players=players), seed * 1000 + number)
-        rng = random.Random(number)
-        while state.phase != "over":
-            for seat in legal.waiting_on(state):
-                state, _ = apply(state, choose_action(player_view(state, seat), "normal", rng))
-                if state.phase != "passing":
-                    break
-        return state
+        return ai_game(state, "normal", random.Random(number))
 
     review_times("one member's review", (4, 6), games, played, review)
 

@@ -20,6 +20,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bench.figures import ms, percentile
 from engine.thirteen_clues import PlayerView, player_view
 from engine.thirteen_clues.bruteforce import TooLarge, brute_force, random_states
 from engine.thirteen_clues.deduction import slot_joint, solve
@@ -44,11 +45,6 @@ def timed(fn: Callable[[PlayerView], object], view: PlayerView) -> float:
     start = time.perf_counter()
     fn(view)
     return time.perf_counter() - start
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:
@@ -78,24 +74,20 @@ def main() -> None:
             solve_sum += t
         cells = (
             str(players),
-            _ms(statistics.median(once)),
-            _ms(percentile(once, 0.99)),
-            _ms(max(once)),
-            _ms(statistics.median(best)),
-            _ms(percentile(best, 0.99)),
-            _ms(statistics.median(joint)),
-            _ms(percentile(joint, 0.99)),
+            ms(statistics.median(once)),
+            ms(percentile(once, 0.99)),
+            ms(max(once)),
+            ms(statistics.median(best)),
+            ms(percentile(best, 0.99)),
+            ms(statistics.median(joint)),
+            ms(percentile(joint, 0.99)),
             f"{len(brute_times)}/{len(tried)}",
-            _ms(statistics.median(brute_times)) if brute_times else "-",
+            ms(statistics.median(brute_times)) if brute_times else "-",
             f"{statistics.median(ratios):.0f}x" if ratios else "-",
             f"{sum(brute_times) / solve_sum:.0f}x" if solve_sum else "-",
             f"{statistics.median(solve(v).total for v in views):.1e}",
         )
         print(" | ".join(f"{c:>10}" for c in cells), flush=True)
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f}ms"
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import random
 import statistics
 import time
 
+from bench.figures import percentile
 from engine.mansion.ai import LEVELS, Level, choose_action
 from engine.mansion.legal import waiting_on
 from engine.mansion.rules import apply, new_game
@@ -49,11 +50,6 @@ def times_for(level: Level, players: int, games: int
                 turns.append(elapsed)
             state, _ = apply(state, action)
     return every, turns, cpus
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:

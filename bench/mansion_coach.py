@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-import statistics
 import time
 
-from bench.coach import Tally, percentile, review_times
+from bench.coach import Tally, rank_times, review_times
 from engine.mansion import legal
 from engine.mansion.ai import choose_action
 from engine.mansion.bruteforce import TooLarge, play_left, playing_position
@@ -77,19 +76,7 @@ def agreement(count: int, seed: int, workers: int = 1) -> None:
 
 
 def timing(count: int, seed: int) -> None:
-    for players in (3, 4, 5):
-        rng = random.Random(seed * 10 + players)
-        samples = []
-        for _ in range(count):
-            view = playing_position(rng, players)
-            start = time.perf_counter()
-            advise(view)
-            samples.append(time.perf_counter() - start)
-        print(
-            f"mansion time to rank, {players}p ({count} positions): median "
-            f"{statistics.median(samples) * 1e3:.1f} ms, p99 "
-            f"{percentile(samples, 0.99) * 1e3:.1f} ms, max {max(samples) * 1e3:.1f} ms"
-        )
+    rank_times("mansion time to rank", (3, 4, 5), count, seed, playing_position, advise)
 
 
 def reviews(games: int, seed: int) -> None:

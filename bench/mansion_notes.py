@@ -19,15 +19,11 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bench.figures import ms, percentile
 from engine.mansion.ai.selfplay import ai_positions
 from engine.mansion.deduction import solve
 from engine.mansion.notes import notes
 from engine.mansion.views import PlayerView
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -71,24 +67,20 @@ def main() -> None:
         cells = (
             str(players),
             str(len(views)),
-            _ms(statistics.median(once)),
-            _ms(percentile(once, 0.99)),
-            _ms(max(once)),
-            _ms(statistics.median(best)),
-            _ms(percentile(best, 0.99)),
-            _ms(max(best)),
-            _ms(statistics.median(cpu)),
-            _ms(percentile(cpu, 0.99)),
-            _ms(statistics.median(books)),
-            _ms(percentile(books, 0.99)),
+            ms(statistics.median(once)),
+            ms(percentile(once, 0.99)),
+            ms(max(once)),
+            ms(statistics.median(best)),
+            ms(percentile(best, 0.99)),
+            ms(max(best)),
+            ms(statistics.median(cpu)),
+            ms(percentile(cpu, 0.99)),
+            ms(statistics.median(books)),
+            ms(percentile(books, 0.99)),
             f"{sum(d.certain() is not None for d in deductions) / len(views):.0%}",
             f"{statistics.median(d.total for d in deductions):.1e}",
         )
         print(" | ".join(f"{c:>9}" for c in cells), flush=True)
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f}ms"
 
 
 if __name__ == "__main__":

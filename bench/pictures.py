@@ -27,6 +27,7 @@ from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.figures import percentile
 from bot.drawings import Drawings
 from bot.pictures import Picture, PictureCache
 from bot.thirteen_clues.game import GAME
@@ -41,11 +42,6 @@ from testkit.positions import game_states, mansion_states
 
 KINDS = ("pass", "view", "casebook", "reveal")
 MANSION_KINDS = ("hand", "markers", "notes-book", "notes-full", "reveal")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 T = TypeVar("T")

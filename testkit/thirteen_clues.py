@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from engine.thirteen_clues import actions as act
 from engine.thirteen_clues import legal
+from engine.thirteen_clues.ai import Level, choose_action
 from engine.thirteen_clues.bruteforce import random_position
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play
 from engine.thirteen_clues.events import Event
@@ -29,7 +30,7 @@ from engine.thirteen_clues.state import (
     PlayerRef,
     Seat,
 )
-from engine.thirteen_clues.views import PlayerView
+from engine.thirteen_clues.views import PlayerView, player_view
 from testkit.rules import play_in_turn, reads_well, refusal
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -285,3 +286,13 @@ def random_action(
         top_secret=top_secret,
     )
 
+
+def ai_game(state: GameState, level: Level, rng: random.Random) -> GameState:
+    """`state` played to the end by one AI of `level` a seat, as the bot's AI seats play
+    (every pass in seat order, then one seat at a time)."""
+    while state.phase != "over":
+        for seat in legal.waiting_on(state):
+            state, _ = apply(state, choose_action(player_view(state, seat), level, rng))
+            if state.phase != "passing":
+                break
+    return state

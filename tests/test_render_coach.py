@@ -9,14 +9,14 @@ import discord
 
 from bot.thirteen_clues.coaching import hint_text, why_text
 from bot.thirteen_clues.reviewing import review_embed
-from engine.thirteen_clues import Options, PlayerRef, apply, legal, new_game, player_view
-from engine.thirteen_clues.ai import choose_action
+from engine.thirteen_clues import Options, PlayerRef, new_game
 from engine.thirteen_clues.bruteforce import random_position
 from engine.thirteen_clues.cards import CARDS
 from engine.thirteen_clues.coach import advise
 from engine.thirteen_clues.review import review
 from engine.thirteen_clues.state import Question
 from engine.thirteen_clues.why import explain
+from testkit.thirteen_clues import ai_game
 
 
 def test_every_why_names_its_card_and_each_premise() -> None:
@@ -64,12 +64,7 @@ def test_every_review_fits_one_embed() -> None:
     for players, seed in ((2, 1), (6, 2), (3, 3)):
         state, _ = new_game([PlayerRef(id=str(i), name=f"Detective {i}" * 3)
                              for i in range(players)], Options(players=players), seed)
-        rng = random.Random(seed)
-        while state.phase != "over":
-            for seat in legal.waiting_on(state):
-                state, _ = apply(state, choose_action(player_view(state, seat), "easy", rng))
-                if state.phase != "passing":
-                    break
+        state = ai_game(state, "easy", random.Random(seed))
         for seat in range(players):
             embed = review_embed(state, review(state, seat), "en")
             assert isinstance(embed, discord.Embed)
