@@ -15,7 +15,7 @@ from engine.mansion import GameState
 from engine.mansion import actions as act
 from engine.mansion.cards import ACTIONS, CLUES
 from engine.mansion.prompts import TipPrompt
-from testkit.drive import query, table_row, wait_until
+from testkit.drive import Cut, cut, query, table_row, wait_until
 from testkit.standin import InteractionResult, Message, User
 from testkit.world import World
 
@@ -361,9 +361,11 @@ async def in_step(world: World) -> None:
         await asyncio.sleep(0)
 
 
-async def play_members(world: World, driver: Driver, limit: float = 240.0) -> None:
+async def play_members(world: World, driver: Driver, limit: float = 240.0
+                       ) -> tuple[GameState, Cut]:
     """Play every member's waits with the scripted moves (AI seats play on their timers) until
-    the table is over: prompts to answer by DM, turns from the panel."""
+    the table is over: prompts to answer by DM, turns from the panel. Returns the end and the
+    last moment known to precede it (taken before a read that still saw the game in play)."""
     from engine.mansion import legal
     from testkit.mansion_plan import next_move
 
@@ -372,10 +374,15 @@ async def play_members(world: World, driver: Driver, limit: float = 240.0) -> No
         prompt = state.prompt_for(seat)
         return state.phase == "over" or prompt is None or prompt.id != prompt_id
 
+    moment = cut(world)
     end = time.monotonic() + limit
-    while mstate(world).phase != "over":
+    while True:
         assert time.monotonic() < end, "the game did not end"
+        candidate = cut(world)
         state = mstate(world)
+        if state.phase == "over":
+            return state, moment
+        moment = candidate
         members = [s for s in legal.waiting_on(state) if user_at(world, state, s) is not None]
         if not members:
             await asyncio.sleep(0.02)

@@ -5,16 +5,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 import pytest
 from pydantic import BaseModel
 
 from engine.errors import RuleError
 
+Opts = TypeVar("Opts", bound=BaseModel)
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A")
 E = TypeVar("E")
+
+
+@dataclass
+class RandomGame(Generic[Opts, S, A, E]):
+    """One random game a property test plays, and what its checks look back on (each game's
+    test adds its own records)."""
+
+    options: Opts
+    seed: int
+    state: S
+    events: list[E]
+    log: list[A] = field(default_factory=list)
 
 
 def play_in_turn(apply: Callable[[S, A], tuple[S, list[E]]], state: S, actions: Iterable[A]

@@ -3,13 +3,8 @@ game (the host leaves the server and an AI takes the seat) finish through the bo
 
 from __future__ import annotations
 
-import asyncio
-import time
-
-from engine.mansion import GameState, legal
-from testkit.drive import cut, query, wait_until
-from testkit.mansion_drive import SLACK, Driver, Via, mstate, open_mansion, slash, user_at
-from testkit.mansion_plan import next_move
+from testkit.drive import query, wait_until
+from testkit.mansion_drive import Driver, mstate, open_mansion, play_members, slash
 from testkit.mansion_secrecy import assert_mansion_secrecy
 from testkit.world import World
 
@@ -17,36 +12,6 @@ LIMIT = 240.0
 """A guard against a game that never ends, not a speed check."""
 SEED = 1
 """A deal whose games end quickly (the AI moves are seeded by the table too)."""
-
-
-async def play_members(world: World, driver: Driver) -> tuple[GameState, dict[int, int]]:
-    """Members play quiet scripted moves (they never accuse) until the AIs end the game."""
-    moment = cut(world)
-    end = time.monotonic() + LIMIT
-    while time.monotonic() < end:
-        candidate = cut(world)
-        state = mstate(world)
-        if state.phase == "over":
-            return state, moment
-        moment = candidate
-        members = [s for s in legal.waiting_on(state) if user_at(world, state, s) is not None]
-        if not members:
-            await asyncio.sleep(0.02)
-            continue
-        seat = members[0]
-        prompt = state.prompt_for(seat)
-        assert prompt is not None
-        action = next_move(state, (), seat=seat)
-        via: Via = "dm" if prompt.kind in ("show", "pick", "answer_tip") else "panel"
-        await driver.perform(state, action, via)
-        await wait_until(lambda p=prompt.id, s=seat: _closed(world, s, p), SLACK, "the move")
-    raise AssertionError(f"the game did not end within {LIMIT}s")
-
-
-def _closed(world: World, seat: int, prompt_id: int) -> bool:
-    state = mstate(world)
-    prompt = state.prompt_for(seat)
-    return state.phase == "over" or prompt is None or prompt.id != prompt_id
 
 
 async def test_a_mixed_table_finishes(world: World) -> None:
@@ -61,7 +26,7 @@ async def test_a_mixed_table_finishes(world: World) -> None:
             assert f"Seated 1 {level}" in seated.text, seated.text
         started = await slash(world, ann, "start")
         assert "The game starts" in started.text
-        final, moment = await play_members(world, Driver(world))
+        final, moment = await play_members(world, Driver(world), LIMIT)
         await world.dc.settle()
     assert final.master is None or final.seats[final.master].id.startswith("ai:")
     actors = {r["actor"] for r in query(world, "SELECT actor FROM actions")}

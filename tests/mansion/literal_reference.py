@@ -7,15 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import product
 
-from engine.mansion.actions import (
-    Action,
-    AllSnoop,
-    PrivateTip,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
+from engine.mansion import actions as act
 from engine.mansion.bruteforce import TripleIds, _order, _tip_answers, brute_force
 from engine.mansion.cards import ACTIONS, CLUES, matches
 from engine.mansion.coach import move_key
@@ -57,13 +49,13 @@ def literal_play_left(view: PlayerView, budget: int = 200_000) -> dict[tuple[str
 Outcomes = Callable[[dict[int, frozenset[str]]], list[tuple[object, float]]]
 
 
-def _outcomes(view: PlayerView, play: Action) -> Outcomes:
+def _outcomes(view: PlayerView, play: act.Action) -> Outcomes:
     """What `view.seat` may see after `play` in a deal, with each outcome's chance: the
     play's own reading of a deal, set up once (a deal is read for every play)."""
     me = view.seat
     match play:
-        case SuggestAny() | SuggestPresent():
-            where = play.destination if isinstance(play, SuggestAny) else view.seats[me].marker
+        case act.SuggestAny() | act.SuggestPresent():
+            where = play.destination if isinstance(play, act.SuggestAny) else view.seats[me].marker
             named = frozenset({play.suspect, play.vehicle, where})
             order = _order(view, me)
 
@@ -76,15 +68,16 @@ def _outcomes(view: PlayerView, play: Action) -> Outcomes:
                 return [(None, 1.0)]
 
             return suggestion
-        case Snoop() | AllSnoop():
-            target = play.target if isinstance(play, Snoop) else all_snoop_target(view, play.card)
+        case act.Snoop() | act.AllSnoop():
+            target = (play.target if isinstance(play, act.Snoop)
+                      else all_snoop_target(view, play.card))
 
             def snoop(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:
                 hand = sorted(hands[target])
                 return [(c, 1 / len(hand)) for c in hand] if hand else [(None, 1.0)]
 
             return snoop
-        case SuperSleuth():
+        case act.SuperSleuth():
             feature = frozenset(c for c in CLUES if matches(c, ACTIONS[play.card]))
             answerers = _order_clockwise(view, me)
 
@@ -98,7 +91,7 @@ def _outcomes(view: PlayerView, play: Action) -> Outcomes:
                 return [(combo, chance) for combo in product(*choices)]
 
             return sleuth
-        case PrivateTip():
+        case act.PrivateTip():
             tip, tipped = play.card, play.target
 
             def private_tip(hands: dict[int, frozenset[str]]) -> list[tuple[object, float]]:

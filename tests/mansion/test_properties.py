@@ -25,16 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.mansion import (
-    ACTION_ADAPTER,
-    EVENT_ADAPTER,
-    GameState,
-    apply,
-    legal,
-    new_game,
-    player_view,
-    public_view,
-)
+from engine.mansion import ACTION_ADAPTER, EVENT_ADAPTER, GameState, apply, legal, new_game
 from engine.mansion.actions import (
     Abandon,
     Accuse,
@@ -52,7 +43,8 @@ from engine.mansion.events import AccusationMade, Event
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 from engine.mansion.records import Suggested
 from engine.mansion.state import Options
-from engine.mansion.views import PublicView
+from engine.mansion.views import PublicView, player_view, public_view
+from testkit.rules import RandomGame
 
 from .helpers import random_action, refs
 
@@ -81,12 +73,7 @@ def scan_view(view: PublicView) -> set[str]:
 
 
 @dataclass
-class Game:
-    options: Options
-    seed: int
-    state: GameState
-    events: list[Event]
-    log: list[Action] = field(default_factory=list)
+class Game(RandomGame[Options, GameState, Action, Event]):
     learned: list[set[str]] = field(default_factory=list)
     """Per seat: cards it was shown, snooped or tipped this game (tracked by the test)."""
     accused: set[int] = field(default_factory=set)

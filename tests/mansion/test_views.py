@@ -4,20 +4,8 @@ from __future__ import annotations
 
 from engine.mansion import PlayerView, PublicView, legal, player_view, public_view
 from engine.mansion import actions as act
+from engine.mansion import observations as obs
 from engine.mansion.cards import CLUES
-from engine.mansion.observations import (
-    AccusationSeen,
-    AllSnoopSeen,
-    DealtSeen,
-    DrewSeen,
-    SleuthSeen,
-    SnoopSeen,
-    SolutionChosenSeen,
-    SuggestionSeen,
-    SwapSeen,
-    TipSeen,
-    TurnSeen,
-)
 from engine.mansion.prompts import PickPrompt
 from engine.mansion.state import GameState
 
@@ -109,12 +97,12 @@ def test_observation_record_for_each_seat() -> None:
         mine = [e.kind for e in log if e.kind != "drew"]
         assert mine == kinds, seat
     # draws: each seat sees only its own
-    assert all(isinstance(e, DrewSeen) and e.seat == 0 for e in logs[0] if e.kind == "drew")
+    assert all(isinstance(e, obs.DrewSeen) and e.seat == 0 for e in logs[0] if e.kind == "drew")
     assert not [e for e in channel if e.kind == "drew"]
     dealt = channel[0]
-    assert isinstance(dealt, DealtSeen) and dealt.clue_counts == [5, 5, 4, 4]
+    assert isinstance(dealt, obs.DealtSeen) and dealt.clue_counts == [5, 5, 4, 4]
     swap = channel[2]
-    assert isinstance(swap, SwapSeen) and (swap.gave, swap.took, swap.other) == (
+    assert isinstance(swap, obs.SwapSeen) and (swap.gave, swap.took, swap.other) == (
         "niagara_falls",
         "golden_gate",
         None,
@@ -122,7 +110,7 @@ def test_observation_record_for_each_seat() -> None:
     # the suggestion: Bea and Cid passed, Dee had a choice; only Ann and Dee see the card
     for seat in range(4):
         entry = logs[seat][[e.kind for e in logs[seat]].index("suggestion")]
-        assert isinstance(entry, SuggestionSeen)
+        assert isinstance(entry, obs.SuggestionSeen)
         assert entry.named.cards() == ("peacock", "automobile", "golden_gate")
         assert (entry.passed, entry.refuter) == ([1, 2], 3)
         assert "had_choice" not in entry.model_dump()
@@ -130,14 +118,14 @@ def test_observation_record_for_each_seat() -> None:
         assert entry.shown == ("automobile" if seat in (0, 3) else None)
     # the snoop: only Bea sees the card, and it is one of Cid's
     for seat in range(4):
-        entry = next(e for e in logs[seat] if isinstance(e, SnoopSeen))
+        entry = next(e for e in logs[seat] if isinstance(e, obs.SnoopSeen))
         assert (entry.seat, entry.target, entry.count, entry.done) == (1, 2, 4, True)
         assert (entry.card is not None) == (seat == 1)
-    bea_snoop = next(e for e in logs[1] if isinstance(e, SnoopSeen))
+    bea_snoop = next(e for e in logs[1] if isinstance(e, obs.SnoopSeen))
     assert bea_snoop.card in HANDS[2]
     # the super sleuth: Dee showed peacock, Ann nothing, Bea white; only Cid and the shower
     for seat in range(4):
-        entry = next(e for e in logs[seat] if isinstance(e, SleuthSeen))
+        entry = next(e for e in logs[seat] if isinstance(e, obs.SleuthSeen))
         assert [(a.seat, a.showed) for a in entry.answers] == [
             (3, True),
             (0, False),
@@ -153,13 +141,13 @@ def test_observation_record_for_each_seat() -> None:
         assert cards == expected
     # the tip: Dee and Bea know the card and the (empty) answer; Ann and Cid only that it passed
     for seat in range(4):
-        entry = next(e for e in logs[seat] if isinstance(e, TipSeen))
+        entry = next(e for e in logs[seat] if isinstance(e, obs.TipSeen))
         assert (entry.seat, entry.target, entry.answered) == (3, 1, True)
         if seat in (1, 3):
             assert (entry.card, entry.cards) == ("tip_red", [])
         else:
             assert (entry.card, entry.cards) == (None, None)
-    turns = [e for e in channel if isinstance(e, TurnSeen)]
+    turns = [e for e in channel if isinstance(e, obs.TurnSeen)]
     assert [(t.seat, t.turn_number) for t in turns] == [(0, 1), (1, 2), (2, 3), (3, 4)]
 
 
@@ -170,7 +158,7 @@ def test_known_holders_is_what_the_seat_learned() -> None:
     cid = player_view(state, 2).known_holders()
     assert cid == {**dict.fromkeys(HANDS[2], 2), "peacock": 3, "white": 1}
     bea = player_view(state, 1)
-    snooped = next(e for e in bea.observations if isinstance(e, SnoopSeen)).card
+    snooped = next(e for e in bea.observations if isinstance(e, obs.SnoopSeen)).card
     assert snooped is not None
     assert bea.known_holders() == {**dict.fromkeys(HANDS[1], 1), snooped: 2}
 
@@ -182,7 +170,7 @@ def test_all_snoop_view_each_seat_its_own_card() -> None:
         state, _ = play(state, act.PickCard(seat=seat, position=1))
     for seat in range(4):
         entry = player_view(state, seat).observations[-1]
-        assert isinstance(entry, AllSnoopSeen)
+        assert isinstance(entry, obs.AllSnoopSeen)
         assert entry.card in HANDS[(seat - 1) % 4]
         assert [(look.looker, look.target) for look in entry.looks] == [
             (1, 0),
@@ -200,9 +188,9 @@ def test_wrong_accuser_and_fugitive_see_the_solution_others_do_not() -> None:
     after, _ = play(state, act.Accuse(seat=0, suspect="plum", vehicle="train", destination="alamo"))
     assert player_view(after, 0).solution == SOLUTION
     assert player_view(after, 1).solution is None
-    entry = next(e for e in player_view(after, 0).observations if isinstance(e, AccusationSeen))
+    entry = next(e for e in player_view(after, 0).observations if isinstance(e, obs.AccusationSeen))
     assert entry.named is not None and entry.solution == SOLUTION
-    other = next(e for e in player_view(after, 2).observations if isinstance(e, AccusationSeen))
+    other = next(e for e in player_view(after, 2).observations if isinstance(e, obs.AccusationSeen))
     assert other.named is None and other.solution is None and not other.correct
 
 
@@ -216,12 +204,12 @@ def test_one_against_all_fugitive_view_from_the_start() -> None:
     )
     fugitive = player_view(after, 0)
     assert fugitive.solution is not None and fugitive.solution.suspect == "plum"
-    entry = next(e for e in fugitive.observations if isinstance(e, SolutionChosenSeen))
+    entry = next(e for e in fugitive.observations if isinstance(e, obs.SolutionChosenSeen))
     assert entry.solution == fugitive.solution
     detective = player_view(after, 1)
     assert detective.solution is None and detective.fugitive == 0
     assert detective.seats[0].fugitive and detective.seats[0].action_count == 0
-    entry = next(e for e in detective.observations if isinstance(e, SolutionChosenSeen))
+    entry = next(e for e in detective.observations if isinstance(e, obs.SolutionChosenSeen))
     assert entry.solution is None
 
 
@@ -245,5 +233,5 @@ def test_suggestion_pending_while_the_refuter_chooses() -> None:
     state = build_state(4, hands=HANDS)
     after, _ = play(state, act.SuggestPresent(seat=0, suspect="peacock", vehicle="train"))
     entry = public_view(after).observations[-1]
-    assert isinstance(entry, SuggestionSeen) and entry.pending and entry.refuter == 3
+    assert isinstance(entry, obs.SuggestionSeen) and entry.pending and entry.refuter == 3
     assert entry.refuter == 3

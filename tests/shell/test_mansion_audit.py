@@ -16,6 +16,7 @@ from engine.mansion.events import Event
 from engine.mansion.state import GameState
 from engine.mansion.views import PlayerView
 from testkit.mansion_audit import run_mansion_audit
+from testkit.plants import plant_leaks
 
 GAMES = 4
 
@@ -86,30 +87,20 @@ async def test_the_mansion_audit_sees_a_planted_leak(tmp_path: Path,
     """Not vacuous: a DM naming a card of another seat's hand, and a channel message naming
     a card of a hand, are both reported."""
     from bot.mansion.game import Mansion
-    from bot.messages import Outgoing
     from engine.mansion.cards import CLUES
 
-    letter, news = Mansion.letter, Mansion.news
-
-    def leaky_letter(self: Mansion, table: Table, state: GameState, events: Sequence[Event],
-                     seat: int, *, lang: str) -> Outgoing | None:
-        out = letter(self, table, state, events, seat, lang=lang)
-        if state.phase != "playing":
-            return out
+    def next_seats_card(state: GameState, seat: int) -> str | None:
         other = state.seats[(seat + 1) % len(state.seats)].clues
-        if not other:
-            return out
-        return Outgoing(content=f"{out.content if out else ''}\npsst: {CLUES[other[0]].name}")
+        if state.phase != "playing" or not other:
+            return None
+        return f"\npsst: {CLUES[other[0]].name}"
 
-    def leaky_news(self: Mansion, table: Table, state: GameState, events: Sequence[Event], *,
-                     lang: str) -> str | None:
-        text = news(self, table, state, events, lang=lang)
-        if text is None or state.phase != "playing" or not state.seats[0].clues:
-            return text
-        return f"{text}\npsst: {CLUES[state.seats[0].clues[0]].name}"
+    def first_hands_card(state: GameState) -> str | None:
+        if state.phase != "playing" or not state.seats[0].clues:
+            return None
+        return f"\npsst: {CLUES[state.seats[0].clues[0]].name}"
 
-    monkeypatch.setattr(Mansion, "letter", leaky_letter)
-    monkeypatch.setattr(Mansion, "news", leaky_news)
+    plant_leaks(monkeypatch, Mansion, next_seats_card, first_hands_card)
     audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 1, seed=3)
     assert any(" shown " in leak for leak in audit.leaks), audit.leaks[:3]
     assert any(leak.startswith("channel") for leak in audit.leaks), audit.leaks[:3]

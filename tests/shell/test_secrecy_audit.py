@@ -9,8 +9,8 @@ from pathlib import Path
 from bot.messages import Outgoing
 from bot.models import Letter, Table
 from bot.plug import AnyGame
-from engine.thirteen_clues.events import Event
 from engine.thirteen_clues.state import GameState
+from testkit.plants import plant_leaks
 from testkit.secrecy import Auditor, run_audit
 
 GAMES = 20
@@ -39,30 +39,22 @@ async def test_the_audit_sees_a_planted_leak(tmp_path: Path, monkeypatch: object
     channel message naming a card) are both reported."""
     import pytest
 
-    from bot.messages import Outgoing
     from bot.thirteen_clues.game import ThirteenClues
     from engine.thirteen_clues.cards import CARDS
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
-    letter, news = ThirteenClues.letter, ThirteenClues.news
 
-    def leaky_letter(self: ThirteenClues, table: Table, state: GameState, events: Sequence[Event],
-                     seat: int, *, lang: str) -> Outgoing | None:
-        out = letter(self, table, state, events, seat, lang=lang)
+    def own_holder_card(state: GameState, seat: int) -> str | None:
         if state.phase != "turns":
-            return out
-        card = CARDS[state.seats[seat].holder[0]].name
-        return Outgoing(content=f"{out.content if out else ''} psst: {card}")
+            return None
+        return f" psst: {CARDS[state.seats[seat].holder[0]].name}"
 
-    def leaky_news(self: ThirteenClues, table: Table, state: GameState, events: Sequence[Event], *,
-                     lang: str) -> str | None:
-        text = news(self, table, state, events, lang=lang)
-        if text is None or state.phase != "turns":
-            return text
-        return f"{text} {CARDS[state.seats[0].holder[0]].name}"
+    def first_holder_card(state: GameState) -> str | None:
+        if state.phase != "turns":
+            return None
+        return f" {CARDS[state.seats[0].holder[0]].name}"
 
-    monkeypatch.setattr(ThirteenClues, "letter", leaky_letter)
-    monkeypatch.setattr(ThirteenClues, "news", leaky_news)
+    plant_leaks(monkeypatch, ThirteenClues, own_holder_card, first_holder_card)
     audit = await run_audit(tmp_path / "audit.sqlite3", 3, seed=2)
     assert any("own holder" in leak for leak in audit.leaks), audit.leaks[:3]
     assert any(leak.startswith("channel") for leak in audit.leaks), audit.leaks[:3]

@@ -29,6 +29,7 @@ from engine.thirteen_clues.actions import Abandon, Accuse, Action, Ask, Consult,
 from engine.thirteen_clues.cards import CARDS, REMOVED_SUITS
 from engine.thirteen_clues.events import AccusationMade, Event, GlassMoved, QuestionAnswered
 from engine.thirteen_clues.state import GLASSES_IN_BOX, Edition, Options
+from testkit.rules import RandomGame
 from testkit.thirteen_clues import (
     card_ids_in,
     eventual_holder,
@@ -45,14 +46,9 @@ GAMES_PER_COUNT = 200
 
 
 @dataclass
-class Game:
+class Game(RandomGame[Options, GameState, Action, Event]):
     """One random game and what the checks need to look back on."""
 
-    options: Options
-    seed: int
-    state: GameState
-    events: list[Event]
-    log: list[Action] = field(default_factory=list)
     view_cards: list[tuple[int, set[str]]] = field(default_factory=list)
     """(seat, card ids in that seat's view) for every view taken before the end."""
 
