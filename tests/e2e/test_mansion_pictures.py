@@ -5,12 +5,10 @@ alt text; drawn from the stored letter's reference."""
 
 from __future__ import annotations
 
-from bot.drawings import Drawings
-from bot.mansion.game import GAME
 from engine.mansion.cards import CLUES
 from testkit.mansion_drive import living, mstate, open_mansion, seat_of, slash
 from testkit.world import World
-from tests.e2e.test_pictures import png_of, stored_letter
+from tests.e2e.test_pictures import dealt_picture, embedded_png, png_of
 
 
 async def test_the_mansion_hand_notes_markers_and_reveal_carry_pictures(world: World) -> None:
@@ -18,12 +16,8 @@ async def test_the_mansion_hand_notes_markers_and_reveal_carry_pictures(world: W
     ann, bea, cid = world.users[:3]
     async with world.running():
         await open_mansion(world, [ann, bea, cid], assist="full")
-        deal = await dc.wait_for_dm(ann, "Your Clue cards")
-        attachment, _ = png_of(world, deal, "mansion-hand-seat")
+        _, attachment = await dealt_picture(world, ann, "Your Clue cards", "mansion-hand-seat")
         assert "hand at a 3-player" in attachment["description"]
-        assert "Your Clue cards" in deal.text  # the text stays, the picture comes with it
-        [ref] = stored_letter(world, ann.id, "Your Clue cards").body.pictures
-        assert dc.attachment_bytes(attachment) == Drawings.of([GAME]).draw(ref)
 
         table = living(world)
         attachment, image = png_of(world, table, "mansion-markers")
@@ -33,16 +27,14 @@ async def test_the_mansion_hand_notes_markers_and_reveal_carry_pictures(world: W
 
         hand = await slash(world, bea, "hand")
         assert hand.ephemeral and hand.message is not None
-        attachment, _ = png_of(world, hand.message, "mansion-hand-seat")
-        assert hand.message.embeds[0]["image"]["url"] == f"attachment://{attachment['filename']}"
+        attachment = embedded_png(world, hand.message, "mansion-hand-seat")
         state = mstate(world)
         own = state.seats[seat_of(state, bea)].clues
         assert all(CLUES[c].name in attachment["description"] for c in own)
 
         notes = await slash(world, cid, "notes")
         assert notes.message is not None
-        attachment, _ = png_of(world, notes.message, "mansion-notes-seat")
-        assert notes.message.embeds[0]["image"]["url"] == f"attachment://{attachment['filename']}"
+        attachment = embedded_png(world, notes.message, "mansion-notes-seat")
         assert "notes grid (full assist)" in attachment["description"]
 
         await slash(world, ann, "end")

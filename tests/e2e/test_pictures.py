@@ -13,10 +13,10 @@ from PIL import Image
 
 from bot.drawings import Drawings
 from bot.models import Letter
-from bot.thirteen_clues.game import GAME
+from bot.registry import GAMES
 from testkit.drive import slash
 from testkit.play import open_table, pass_by_dm
-from testkit.standin import Message
+from testkit.standin import Message, User
 from testkit.standin.limits import UPLOAD_LIMIT
 from testkit.standin.records import JSON
 from testkit.world import World
@@ -47,6 +47,25 @@ def png_of(world: World, msg: Message, prefix: str) -> tuple[JSON, Image.Image]:
     return attachment, image
 
 
+async def dealt_picture(world: World, user: User, words: str, prefix: str) -> tuple[Message, JSON]:
+    """The member's deal DM (its text holds `words`) and its picture: the very bytes the
+    registry draws from the stored letter's reference (the text stays, the picture comes
+    with it)."""
+    deal = await world.dc.wait_for_dm(user, words)
+    attachment, _ = png_of(world, deal, prefix)
+    assert words in deal.text
+    [ref] = stored_letter(world, user.id, words).body.pictures
+    assert world.dc.attachment_bytes(attachment) == Drawings.of(GAMES).draw(ref)
+    return deal, attachment
+
+
+def embedded_png(world: World, msg: Message, prefix: str) -> JSON:
+    """The message's picture (see `png_of`), shown as the image of its first embed."""
+    attachment, _ = png_of(world, msg, prefix)
+    assert msg.embeds[0]["image"]["url"] == f"attachment://{attachment['filename']}"
+    return attachment
+
+
 @pytest.mark.parametrize("workers", [0, 2], ids=["drawn-in-a-thread", "drawn-in-helpers"])
 async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World, workers: int) -> None:
     """`workers`: drawn in helper processes (as `python -m bot` does) or in a thread."""
@@ -54,13 +73,8 @@ async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World, worker
     ann, bea, cid = world.users[:3]
     async with world.running(draw_workers=workers) as bot:
         await open_table(world, [ann, bea, cid], assist="full")
-        deal = await dc.wait_for_dm(ann, "Your five cards")
-        attachment, _ = png_of(world, deal, "13clues-seat")
+        deal, attachment = await dealt_picture(world, ann, "Your five cards", "13clues-seat")
         assert "five cards" in attachment["description"]
-        assert "Your five cards" in deal.text  # the text stays, the picture comes with it
-        # the same bytes as drawn here, from the stored letter's reference
-        [ref] = stored_letter(world, ann.id, "Your five cards").body.pictures
-        assert dc.attachment_bytes(attachment) == Drawings.of([GAME]).draw(ref)
         if workers:
             helpers = bot.drawings._executor._processes  # type: ignore[attr-defined]
             assert len(helpers) >= 1 and all(p.pid != os.getpid() for p in helpers.values())
@@ -80,13 +94,11 @@ async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World, worker
 
         hand = await slash(world, ann, "hand")
         assert hand.ephemeral and hand.message is not None
-        attachment, _ = png_of(world, hand.message, "13clues-seat")
-        assert hand.message.embeds[0]["image"]["url"] == f"attachment://{attachment['filename']}"
+        embedded_png(world, hand.message, "13clues-seat")
 
         book = await slash(world, ann, "casebook")
         assert book.message is not None
-        attachment, _ = png_of(world, book.message, "13clues-casebook")
-        assert book.message.embeds[0]["image"]["url"] == f"attachment://{attachment['filename']}"
+        attachment = embedded_png(world, book.message, "13clues-casebook")
 
         await slash(world, ann, "end")
         await dc.settle()
