@@ -36,7 +36,7 @@ from bot.thirteen_clues.words import card_name
 from engine.audience import Audience
 from engine.thirteen_clues import GameState, Options, PlayerRef, apply, legal, new_game
 from engine.thirteen_clues import actions as act
-from engine.thirteen_clues.cards import CARDS, Category, Suit
+from engine.thirteen_clues.cards import CARDS, Suit
 from engine.thirteen_clues.events import (
     AccusationMade,
     CardsDealt,
@@ -53,9 +53,12 @@ from engine.thirteen_clues.events import (
 )
 from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, Question
 from engine.thirteen_clues.views import PlayerView, PublicView, SeatInfo, player_view, public_view
+from testkit.thirteen_clues import random_action
 
 PUBLIC = Audience.public()
 NAMES = ["Ann", "Bea", "Cid", "Dan", "Eve", "Fay"]
+TRUTH = 0.015
+"""The chance a random turn accuses the true holder (the games also end with a winner)."""
 # Markdown, a mention and an over-long name: rendering must stay valid and within limits.
 ODD_NAMES = ["a_b*c~", "@everyone", "Z" * 60, "`tick`", "Bea|x", "Eve>"]
 
@@ -99,39 +102,6 @@ def assert_embed_ok(embed: discord.Embed) -> None:
 def assert_message_ok(text: str | None) -> None:
     if text is not None:
         assert len(text) <= 2000
-
-
-def random_action(state: GameState, rng: random.Random) -> act.Action:
-    """A legal action chosen at random through the engine's legal queries (and, rarely, the
-    right accusation so that games also end with a winner)."""
-    if state.phase == "passing":
-        seat = rng.choice([i for i, s in enumerate(state.seats) if s.passed is None])
-        dealt = state.seats[seat].dealt
-        pick = [rng.choice([c for c in dealt if CARDS[c].category == k]) for k in Category]
-        return act.ChoosePass(seat=seat, person=pick[0], location=pick[1], weapon=pick[2])
-    seat = state.turn
-    if sources := legal.take_sources(state, seat):
-        return act.TakeGlass(seat=seat, source=rng.choice(sources))
-    roll = rng.random()
-    if roll < 0.06:
-        if rng.random() < 0.25:
-            p, loc, w = state.seats[seat].holder
-            return act.Accuse(seat=seat, person=p, location=loc, weapon=w)
-        options = legal.accusable_cards(state, seat)
-        p, loc, w = (rng.choice(options[k]) for k in Category)
-        return act.Accuse(seat=seat, person=p, location=loc, weapon=w)
-    if roll < 0.2 and legal.informant_letters(state):
-        return act.Consult(seat=seat, letter=rng.choice(legal.informant_letters(state)))
-    secret = (
-        state.options.top_secret and not state.seats[seat].top_secret_used and rng.random() < 0.3
-    )
-    return act.Ask(
-        seat=seat,
-        witness=rng.choice(legal.witnesses(state, seat)),
-        subject=rng.choice(legal.question_subjects(state)),
-        side=rng.choice(["left", "right"]) if state.players == 2 else None,
-        top_secret=secret,
-    )
 
 
 def check_everything(state: GameState, events: list[Event], accused: list[set[str]],
@@ -219,7 +189,7 @@ def play_random_games(players: int, edition: Edition, top_secret: bool, lang: st
         for _ in range(steps):
             if state.phase == "over":
                 break
-            action = random_action(state, rng)
+            action = random_action(state, rng, truth=TRUTH)
             if isinstance(action, act.Accuse):
                 accused[action.seat] |= {action.person, action.location, action.weapon}
             state, events = apply(state, action)
@@ -480,7 +450,7 @@ def test_empty_supply_take_is_rendered() -> None:
     state, _ = new_game(refs, Options(players=3, edition="2016"), seed=7)
     rng = random.Random(7)
     while state.phase == "passing":
-        state, _ = apply(state, random_action(state, rng))
+        state, _ = apply(state, random_action(state, rng, truth=TRUTH))
     for _ in range(200):
         if legal.take_sources(state, state.turn):
             break
