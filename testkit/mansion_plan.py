@@ -71,7 +71,7 @@ def next_move(state: GameState, goals: tuple[str, ...] = STANDARD, *,
     match prompt.kind:
         case "choose_solution":
             return act.ChooseSolution(seat=seat, suspect=SUSPECTS[0], vehicle=VEHICLES[0],
-                                  destination=DESTINATIONS[0])
+                                      destination=DESTINATIONS[0])
         case "show":
             return act.ShowCard(seat=seat, card=prompt.options[-1])
         case "pick":
@@ -130,7 +130,7 @@ def _play(state: GameState, seat: int, todo: list[str]) -> act.Action:
     match ACTIONS[card].effect:
         case "suggest_any":
             return act.SuggestAny(seat=seat, destination=me, suspect=SUSPECTS[0],
-                              vehicle=VEHICLES[0])
+                                  vehicle=VEHICLES[0])
         case "suggest_present":
             return act.SuggestPresent(seat=seat, suspect=SUSPECTS[0], vehicle=VEHICLES[0])
         case "snoop":

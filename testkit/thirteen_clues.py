@@ -180,7 +180,7 @@ def choice_of(seat: int, cards: Iterable[str]) -> act.ChoosePass:
     """`seat`'s pass naming `cards`, one of each category in any order."""
     named = {CARDS[c].category: c for c in cards}
     return act.ChoosePass(seat=seat, person=named[Category.PERSON],
-                      location=named[Category.LOCATION], weapon=named[Category.WEAPON])
+                          location=named[Category.LOCATION], weapon=named[Category.WEAPON])
 
 
 def first_choice(dealt: Sequence[str]) -> PassChoice:
@@ -248,8 +248,8 @@ def random_action(
         seat = rng.choice([i for i, s in enumerate(state.seats) if s.passed is None])
         pools = _by_category(state.seats[seat].dealt)
         return act.ChoosePass(seat=seat, person=rng.choice(pools[Category.PERSON]),
-                          location=rng.choice(pools[Category.LOCATION]),
-                          weapon=rng.choice(pools[Category.WEAPON]))
+                              location=rng.choice(pools[Category.LOCATION]),
+                              weapon=rng.choice(pools[Category.WEAPON]))
     seat = state.turn
     sources = legal.take_sources(state, seat)
     if sources:
@@ -269,7 +269,7 @@ def random_action(
     if roll < truth + 0.08:
         pools = legal.accusable_cards(state, seat)
         return act.Accuse(seat=seat, **{cat.value: rng.choice(pools[cat])  # type: ignore[arg-type]
-                                    for cat in Category})
+                                        for cat in Category})
     letters = legal.informant_letters(state)
     if letters and roll < 0.3:
         return act.Consult(seat=seat, letter=rng.choice(letters))

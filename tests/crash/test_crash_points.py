@@ -65,7 +65,7 @@ def passed(state: GameState, *seats: int) -> GameState:
     for seat in seats:
         person, location, weapon = first_of_each(state.seats[seat].dealt)
         state, _ = apply(state, act.ChoosePass(seat=seat, person=person, location=location,
-                                           weapon=weapon))
+                                               weapon=weapon))
     return state
 
 
@@ -75,7 +75,7 @@ def until_turn_of(state: GameState, seat: int) -> GameState:
         me = state.turn
         side: Side | None = "left" if state.players == 2 else None
         state, _ = apply(state, act.Ask(seat=me, witness=(me + 1) % state.players, subject="red",
-                                    side=side))
+                                        side=side))
     return state
 
 

@@ -66,14 +66,14 @@ async def test_pending_ai_moves_are_made_after_a_restart(world: World) -> None:
 
     async with world.running(ai_delay=1.0):
         await drive.wait_until(lambda: drive.state_of(world).seats[ai_seat].passed is not None, 5,
-                         "the AI to pass after the restart")
+                               "the AI to pass after the restart")
         await pass_by_dm(world, ann)
         state = drive.state_of(world)
         assert state.phase == "turns"
         if state.turn != ai_seat:  # the human ends their turn: now the AI must move
             wrong = drive.wrong_accusation(state, state.turn)
             await drive.slash(world, ann, "accuse", person=wrong[0], location=wrong[1],
-                        weapon=wrong[2])
+                              weapon=wrong[2])
         state = drive.state_of(world)
         assert state.turn == ai_seat
         moves = drive.action_count(world)

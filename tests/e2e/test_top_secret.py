@@ -29,7 +29,7 @@ async def test_top_secret_question_reaches_only_asker_and_witness(world: World) 
         channel_before = len(dc.channel_messages(world.channel))
 
         result = await drive.slash(world, asker, "ask", witness=witness, about=subject,
-                             top_secret=True)
+                                   top_secret=True)
         assert result.ephemeral and "Asked" in result.text, result.text
 
         # the channel: that a secret question was asked, and of whom; no subject, no answer
@@ -68,7 +68,7 @@ async def test_top_secret_question_reaches_only_asker_and_witness(world: World) 
         # a second Top Secret question is refused, by command and by picker
         before = drive.Snapshot.take(world)
         refused = await drive.slash(world, asker, "ask", witness=witness, about="male",
-                              top_secret=True)
+                                    top_secret=True)
         assert refused.ephemeral and "already used your Top Secret token" in refused.text
         assert drive.Snapshot.take(world) == before
         opened = await dc.click(asker, drive.living(world), drive.cid(drive.living(world), "ask"))

@@ -130,7 +130,7 @@ def test_suggestion_from_any_destination_swaps_then_is_refuted_clockwise(
             holder = state.marker_holder(destination)
             for suspect, vehicle in suggestions():
                 after, events = play(state, act.SuggestAny(seat=me, destination=destination,
-                                                       suspect=suspect, vehicle=vehicle))
+                                                           suspect=suspect, vehicle=vehicle))
                 markers = [s.marker for s in after.seats]
                 if destination == mine:
                     assert markers == [s.marker for s in state.seats]
@@ -311,7 +311,7 @@ def test_wrong_accusers_keep_answering_then_everyone_wrong_ends_the_game(
     vehicle = next((c for c in theirs if c in VEHICLES), VEHICLES[1])
     destination = out.seats[1].marker
     taken, more = play(out, act.SuggestAny(seat=0, destination=destination, suspect=suspect,
-                                       vehicle=vehicle))
+                                           vehicle=vehicle))
     assert taken.seats[0].marker == destination and taken.seats[1].marker == out.seats[0].marker
     if {suspect, vehicle} & set(theirs):
         assert next(r for r in taken.log if isinstance(r, Suggested)).refuter == 1
