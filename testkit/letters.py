@@ -40,6 +40,18 @@ def table_for(players: int, game: AnyGame = PLUGGED, **options: Any) -> Table:
                  options=options, seats=seats, place="Guild › #table")
 
 
+def seated(players: int, seed: int, game: AnyGame = PLUGGED, **options: Any
+           ) -> tuple[Table, Any, list[Any]]:
+    """A table of `players` and its game dealt by `seed`: the table's seats in the engine's
+    order, and the state with the events of the deal."""
+    table = table_for(players, game, **options)
+    settings = game.settings.model_validate(table.options)
+    state, events = game.start(table.seats, settings, seed)
+    order = game.seat_ids(state)
+    by_id = {s.player_id: s for s in table.seats}
+    return table.model_copy(update={"seats": [by_id[i] for i in order]}), state, list(events)
+
+
 def play(
     players: int, seed: int, *, game: AnyGame = PLUGGED, assist: str = "full", max_steps: int = 80,
     hands: bool = True, **options: Any,
@@ -48,12 +60,7 @@ def play(
     letters of each change (DMs, casebook slots, the channel) and, now and then, each
     seat's `hand` answer. `options` are the table's (13 Clues: edition, top_secret; the
     Mansion: variant, series)."""
-    table = table_for(players, game, assist=assist, **options)
-    settings = game.settings.model_validate(table.options)
-    state, events = game.start(table.seats, settings, seed)
-    order = game.seat_ids(state)
-    by_id = {s.player_id: s for s in table.seats}
-    table = table.model_copy(update={"seats": [by_id[i] for i in order]})
+    table, state, events = seated(players, seed, game, assist=assist, **options)
     users = {s.user_id: i for i, s in enumerate(table.seats)}
     rng = random.Random(seed)
     earlier: set[int] = set()

@@ -14,19 +14,14 @@ from bot.plug import plug
 from bot.thirteen_clues.casebook import CHOICE_ODDS, casebook_update, choice_text
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues import PlayerView, player_view
-from testkit.letters import table_for
+from testkit.letters import seated
 
 
 def test_the_casebook_is_up_to_date_whenever_its_member_is_to_act() -> None:
     checked = sent = with_odds = 0
     for seed in range(4):
         players = 3 + seed % 2
-        table = table_for(players, edition="2020", assist="full")
-        settings = GAME.settings.model_validate(table.options)
-        state, events = GAME.start(table.seats, settings, seed)
-        order = GAME.seat_ids(state)
-        by_id = {s.player_id: s for s in table.seats}
-        table = table.model_copy(update={"seats": [by_id[i] for i in order]})
+        table, state, events = seated(players, seed, edition="2020", assist="full")
         users = {s.user_id: i for i, s in enumerate(table.seats)}
         rng = random.Random(seed)
         shown: dict[int, PlayerView] = {}
