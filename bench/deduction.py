@@ -20,7 +20,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bench.figures import ms, percentile
+from bench.figures import ms, ms_spread
 from engine.thirteen_clues import PlayerView, player_view
 from engine.thirteen_clues.bruteforce import TooLarge, brute_force, random_states
 from engine.thirteen_clues.deduction import slot_joint, solve
@@ -74,13 +74,9 @@ def main() -> None:
             solve_sum += t
         cells = (
             str(players),
-            ms(statistics.median(once)),
-            ms(percentile(once, 0.99)),
-            ms(max(once)),
-            ms(statistics.median(best)),
-            ms(percentile(best, 0.99)),
-            ms(statistics.median(joint)),
-            ms(percentile(joint, 0.99)),
+            *ms_spread(once),
+            *ms_spread(best, worst=False),
+            *ms_spread(joint, worst=False),
             f"{len(brute_times)}/{len(tried)}",
             ms(statistics.median(brute_times)) if brute_times else "-",
             f"{statistics.median(ratios):.0f}x" if ratios else "-",

@@ -3,6 +3,7 @@ that the same words mean the same number in every benchmark's output."""
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 
 
@@ -15,3 +16,11 @@ def percentile(values: Sequence[float], q: float) -> float:
 def ms(seconds: float) -> str:
     """A duration in milliseconds, two decimals."""
     return f"{seconds * 1000:.2f}ms"
+
+
+def ms_spread(seconds: Sequence[float], *, worst: bool = True) -> tuple[str, ...]:
+    """Durations as a table's cells: median and p99, then the max unless `worst` is off."""
+    figures = [statistics.median(seconds), percentile(seconds, 0.99)]
+    if worst:
+        figures.append(max(seconds))
+    return tuple(ms(f) for f in figures)

@@ -19,7 +19,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bench.figures import ms, percentile
+from bench.figures import ms_spread
 from engine.mansion.ai.selfplay import ai_positions
 from engine.mansion.deduction import solve
 from engine.mansion.notes import notes
@@ -67,16 +67,10 @@ def main() -> None:
         cells = (
             str(players),
             str(len(views)),
-            ms(statistics.median(once)),
-            ms(percentile(once, 0.99)),
-            ms(max(once)),
-            ms(statistics.median(best)),
-            ms(percentile(best, 0.99)),
-            ms(max(best)),
-            ms(statistics.median(cpu)),
-            ms(percentile(cpu, 0.99)),
-            ms(statistics.median(books)),
-            ms(percentile(books, 0.99)),
+            *ms_spread(once),
+            *ms_spread(best),
+            *ms_spread(cpu, worst=False),
+            *ms_spread(books, worst=False),
             f"{sum(d.certain() is not None for d in deductions) / len(views):.0%}",
             f"{statistics.median(d.total for d in deductions):.1e}",
         )

@@ -49,6 +49,19 @@ class Tally:
     def counts(counter: Counter[str]) -> str:
         return ", ".join(f"{k} {v}" for k, v in sorted(counter.items()))
 
+    def assert_clean(self, games: int) -> None:
+        """Every game played out, no leak, nothing private missing, and every audit's rooms
+        were read: the channel, DMs, replies, the archive (a game in play: no history,
+        replay, download), a spectator (who reads what the channel reads) and then the AI
+        seat they sit in (checked as that seat's, live and replayed), the end's reviews."""
+        assert self.games == games and self.finished == games, self.missing
+        assert self.leaks == []
+        assert self.missing == []
+        for kind in ("channel", "dm", "reply", "archive", "spectator", "sat", "sat replayed",
+                     "review"):
+            assert self.checked[kind] > 0, (kind, self.checked)
+        assert self.delivered["review"] > 0
+
 
 T = TypeVar("T", bound=Tally)
 

@@ -19,19 +19,10 @@ GAMES = 20
 async def test_no_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
     audit = await run_audit(tmp_path / "audit.sqlite3", GAMES, seed=1)
     print(audit.report())
-    assert audit.games == GAMES and audit.finished == GAMES, audit.missing
-    assert audit.leaks == []
-    assert audit.missing == []
-    assert audit.checked["channel"] > 0 and audit.checked["dm"] > 0
-    assert audit.checked["reply"] > 0
-    assert audit.checked["archive"] > 0  # a game in play: no history, replay, download
-    assert audit.checked["spectator"] > 0  # a watcher reads what the channel reads
-    assert audit.checked["sat"] > 0  # …and then plays an AI's seat, checked as that seat's
-    assert audit.checked["sat replayed"] > 0
+    audit.assert_clean(GAMES)
     assert audit.delivered["dealt"] > 0 and audit.delivered["informant"] > 0
     assert audit.delivered["top_secret"] > 0
-    assert audit.checked["hint"] > 0 and audit.checked["review"] > 0
-    assert audit.delivered["review"] > 0
+    assert audit.checked["hint"] > 0
 
 
 async def test_the_audit_sees_a_planted_leak(tmp_path: Path, monkeypatch: object) -> None:
