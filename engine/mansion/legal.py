@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache
+from typing import TypeVar
 
 from engine.errors import RuleError
 from engine.mansion import actions as act
@@ -31,6 +32,7 @@ from engine.mansion.state import GameState
 from engine.mansion.views import PlayerView, PublicView, prompt_info
 
 Game = GameState | PlayerView
+_Naming = TypeVar("_Naming", act.Accuse, act.ChooseSolution)
 
 # --- status queries -----------------------------------------------------------------------
 
@@ -190,18 +192,18 @@ def legal_actions(game: Game, seat: int) -> list[act.Action]:
 
 @cache
 def _accusations(seat: int) -> tuple[act.Accuse, ...]:
-    return tuple(
-        act.Accuse(seat=seat, suspect=s, vehicle=v, destination=d)
-        for s in SUSPECTS
-        for v in VEHICLES
-        for d in DESTINATIONS
-    )
+    return _every_triple(act.Accuse, seat)
 
 
 @cache
 def _choices(seat: int) -> tuple[act.ChooseSolution, ...]:
+    return _every_triple(act.ChooseSolution, seat)
+
+
+def _every_triple(naming: type[_Naming], seat: int) -> tuple[_Naming, ...]:
+    """An accusation or a fugitive's choice for every suspect, vehicle and destination."""
     return tuple(
-        act.ChooseSolution(seat=seat, suspect=s, vehicle=v, destination=d)
+        naming(seat=seat, suspect=s, vehicle=v, destination=d)
         for s in SUSPECTS
         for v in VEHICLES
         for d in DESTINATIONS

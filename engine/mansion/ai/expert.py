@@ -126,13 +126,8 @@ def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> act.
                 scored.append((keep, rng.random(), act.Move(seat=me, destination=goal)))
             case "snoop":
                 for target in legal.opponents(view, me):
-                    scored.append(
-                        (
-                            board.snoop(target) + keep,
-                            rng.random(),
-                            act.Snoop(seat=me, target=target),
-                        )
-                    )
+                    snoop = act.Snoop(seat=me, target=target)
+                    scored.append((board.snoop(target) + keep, rng.random(), snoop))
             case "all_snoop":
                 scored.append(
                     (board.all_snoop(card) + keep, rng.random(), act.AllSnoop(seat=me, card=card))

@@ -96,13 +96,8 @@ def play(view: PlayerView, rng: random.Random) -> act.Action:
             case "suggest_present":
                 here_open = marker in destinations and len(destinations) > 1
                 value = 0.5 + 0.3 * (open_kinds - (len(destinations) > 1) + here_open)
-                options.append(
-                    (
-                        value,
-                        rng.random(),
-                        act.SuggestPresent(seat=me, suspect=s_name, vehicle=v_name),
-                    )
-                )
+                present = act.SuggestPresent(seat=me, suspect=s_name, vehicle=v_name)
+                options.append((value, rng.random(), present))
                 goals = [d for d in destinations if d != marker] or [
                     d for d in DESTINATIONS if d != marker
                 ]
@@ -114,23 +109,13 @@ def play(view: PlayerView, rng: random.Random) -> act.Action:
                     legal.opponents(view, me), key=lambda s: (unplaced_in[s], rng.random())
                 )
                 size = max(1, view.seats[target].clue_count)
-                options.append(
-                    (
-                        1.0 * unplaced_in[target] / size,
-                        rng.random(),
-                        act.Snoop(seat=me, target=target),
-                    )
-                )
+                value = 1.0 * unplaced_in[target] / size
+                options.append((value, rng.random(), act.Snoop(seat=me, target=target)))
             case "all_snoop":
                 target = (me - 1) % n if info.direction == "left" else (me + 1) % n
                 size = max(1, view.seats[target].clue_count)
-                options.append(
-                    (
-                        0.8 * unplaced_in[target] / size,
-                        rng.random(),
-                        act.AllSnoop(seat=me, card=card),
-                    )
-                )
+                value = 0.8 * unplaced_in[target] / size
+                options.append((value, rng.random(), act.AllSnoop(seat=me, card=card)))
             case "super_sleuth":
                 open_cards = [c for c in CARD_IDS if matches(c, info) and _unplaced(sheet, c)]
                 value = min(len(open_cards), n - 1) * 0.6
