@@ -30,7 +30,7 @@ MAX_INPUT = 50
 
 def card(text: str, kind: Kind) -> str:
     """The card of `kind` a member meant by `text` (id or name, any case)."""
-    found = words.find_card(text) if len(text) <= MAX_INPUT else None
+    found = words.CARD_WORDS.find(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
         raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)
@@ -150,13 +150,13 @@ def card_choices(kind: Kind, current: str, lang: str, first: Sequence[str] = ()
     member's language or in English (those in `first` first), labelled in their language."""
     cards = sorted(BY_KIND[kind], key=lambda c: (c not in first, BY_KIND[kind].index(c)))
     return [(words.card_label(lang, c), c) for c in cards
-            if words.card_matches(lang, c, current)][:25]
+            if words.CARD_WORDS.matches(lang, c, current)][:25]
 
 
 def why_choices(current: str, lang: str) -> list[Choice]:
     """Autocomplete of `notes why`: every Clue card whose name contains what was typed."""
     return [(words.card_label(lang, c), c) for c in CLUES
-            if words.card_matches(lang, c, current)][:25]
+            if words.CARD_WORDS.matches(lang, c, current)][:25]
 
 
 def focused_kind(data: object) -> Kind:

@@ -24,7 +24,7 @@ MAX_INPUT = 50
 
 
 def card(text: str) -> str:
-    found = words.find_card(text) if len(text) <= MAX_INPUT else None
+    found = words.CARD_WORDS.find(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
         raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)
@@ -122,7 +122,7 @@ def card_choices(cards: Sequence[str], current: str, lang: str) -> list[Choice]:
     """The cards whose name holds what was typed, in the member's language or in English,
     labelled in their language."""
     return [(words.card_label(lang, c), c) for c in cards
-            if words.card_matches(lang, c, current)][:25]
+            if words.CARD_WORDS.matches(lang, c, current)][:25]
 
 
 def pass_choices(state: GameState, seat: int, category: Category, current: str, lang: str
