@@ -18,6 +18,8 @@ from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, subject_
 Build = Callable[[GameState, int], act.Action]
 Choice = tuple[str, str]
 """(label, value) for an autocomplete choice."""
+CategoryChoices = Callable[[GameState, int, Category, str, str], list[Choice]]
+"""Autocomplete of a card option of one category: (state, seat, category, typed, lang)."""
 
 MAX_INPUT = 50
 """Longer input is never a card or subject: refused without echoing it back."""
