@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import io
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -177,6 +177,36 @@ def typed_in(typed: str, *names: str) -> bool:
     in the member's language or in English)."""
     needle = folded(typed.strip())
     return any(needle in folded(name) for name in names)
+
+
+@dataclass(frozen=True)
+class CardWords:
+    """A game's cards as members read and type them in their language: each game's `words`
+    module holds one, under its catalog context."""
+
+    context: str
+    english: Mapping[str, str]
+    """Card id → its English name (the message id)."""
+    icons: Mapping[str, str]
+    """Card id → the emoji its label begins with."""
+    find_english: Callable[[str], str | None]
+    """The engine's own lookup of a card by its id or English name."""
+
+    def find(self, text: str) -> str | None:
+        """The card a member typed: its id, or its name in English or any catalog's language."""
+        return self.find_english(text) or name_typed(text, self.english, self.context)
+
+    def name(self, lang: str, card: str) -> str:
+        return named(lang, self.context, self.english[card])
+
+    def label(self, lang: str, card: str) -> str:
+        """ "👤 Mademoiselle Rose" for the Mansion's card id "scarlet" in French."""
+        return f"{self.icons[card]} {self.name(lang, card)}"
+
+    def matches(self, lang: str, card: str, typed: str) -> bool:
+        """Whether what a member typed is in the card's name, in their language or in
+        English."""
+        return typed_in(typed, self.english[card], self.name(lang, card))
 
 
 def name_of(code: str) -> str:

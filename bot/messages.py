@@ -12,6 +12,15 @@ from pydantic import BaseModel
 DESCRIPTION_LIMIT = 4096
 """An embed's description: room for texts longer than a message, such as a rules summary,
 whose translations run longer than the English."""
+FIELD_LIMIT = 1024
+"""An embed field's value."""
+EMBED_LIMIT = 6000
+"""All the text of one embed together."""
+COLOUR_LOBBY = discord.Colour.blurple()
+COLOUR_OVER = discord.Colour.gold()
+COLOUR_SECRET = discord.Colour.dark_purple()
+"""Every game's embeds wear these for a lobby, a finished game and a seat's secrets (each
+game has its own colour for a game in play)."""
 
 class Picture(BaseModel):
     """A picture to attach, named by what draws it; drawn when sent (drawing is pure, so the

@@ -157,25 +157,24 @@ class ThirteenCluesCog(
         lang = self.bot.languages.known(interaction)
         return [app_commands.Choice(name=n, value=v) for n, v in pick(state, seat, lang)]
 
+    async def _of_category(self, interaction: discord.Interaction, current: str,
+                           pick: actions.CategoryChoices) -> Choices:
+        """The cards of the category whose option is being typed (person, location, weapon)."""
+        category = actions.focused_category(interaction.data)
+        return await self._choices(
+            interaction, lambda s, seat, lang: pick(s, seat, category, current, lang))
+
     @pass_.autocomplete("person")
     @pass_.autocomplete("location")
     @pass_.autocomplete("weapon")
     async def _pass_cards(self, interaction: discord.Interaction, current: str) -> Choices:
-        category = actions.focused_category(interaction.data)
-        return await self._choices(
-            interaction, lambda s, seat, lang: actions.pass_choices(s, seat, category, current,
-                                                                   lang)
-        )
+        return await self._of_category(interaction, current, actions.pass_choices)
 
     @accuse.autocomplete("person")
     @accuse.autocomplete("location")
     @accuse.autocomplete("weapon")
     async def _accusable(self, interaction: discord.Interaction, current: str) -> Choices:
-        category = actions.focused_category(interaction.data)
-        return await self._choices(
-            interaction, lambda s, seat, lang: actions.accuse_choices(s, seat, category, current,
-                                                                     lang)
-        )
+        return await self._of_category(interaction, current, actions.accuse_choices)
 
     @ask.autocomplete("about")
     async def _subjects(self, interaction: discord.Interaction, current: str) -> Choices:

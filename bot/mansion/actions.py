@@ -13,23 +13,8 @@ from bot.errors import UserError
 from bot.i18n import N_
 from bot.mansion import words
 from bot.mansion.family import Build, check_prompt
-from engine.mansion import (
-    Accuse,
-    Action,
-    AllSnoop,
-    AnswerTip,
-    ChooseSolution,
-    EndTurn,
-    GameState,
-    Move,
-    PickCard,
-    PrivateTip,
-    ShowCard,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
+from engine.mansion import GameState
+from engine.mansion import actions as act
 from engine.mansion.cards import BY_KIND, CLUES, Kind
 from engine.mansion.prompts import TipPrompt
 
@@ -45,7 +30,7 @@ MAX_INPUT = 50
 
 def card(text: str, kind: Kind) -> str:
     """The card of `kind` a member meant by `text` (id or name, any case)."""
-    found = words.find_card(text) if len(text) <= MAX_INPUT else None
+    found = words.CARD_WORDS.find(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
         raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)
@@ -54,11 +39,11 @@ def card(text: str, kind: Kind) -> str:
     return found
 
 
-def answering(prompt: int | None, make: Callable[[GameState, int], Action]) -> Build:
+def answering(prompt: int | None, make: Callable[[GameState, int], act.Action]) -> Build:
     """A builder that first checks the seat still has the prompt `prompt` open (None: a slash
     command, which acts on whatever is open now)."""
 
-    def build(state: GameState, seat: int) -> Action:
+    def build(state: GameState, seat: int) -> act.Action:
         if prompt is not None:
             open_prompt = state.prompt_for(seat)
             check_prompt(open_prompt.id if open_prompt else None, prompt)
@@ -71,48 +56,56 @@ def answering(prompt: int | None, make: Callable[[GameState, int], Action]) -> B
 
 
 def end_turn(prompt: int | None) -> Build:
-    return answering(prompt, lambda s, seat: EndTurn(seat=seat))
+    return answering(prompt, lambda s, seat: act.EndTurn(seat=seat))
 
 
 def suggest_any(prompt: int, destination: str, suspect: str, vehicle: str) -> Build:
-    return answering(prompt, lambda s, seat: SuggestAny(
+    return answering(prompt, lambda s, seat: act.SuggestAny(
         seat=seat, destination=card(destination, Kind.DESTINATION),
         suspect=card(suspect, Kind.SUSPECT), vehicle=card(vehicle, Kind.VEHICLE)))
 
 
 def suggest_present(prompt: int, suspect: str, vehicle: str) -> Build:
-    return answering(prompt, lambda s, seat: SuggestPresent(
+    return answering(prompt, lambda s, seat: act.SuggestPresent(
         seat=seat, suspect=card(suspect, Kind.SUSPECT), vehicle=card(vehicle, Kind.VEHICLE)))
 
 
 def move(prompt: int, destination: str) -> Build:
-    return answering(prompt, lambda s, seat: Move(
+    return answering(prompt, lambda s, seat: act.Move(
         seat=seat, destination=card(destination, Kind.DESTINATION)))
 
 
 def snoop(prompt: int, target: int) -> Build:
-    return answering(prompt, lambda s, seat: Snoop(seat=seat, target=target))
+    return answering(prompt, lambda s, seat: act.Snoop(seat=seat, target=target))
 
 
 def all_snoop(prompt: int, action_card: str) -> Build:
-    return answering(prompt, lambda s, seat: AllSnoop(seat=seat, card=action_card))
+    return answering(prompt, lambda s, seat: act.AllSnoop(seat=seat, card=action_card))
 
 
 def super_sleuth(prompt: int, action_card: str) -> Build:
-    return answering(prompt, lambda s, seat: SuperSleuth(seat=seat, card=action_card))
+    return answering(prompt, lambda s, seat: act.SuperSleuth(seat=seat, card=action_card))
 
 
 def private_tip(prompt: int, action_card: str, target: int) -> Build:
-    return answering(prompt, lambda s, seat: PrivateTip(seat=seat, card=action_card,
-                                                        target=target))
+    return answering(prompt, lambda s, seat: act.PrivateTip(seat=seat, card=action_card,
+                                                            target=target))
 
 
 def accuse(prompt: int | None, suspect: str | None, vehicle: str | None,
            destination: str | None) -> Build:
-    def make(state: GameState, seat: int) -> Action:
+    return _naming(act.Accuse, prompt, suspect, vehicle, destination)
+
+
+def _naming(naming: type[act.Accuse | act.ChooseSolution], prompt: int | None,
+            suspect: str | None, vehicle: str | None, destination: str | None) -> Build:
+    """An accusation or a fugitive's solution: both name a suspect, a vehicle and a
+    destination, all three required."""
+
+    def make(state: GameState, seat: int) -> act.Action:
         if suspect is None or vehicle is None or destination is None:
             raise UserError("Pick a suspect, a vehicle and a destination first.")
-        return Accuse(seat=seat, suspect=card(suspect, Kind.SUSPECT),
+        return naming(seat=seat, suspect=card(suspect, Kind.SUSPECT),
                       vehicle=card(vehicle, Kind.VEHICLE),
                       destination=card(destination, Kind.DESTINATION))
 
@@ -123,36 +116,29 @@ def accuse(prompt: int | None, suspect: str | None, vehicle: str | None,
 
 
 def show(prompt: int, shown: str) -> Build:
-    return answering(prompt, lambda s, seat: ShowCard(seat=seat, card=shown))
+    return answering(prompt, lambda s, seat: act.ShowCard(seat=seat, card=shown))
 
 
 def pick(prompt: int, position: int) -> Build:
-    return answering(prompt, lambda s, seat: PickCard(seat=seat, position=position))
+    return answering(prompt, lambda s, seat: act.PickCard(seat=seat, position=position))
 
 
 def answer_tip(prompt: int, option: int) -> Build:
     """The tip prompt's `option`-th answer (the options are fixed when the tip is passed)."""
 
-    def make(state: GameState, seat: int) -> Action:
+    def make(state: GameState, seat: int) -> act.Action:
         open_prompt = state.prompt_for(seat)
         assert isinstance(open_prompt, TipPrompt)
         if not 0 <= option < len(open_prompt.options):
             raise UserError("That answer is not one of the choices.")
-        return AnswerTip(seat=seat, cards=list(open_prompt.options[option]))
+        return act.AnswerTip(seat=seat, cards=list(open_prompt.options[option]))
 
     return answering(prompt, make)
 
 
 def choose_solution(prompt: int, suspect: str | None, vehicle: str | None,
                     destination: str | None) -> Build:
-    def make(state: GameState, seat: int) -> Action:
-        if suspect is None or vehicle is None or destination is None:
-            raise UserError("Pick a suspect, a vehicle and a destination first.")
-        return ChooseSolution(seat=seat, suspect=card(suspect, Kind.SUSPECT),
-                              vehicle=card(vehicle, Kind.VEHICLE),
-                              destination=card(destination, Kind.DESTINATION))
-
-    return answering(prompt, make)
+    return _naming(act.ChooseSolution, prompt, suspect, vehicle, destination)
 
 
 # choices ----------------------------------------------------------------------------------
@@ -164,13 +150,13 @@ def card_choices(kind: Kind, current: str, lang: str, first: Sequence[str] = ()
     member's language or in English (those in `first` first), labelled in their language."""
     cards = sorted(BY_KIND[kind], key=lambda c: (c not in first, BY_KIND[kind].index(c)))
     return [(words.card_label(lang, c), c) for c in cards
-            if words.card_matches(lang, c, current)][:25]
+            if words.CARD_WORDS.matches(lang, c, current)][:25]
 
 
 def why_choices(current: str, lang: str) -> list[Choice]:
     """Autocomplete of `notes why`: every Clue card whose name contains what was typed."""
     return [(words.card_label(lang, c), c) for c in CLUES
-            if words.card_matches(lang, c, current)][:25]
+            if words.CARD_WORDS.matches(lang, c, current)][:25]
 
 
 def focused_kind(data: object) -> Kind:

@@ -13,16 +13,7 @@ from bot.mansion.render.lines import voice
 from bot.mansion.words import card_label, card_name
 from bot.plug import Assist
 from bot.thinking import ranked_hint, think
-from engine.mansion.actions import (
-    Accuse,
-    AllSnoop,
-    Move,
-    PrivateTip,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
+from engine.mansion import actions as act
 from engine.mansion.coach import SAMPLES, Advice, Play, Rated, advise
 from engine.mansion.facts import INDEX
 from engine.mansion.notes import bookkeeping
@@ -38,29 +29,29 @@ from engine.mansion.views import PlayerView
 from engine.mansion.why import SOLUTION_SEEN, Why, explain
 
 
-def play_text(v: Voice, here: str, move: Play | Accuse) -> str:
+def play_text(v: Voice, here: str, move: Play | act.Accuse) -> str:
     """ "Suggest Mr. Green, Train from The Alamo (Suggestion from ANY)", "Snoop **Bea**";
     `here`: the player's marker (a Suggestion from PRESENT is made there)."""
     lang = v.lang
     match move:
-        case SuggestAny() | SuggestPresent():
-            anywhere = isinstance(move, SuggestAny)
-            where = move.destination if isinstance(move, SuggestAny) else here
+        case act.SuggestAny() | act.SuggestPresent():
+            anywhere = isinstance(move, act.SuggestAny)
+            where = move.destination if isinstance(move, act.SuggestAny) else here
             return tr(lang, "Suggest {suspect}, {vehicle} from {place} ({card})",
                       suspect=card_label(lang, move.suspect),
                       vehicle=card_label(lang, move.vehicle), place=card_label(lang, where),
                       card=action_name(lang, "suggest_any" if anywhere else "suggest_present"))
-        case Move():
+        case act.Move():
             return tr(lang, "Move to {place}, without a suggestion",
                       place=card_label(lang, move.destination))
-        case Snoop():
+        case act.Snoop():
             return tr(lang, "Snoop {seat}", seat=v.who(move.target))
-        case AllSnoop() | SuperSleuth():
+        case act.AllSnoop() | act.SuperSleuth():
             return tr(lang, "Play {card}", card=action_name(lang, move.card))
-        case PrivateTip():
+        case act.PrivateTip():
             return tr(lang, "Pass {card} to {seat}", card=action_name(lang, move.card),
                       seat=v.who(move.target))
-        case Accuse():
+        case act.Accuse():
             return tr(lang, "Accuse {named}", named=triple_text(lang, Triple(
                 suspect=move.suspect, vehicle=move.vehicle, destination=move.destination)))
 

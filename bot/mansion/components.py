@@ -25,6 +25,7 @@ from bot.mansion import actions, words
 from bot.mansion.family import (
     OWN,
     PREFIX,
+    Build,
     Family,
     Then,
     custom_id,
@@ -52,6 +53,13 @@ LABEL = 80
 
 def encode(draft: list[str | None]) -> str:
     return ".".join(c or NONE for c in draft)
+
+
+def step_ids(table_id: int, prompt: int, draft: list[str | None]) -> Callable[[str], str]:
+    """A picker's custom_id for each of its verbs: the table, the prompt it answers and the
+    choices carried so far."""
+    code = encode(draft)
+    return lambda verb: custom_id(verb, table_id, prompt, code)
 
 
 def decode(text: str, kinds: tuple[Kind, ...]) -> list[str | None]:
@@ -303,12 +311,9 @@ def where_described(view: PlayerView, lang: str) -> dict[str, str]:
 def suggest_any_picker(table_id: int, view: PlayerView, draft: list[str | None], lang: str
                        ) -> Outgoing:
     assert view.prompt is not None
-    pid, code = view.prompt.id, encode(draft)
+    pid = view.prompt.id
     dest, suspect, vehicle = draft
-
-    def cid(verb: str) -> str:
-        return custom_id(verb, table_id, pid, code)
-
+    cid = step_ids(table_id, pid, draft)
     items: list[Item] = [
         card_select(lang, cid("sad"), Kind.DESTINATION,
                     tr(lang, "From which destination? (you take its marker)"), dest,
@@ -327,13 +332,10 @@ def suggest_any_picker(table_id: int, view: PlayerView, draft: list[str | None],
 def suggest_present_picker(table_id: int, view: PlayerView, draft: list[str | None], lang: str
                            ) -> Outgoing:
     assert view.prompt is not None
-    pid, code = view.prompt.id, encode(draft)
+    pid = view.prompt.id
     suspect, vehicle, dest = draft
     here = view.seats[view.seat].marker
-
-    def cid(verb: str) -> str:
-        return custom_id(verb, table_id, pid, code)
-
+    cid = step_ids(table_id, pid, draft)
     elsewhere = [d for d in BY_KIND[Kind.DESTINATION] if d != here]
     items: list[Item] = [
         card_select(lang, cid("sps"), Kind.SUSPECT, tr(lang, "The suspect…"), suspect),
@@ -353,11 +355,7 @@ def suggest_present_picker(table_id: int, view: PlayerView, draft: list[str | No
 
 
 def accuse_picker(table_id: int, pid: int, draft: list[str | None], lang: str) -> Outgoing:
-    code = encode(draft)
-
-    def cid(verb: str) -> str:
-        return custom_id(verb, table_id, pid, code)
-
+    cid = step_ids(table_id, pid, draft)
     items: list[Item] = [
         *triple_selects(lang, cid, ("acs", "acv", "acd"), draft),
         button(tr(lang, "Accuse"), cid("acgo"), RED, emoji="⚖️", disabled=None in draft),
@@ -379,11 +377,7 @@ def triple_selects(lang: str, cid: Callable[[str], str], verbs: tuple[str, str, 
 
 
 def solution_items(table_id: int, pid: int, draft: list[str | None], lang: str) -> list[Item]:
-    code = encode(draft)
-
-    def cid(verb: str) -> str:
-        return custom_id(verb, table_id, pid, code)
-
+    cid = step_ids(table_id, pid, draft)
     return [
         *triple_selects(lang, cid, ("sols", "solv", "sold"), draft),
         button(tr(lang, "Choose this solution"), cid("solgo"), GREEN, emoji="🦹",
@@ -560,49 +554,74 @@ class SuggestPicker(Acting, template=r"mbm:(?P<verb>sad|sas|sav|sago|sps|spv|spm
                 **picker(table.id, view, draft, lang).reply_kwargs())
 
 
-class AccusePicker(Acting, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\d+):"
-                                    r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
+class TriplePicker(Acting, template=r"mbm:never:triple"):
+    """A suspect, a vehicle and a destination picked one by one (`SLOTS`), then sent (`GO`):
+    an accusation, or the fugitive's solution."""
+
+    SLOTS: ClassVar[dict[str, int]]
+    GO: ClassVar[str]
+    DONE: ClassVar[str]
+    """What the member is told once it is sent (a template for `tr`)."""
+
+    def naming(self, prompt: int, suspect: str | None, vehicle: str | None,
+               destination: str | None) -> Build:
+        raise NotImplementedError
+
+    def redrawn(self, interaction: discord.Interaction, table: Table, view: PlayerView,
+                draft: list[str | None], lang: str) -> Outgoing:
+        raise NotImplementedError
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        table, view = await self.current(interaction)
+        assert view.prompt is not None
+        draft = decode(self.click.draft, TRIPLE_KINDS)
+        if self.click.verb == self.GO:
+            await self.act(interaction, self.naming(view.prompt.id, *draft), self.DONE)
+            return
+        slot = self.SLOTS[self.click.verb]
+        draft[slot] = chosen_value(interaction, BY_KIND[TRIPLE_KINDS[slot]])
+        lang = await language_of(interaction)
+        await interaction.response.edit_message(
+            **self.redrawn(interaction, table, view, draft, lang).reply_kwargs())
+
+
+class AccusePicker(TriplePicker, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<table>\d+):"
+                                          r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """Suspect, vehicle, destination, then Accuse (on your turn, before or after playing)."""
 
     SLOTS: ClassVar[dict[str, int]] = {"acs": 0, "acv": 1, "acd": 2}
+    GO = "acgo"
+    DONE = ACCUSED
 
-    async def clicked(self, interaction: discord.Interaction) -> None:
-        table, view = await self.current(interaction)
+    def naming(self, prompt: int, suspect: str | None, vehicle: str | None,
+               destination: str | None) -> Build:
+        return actions.accuse(prompt, suspect, vehicle, destination)
+
+    def redrawn(self, interaction: discord.Interaction, table: Table, view: PlayerView,
+                draft: list[str | None], lang: str) -> Outgoing:
         assert view.prompt is not None
-        pid = view.prompt.id
-        draft = decode(self.click.draft, TRIPLE_KINDS)
-        if self.click.verb == "acgo":
-            await self.act(interaction, actions.accuse(pid, *draft), ACCUSED)
-            return
-        slot = self.SLOTS[self.click.verb]
-        draft[slot] = chosen_value(interaction, BY_KIND[TRIPLE_KINDS[slot]])
-        lang = await language_of(interaction)
-        await interaction.response.edit_message(
-            **accuse_picker(table.id, pid, draft, lang).reply_kwargs())
+        return accuse_picker(table.id, view.prompt.id, draft, lang)
 
 
-class SolutionPicker(Acting, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<table>\d+):"
-                                      r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
+class SolutionPicker(TriplePicker, template=r"mbm:(?P<verb>sols|solv|sold|solgo):(?P<table>\d+):"
+                                            r"(?P<stamp>\d+):(?P<draft>[a-z_.]+)"):
     """One Against All: the fugitive chooses the solution (by DM, `hand` or the panel)."""
 
     SLOTS: ClassVar[dict[str, int]] = {"sols": 0, "solv": 1, "sold": 2}
+    GO = "solgo"
+    DONE = N_("🦹 Solution chosen.")
 
-    async def clicked(self, interaction: discord.Interaction) -> None:
-        table, view = await self.current(interaction)
+    def naming(self, prompt: int, suspect: str | None, vehicle: str | None,
+               destination: str | None) -> Build:
+        return actions.choose_solution(prompt, suspect, vehicle, destination)
+
+    def redrawn(self, interaction: discord.Interaction, table: Table, view: PlayerView,
+                draft: list[str | None], lang: str) -> Outgoing:
         assert view.prompt is not None
-        pid = view.prompt.id
-        draft = decode(self.click.draft, TRIPLE_KINDS)
-        if self.click.verb == "solgo":
-            await self.act(interaction, actions.choose_solution(pid, *draft),
-                           N_("🦹 Solution chosen."))
-            return
-        slot = self.SLOTS[self.click.verb]
-        draft[slot] = chosen_value(interaction, BY_KIND[TRIPLE_KINDS[slot]])
-        lang = await language_of(interaction)
         text = prompt_text(view.prompt, view, voice(view, view.seat, lang))
-        out = Outgoing.of(text, view=view_of(*solution_items(table.id, pid, draft, lang)))
-        await interaction.response.edit_message(
-            **headed_in_dm(interaction, table, out, lang).reply_kwargs())
+        out = Outgoing.of(text, view=view_of(*solution_items(table.id, view.prompt.id, draft,
+                                                             lang)))
+        return headed_in_dm(interaction, table, out, lang)
 
 
 class PromptButton(Acting, template=r"mbm:(?P<verb>show|pick|tip):(?P<table>\d+):"

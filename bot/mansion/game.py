@@ -64,7 +64,7 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     extension = "cogs.mansion"
     min_players = 3
     max_players = 5
-    ai_levels: tuple[str, ...] = ("easy", "normal", "expert")
+    ai_levels: tuple[str, ...] = LEVELS
     default_level = "normal"
     idle_level = IDLE
     gone_level = "normal"
@@ -98,19 +98,15 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
     apply = staticmethod(apply)
     waiting_on = staticmethod(legal.waiting_on)
     turn_key = staticmethod(legal.turn_key)
+    is_over = staticmethod(legal.is_over)
+    winners = staticmethod(legal.winners)
 
     def abandon(self, state: GameState, reason: str) -> tuple[GameState, list[Event]]:
         return apply(state, Abandon(reason=reason))
 
-    def is_over(self, state: GameState) -> bool:
-        return legal.is_over(state)
-
     def under_way(self, state: GameState) -> bool:
         """A game of the series was dealt (One Against All deals once the fugitive chose)."""
         return state.solution is not None or any(r.solution is not None for r in state.rounds)
-
-    def winners(self, state: GameState) -> set[int]:
-        return legal.winners(state)
 
     def ai_action(self, state: GameState, seat: int, level: str, rng: random.Random) -> Action:
         if level == IDLE:

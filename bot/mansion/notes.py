@@ -17,12 +17,11 @@ from bot.i18n import N_, tr
 from bot.interactions import language_of
 from bot.mansion import words
 from bot.mansion.coaching import advice_for, explain_for, hint_due, hint_text, why_text
-from bot.mansion.render.embeds import COLOUR_SECRET, FIELD
 from bot.mansion.render.labels import TITLE, clip, triple_text
 from bot.mansion.settings import MansionSettings
 from bot.mansion.shown import notes_grid_picture
 from bot.mansion.words import KIND_PLURAL, card_name
-from bot.messages import Outgoing
+from bot.messages import COLOUR_SECRET, FIELD_LIMIT, Outgoing
 from bot.models import Table
 from bot.thinking import think
 from engine.mansion import choices
@@ -59,7 +58,7 @@ def notes_embed(grid: Notes, view: PlayerView, lang: str) -> discord.Embed:
                 tail = f" {row.solution_probability:>4.0%}"
             rows.append(f"{card_name(lang, card):<{width}} {cells:<{4 * len(heads) - 2}}{tail}")
         embed.add_field(name=plural,
-                        value=clip("```\n" + "\n".join(rows) + "\n```", FIELD), inline=False)
+                        value=clip("```\n" + "\n".join(rows) + "\n```", FIELD_LIMIT), inline=False)
     if grid.solved is not None:
         embed.add_field(name=tr(lang, "🔓 Solved"), value=triple_text(lang, grid.solved),
                         inline=False)
@@ -68,7 +67,7 @@ def notes_embed(grid: Notes, view: PlayerView, lang: str) -> discord.Embed:
                  for o in grid.solutions[:TOP]]
         embed.add_field(name=tr(lang, "🎯 {possible} possible solutions; the likeliest",
                                 possible=grid.possible),
-                        value=clip("\n".join(lines), FIELD), inline=False)
+                        value=clip("\n".join(lines), FIELD_LIMIT), inline=False)
     legend = tr(lang, "X holds it · - does not · . unknown · ★ the solution")
     if odds:
         legend += " · " + tr(lang, "% the chance it is in the solution")
@@ -96,7 +95,7 @@ async def notes_answer(interaction: discord.Interaction, table: Table, view: Pla
     when it is the seat's turn to play; with `why` (a card), why the notes mark it so."""
     lang = await language_of(interaction)
     if why is not None:
-        card = words.find_card(why)
+        card = words.CARD_WORDS.find(why)
         if card is None:
             raise UserError("There is no card called '{name}'.", name=why[:40])
         assist = MansionSettings.model_validate(table.options).assist
@@ -128,10 +127,10 @@ def notes_message(table: Table, view: PlayerView, lang: str, advice: Advice | No
     shown = notes_grid_picture(grid, view, lang, embed=0)
     embed = notes_embed(grid, view, lang)
     if choice is not None and grid.assist == "full":
-        embed.add_field(name=tr(lang, CHOICE_ODDS), value=clip(choice, FIELD), inline=False)
+        embed.add_field(name=tr(lang, CHOICE_ODDS), value=clip(choice, FIELD_LIMIT), inline=False)
     if advice is not None:
-        embed.add_field(name=tr(lang, "Hint"), value=clip(hint_text(view, advice, lang), FIELD),
-                        inline=False)
+        embed.add_field(name=tr(lang, "Hint"),
+                        value=clip(hint_text(view, advice, lang), FIELD_LIMIT), inline=False)
     return Outgoing.of(embeds=[embed], pictures=[shown] if shown else [])
 
 

@@ -22,7 +22,7 @@ from bot.pictures.canvas import Canvas
 from bot.pictures.colours import THEME, ink_on, mix, rgb
 from bot.pictures.names import alt_name, drawn_name
 from bot.pictures.numbers import percent
-from bot.pictures.page import draw_header, to_json
+from bot.pictures.page import Scene, draw_header
 from bot.pictures.picture import Picture, make_picture
 from engine.mansion.cards import BY_KIND, Kind
 from engine.mansion.notes import Notes
@@ -49,11 +49,9 @@ class NoteRow:
 
 
 @dataclass(frozen=True)
-class NotesScene:
+class NotesScene(Scene):
     """Everything the notes picture shows (and nothing else): the cache key."""
 
-    title: str
-    subtitle: str
     heads: tuple[str, ...]
     me: int
     blocks: tuple[tuple[str, tuple[NoteRow, ...]], ...]
@@ -66,9 +64,6 @@ class NotesScene:
     words: tuple[str, str, str, str]
     """The words drawn around the grid, in the reader's language: the solution's column,
     the "deduced" tag, the summary's first line, the odds' legend."""
-
-    def to_json(self) -> str:
-        return to_json(self)
 
 
 def notes_data(grid: Notes, names: list[str], variant_line: str, lang: str = SOURCE

@@ -31,24 +31,11 @@ suspects")."""
 WORDS: tuple[str, ...] = (*(info.name for info in CLUES.values()), *ASKS, *TERMS)
 
 
-def find_card(text: str) -> str | None:
-    """The card a member typed: its id, or its name in English or any catalog's language."""
-    return find_clue(text) or i18n.name_typed(text, {c: i.name for c, i in CLUES.items()},
-                                              CONTEXT)
-
-
-def card_name(lang: str, card: str) -> str:
-    return i18n.named(lang, CONTEXT, CLUES[card].name)
-
-
-def card_label(lang: str, card: str) -> str:
-    """ "👤 Mademoiselle Rose" for the card id "scarlet" in French."""
-    return f"{KIND_EMOJI[CLUES[card].kind]} {card_name(lang, card)}"
-
-
-def card_matches(lang: str, card: str, typed: str) -> bool:
-    """Whether what a member typed is in the card's name, in their language or in English."""
-    return i18n.typed_in(typed, CLUES[card].name, card_name(lang, card))
+CARD_WORDS = i18n.CardWords(CONTEXT, {c: i.name for c, i in CLUES.items()},
+                            {c: KIND_EMOJI[i.kind] for c, i in CLUES.items()}, find_clue)
+card_name = CARD_WORDS.name
+card_label = CARD_WORDS.label
+"""A card's kind and name: "👤 Mademoiselle Rose" for "scarlet" in French."""
 
 
 def ask(lang: str, card: str) -> str:

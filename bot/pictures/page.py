@@ -65,6 +65,18 @@ class Page:
         return to_json(self)
 
 
+@dataclass(frozen=True)
+class Scene:
+    """Everything one picture shows (and nothing else), under its title: each kind adds its
+    own fields after these, and the canonical JSON of the whole is the picture's cache key."""
+
+    title: str
+    subtitle: str
+
+    def to_json(self) -> str:
+        return to_json(self)
+
+
 def to_json(value: object) -> str:
     """Canonical JSON of nested frozen dataclasses (fields in order, no deep copies: this
     runs on every cache look-up, where `dataclasses.asdict` would cost milliseconds)."""

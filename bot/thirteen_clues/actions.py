@@ -10,29 +10,23 @@ from bot.errors import UserError
 from bot.i18n import tr
 from bot.models import player_id
 from bot.thirteen_clues import words
-from engine.thirteen_clues import (
-    Accuse,
-    Action,
-    Ask,
-    ChoosePass,
-    Consult,
-    TakeGlass,
-    legal,
-    player_view,
-)
 from engine.thirteen_clues import GameState as GameState  # re-exported: the cog types by it
+from engine.thirteen_clues import actions as act
+from engine.thirteen_clues import legal, player_view
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, subject_kind
 
-Build = Callable[[GameState, int], Action]
+Build = Callable[[GameState, int], act.Action]
 Choice = tuple[str, str]
 """(label, value) for an autocomplete choice."""
+CategoryChoices = Callable[[GameState, int, Category, str, str], list[Choice]]
+"""Autocomplete of a card option of one category: (state, seat, category, typed, lang)."""
 
 MAX_INPUT = 50
 """Longer input is never a card or subject: refused without echoing it back."""
 
 
 def card(text: str) -> str:
-    found = words.find_card(text) if len(text) <= MAX_INPUT else None
+    found = words.CARD_WORDS.find(text) if len(text) <= MAX_INPUT else None
     if found is None:
         shown = text if len(text) <= MAX_INPUT else f"{text[:20]}…"
         raise UserError("There is no card called '{name}'. Pick one from the list.", name=shown)
@@ -61,9 +55,9 @@ def member_seat(state: GameState, user_id: int) -> int:
 
 
 def pass_named(person: str, location: str, weapon: str) -> Build:
-    def build(state: GameState, seat: int) -> Action:
+    def build(state: GameState, seat: int) -> act.Action:
         p, loc, w = card(person), card(location), card(weapon)
-        return ChoosePass(seat=seat, person=p, location=loc, weapon=w)
+        return act.ChoosePass(seat=seat, person=p, location=loc, weapon=w)
 
     return build
 
@@ -71,11 +65,11 @@ def pass_named(person: str, location: str, weapon: str) -> Build:
 def pass_chosen(chosen: Sequence[str]) -> Build:
     """The pass select's three values, one per category."""
 
-    def build(state: GameState, seat: int) -> Action:
+    def build(state: GameState, seat: int) -> act.Action:
         by_category = {CARDS[c].category: c for c in chosen if c in CARDS}
         if len(by_category) != 3:
             raise UserError("Pick exactly one Person, one Location and one Weapon.")
-        return ChoosePass(
+        return act.ChoosePass(
             seat=seat,
             person=by_category[Category.PERSON],
             location=by_category[Category.LOCATION],
@@ -90,35 +84,35 @@ def ask(
 ) -> Build:
     """`witness` is a seat, or finds one in the state (a member named in a slash command)."""
 
-    def build(state: GameState, seat: int) -> Action:
+    def build(state: GameState, seat: int) -> act.Action:
         target = witness(state) if callable(witness) else witness
         # side: the command's Literal or the picker's left/right; pydantic checks it too
-        return Ask(seat=seat, witness=target, subject=subject(about), side=side,  # type: ignore[arg-type]
-                   top_secret=top_secret)
+        return act.Ask(seat=seat, witness=target, subject=subject(about), side=side,  # type: ignore[arg-type]
+                       top_secret=top_secret)
 
     return build
 
 
 def consult(letter: str) -> Build:
-    def build(state: GameState, seat: int) -> Action:
-        return Consult(seat=seat, letter=letter.strip().upper()[:2])
+    def build(state: GameState, seat: int) -> act.Action:
+        return act.Consult(seat=seat, letter=letter.strip().upper()[:2])
 
     return build
 
 
 def accuse(person: str | None, location: str | None, weapon: str | None) -> Build:
-    def build(state: GameState, seat: int) -> Action:
+    def build(state: GameState, seat: int) -> act.Action:
         if person is None or location is None or weapon is None:
             raise UserError("Pick a Person, a Location and a Weapon first.")
-        return Accuse(seat=seat, person=card(person), location=card(location),
-                      weapon=card(weapon))
+        return act.Accuse(seat=seat, person=card(person), location=card(location),
+                          weapon=card(weapon))
 
     return build
 
 
 def take(source: int | Callable[[GameState], int]) -> Build:
-    def build(state: GameState, seat: int) -> Action:
-        return TakeGlass(seat=seat, source=source(state) if callable(source) else source)
+    def build(state: GameState, seat: int) -> act.Action:
+        return act.TakeGlass(seat=seat, source=source(state) if callable(source) else source)
 
     return build
 
@@ -130,7 +124,7 @@ def card_choices(cards: Sequence[str], current: str, lang: str) -> list[Choice]:
     """The cards whose name holds what was typed, in the member's language or in English,
     labelled in their language."""
     return [(words.card_label(lang, c), c) for c in cards
-            if words.card_matches(lang, c, current)][:25]
+            if words.CARD_WORDS.matches(lang, c, current)][:25]
 
 
 def pass_choices(state: GameState, seat: int, category: Category, current: str, lang: str

@@ -226,7 +226,7 @@ async def show_casebook(interaction: discord.Interaction, locate: Locate,
     async def work() -> Outgoing:
         card = None
         if why is not None:
-            card = words.find_card(why)
+            card = words.CARD_WORDS.find(why)
             if card is None:
                 raise UserError("There is no card called '{name}'.", name=why[:40])
         table = await locate()

@@ -30,11 +30,11 @@ from bot.pictures.numbers import percent
 from bot.pictures.page import (
     PANEL_GAP,
     Page,
+    Scene,
     draw_header,
     pack_rows,
     page_picture,
     same_width,
-    to_json,
 )
 from bot.pictures.panels import Group, Panel, Slot
 from bot.pictures.picture import Picture, make_picture
@@ -527,19 +527,14 @@ class CaseRow:
 
 
 @dataclass(frozen=True)
-class CasebookScene:
+class CasebookScene(Scene):
     """Everything the casebook picture shows (and nothing else): the cache key."""
 
-    title: str
-    subtitle: str
     rows: tuple[CaseRow, ...]
     mysteries: int
     top: tuple[tuple[float, tuple[str, str, str]], ...]
     description: str
     lang: str = SOURCE
-
-    def to_json(self) -> str:
-        return to_json(self)
 
 
 def casebook_scene(view: PlayerView, deduction: Deduction, *, lang: str = SOURCE

@@ -35,19 +35,11 @@ SUIT_EMOJI: dict[str, str] = {
 """Suit value ("purple") → its coloured emoji; a suit reads at a glance in every list."""
 
 
-def find_card(text: str) -> str | None:
-    """The card a member typed: its id, or its name in English or any catalog's language."""
-    return english_find(text) or i18n.name_typed(text, {c: i.name for c, i in CARDS.items()},
-                                                 CONTEXT)
-
-
-def card_name(lang: str, card: str) -> str:
-    return i18n.named(lang, CONTEXT, CARDS[card].name)
-
-
-def card_label(lang: str, card: str) -> str:
-    """ "🟣 Couteau" for the card id "knife" in French."""
-    return f"{SUIT_EMOJI[CARDS[card].suit]} {card_name(lang, card)}"
+CARD_WORDS = i18n.CardWords(CONTEXT, {c: i.name for c, i in CARDS.items()},
+                            {c: SUIT_EMOJI[i.suit] for c, i in CARDS.items()}, english_find)
+card_name = CARD_WORDS.name
+card_label = CARD_WORDS.label
+"""A card's suit and name: "🟣 Couteau" for "knife" in French."""
 
 
 def cards_label(lang: str, cards: Iterable[str], sep: str = " · ") -> str:
@@ -86,8 +78,3 @@ def worded(lang: str, params: Mapping[str, object]) -> dict[str, object]:
     """A refusal's parameters with the game's words in `lang`."""
     return {key: i18n.named(lang, CONTEXT, value) if key in WORDED and isinstance(value, str)
             else value for key, value in params.items()}
-
-
-def card_matches(lang: str, card: str, typed: str) -> bool:
-    """Whether what a member typed is in the card's name, in their language or in English."""
-    return i18n.typed_in(typed, CARDS[card].name, card_name(lang, card))

@@ -35,17 +35,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, product
 
+from engine.mansion import actions as act
 from engine.mansion import legal
-from engine.mansion.actions import (
-    Accuse,
-    Action,
-    AllSnoop,
-    PrivateTip,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
 from engine.mansion.cards import ACTIONS, CLUES, DESTINATIONS, SUSPECTS, VEHICLES, matches
 from engine.mansion.coach import move_key
 from engine.mansion.coach import plays as coach_plays
@@ -307,13 +298,13 @@ Outcomes = Callable[[Key], list[tuple[object, float]]]
 """What `view.seat` may see after a play in the deals read as a key, with each chance."""
 
 
-def _reading(view: PlayerView, play: Action, deals: _Deals) -> tuple[Iterable[Key], Outcomes]:
+def _reading(view: PlayerView, play: act.Action, deals: _Deals) -> tuple[Iterable[Key], Outcomes]:
     """Each deal's key for `play` (a lazy zip of the columns it reads) and the outcomes of a
     key."""
     me = view.seat
     match play:
-        case SuggestAny() | SuggestPresent():
-            where = play.destination if isinstance(play, SuggestAny) else view.seats[me].marker
+        case act.SuggestAny() | act.SuggestPresent():
+            where = play.destination if isinstance(play, act.SuggestAny) else view.seats[me].marker
             named = (play.suspect, play.vehicle, where)
             order = _order(view, me)
             rank = {seat: i for i, seat in enumerate(order)}
@@ -327,15 +318,17 @@ def _reading(view: PlayerView, play: Action, deals: _Deals) -> tuple[Iterable[Ke
                 return [((seat, c), 1 / len(held)) for c in held]
 
             return zip(*(deals.owners[c] for c in named), deals.triples, strict=True), suggestion
-        case Snoop() | AllSnoop():
-            target = play.target if isinstance(play, Snoop) else all_snoop_target(view, play.card)
+        case act.Snoop() | act.AllSnoop():
+            target = (
+                play.target if isinstance(play, act.Snoop) else all_snoop_target(view, play.card)
+            )
 
             def snoop(key: Key) -> list[tuple[object, float]]:
                 hand = sorted(key[0])  # type: ignore[call-overload]
                 return [(c, 1 / len(hand)) for c in hand] if hand else [(None, 1.0)]
 
             return zip(deals.hands[target], deals.triples, strict=True), snoop
-        case SuperSleuth():
+        case act.SuperSleuth():
             feature = frozenset(c for c in CLUES if matches(c, ACTIONS[play.card]))
             answerers = _order_clockwise(view, me)
 
@@ -349,7 +342,7 @@ def _reading(view: PlayerView, play: Action, deals: _Deals) -> tuple[Iterable[Ke
 
             columns = (map(feature.__and__, deals.hands[s]) for s in answerers)
             return zip(*columns, deals.triples, strict=True), sleuth
-        case PrivateTip():
+        case act.PrivateTip():
             tip = play.card
 
             def private_tip(key: Key) -> list[tuple[object, float]]:
@@ -369,13 +362,13 @@ def _order_clockwise(view: PlayerView, seat: int) -> list[int]:
 # --- random positions ---------------------------------------------------------------------
 
 
-def random_action(state: GameState, rng: random.Random) -> Action:
+def random_action(state: GameState, rng: random.Random) -> act.Action:
     """A random legal action of a random waiting seat (accusing now and then)."""
     seat = rng.choice(legal.waiting_on(state))
     prompt = state.prompt_for(seat)
     assert prompt is not None
     if prompt.kind in ("play", "accuse_or_end") and rng.random() < 0.03:
-        accusations = [a for a in legal.legal_actions(state, seat) if isinstance(a, Accuse)]
+        accusations = [a for a in legal.legal_actions(state, seat) if isinstance(a, act.Accuse)]
         return rng.choice(accusations)
     action = legal.idle_action(state, seat, rng)
     assert action is not None

@@ -21,23 +21,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine.mansion import actions as act
 from engine.mansion import legal
-from engine.mansion.actions import (
-    Accuse,
-    AllSnoop,
-    Move,
-    PrivateTip,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
 from engine.mansion.deduction import solve_and_sample
 from engine.mansion.facts import INDEX
 from engine.mansion.outcomes import Board
 from engine.mansion.views import PlayerView
 
-Play = SuggestAny | SuggestPresent | Move | Snoop | AllSnoop | SuperSleuth | PrivateTip
+Play = act.PlayAction
 SAMPLES = 256
 """Deals drawn to estimate the outcome chances (see the module docstring)."""
 
@@ -46,7 +37,7 @@ SAMPLES = 256
 class Rated:
     """One play and the possible solutions expected to be left after it."""
 
-    move: Play | Accuse
+    move: Play | act.Accuse
     left: float
 
 
@@ -58,7 +49,7 @@ class Advice:
     seat: int
     solutions: int
     ranked: tuple[Rated, ...]
-    accusation: Accuse | None
+    accusation: act.Accuse | None
 
     def top(self, count: int = 3) -> tuple[Rated, ...]:
         return self.ranked[:count]
@@ -69,7 +60,7 @@ class Advice:
             return Rated(self.accusation, 1.0)
         return self.ranked[0] if self.ranked else None
 
-    def rated(self, move: Play | Accuse) -> Rated | None:
+    def rated(self, move: Play | act.Accuse) -> Rated | None:
         key = move_key(move)
         return next((r for r in self.ranked if move_key(r.move) == key), None)
 
@@ -82,7 +73,7 @@ def advise(view: PlayerView, samples: int = SAMPLES) -> Advice:
     accusation = None
     if certain is not None and legal.can_accuse(view, view.seat):
         suspect, vehicle, destination = certain
-        accusation = Accuse(
+        accusation = act.Accuse(
             seat=view.seat, suspect=suspect, vehicle=vehicle, destination=destination
         )
     board = Board(view, d, deals, pins=True)
@@ -106,20 +97,20 @@ def plays(view: PlayerView) -> list[Play]:
 def _removed(board: Board, view: PlayerView, play: Play) -> float:
     """Possible solutions the play's outcome is expected to remove at once."""
     match play:
-        case SuggestAny():
+        case act.SuggestAny():
             return board.suggestion(_named(play.suspect, play.vehicle, play.destination))
-        case SuggestPresent():
+        case act.SuggestPresent():
             marker = view.seats[view.seat].marker
             return board.suggestion(_named(play.suspect, play.vehicle, marker))
-        case Move():
+        case act.Move():
             return 0.0
-        case Snoop():
+        case act.Snoop():
             return board.snoop(play.target)
-        case AllSnoop():
+        case act.AllSnoop():
             return board.all_snoop(play.card)
-        case SuperSleuth():
+        case act.SuperSleuth():
             return board.sleuth(play.card)
-        case PrivateTip():
+        case act.PrivateTip():
             return board.tip(play.card, play.target)
 
 
@@ -127,22 +118,22 @@ def _named(suspect: str, vehicle: str, destination: str) -> tuple[int, int, int]
     return INDEX[suspect], INDEX[vehicle], INDEX[destination]
 
 
-def move_key(move: Play | Accuse) -> tuple[str, ...]:
+def move_key(move: Play | act.Accuse) -> tuple[str, ...]:
     """A play's name, for comparing plays (as `bruteforce.play_left` names them)."""
     match move:
-        case SuggestAny():
+        case act.SuggestAny():
             return ("suggest_any", move.destination, move.suspect, move.vehicle)
-        case SuggestPresent():
+        case act.SuggestPresent():
             return ("suggest_present", move.suspect, move.vehicle)
-        case Move():
+        case act.Move():
             return ("move", move.destination)
-        case Snoop():
+        case act.Snoop():
             return ("snoop", str(move.target))
-        case AllSnoop():
+        case act.AllSnoop():
             return ("all_snoop", move.card)
-        case SuperSleuth():
+        case act.SuperSleuth():
             return ("super_sleuth", move.card)
-        case PrivateTip():
+        case act.PrivateTip():
             return ("private_tip", move.card, str(move.target))
-        case Accuse():
+        case act.Accuse():
             return ("accuse", move.suspect, move.vehicle, move.destination)

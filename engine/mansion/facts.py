@@ -30,15 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from engine.mansion import observations as obs
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind, matches
-from engine.mansion.observations import (
-    AllSnoopSeen,
-    DealtSeen,
-    SleuthSeen,
-    SnoopSeen,
-    SuggestionSeen,
-    TipSeen,
-)
 from engine.mansion.records import Triple
 from engine.mansion.views import PlayerView
 
@@ -125,7 +118,7 @@ def facts(view: PlayerView) -> Facts:
     seat = view.seat
     sizes = [s.clue_count for s in view.seats]
     for entry in view.observations:
-        if isinstance(entry, DealtSeen):
+        if isinstance(entry, obs.DealtSeen):
             sizes = list(entry.clue_counts)
     held = [0] * players
     none = [0] * players
@@ -135,7 +128,7 @@ def facts(view: PlayerView) -> Facts:
     out = Facts(seat=seat, players=players, sizes=sizes, held=held, none=none)
     for entry in view.observations:
         match entry:
-            case SuggestionSeen():
+            case obs.SuggestionSeen():
                 named = mask_of(entry.named.cards())
                 for other in entry.passed:
                     none[other] |= named
@@ -143,12 +136,12 @@ def facts(view: PlayerView) -> Facts:
                     out.counts.append(Holds(entry.refuter, named, 1))
                     if entry.shown is not None:
                         held[entry.refuter] |= mask_of([entry.shown])
-            case SnoopSeen(card=str(card)):
+            case obs.SnoopSeen(card=str(card)):
                 held[entry.target] |= mask_of([card])
-            case AllSnoopSeen(card=str(card)):
+            case obs.AllSnoopSeen(card=str(card)):
                 look = next(look for look in entry.looks if look.looker == seat)
                 held[look.target] |= mask_of([card])
-            case SleuthSeen():
+            case obs.SleuthSeen():
                 feature = sleuth_mask(entry.card)
                 for answer in entry.answers:
                     if answer.answered and answer.showed is False:
@@ -157,7 +150,7 @@ def facts(view: PlayerView) -> Facts:
                     out.counts.append(Holds(answer.seat, feature, 1))
                     if answer.card is not None:
                         held[answer.seat] |= mask_of([answer.card])
-            case TipSeen(card=str(tip), cards=list(cards)) if entry.seat == seat:
+            case obs.TipSeen(card=str(tip), cards=list(cards)) if entry.seat == seat:
                 returned = mask_of(cards)
                 held[entry.target] |= returned
                 if ACTIONS[tip].all_of_kind:

@@ -10,28 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache
+from typing import TypeVar
 
 from engine.errors import RuleError
-from engine.mansion.actions import (
-    PLAY_TYPES,
-    Abandon,
-    Accuse,
-    Action,
-    AllSnoop,
-    AnswerTip,
-    ChooseSolution,
-    EndTurn,
-    Move,
-    PickCard,
-    PlayAction,
-    PrivateTip,
-    ShowCard,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-    card_played,
-)
+from engine.mansion import actions as act
 from engine.mansion.cards import (
     ACTIONS,
     CLUES,
@@ -50,6 +32,7 @@ from engine.mansion.state import GameState
 from engine.mansion.views import PlayerView, PublicView, prompt_info
 
 Game = GameState | PlayerView
+_Naming = TypeVar("_Naming", act.Accuse, act.ChooseSolution)
 
 # --- status queries -----------------------------------------------------------------------
 
@@ -184,7 +167,7 @@ def _hand(game: Game, seat: int) -> list[str]:
 # --- enumeration --------------------------------------------------------------------------
 
 
-def legal_actions(game: Game, seat: int) -> list[Action]:
+def legal_actions(game: Game, seat: int) -> list[act.Action]:
     """Every action `seat` may take now (Abandon, a host's action, is not listed).
 
     Non-empty exactly when `seat` is in `waiting_on`, so a random choice is always possible.
@@ -198,19 +181,29 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
         case "play":
             return [*_plays(game, seat), *_accusations(seat)]
         case "accuse_or_end":
-            return [EndTurn(seat=seat), *_accusations(seat)]
+            return [act.EndTurn(seat=seat), *_accusations(seat)]
         case "show":
-            return [ShowCard(seat=seat, card=o[0]) for o in info.options or []]
+            return [act.ShowCard(seat=seat, card=o[0]) for o in info.options or []]
         case "pick":
-            return [PickCard(seat=seat, position=i) for i in range(info.count or 0)]
+            return [act.PickCard(seat=seat, position=i) for i in range(info.count or 0)]
         case "answer_tip":
-            return [AnswerTip(seat=seat, cards=list(o)) for o in info.options or []]
+            return [act.AnswerTip(seat=seat, cards=list(o)) for o in info.options or []]
 
 
 @cache
-def _accusations(seat: int) -> tuple[Accuse, ...]:
+def _accusations(seat: int) -> tuple[act.Accuse, ...]:
+    return _every_triple(act.Accuse, seat)
+
+
+@cache
+def _choices(seat: int) -> tuple[act.ChooseSolution, ...]:
+    return _every_triple(act.ChooseSolution, seat)
+
+
+def _every_triple(naming: type[_Naming], seat: int) -> tuple[_Naming, ...]:
+    """An accusation or a fugitive's choice for every suspect, vehicle and destination."""
     return tuple(
-        Accuse(seat=seat, suspect=s, vehicle=v, destination=d)
+        naming(seat=seat, suspect=s, vehicle=v, destination=d)
         for s in SUSPECTS
         for v in VEHICLES
         for d in DESTINATIONS
@@ -218,19 +211,9 @@ def _accusations(seat: int) -> tuple[Accuse, ...]:
 
 
 @cache
-def _choices(seat: int) -> tuple[ChooseSolution, ...]:
+def _suggestions_any(seat: int) -> tuple[act.SuggestAny, ...]:
     return tuple(
-        ChooseSolution(seat=seat, suspect=s, vehicle=v, destination=d)
-        for s in SUSPECTS
-        for v in VEHICLES
-        for d in DESTINATIONS
-    )
-
-
-@cache
-def _suggestions_any(seat: int) -> tuple[SuggestAny, ...]:
-    return tuple(
-        SuggestAny(seat=seat, destination=d, suspect=s, vehicle=v)
+        act.SuggestAny(seat=seat, destination=d, suspect=s, vehicle=v)
         for d in DESTINATIONS
         for s in SUSPECTS
         for v in VEHICLES
@@ -238,38 +221,40 @@ def _suggestions_any(seat: int) -> tuple[SuggestAny, ...]:
 
 
 @cache
-def _suggestions_present(seat: int) -> tuple[SuggestPresent, ...]:
+def _suggestions_present(seat: int) -> tuple[act.SuggestPresent, ...]:
     return tuple(
-        SuggestPresent(seat=seat, suspect=s, vehicle=v) for s in SUSPECTS for v in VEHICLES
+        act.SuggestPresent(seat=seat, suspect=s, vehicle=v) for s in SUSPECTS for v in VEHICLES
     )
 
 
-def _plays(game: Game, seat: int) -> list[Action]:
-    out: list[Action] = []
+def _plays(game: Game, seat: int) -> list[act.Action]:
+    out: list[act.Action] = []
     for card in playable_cards(game, seat):
         match ACTIONS[card].effect:
             case "suggest_any":
                 out += _suggestions_any(seat)
             case "suggest_present":
                 out += _suggestions_present(seat)
-                out += [Move(seat=seat, destination=d) for d in move_destinations(game, seat)]
+                out += [act.Move(seat=seat, destination=d) for d in move_destinations(game, seat)]
             case "snoop":
-                out += [Snoop(seat=seat, target=t) for t in opponents(game, seat)]
+                out += [act.Snoop(seat=seat, target=t) for t in opponents(game, seat)]
             case "all_snoop":
-                out.append(AllSnoop(seat=seat, card=card))
+                out.append(act.AllSnoop(seat=seat, card=card))
             case "super_sleuth":
-                out.append(SuperSleuth(seat=seat, card=card))
+                out.append(act.SuperSleuth(seat=seat, card=card))
             case "private_tip":
-                out += [PrivateTip(seat=seat, card=card, target=t) for t in opponents(game, seat)]
+                out += [
+                    act.PrivateTip(seat=seat, card=card, target=t) for t in opponents(game, seat)
+                ]
     return out
 
 
-def idle_action(game: Game, seat: int, rng: random.Random) -> Action | None:
+def idle_action(game: Game, seat: int, rng: random.Random) -> act.Action | None:
     """A random legal action that never accuses: a harmless move for an idle player.
 
     Picks the kind of action first (so the 324 possible suggestions do not drown a Snoop).
     """
-    choices = [a for a in legal_actions(game, seat) if not isinstance(a, Accuse)]
+    choices = [a for a in legal_actions(game, seat) if not isinstance(a, act.Accuse)]
     if not choices:
         return None
     kinds = sorted({_kind(a) for a in choices})
@@ -277,8 +262,8 @@ def idle_action(game: Game, seat: int, rng: random.Random) -> Action | None:
     return rng.choice([a for a in choices if _kind(a) == kind])
 
 
-def _kind(action: Action) -> str:
-    if isinstance(action, AllSnoop | SuperSleuth | PrivateTip):
+def _kind(action: act.Action) -> str:
+    if isinstance(action, act.AllSnoop | act.SuperSleuth | act.PrivateTip):
         return f"{action.type}:{action.card}"
     return action.type
 
@@ -286,20 +271,20 @@ def _kind(action: Action) -> str:
 # --- validation ---------------------------------------------------------------------------
 
 _ANSWERS: dict[str, tuple[type, ...]] = {
-    "choose_solution": (ChooseSolution,),
-    "play": (*PLAY_TYPES, Accuse),
-    "accuse_or_end": (Accuse, EndTurn),
-    "show": (ShowCard,),
-    "pick": (PickCard,),
-    "answer_tip": (AnswerTip,),
+    "choose_solution": (act.ChooseSolution,),
+    "play": (*act.PLAY_TYPES, act.Accuse),
+    "accuse_or_end": (act.Accuse, act.EndTurn),
+    "show": (act.ShowCard,),
+    "pick": (act.PickCard,),
+    "answer_tip": (act.AnswerTip,),
 }
 
 
-def check(state: GameState, action: Action) -> None:
+def check(state: GameState, action: act.Action) -> None:
     """Raise RuleError, with a message for the player, if `action` is not allowed now."""
     if state.phase == "over":
         raise RuleError("This game is already over.")
-    if isinstance(action, Abandon):
+    if isinstance(action, act.Abandon):
         return
     seat = action.seat
     if not 0 <= seat < state.players:
@@ -308,24 +293,24 @@ def check(state: GameState, action: Action) -> None:
     if prompt is None or not isinstance(action, _ANSWERS[prompt.kind]):
         raise _not_now(state, seat, action, prompt)
     match action:
-        case _ if isinstance(action, PLAY_TYPES):
+        case _ if isinstance(action, act.PLAY_TYPES):
             _check_play(state, action)
-        case Accuse() | ChooseSolution():
+        case act.Accuse() | act.ChooseSolution():
             _triple(action.suspect, action.vehicle, action.destination)
-        case ShowCard():
+        case act.ShowCard():
             assert isinstance(prompt, ShowPrompt)
             _check_show(state, action, prompt)
-        case PickCard():
+        case act.PickCard():
             assert isinstance(prompt, PickPrompt)
             if not 0 <= action.position < prompt.count:
                 raise RuleError(
                     "There are {count} face-down cards: pick one of them (1 to {count}).",
                     count=prompt.count,
                 )
-        case AnswerTip():
+        case act.AnswerTip():
             assert isinstance(prompt, TipPrompt)
             _check_tip(state, action, prompt)
-        case EndTurn():
+        case act.EndTurn():
             pass
 
 
@@ -355,10 +340,10 @@ def _asks(state: GameState, prompt: Prompt) -> RuleError:
             return RuleError("First answer {name}'s Private Tip.", name=_name(state, prompt.to))
 
 
-def _not_now(state: GameState, seat: int, action: Action, prompt: Prompt | None) -> RuleError:
+def _not_now(state: GameState, seat: int, action: act.Action, prompt: Prompt | None) -> RuleError:
     """Why `seat` may not take `action` now, and (if it has one) what it should do instead."""
-    turn_action = isinstance(action, (*PLAY_TYPES, Accuse, EndTurn))
-    if prompt is not None and prompt.kind == "play" and isinstance(action, EndTurn):
+    turn_action = isinstance(action, (*act.PLAY_TYPES, act.Accuse, act.EndTurn))
+    if prompt is not None and prompt.kind == "play" and isinstance(action, act.EndTurn):
         return RuleError("Play one of your Action cards (or accuse) before you end your turn.")
     if prompt is not None and prompt.kind == "accuse_or_end" and turn_action:
         return RuleError("You have already played a card this turn: accuse now, or end your "
@@ -371,7 +356,7 @@ def _not_now(state: GameState, seat: int, action: Action, prompt: Prompt | None)
         if seat == state.fugitive:
             return RuleError("The fugitive takes no turns: the detectives play.")
         if state.seats[seat].eliminated:
-            if isinstance(action, Accuse):
+            if isinstance(action, act.Accuse):
                 return RuleError("You have already made your accusation: only one per game.")
             return RuleError("You accused wrongly, so you take no more turns.")
         if seat != state.turn:
@@ -382,13 +367,13 @@ def _not_now(state: GameState, seat: int, action: Action, prompt: Prompt | None)
                              names=", ".join(others), last=last)
         return RuleError("Wait: {name} must answer first.", name=last)
     match action:
-        case ShowCard():
+        case act.ShowCard():
             return RuleError("Nobody is waiting for you to show a card.")
-        case PickCard():
+        case act.PickCard():
             return RuleError("You have no face-down card to pick.")
-        case AnswerTip():
+        case act.AnswerTip():
             return RuleError("You have no Private Tip to answer.")
-        case ChooseSolution():
+        case act.ChooseSolution():
             if state.fugitive is None:
                 return RuleError("Nobody chooses the solution in the standard game: it is "
                                  "dealt.")
@@ -398,12 +383,12 @@ def _not_now(state: GameState, seat: int, action: Action, prompt: Prompt | None)
     return RuleError("You cannot do that now.")
 
 
-def _check_play(state: GameState, action: PlayAction) -> None:
-    card = card_played(action)
+def _check_play(state: GameState, action: act.PlayAction) -> None:
+    card = act.card_played(action)
     effects = {
-        AllSnoop: "all_snoop",
-        SuperSleuth: "super_sleuth",
-        PrivateTip: "private_tip",
+        act.AllSnoop: "all_snoop",
+        act.SuperSleuth: "super_sleuth",
+        act.PrivateTip: "private_tip",
     }
     wanted = effects.get(type(action))
     if wanted is not None and (card not in ACTIONS or ACTIONS[card].effect != wanted):
@@ -419,22 +404,22 @@ def _check_play(state: GameState, action: PlayAction) -> None:
         raise RuleError("You do not hold a {action} card.", action=name)
     me = state.seats[action.seat]
     match action:
-        case SuggestAny():
+        case act.SuggestAny():
             _clue(action.destination, Kind.DESTINATION)
             _clue(action.suspect, Kind.SUSPECT)
             _clue(action.vehicle, Kind.VEHICLE)
-        case SuggestPresent():
+        case act.SuggestPresent():
             _clue(action.suspect, Kind.SUSPECT)
             _clue(action.vehicle, Kind.VEHICLE)
-        case Move():
+        case act.Move():
             _clue(action.destination, Kind.DESTINATION)
             if action.destination == me.marker:
                 raise RuleError("You are already at {card}: choose another destination to "
                                 "move to.", card=clue_name(action.destination))
-        case Snoop() | PrivateTip():
+        case act.Snoop() | act.PrivateTip():
             if action.target == action.seat or not 0 <= action.target < state.players:
                 raise RuleError("Choose another player at this table.")
-        case AllSnoop() | SuperSleuth():
+        case act.AllSnoop() | act.SuperSleuth():
             pass
 
 
@@ -458,7 +443,7 @@ def _triple(suspect: str, vehicle: str, destination: str) -> None:
     _clue(destination, Kind.DESTINATION)
 
 
-def _check_show(state: GameState, action: ShowCard, prompt: ShowPrompt) -> None:
+def _check_show(state: GameState, action: act.ShowCard, prompt: ShowPrompt) -> None:
     if action.card not in CLUES:
         raise RuleError("There is no card called '{typed}'.", typed=action.card)
     if action.card not in state.seats[action.seat].clues:
@@ -475,7 +460,7 @@ def _sleuth_card(state: GameState) -> str:
     return next(r.card for r in reversed(state.log) if isinstance(r, Sleuthed))
 
 
-def _check_tip(state: GameState, action: AnswerTip, prompt: TipPrompt) -> None:
+def _check_tip(state: GameState, action: act.AnswerTip, prompt: TipPrompt) -> None:
     hand = state.seats[action.seat].clues
     for card in action.cards:
         if card not in CLUES:

@@ -10,20 +10,7 @@ import random
 from typing import TypeVar
 
 from engine.audience import Audience
-from engine.mansion.actions import (
-    AllSnoop,
-    AnswerTip,
-    Move,
-    PickCard,
-    PlayAction,
-    PrivateTip,
-    ShowCard,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-    card_played,
-)
+from engine.mansion import actions as act
 from engine.mansion.cards import ACTIONS, DESTINATIONS, SuggestCard, matches
 from engine.mansion.events import (
     ActionBurned,
@@ -60,32 +47,32 @@ from engine.mansion.state import DiscardedCard, GameState
 PUBLIC = Audience.public()
 
 
-def play(state: GameState, action: PlayAction, rng: random.Random) -> list[Event]:
+def play(state: GameState, action: act.PlayAction, rng: random.Random) -> list[Event]:
     """Turn step 2: the card leaves the hand face up (a tip face down) and takes effect."""
-    card = card_played(action)
+    card = act.card_played(action)
     me = state.seats[action.seat]
     me.actions.remove(card)
     state.played = card
     close_prompt(state, action.seat)
     match action:
-        case SuggestAny():
+        case act.SuggestAny():
             events = []
             if action.destination != me.marker:
                 events.append(_swap(state, action.seat, action.destination, "suggest_any"))
             named = Triple(suspect=action.suspect, vehicle=action.vehicle, destination=me.marker)
             events += _suggest(state, action.seat, "suggest_any", named)
-        case SuggestPresent():
+        case act.SuggestPresent():
             named = Triple(suspect=action.suspect, vehicle=action.vehicle, destination=me.marker)
             events = _suggest(state, action.seat, "suggest_present", named)
-        case Move():
+        case act.Move():
             events = [_swap(state, action.seat, action.destination, "suggest_present")]
-        case Snoop():
+        case act.Snoop():
             events = _snoop(state, action, rng)
-        case AllSnoop():
+        case act.AllSnoop():
             events = _all_snoop(state, action, rng)
-        case SuperSleuth():
+        case act.SuperSleuth():
             events = _super_sleuth(state, action)
-        case PrivateTip():
+        case act.PrivateTip():
             events = _private_tip(state, action)
     return events + play_resolved(state)
 
@@ -143,7 +130,7 @@ def _shown(seat: int, to: int, card: str, reason: ShowReason) -> Event:
     return CardShown(audience=Audience.to(seat, to), seat=seat, to=to, card=card, reason=reason)
 
 
-def _snoop(state: GameState, action: Snoop, rng: random.Random) -> list[Event]:
+def _snoop(state: GameState, action: act.Snoop, rng: random.Random) -> list[Event]:
     order = list(state.seats[action.target].clues)
     rng.shuffle(order)
     state.log.append(Snooped(seat=action.seat, target=action.target, count=len(order)))
@@ -161,7 +148,7 @@ def _snoop(state: GameState, action: Snoop, rng: random.Random) -> list[Event]:
     ]
 
 
-def _all_snoop(state: GameState, action: AllSnoop, rng: random.Random) -> list[Event]:
+def _all_snoop(state: GameState, action: act.AllSnoop, rng: random.Random) -> list[Event]:
     """Hands go to the side shown: Left means each seat looks at its right neighbour's hand."""
     direction = ACTIONS[action.card].direction
     assert direction is not None
@@ -201,7 +188,7 @@ def _all_snoop(state: GameState, action: AllSnoop, rng: random.Random) -> list[E
     return events
 
 
-def _super_sleuth(state: GameState, action: SuperSleuth) -> list[Event]:
+def _super_sleuth(state: GameState, action: act.SuperSleuth) -> list[Event]:
     """Opponents in turn order: one holding nothing with the feature says so at once, one
     holding any is asked which to show (even when only one fits, see `ShowPrompt`)."""
     info = ACTIONS[action.card]
@@ -232,7 +219,7 @@ def _super_sleuth(state: GameState, action: SuperSleuth) -> list[Event]:
     return events
 
 
-def _private_tip(state: GameState, action: PrivateTip) -> list[Event]:
+def _private_tip(state: GameState, action: act.PrivateTip) -> list[Event]:
     """The tip is always answered through a prompt, so the table cannot tell forced answers."""
     state.log.append(Tipped(seat=action.seat, target=action.target, card=action.card))
     options = tip_options(state.seats[action.target].clues, action.card)
@@ -253,7 +240,7 @@ def _private_tip(state: GameState, action: PrivateTip) -> list[Event]:
 # --- answers ------------------------------------------------------------------------------
 
 
-def show(state: GameState, action: ShowCard, prompt: ShowPrompt) -> list[Event]:
+def show(state: GameState, action: act.ShowCard, prompt: ShowPrompt) -> list[Event]:
     close_prompt(state, action.seat)
     events: list[Event] = []
     if prompt.reason == "suggestion":
@@ -268,7 +255,7 @@ def show(state: GameState, action: ShowCard, prompt: ShowPrompt) -> list[Event]:
     return events + play_resolved(state)
 
 
-def pick(state: GameState, action: PickCard, prompt: PickPrompt) -> list[Event]:
+def pick(state: GameState, action: act.PickCard, prompt: PickPrompt) -> list[Event]:
     close_prompt(state, action.seat)
     card = prompt.order[action.position]
     if prompt.reason == "snoop":
@@ -291,7 +278,7 @@ def pick(state: GameState, action: PickCard, prompt: PickPrompt) -> list[Event]:
     ]
 
 
-def answer_tip(state: GameState, action: AnswerTip, prompt: TipPrompt) -> list[Event]:
+def answer_tip(state: GameState, action: act.AnswerTip, prompt: TipPrompt) -> list[Event]:
     close_prompt(state, action.seat)
     chosen = next(o for o in prompt.options if sorted(o) == sorted(action.cards))
     _last(state, Tipped).answer = list(chosen)

@@ -16,17 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import RuleError
-from engine.mansion.actions import (
-    Accuse,
-    AllSnoop,
-    Move,
-    PrivateTip,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-    card_played,
-)
+from engine.mansion import actions as act
 from engine.mansion.cards import DESTINATIONS
 from engine.mansion.coach import Play, Rated, advise
 from engine.mansion.deduction import solve
@@ -90,7 +80,7 @@ class Moment:
 
     turn: int
     by: int | None
-    move: Play | Accuse | None
+    move: Play | act.Accuse | None
 
 
 @dataclass(frozen=True)
@@ -128,7 +118,7 @@ def review(state: GameState, seat: int, game: int | None = None) -> Review:
         if position.seat != seat:
             continue
         move = move_at(last.log, position)
-        if position.stage == "after" and could is not None and not isinstance(move, Accuse):
+        if position.stage == "after" and could is not None and not isinstance(move, act.Accuse):
             continue  # nothing to rate, and the first certain turn is known: no solve
         step, certain = _step(view_at(state, position), position, move)
         if certain and could is None:
@@ -139,7 +129,7 @@ def review(state: GameState, seat: int, game: int | None = None) -> Review:
                   _moments(state, seat, solution, positions), complete=True)
 
 
-def _step(view: PlayerView, position: Position, move: Play | Accuse | None
+def _step(view: PlayerView, position: Position, move: Play | act.Accuse | None
           ) -> tuple[Step | None, bool]:
     """The seat's move at `position` against the coach's, and whether it was certain."""
     here = position.markers[position.seat]
@@ -148,7 +138,7 @@ def _step(view: PlayerView, position: Position, move: Play | Accuse | None
         certain = advice.accusation is not None
         if move is None:
             return None, certain
-        if isinstance(move, Accuse):
+        if isinstance(move, act.Accuse):
             chance = solve(view).triple_probability(_named(move))
             return Step(position.turn, here, advice.solutions, Rated(move, 1.0),
                         advice.best(), chance), certain
@@ -159,10 +149,10 @@ def _step(view: PlayerView, position: Position, move: Play | Accuse | None
         return Step(position.turn, here, advice.solutions, mine, best), certain
     d = solve(view)
     found = d.certain()
-    if not isinstance(move, Accuse):
+    if not isinstance(move, act.Accuse):
         return None, found is not None
     best = None if found is None else Rated(
-        Accuse(seat=view.seat, suspect=found[0], vehicle=found[1], destination=found[2]), 1.0)
+        act.Accuse(seat=view.seat, suspect=found[0], vehicle=found[1], destination=found[2]), 1.0)
     return Step(position.turn, here, len(d.triples), Rated(move, 1.0), best,
                 d.triple_probability(_named(move))), found is not None
 
@@ -206,7 +196,7 @@ def walk(game: RoundResult) -> list[Position]:
                 pass
         move = _play_of(log, index)
         if move is not None:
-            hands[move.seat].remove(card_played(move))
+            hands[move.seat].remove(act.card_played(move))
             played = True
     if played:
         positions.append(here(len(log), "after"))
@@ -234,38 +224,38 @@ def _play_of(log: list[Record], index: int) -> Play | None:
             follows = log[index + 1] if index + 1 < len(log) else None
             if record.card == "suggest_any":
                 assert isinstance(follows, Suggested)
-                return SuggestAny(seat=record.seat, destination=record.took,
-                                  suspect=follows.named.suspect, vehicle=follows.named.vehicle)
-            return Move(seat=record.seat, destination=record.took)
+                return act.SuggestAny(seat=record.seat, destination=record.took,
+                                      suspect=follows.named.suspect, vehicle=follows.named.vehicle)
+            return act.Move(seat=record.seat, destination=record.took)
         case Suggested():
             before = log[index - 1] if index else None
             if isinstance(before, Swapped) and before.seat == record.seat:
                 return None  # the suggestion of a Suggestion from ANY that moved
             if record.card == "suggest_any":
-                return SuggestAny(seat=record.seat, destination=record.named.destination,
-                                  suspect=record.named.suspect, vehicle=record.named.vehicle)
-            return SuggestPresent(seat=record.seat, suspect=record.named.suspect,
-                                  vehicle=record.named.vehicle)
+                return act.SuggestAny(seat=record.seat, destination=record.named.destination,
+                                      suspect=record.named.suspect, vehicle=record.named.vehicle)
+            return act.SuggestPresent(seat=record.seat, suspect=record.named.suspect,
+                                      vehicle=record.named.vehicle)
         case Snooped():
-            return Snoop(seat=record.seat, target=record.target)
+            return act.Snoop(seat=record.seat, target=record.target)
         case AllSnooped():
-            return AllSnoop(seat=record.seat, card=f"all_snoop_{record.direction}")
+            return act.AllSnoop(seat=record.seat, card=f"all_snoop_{record.direction}")
         case Sleuthed():
-            return SuperSleuth(seat=record.seat, card=record.card)
+            return act.SuperSleuth(seat=record.seat, card=record.card)
         case Tipped():
-            return PrivateTip(seat=record.seat, card=record.card, target=record.target)
+            return act.PrivateTip(seat=record.seat, card=record.card, target=record.target)
         case _:
             return None
 
 
-def move_at(log: list[Record], position: Position) -> Play | Accuse | None:
+def move_at(log: list[Record], position: Position) -> Play | act.Accuse | None:
     """What the seat did at `position`: its card play or its accusation (None: it ended
     its turn, or the game ended first)."""
     record = log[position.cut] if position.cut < len(log) else None
     if isinstance(record, Accused) and record.seat == position.seat:
         named = record.named
-        return Accuse(seat=record.seat, suspect=named.suspect, vehicle=named.vehicle,
-                      destination=named.destination)
+        return act.Accuse(seat=record.seat, suspect=named.suspect, vehicle=named.vehicle,
+                          destination=named.destination)
     if position.stage != "play" or record is None:
         return None
     return _play_of(log, position.cut)
@@ -347,17 +337,17 @@ def _moment(log: list[Record], cuts: list[Position], k: int) -> Moment:
     if k == 0:
         return Moment(0, None, None)
     turn = cuts[k - 1]
-    move: Play | Accuse | None = None
+    move: Play | act.Accuse | None = None
     for index in range(turn.cut, cuts[k].cut):
         record = log[index]
         if isinstance(record, Accused) and record.seat == turn.seat:
-            move = Accuse(seat=record.seat, suspect=record.named.suspect,
-                          vehicle=record.named.vehicle, destination=record.named.destination)
+            move = act.Accuse(seat=record.seat, suspect=record.named.suspect,
+                              vehicle=record.named.vehicle, destination=record.named.destination)
         elif move is None:
             move = _play_of(log, index)
     return Moment(turn.turn, turn.seat, move)
 
 
-def _named(move: Accuse) -> Triple:
+def _named(move: act.Accuse) -> Triple:
     return (move.suspect, move.vehicle, move.destination)
 

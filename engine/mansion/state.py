@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from engine.mansion.prompts import Prompt
 from engine.mansion.records import Record, Triple
+from engine.players import PlayerRef as PlayerRef  # re-exported: the games share it
 
 Variant = Literal["standard", "one_against_all"]
 Phase = Literal["choosing_solution", "playing", "over"]
@@ -41,13 +42,6 @@ class Options(BaseModel):
     @property
     def one_against_all(self) -> bool:
         return self.variant == "one_against_all"
-
-
-class PlayerRef(BaseModel):
-    """An opaque player id chosen by the caller (a Discord user, an AI) and a display name."""
-
-    id: str
-    name: str
 
 
 class Seat(BaseModel):

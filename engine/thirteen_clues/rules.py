@@ -7,16 +7,8 @@ from typing import Literal
 
 from engine.audience import Audience
 from engine.errors import RuleError
+from engine.thirteen_clues import actions as act
 from engine.thirteen_clues import legal
-from engine.thirteen_clues.actions import (
-    Abandon,
-    Accuse,
-    Action,
-    Ask,
-    ChoosePass,
-    Consult,
-    TakeGlass,
-)
 from engine.thirteen_clues.cards import CARDS, Category, cards_in_play, in_subject
 from engine.thirteen_clues.events import (
     AccusationMade,
@@ -95,12 +87,12 @@ def new_game(
     return state, events
 
 
-def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+def apply(state: GameState, action: act.Action) -> tuple[GameState, list[Event]]:
     """Validate `action` against `state`; return the next state and what happened.
 
     Raises RuleError (and leaves `state` untouched) when the rules forbid the action.
     """
-    if isinstance(action, Abandon):
+    if isinstance(action, act.Abandon):
         if state.phase == "over":
             raise RuleError("This game is already over.")
         new = _fork(state)
@@ -108,19 +100,19 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     legal.check(state, action)
     new = _fork(state)
     match action:
-        case ChoosePass():
+        case act.ChoosePass():
             events = _choose_pass(new, action)
-        case TakeGlass():
+        case act.TakeGlass():
             new.seats[action.source].glasses -= 1
             new.seats[action.seat].glasses += 1
             events = [GlassTaken(audience=PUBLIC, seat=action.seat, source=action.source)]
-        case Ask():
+        case act.Ask():
             new.played.append(Played(seat=action.seat, turn=new.turn_number, kind="ask"))
             events = _ask(new, action)
-        case Consult():
+        case act.Consult():
             new.played.append(Played(seat=action.seat, turn=new.turn_number, kind="consult"))
             events = _consult(new, action)
-        case Accuse():
+        case act.Accuse():
             new.played.append(Played(seat=action.seat, turn=new.turn_number, kind="accuse"))
             events = _accuse(new, action)
     if new.phase == "turns" and _turn_is_over(new, action):
@@ -134,7 +126,7 @@ def _fork(state: GameState) -> GameState:
     return GameState.model_validate(state.model_dump())
 
 
-def _choose_pass(state: GameState, action: ChoosePass) -> list[Event]:
+def _choose_pass(state: GameState, action: act.ChoosePass) -> list[Event]:
     seat = state.seats[action.seat]
     seat.passed = [action.person, action.location, action.weapon]
     waiting = [i for i, s in enumerate(state.seats) if s.passed is None]
@@ -220,8 +212,8 @@ def _start_turn(state: GameState) -> list[Event]:
     return events
 
 
-def _turn_is_over(state: GameState, action: Action) -> bool:
-    if isinstance(action, ChoosePass | TakeGlass):
+def _turn_is_over(state: GameState, action: act.Action) -> bool:
+    if isinstance(action, act.ChoosePass | act.TakeGlass):
         return False
     if not state.options.uses_glasses:
         return True
@@ -233,7 +225,7 @@ def _next_turn(state: GameState) -> list[Event]:
     return _start_turn(state)
 
 
-def _ask(state: GameState, action: Ask) -> list[Event]:
+def _ask(state: GameState, action: act.Ask) -> list[Event]:
     answer = answer_for(state, action.seat, action.witness, action.subject, action.side)
     state.questions.append(
         Question(
@@ -290,7 +282,7 @@ def _side_index(side: str | None) -> int:
     return 0 if side == "left" else 1
 
 
-def _consult(state: GameState, action: Consult) -> list[Event]:
+def _consult(state: GameState, action: act.Consult) -> list[Event]:
     events = _spend_glass(state, action.seat, "informant")
     card = state.informants[LETTERS.index(action.letter)]
     state.seats[action.seat].peeks[action.letter] = card
@@ -304,7 +296,7 @@ def _consult(state: GameState, action: Consult) -> list[Event]:
     ]
 
 
-def _accuse(state: GameState, action: Accuse) -> list[Event]:
+def _accuse(state: GameState, action: act.Accuse) -> list[Event]:
     named = (action.person, action.location, action.weapon)
     seat = state.seats[action.seat]
     correct = set(named) == set(seat.holder)

@@ -6,6 +6,8 @@ from typing import Final, Literal, get_args
 
 from pydantic import BaseModel, Field, model_validator
 
+from engine.players import PlayerRef as PlayerRef  # re-exported: the games share it
+
 Edition = Literal["2020", "2016"]
 EDITIONS: Final[tuple[Edition, ...]] = get_args(Edition)
 """Every rule set the engine plays, newest first."""
@@ -34,13 +36,6 @@ class Options(BaseModel):
     @property
     def uses_glasses(self) -> bool:
         return self.players > 2
-
-
-class PlayerRef(BaseModel):
-    """An opaque player id chosen by the caller (a Discord user, an AI) and a display name."""
-
-    id: str
-    name: str
 
 
 class Seat(BaseModel):

@@ -166,15 +166,16 @@ def test_a_card_typed_whole_is_found_in_any_language() -> None:
     English or in any catalog's language, any case, accents or not."""
     from bot.errors import UserError
     from bot.mansion import actions as mansion
-    from bot.mansion.words import find_card as mansion_card
+    from bot.mansion.words import CARD_WORDS as mansion_words
     from bot.thirteen_clues import actions
-    from bot.thirteen_clues.words import find_card
+    from bot.thirteen_clues.words import CARD_WORDS
     from engine.mansion.cards import Kind
 
-    assert [find_card(t) for t in ("Couteau", "messer", "KNIFE", "knife")] == ["knife"] * 4
-    assert find_card("Couteau suisse") is None
-    assert [mansion_card(t) for t in ("Fräulein Gloria", "fraulein gloria", "Mademoiselle Rose",
-                                      "Señorita Amapola", "scarlet")] == ["scarlet"] * 5
+    assert [CARD_WORDS.find(t) for t in ("Couteau", "messer", "KNIFE", "knife")] == ["knife"] * 4
+    assert CARD_WORDS.find("Couteau suisse") is None
+    assert [mansion_words.find(t) for t in ("Fräulein Gloria", "fraulein gloria",
+                                            "Mademoiselle Rose", "Señorita Amapola",
+                                            "scarlet")] == ["scarlet"] * 5
     assert actions.card("Couteau") == "knife"
     assert mansion.card("Mademoiselle Rose", Kind.SUSPECT) == "scarlet"
     with pytest.raises(UserError):

@@ -26,22 +26,18 @@ from bot.mansion.render.labels import (
 )
 from bot.mansion.render.lines import prompt_text, reason_text, voice, waiting_text
 from bot.mansion.words import VARIANT_NAME, card_name
+from bot.messages import COLOUR_LOBBY, COLOUR_OVER, COLOUR_SECRET, DESCRIPTION_LIMIT, FIELD_LIMIT
 from engine.mansion.observations import AccusationSeen, TipSeen
 from engine.mansion.views import PlayerView, PublicView
 
-FIELD = 1024
-DESCRIPTION = 4096
-COLOUR_LOBBY = discord.Colour.blurple()
 COLOUR_PLAY = discord.Colour.dark_green()
-COLOUR_OVER = discord.Colour.gold()
-COLOUR_SECRET = discord.Colour.dark_purple()
 FOOTER = N_("/mansion turn plays your turn · /mansion hand shows your secrets · /mansion notes")
 FOOTER_OVER = N_("Game over · /mansion replay steps through it · /history lists the games "
                  "played here")
 
 
 def _field(embed: discord.Embed, name: str, value: str, *, inline: bool = False) -> None:
-    embed.add_field(name=clip(name, 256), value=clip(value or "—", FIELD), inline=inline)
+    embed.add_field(name=clip(name, 256), value=clip(value or "—", FIELD_LIMIT), inline=inline)
 
 
 def title_of(view: PublicView, lang: str) -> str:
@@ -115,7 +111,7 @@ def table_embed(view: PublicView, lang: str) -> discord.Embed:
     lines = [tr(lang, "🏁 Game over.") if view.phase == "over" else status_line(view, v), "",
              tr(lang, "**Seats**, clockwise ⤵️")]
     lines += [seat_line(view, i, v) for i in range(len(view.seats))]
-    embed.description = clip("\n".join(lines), DESCRIPTION)
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     if view.phase != "over":
         _field(embed, tr(lang, "📍 By the tray"), names(lang, view.tray))
         piles = tr(lang, "draw pile **{draw}** · discard **{discard}**", draw=view.draw_size,
@@ -202,10 +198,11 @@ def hand_embed(view: PlayerView, lang: str) -> discord.Embed:
                triple_text(lang, view.solution))
     seen = _seen_lines(view, v)
     if seen:
-        _field(embed, tr(lang, "👁️ What you have seen"), fit_lines(lang, seen, FIELD))
+        _field(embed, tr(lang, "👁️ What you have seen"), fit_lines(lang, seen, FIELD_LIMIT))
     tips = _tip_lines(view, v)
     if tips:
-        _field(embed, tr(lang, "🤫 Private Tips"), fit_lines(lang, tips, FIELD, keep_last=True))
+        _field(embed, tr(lang, "🤫 Private Tips"),
+               fit_lines(lang, tips, FIELD_LIMIT, keep_last=True))
     mine = [o for o in view.observations if isinstance(o, AccusationSeen)
             and o.seat == view.seat and o.named is not None]
     for acc in mine:
@@ -220,7 +217,7 @@ def hand_embed(view: PlayerView, lang: str) -> discord.Embed:
             _field(embed, tr(lang, "🔓 The solution"), triple_text(lang, last.solution))
         hands = [f"{v.who(i, start=True)}: {', '.join(card_name(lang, c) for c in h)}"
                  for i, h in enumerate(last.hands)]
-        _field(embed, tr(lang, "🃏 Every hand"), fit_lines(lang, hands, FIELD))
+        _field(embed, tr(lang, "🃏 Every hand"), fit_lines(lang, hands, FIELD_LIMIT))
     return embed
 
 

@@ -7,19 +7,7 @@ from bot.mansion.render.labels import MESSAGE_LIMIT, Voice, action_name, clip
 from bot.mansion.render.lines import voice
 from bot.mansion.words import card_name
 from bot.messages import DESCRIPTION_LIMIT
-from engine.mansion.observations import (
-    AccusationSeen,
-    AllSnoopSeen,
-    Observation,
-    ReshuffleSeen,
-    SleuthSeen,
-    SnoopSeen,
-    SolutionChosenSeen,
-    SuggestionSeen,
-    SwapSeen,
-    TipSeen,
-    TurnSeen,
-)
+from engine.mansion import observations as obs
 from engine.mansion.views import PublicView
 
 HOW = {"solved": N_("solved by"), "escaped": N_("the fugitive escaped:"),
@@ -39,7 +27,7 @@ def log_text(view: PublicView, lang: str) -> str:
     turn = 0
     lines: list[str] = []
     for entry in view.observations:
-        if isinstance(entry, TurnSeen):
+        if isinstance(entry, obs.TurnSeen):
             turn = entry.turn_number
             continue
         text = _entry(entry, v)
@@ -64,10 +52,10 @@ def log_text(view: PublicView, lang: str) -> str:
     return clip("\n".join([fixed, *kept]), MESSAGE_LIMIT)
 
 
-def _entry(entry: Observation, v: Voice) -> str | None:
+def _entry(entry: obs.Observation, v: Voice) -> str | None:
     lang = v.lang
     match entry:
-        case SwapSeen():
+        case obs.SwapSeen():
             took, gave = card_name(lang, entry.took), card_name(lang, entry.gave)
             moved = entry.card == "suggest_present"
             if entry.other is None:
@@ -81,7 +69,7 @@ def _entry(entry: Observation, v: Voice) -> str | None:
                     tr(lang, "{seat} swapped with {other}: took {took}, gave {gave}",
                        seat=v.plain(entry.seat), other=v.plain(entry.other), took=took,
                        gave=gave))
-        case SuggestionSeen():
+        case obs.SuggestionSeen():
             named = " · ".join(card_name(lang, c) for c in entry.named.cards())
             parts = [f"{v.plain(entry.seat)} 💬 {named}"]
             if entry.passed:
@@ -96,12 +84,12 @@ def _entry(entry: Observation, v: Voice) -> str | None:
             if entry.burned:
                 parts.append(tr(lang, "🔥 burned {card}", card=action_name(lang, entry.burned)))
             return " — ".join(parts)
-        case SnoopSeen():
+        case obs.SnoopSeen():
             return tr(lang, "{seat} 👀 snooped {target}", seat=v.plain(entry.seat),
                       target=v.plain(entry.target))
-        case AllSnoopSeen():
+        case obs.AllSnoopSeen():
             return f"{v.plain(entry.seat)} 🔄 {action_name(lang, f'all_snoop_{entry.direction}')}"
-        case SleuthSeen():
+        case obs.SleuthSeen():
             answers = []
             for a in entry.answers:
                 what = (tr(lang, "{seat} choosing") if a.showed is None
@@ -109,21 +97,21 @@ def _entry(entry: Observation, v: Voice) -> str | None:
                 answers.append(what.format(seat=v.plain(a.seat)))
             return (f"{v.plain(entry.seat)} 🔎 {action_name(lang, entry.card)} — "
                     + ", ".join(answers))
-        case TipSeen():
+        case obs.TipSeen():
             return (tr(lang, "{seat} 🤫 Private Tip to {target} (answered)",
                        seat=v.plain(entry.seat), target=v.plain(entry.target))
                     if entry.answered else
                     tr(lang, "{seat} 🤫 Private Tip to {target} (waiting)",
                        seat=v.plain(entry.seat), target=v.plain(entry.target)))
-        case AccusationSeen():
+        case obs.AccusationSeen():
             if entry.correct and entry.named is not None:
                 named = " · ".join(card_name(lang, c) for c in entry.named.cards())
                 return tr(lang, "{seat} ⚖️ {named} — right", seat=v.plain(entry.seat),
                           named=named)
             return tr(lang, "{seat} ⚖️ accused — wrong", seat=v.plain(entry.seat))
-        case ReshuffleSeen():
+        case obs.ReshuffleSeen():
             return tr(lang, "♻️ discard reshuffled into a draw pile of {size}", size=entry.size)
-        case SolutionChosenSeen():
+        case obs.SolutionChosenSeen():
             return tr(lang, "🦹 {seat} chose the solution", seat=v.plain(entry.seat))
         case _:
             return None

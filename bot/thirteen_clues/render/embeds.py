@@ -12,6 +12,14 @@ import discord
 
 from bot import reasons
 from bot.i18n import tr, trn
+from bot.messages import (
+    COLOUR_LOBBY,
+    COLOUR_OVER,
+    COLOUR_SECRET,
+    DESCRIPTION_LIMIT,
+    EMBED_LIMIT,
+    FIELD_LIMIT,
+)
 from bot.thirteen_clues.render.labels import (
     CATEGORY_EMOJI,
     GLASS,
@@ -32,14 +40,7 @@ from engine.thirteen_clues.views import PlayerView, PublicView
 
 MAX_SEATS = 6
 
-_FIELD_VALUE = 1024
-_DESCRIPTION = 4096
-_TOTAL = 6000
-
-COLOUR_LOBBY = discord.Colour.blurple()
 COLOUR_PLAY = discord.Colour.dark_teal()
-COLOUR_OVER = discord.Colour.gold()
-COLOUR_SECRET = discord.Colour.dark_purple()
 
 
 # ---------------------------------------------------------------- the table
@@ -65,7 +66,7 @@ def table_embed(lang: str, view: PublicView) -> discord.Embed:
             f"{_seat_marker(view, seat)} {v.who(seat)} {_seat_detail(lang, view, seat)}".rstrip()
         )
     lines.append(tr(lang, "↩️ then back to {who}", who=v.who(0)))
-    embed.description = clip("\n".join(lines), _DESCRIPTION)
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
 
     if view.phase != "passing":
         if view.turn_number:
@@ -159,7 +160,7 @@ def lobby_embed(
     _field(
         embed,
         tr(lang, "Seats {taken}/{most}", taken=len(players), most=MAX_SEATS),
-        fit_lines(lang, seated, _FIELD_VALUE, noun="players") if seated
+        fit_lines(lang, seated, FIELD_LIMIT, noun="players") if seated
         else tr(lang, "nobody yet"),
     )
     _field(
@@ -233,7 +234,7 @@ def hand_embed(lang: str, view: PlayerView) -> discord.Embed:
         _field(
             embed,
             tr(lang, "⚖️ Your accusations"),
-            fit_lines(lang, lines, _FIELD_VALUE, keep="last", noun="accusations"),
+            fit_lines(lang, lines, FIELD_LIMIT, keep="last", noun="accusations"),
         )
     embed.set_footer(text=tr(lang, "Only you can see this. /13clues log lists the public "
                                    "answers."))
@@ -310,7 +311,7 @@ def _holders_value(view: PlayerView, v: Voice, left: int) -> str:
                             cards=shown))
         else:
             lines.append(f"{v.who(seat)}: {shown}")
-    return fit_lines(lang, lines, _FIELD_VALUE)
+    return fit_lines(lang, lines, FIELD_LIMIT)
 
 
 def _letters_value(view: PublicView, v: Voice) -> str:
@@ -321,7 +322,7 @@ def _letters_value(view: PublicView, v: Voice) -> str:
     for letter in view.letters:
         seen_by = list(dict.fromkeys(c.seat for c in view.consultations if c.letter == letter))
         parts.append(f"**{letter}** 👁️ {v.names_list(seen_by)}" if seen_by else letter)
-    return clip(" · ".join(parts), _FIELD_VALUE)
+    return clip(" · ".join(parts), FIELD_LIMIT)
 
 
 def _informant_value(lang: str, view: PlayerView) -> str:
@@ -334,7 +335,7 @@ def _informant_value(lang: str, view: PlayerView) -> str:
     lines = seen or [tr(lang, "None consulted yet.")]
     if seen and unseen:
         lines.append(tr(lang, "Not consulted: {letters}", letters=", ".join(unseen)))
-    return fit_lines(lang, lines, _FIELD_VALUE)
+    return fit_lines(lang, lines, FIELD_LIMIT)
 
 
 def _secret_value(view: PlayerView, v: Voice) -> str:
@@ -343,7 +344,7 @@ def _secret_value(view: PlayerView, v: Voice) -> str:
     lines = [tr(lang, "Your token: used.") if used
              else tr(lang, "Your token: unused (ask with `top_secret: True`).")]
     lines += [_secret_question_line(q, v) for q in view.secret_questions]
-    return fit_lines(lang, lines, _FIELD_VALUE)
+    return fit_lines(lang, lines, FIELD_LIMIT)
 
 
 def _secret_question_line(q: Question, v: Voice) -> str:
@@ -372,7 +373,7 @@ def reveal_embed(lang: str, event: GameOver, view: PublicView, *, outcome: bool 
         colour=COLOUR_OVER,
     )
     if outcome:
-        embed.description = clip(outcome_text(lang, event, view), _DESCRIPTION)
+        embed.description = clip(outcome_text(lang, event, view), DESCRIPTION_LIMIT)
     two = len(view.seats) == 2
     for seat, holder in enumerate(event.holders):
         crown = " 🏆" if seat == event.winner else ""
@@ -397,7 +398,7 @@ def reveal_embed(lang: str, event: GameOver, view: PublicView, *, outcome: bool 
             for seat, cards, ok in event.accusations
         ]
         _field(embed, tr(lang, "⚖️ Accusations"),
-               fit_lines(lang, lines, _FIELD_VALUE, keep="last", noun="accusations"))
+               fit_lines(lang, lines, FIELD_LIMIT, keep="last", noun="accusations"))
     if event.secret_questions:
         lines = [
             _secret_question_line(
@@ -405,7 +406,7 @@ def reveal_embed(lang: str, event: GameOver, view: PublicView, *, outcome: bool 
             )
             for a, w, s, side, n in event.secret_questions
         ]
-        _field(embed, tr(lang, "🤫 Top Secret questions"), fit_lines(lang, lines, _FIELD_VALUE))
+        _field(embed, tr(lang, "🤫 Top Secret questions"), fit_lines(lang, lines, FIELD_LIMIT))
     footer = (tr(lang, "/13clues log lists every question · Rematch plays again with the same "
                        "seats") if view.turn_number
               else tr(lang, "/13clues log lists every question"))
@@ -431,16 +432,16 @@ def _field(embed: discord.Embed, name: str, value: str, inline: bool = False) ->
     if len(embed.fields) >= 25:
         return
     embed.add_field(
-        name=clip(name, 256) or "\u200b", value=clip(value, _FIELD_VALUE) or "—", inline=inline
+        name=clip(name, 256) or "\u200b", value=clip(value, FIELD_LIMIT) or "—", inline=inline
     )
 
 
 def _fit(embed: discord.Embed) -> discord.Embed:
     """Drop trailing fields until the whole embed is within Discord's 6000 characters."""
-    while len(embed) > _TOTAL and embed.fields:
+    while len(embed) > EMBED_LIMIT and embed.fields:
         embed.remove_field(len(embed.fields) - 1)
-    if len(embed) > _TOTAL and embed.description:
+    if len(embed) > EMBED_LIMIT and embed.description:
         embed.description = clip(
-            embed.description, max(len(embed.description) - (len(embed) - _TOTAL), 0)
+            embed.description, max(len(embed.description) - (len(embed) - EMBED_LIMIT), 0)
         )
     return embed

@@ -27,23 +27,8 @@ from bot.thirteen_clues.words import (
     subject_phrase,
 )
 from engine.thirteen_clues import Event, GameState, player_view
+from engine.thirteen_clues import events as ev
 from engine.thirteen_clues.cards import CARDS, Category
-from engine.thirteen_clues.events import (
-    AccusationMade,
-    CardsDealt,
-    CaseFile,
-    GameOver,
-    GameStarted,
-    GlassMoved,
-    GlassTaken,
-    InformantCard,
-    InformantConsulted,
-    PassChosen,
-    PlayBegan,
-    QuestionAnswered,
-    SecretQuestionAsked,
-    TurnStarted,
-)
 from engine.thirteen_clues.views import PlayerView, PublicView
 
 _SPENT_GLASS_REASONS = ("question", "informant", "accusation", "wrong_accusation")
@@ -70,18 +55,18 @@ def channel_text(lang: str, events: Iterable[Event], view: PublicView) -> str:
         text = _line(event, view, voice)
         if text is None:
             continue
-        if isinstance(event, GlassMoved) and event.reason in _SPENT_GLASS_REASONS:
+        if isinstance(event, ev.GlassMoved) and event.reason in _SPENT_GLASS_REASONS:
             # The engine emits the glass before the action it paid for; say the action first.
             pending_glass.append(text)
             continue
-        if isinstance(event, GameOver):
+        if isinstance(event, ev.GameOver):
             # The reveal beside this news names everything; after a win, where the spent
             # glass went no longer matters, and the accusation already named the winner.
             if event.winner is None:
                 lines += [*pending_glass, text]
             pending_glass = []
             continue
-        if isinstance(event, TurnStarted | GlassTaken):
+        if isinstance(event, ev.TurnStarted | ev.GlassTaken):
             lines += pending_glass
             pending_glass = []
         lines.append(text)
@@ -127,45 +112,45 @@ def pass_hint(lang: str, cards: Sequence[str]) -> str | None:
 def _line(event: Event, view: PublicView, v: Voice) -> str | None:
     lang = v.lang
     match event:
-        case GameStarted():
+        case ev.GameStarted():
             return _game_started(event, view, v)
-        case CardsDealt():
+        case ev.CardsDealt():
             return _cards_dealt(event, view, v)
-        case PassChosen():
+        case ev.PassChosen():
             return _pass_chosen(event, view, v)
-        case PlayBegan():
+        case ev.PlayBegan():
             return _play_began(event, view, v)
-        case CaseFile():
+        case ev.CaseFile():
             return _case_file(view, v, event.screen, event.holders)
-        case TurnStarted():
+        case ev.TurnStarted():
             return _turn_started(event, view, v)
-        case GlassTaken():
+        case ev.GlassTaken():
             source = tr(lang, "the supply") if event.source is None else v.who(event.source)
             if v.mine(event.seat):
                 return tr(lang, "🔎 You take a magnifying glass from {source}.", source=source)
             return tr(lang, "🔎 {who} takes a magnifying glass from {source}.",
                       who=v.who(event.seat), source=source)
-        case GlassMoved():
+        case ev.GlassMoved():
             return _glass_moved(event, v)
-        case QuestionAnswered():
+        case ev.QuestionAnswered():
             return _question(event, v)
-        case SecretQuestionAsked():
+        case ev.SecretQuestionAsked():
             return tr(lang, "🤫 {asker} asked {witness} a Top Secret question.",
                       asker=v.who(event.asker, True), witness=v.who(event.witness))
-        case InformantConsulted():
+        case ev.InformantConsulted():
             return tr(lang, "🗂️ {who} consulted informant **{letter}**.",
                       who=v.who(event.seat, True), letter=event.letter)
-        case InformantCard():
+        case ev.InformantCard():
             return tr(lang, "🕵️ Informant **{letter}** is **{card}**.",
                       letter=event.letter, card=card_label(lang, event.card))
-        case AccusationMade():
+        case ev.AccusationMade():
             return _accusation(event, v)
-        case GameOver():
+        case ev.GameOver():
             return _game_over(event, v)
     return None
 
 
-def _game_started(event: GameStarted, view: PublicView, v: Voice) -> str:
+def _game_started(event: ev.GameStarted, view: PublicView, v: Voice) -> str:
     order = " ➡️ ".join(v.who(i) for i in range(len(view.seats)))
     if v.mine(event.starter):
         first = tr(v.lang, "You will play first.")
@@ -180,7 +165,7 @@ def _game_started(event: GameStarted, view: PublicView, v: Voice) -> str:
     )
 
 
-def _cards_dealt(event: CardsDealt, view: PublicView, v: Voice) -> str:
+def _cards_dealt(event: ev.CardsDealt, view: PublicView, v: Voice) -> str:
     left = (event.seat + 1) % len(view.seats)
     lang = v.lang
     sides = (
@@ -200,7 +185,7 @@ def _cards_dealt(event: CardsDealt, view: PublicView, v: Voice) -> str:
     return f"{text}\n{hint}" if hint else text
 
 
-def _pass_chosen(event: PassChosen, view: PublicView, v: Voice) -> str:
+def _pass_chosen(event: ev.PassChosen, view: PublicView, v: Voice) -> str:
     lang = v.lang
     if event.audience.scope == "private" and event.cards:
         left = (event.seat + 1) % len(view.seats)
@@ -223,7 +208,7 @@ def _pass_chosen(event: PassChosen, view: PublicView, v: Voice) -> str:
               who=v.who(event.seat))
 
 
-def _play_began(event: PlayBegan, view: PublicView, v: Voice) -> str:
+def _play_began(event: ev.PlayBegan, view: PublicView, v: Voice) -> str:
     lang = v.lang
     parts = [tr(lang, "🔍 Every card holder is filled: play begins!")]
     if view.options.uses_glasses:
@@ -243,7 +228,7 @@ def _play_began(event: PlayBegan, view: PublicView, v: Voice) -> str:
     return " ".join(parts)
 
 
-def _turn_started(event: TurnStarted, view: PublicView, v: Voice) -> str:
+def _turn_started(event: ev.TurnStarted, view: PublicView, v: Voice) -> str:
     lang = v.lang
     mine = v.mine(event.seat)
     if mine:
@@ -264,7 +249,7 @@ def _turn_started(event: TurnStarted, view: PublicView, v: Voice) -> str:
     return f"{head} — {glasses_icons(lang, event.glasses)} ({actions})."
 
 
-def _glass_moved(event: GlassMoved, v: Voice) -> str:
+def _glass_moved(event: ev.GlassMoved, v: Voice) -> str:
     lang = v.lang
     mine = v.mine(event.giver)
     if event.receiver is None:
@@ -288,7 +273,7 @@ def _glass_moved(event: GlassMoved, v: Voice) -> str:
               receiver=v.who(event.receiver))
 
 
-def _question(event: QuestionAnswered, v: Voice) -> str:
+def _question(event: ev.QuestionAnswered, v: Voice) -> str:
     lang = v.lang
     params = {"asker": v.who(event.asker, True), "witness": v.who(event.witness),
               "plain": v.plain(event.witness), "answer": event.answer,
@@ -319,7 +304,7 @@ def _question(event: QuestionAnswered, v: Voice) -> str:
     return text
 
 
-def _accusation(event: AccusationMade, v: Voice) -> str:
+def _accusation(event: ev.AccusationMade, v: Voice) -> str:
     lang = v.lang
     mine = v.mine(event.seat)
     if event.cards:
@@ -340,7 +325,7 @@ def _accusation(event: AccusationMade, v: Voice) -> str:
     return tr(lang, "⚖️ {who} made an accusation: ❌ wrong.", who=v.who(event.seat))
 
 
-def _game_over(event: GameOver, v: Voice) -> str:
+def _game_over(event: ev.GameOver, v: Voice) -> str:
     lang = v.lang
     if event.winner is not None:
         return tr(lang, "🏁 Game over: {who} solved the mystery! Everything is revealed.",
@@ -391,7 +376,7 @@ def consulted_answer(lang: str, events: Iterable[Event], done: str) -> str:
     ephemeral answer, which works with closed DMs too), after `done`."""
     seen = [tr(lang, "🕵️ Informant **{letter}** is {card}.", letter=e.letter,
                card=card_label(lang, e.card))
-            for e in events if isinstance(e, InformantCard)]
+            for e in events if isinstance(e, ev.InformantCard)]
     return "\n".join([done, *seen]) if seen else done
 
 
@@ -399,7 +384,7 @@ def pass_answer(lang: str, state: GameState, events: Iterable[Event], done: str)
     """The answer to a member's pass choice, said once (their DM does not repeat it): the
     cards passed, to whom, and what stays behind their screen."""
     for event in events:
-        if isinstance(event, PassChosen) and event.cards:
+        if isinstance(event, ev.PassChosen) and event.cards:
             view = player_view(state, event.seat)
             return _line(event, view, Voice.of(lang, view, view.seat)) or done
     return done

@@ -25,19 +25,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine.mansion import actions as act
 from engine.mansion import choices, legal
-from engine.mansion.actions import (
-    Accuse,
-    Action,
-    AllSnoop,
-    EndTurn,
-    Move,
-    PrivateTip,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
 from engine.mansion.ai import common
 from engine.mansion.cards import ACTIONS, DESTINATIONS, SUSPECTS, VEHICLES
 from engine.mansion.choices import ChoiceOdds
@@ -102,12 +91,12 @@ def analyse(view: PlayerView, rng: random.Random, params: Params) -> tuple[Board
     return board, odds
 
 
-def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Action:
+def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> act.Action:
     board, odds = analyse(view, rng, params)
     accuse = _accusation(view, board.d, odds, params)
     if accuse is not None:
         return accuse
-    scored: list[tuple[float, float, Action]] = []
+    scored: list[tuple[float, float, act.Action]] = []
     hand = legal.playable_cards(view, view.seat)
     me = view.seat
     for card in hand:
@@ -121,32 +110,31 @@ def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Acti
                         (
                             value,
                             rng.random(),
-                            SuggestAny(seat=me, destination=dest, suspect=s, vehicle=v),
+                            act.SuggestAny(seat=me, destination=dest, suspect=s, vehicle=v),
                         )
                     )
             case "suggest_present":
                 marker = view.seats[me].marker
                 value, (s, v) = _best_pair(board, marker)
                 scored.append(
-                    (value + keep, rng.random(), SuggestPresent(seat=me, suspect=s, vehicle=v))
+                    (value + keep, rng.random(), act.SuggestPresent(seat=me, suspect=s, vehicle=v))
                 )
                 goal = max(
                     legal.move_destinations(view, me),
                     key=lambda x: (board.removes[INDEX[x]], rng.random()),
                 )
-                scored.append((keep, rng.random(), Move(seat=me, destination=goal)))
+                scored.append((keep, rng.random(), act.Move(seat=me, destination=goal)))
             case "snoop":
                 for target in legal.opponents(view, me):
-                    scored.append(
-                        (board.snoop(target) + keep, rng.random(), Snoop(seat=me, target=target))
-                    )
+                    snoop = act.Snoop(seat=me, target=target)
+                    scored.append((board.snoop(target) + keep, rng.random(), snoop))
             case "all_snoop":
                 scored.append(
-                    (board.all_snoop(card) + keep, rng.random(), AllSnoop(seat=me, card=card))
+                    (board.all_snoop(card) + keep, rng.random(), act.AllSnoop(seat=me, card=card))
                 )
             case "super_sleuth":
                 scored.append(
-                    (board.sleuth(card) + keep, rng.random(), SuperSleuth(seat=me, card=card))
+                    (board.sleuth(card) + keep, rng.random(), act.SuperSleuth(seat=me, card=card))
                 )
             case "private_tip":
                 for target in legal.opponents(view, me):
@@ -154,7 +142,7 @@ def play(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Acti
                         (
                             board.tip(card, target) + keep,
                             rng.random(),
-                            PrivateTip(seat=me, card=card, target=target),
+                            act.PrivateTip(seat=me, card=card, target=target),
                         )
                     )
     return max(scored, key=lambda x: (x[0], x[1]))[2]
@@ -171,15 +159,15 @@ def _best_pair(board: Board, destination: str) -> tuple[float, tuple[str, str]]:
     return best
 
 
-def accuse_or_end(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Action:
+def accuse_or_end(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> act.Action:
     d, odds = choices.odds(view, params.samples, params.show_model)
     accuse = _accusation(view, d, odds, params, ending=True)
-    return accuse or EndTurn(seat=view.seat)
+    return accuse or act.EndTurn(seat=view.seat)
 
 
 def _accusation(
     view: PlayerView, d: Deduction, choice: ChoiceOdds, params: Params, ending: bool = False
-) -> Accuse | None:
+) -> act.Accuse | None:
     """Certain; or (once the card is played) the clock runs out before the next turn; or a
     rival is close and the likeliest solution (by the choice odds) likely enough."""
     best = d.certain() or choice.likeliest()[0]
@@ -190,5 +178,5 @@ def _accusation(
         or (common.rival_close(view, params.rival_seen) and odds >= params.rival_odds)
     ):
         s, v, dest = best
-        return Accuse(seat=view.seat, suspect=s, vehicle=v, destination=dest)
+        return act.Accuse(seat=view.seat, suspect=s, vehicle=v, destination=dest)
     return None

@@ -18,19 +18,8 @@ from __future__ import annotations
 
 import random
 
+from engine.mansion import actions as act
 from engine.mansion import legal
-from engine.mansion.actions import (
-    Accuse,
-    Action,
-    AllSnoop,
-    EndTurn,
-    Move,
-    PrivateTip,
-    Snoop,
-    SuggestAny,
-    SuggestPresent,
-    SuperSleuth,
-)
 from engine.mansion.ai import common
 from engine.mansion.cards import ACTIONS, CLUES, DESTINATIONS, Kind, matches
 from engine.mansion.facts import CARD_IDS, INDEX
@@ -40,21 +29,21 @@ from engine.mansion.views import PlayerView
 _KINDS = (Kind.SUSPECT, Kind.VEHICLE, Kind.DESTINATION)
 
 
-def _accuse(view: PlayerView, sheet: Sheet, rng: random.Random, guess: bool) -> Accuse | None:
+def _accuse(view: PlayerView, sheet: Sheet, rng: random.Random, guess: bool) -> act.Accuse | None:
     solved = sheet.solved()
     if solved is not None:
-        return Accuse(seat=view.seat, **solved.model_dump())
+        return act.Accuse(seat=view.seat, **solved.model_dump())
     if not guess:
         return None
     s, v, d = (rng.choice(sheet.possible(k) or ["?"]) for k in range(3))
     if "?" in (s, v, d):
         return None
-    return Accuse(seat=view.seat, suspect=s, vehicle=v, destination=d)
+    return act.Accuse(seat=view.seat, suspect=s, vehicle=v, destination=d)
 
 
-def accuse_or_end(view: PlayerView, rng: random.Random) -> Action:
+def accuse_or_end(view: PlayerView, rng: random.Random) -> act.Action:
     sheet = bookkeeping(view)
-    return _accuse(view, sheet, rng, guess=common.last_chance(view)) or EndTurn(seat=view.seat)
+    return _accuse(view, sheet, rng, guess=common.last_chance(view)) or act.EndTurn(seat=view.seat)
 
 
 def _unplaced(sheet: Sheet, card: str) -> bool:
@@ -77,7 +66,7 @@ def _pick(
     return rng.choice(possible)
 
 
-def play(view: PlayerView, rng: random.Random) -> Action:
+def play(view: PlayerView, rng: random.Random) -> act.Action:
     sheet = bookkeeping(view)
     accuse = _accuse(view, sheet, rng, guess=False)
     if accuse is not None:
@@ -87,7 +76,7 @@ def play(view: PlayerView, rng: random.Random) -> Action:
     unplaced_in = [
         view.seats[s].clue_count - bin(sheet.held[s]).count("1") if s != me else 0 for s in range(n)
     ]
-    options: list[tuple[float, float, Action]] = []
+    options: list[tuple[float, float, act.Action]] = []
     s_name, v_name = _pick(view, sheet, 0, rng), _pick(view, sheet, 1, rng)
     destinations = sheet.possible(2)
     open_kinds = sum(len(sheet.possible(k)) > 1 for k in range(3))
@@ -101,37 +90,36 @@ def play(view: PlayerView, rng: random.Random) -> Action:
                     (
                         0.5 + 0.3 * open_kinds,
                         rng.random(),
-                        SuggestAny(seat=me, destination=dest, suspect=s_name, vehicle=v_name),
+                        act.SuggestAny(seat=me, destination=dest, suspect=s_name, vehicle=v_name),
                     )
                 )
             case "suggest_present":
                 here_open = marker in destinations and len(destinations) > 1
                 value = 0.5 + 0.3 * (open_kinds - (len(destinations) > 1) + here_open)
-                options.append(
-                    (value, rng.random(), SuggestPresent(seat=me, suspect=s_name, vehicle=v_name))
-                )
+                present = act.SuggestPresent(seat=me, suspect=s_name, vehicle=v_name)
+                options.append((value, rng.random(), present))
                 goals = [d for d in destinations if d != marker] or [
                     d for d in DESTINATIONS if d != marker
                 ]
-                options.append((0.4, rng.random(), Move(seat=me, destination=rng.choice(goals))))
+                options.append(
+                    (0.4, rng.random(), act.Move(seat=me, destination=rng.choice(goals)))
+                )
             case "snoop":
                 target = max(
                     legal.opponents(view, me), key=lambda s: (unplaced_in[s], rng.random())
                 )
                 size = max(1, view.seats[target].clue_count)
-                options.append(
-                    (1.0 * unplaced_in[target] / size, rng.random(), Snoop(seat=me, target=target))
-                )
+                value = 1.0 * unplaced_in[target] / size
+                options.append((value, rng.random(), act.Snoop(seat=me, target=target)))
             case "all_snoop":
                 target = (me - 1) % n if info.direction == "left" else (me + 1) % n
                 size = max(1, view.seats[target].clue_count)
-                options.append(
-                    (0.8 * unplaced_in[target] / size, rng.random(), AllSnoop(seat=me, card=card))
-                )
+                value = 0.8 * unplaced_in[target] / size
+                options.append((value, rng.random(), act.AllSnoop(seat=me, card=card)))
             case "super_sleuth":
                 open_cards = [c for c in CARD_IDS if matches(c, info) and _unplaced(sheet, c)]
                 value = min(len(open_cards), n - 1) * 0.6
-                options.append((value, rng.random(), SuperSleuth(seat=me, card=card)))
+                options.append((value, rng.random(), act.SuperSleuth(seat=me, card=card)))
             case "private_tip":
                 open_cards = [c for c in CARD_IDS if matches(c, info) and _unplaced(sheet, c)]
                 target = max(
@@ -140,5 +128,6 @@ def play(view: PlayerView, rng: random.Random) -> Action:
                 share = unplaced_in[target] / max(1, sum(unplaced_in))
                 found = len(open_cards) * share
                 value = found if info.all_of_kind else min(1.0, found)
-                options.append((value, rng.random(), PrivateTip(seat=me, card=card, target=target)))
+                tip = act.PrivateTip(seat=me, card=card, target=target)
+                options.append((value, rng.random(), tip))
     return max(options, key=lambda x: (x[0], x[1]))[2]
