@@ -25,17 +25,21 @@ one token gives each 45 / N."""
 
 # Who waits for the budget when it is short, first served first.
 PROMPT = 0
-"""A member's own DMs: a prompt to answer, their private news."""
+"""The DMs of the member who acted or is to act now: a prompt to answer, their private news,
+their casebook, the alert that their turn has come."""
 TABLE = 1
 """The table's living message."""
 KEPT = 2
-"""DMs kept up to date in place (a casebook), which can wait for the member's turn."""
+"""Others' DMs (their casebooks and news, a watcher's): they can wait for the member's turn,
+which brings their casebook up to date."""
 
 
 def rank_of(letter: Letter) -> int:
-    """Who goes first when the budget is short."""
+    """Who goes first when the budget is short: it depends on whom a DM is for (`later`), not
+    on what it is: a casebook is urgent to the member about to act on it, and can wait for
+    the others."""
     if letter.kind == "u":
-        return KEPT if letter.slot is not None else PROMPT
+        return KEPT if letter.later else PROMPT
     return TABLE
 
 

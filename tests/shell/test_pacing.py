@@ -50,7 +50,9 @@ def test_priorities_of_letters() -> None:
     body = Outgoing(content="x")
     assert rank_of(Letter.dm(1, body)) == PROMPT
     assert rank_of(Letter.post(2, body)) == TABLE
-    assert rank_of(Letter.dm(1, body, slot="casebook")) == KEPT
+    assert rank_of(Letter.dm(1, body, slot="casebook")) == PROMPT  # the member's to act on
+    assert rank_of(Letter.dm(1, body, slot="casebook", later=True)) == KEPT
+    assert rank_of(Letter.dm(1, body, later=True)) == KEPT
     assert not paced(Letter.reply(3, "token", body)) and paced(Letter.edit(2, 4, body))
 
 
