@@ -71,7 +71,7 @@ from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
 from testkit.mansion_drive import Driver as MansionDriver
 from testkit.mansion_drive import find
 from testkit.standin import DiscordStandIn, InteractionResult, Message, User, running_standin
-from testkit.standin.globallimit import DISCORD_GLOBAL_LIMIT
+from testkit.standin.globallimit import DISCORD_GLOBAL_LIMIT, Call
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 TABLE_BEHIND = 5.0
@@ -531,13 +531,15 @@ class Run:
     """Acknowledged (a defer) in time, but the answer itself came after ANSWER_TIMEOUT."""
     cpu_by_process: list[float] = field(default_factory=list)
     """Each bot process's CPU (`cpu` is their sum)."""
+    steady: Steady | None = None
+    """The figures after the ramp (None: the run ended before its last table opened)."""
+    ramp: float = 0.0
+    """The seconds over which the tables were opened."""
 
     def report(self) -> str:
         ms = [x * 1000 for x in self.latencies]
         lines = [
-            f"REST under the global limit: {self.rest / self.seconds:.1f}/s (peak "
-            f"{self.rest_peak}/s), {self.rest / max(1, self.turns):.2f} per turn, 429s: "
-            f"{self.rest_429}",
+            rest_line("", self.rest, self.seconds, self.rest_peak, self.turns, self.rest_429),
             f"  {self.rest_kinds}",
             f"N={self.tables:<4} {self.interactions} interactions in {self.seconds:.0f}s: "
             f"{self.rate:.1f}/s; games started {self.games_started}, finished "
@@ -575,6 +577,20 @@ class Run:
             f"violations: {self.violations}; bot errors: {len(self.bot_errors)}; driver "
             f"errors: {len(self.errors)}; Mansion members who read again: {self.retries}",
         ]
+        lines.append(targets("whole run", self.late, self.unanswered, self.delays,
+                             self.rest_peak))
+        if self.steady is not None:
+            st = self.steady
+            lines += [
+                rest_line(f", after the ramp ({self.ramp:g} s; {st.seconds:.0f} s of steady "
+                          "play)", st.rest, st.seconds, st.peak, st.turns, st.refused),
+                f"  made {st.kinds}",
+                f"  member's action → their own last DM: {_ms(st.delays.own_dm)}; any change "
+                f"→ the table message shows it: {_ms(st.delays.table)}, "
+                f"{sum(1 for x in st.delays.table if x > TABLE_BEHIND)} more than "
+                f"{TABLE_BEHIND:g} s behind",
+                targets("after the ramp", st.late, st.unanswered, st.delays, st.peak),
+            ]
         lines += [f"    bot: {e[:200]}" for e in self.bot_errors[:5]]
         lines += [f"    driver: {e[:200]}" for e in self.errors[:5]]
         return "\n".join(lines)
@@ -631,15 +647,17 @@ class Delays:
 
 
 def dm_delays(rows: Sequence[Sequence[Any]], dc: DiscordStandIn, dispatched: dict[int, float],
-              users: dict[int, int]) -> Delays:
+              users: dict[int, int], since: float = 0.0) -> Delays:
     """The delays of `Delays`, from the sent letters' rows (`SENT`). A change's letters share
     its commit time and table; the interaction (and its member, `users`) is found through its
     reply letter (`i:<interaction id>`), a DM's arrival through its stored message id, a table
-    letter's through the time it was marked sent."""
+    letter's through the time it was marked sent. `since`: only the changes stored from then
+    on (wall clock)."""
     shown = table_shown(rows)
     changes: dict[tuple[int, float], list[tuple[int, str, int | None]]] = {}
     for pid, table_id, created, dest, mid, _ in rows:
-        changes.setdefault((table_id, created), []).append((pid, dest, mid))
+        if created >= since:
+            changes.setdefault((table_id, created), []).append((pid, dest, mid))
     out = Delays()
     for (_, created), letters in changes.items():
         at_table = [shown[pid] for pid, dest, _ in letters if pid in shown]
@@ -707,12 +725,20 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
               entry: str = "bench.probe:main", think: tuple[float, float] = (1.0, 3.0),
               games: tuple[str, ...] = ("13clues", "mansion"),
               cluster: Cluster | None = None, ramp: float = PACES["busy"][1]) -> Run:
-    """`ramp`: the tables are opened over at most this many seconds (a quarter of the run
-    at most)."""
+    """`ramp`: the tables are opened over this many seconds (each at a random moment)."""
     where = cluster or Cluster()
     workdir = Path(tempfile.mkdtemp(prefix=f"bench-load-{n}-"))
     db = workdir / "bot.sqlite3"
     rng = random.Random(seed)
+    if where.query is None:
+        query: Callable[[str], Sequence[Sequence[Any]]] = lambda sql: sqlite_query(db, sql)  # noqa: E731
+        backend = "sqlite"
+    else:
+        query, backend = where.query, "postgres"
+
+    def count_turns() -> int:
+        return int(query(TURNS[backend])[0][0])
+
     async with running_standin(check=False, quiet=0.05,
                                global_rate_limit=DISCORD_GLOBAL_LIMIT) as dc:
         dc.max_concurrency = where.processes  # every shard its own IDENTIFY bucket
@@ -755,7 +781,6 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             begin = time.monotonic()
             rest_mark = dc.under_limit.mark()
             refused_mark = len(dc.under_limit.refused)
-            ramp = min(ramp, seconds / 4)
             driver = Driver(dc, db, begin + seconds, seed, think, where.rows)
             if profile is not None:
                 spy = start_profiler(proc.pid, profile / f"load-{n}.txt", seconds)
@@ -763,6 +788,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
                 asyncio.create_task(driver.table(*plan, start_after=rng.uniform(0, ramp)))
                 for plan in plans
             ]
+            steady = asyncio.create_task(steady_mark(dc, begin + ramp, count_turns))
             rss_peak = rss_base
             while not all(t.done() for t in tasks):
                 await asyncio.sleep(0.5)
@@ -772,7 +798,10 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
                         task.cancel()
                     break
             await asyncio.gather(*tasks, return_exceptions=True)
-            elapsed = time.monotonic() - begin
+            ended = time.monotonic()
+            elapsed = ended - begin
+            after_ramp = steady.result() if steady.done() else None
+            steady.cancel()
             cpus = [cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
             cpu = sum(cpus)
             helpers_cpu = sum(helpers_cpu_seconds(p.pid) for p in procs) - helpers0
@@ -790,24 +819,25 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         left = {i: at for path in callbacks if path.exists()
                 for i, at in probe.read(path).items()}
         bot_side = [left[r.id] - r.dispatched_at for r in recs if r.id in left]
-        if where.query is None:
-            query: Callable[[str], Sequence[Sequence[Any]]] = lambda sql: sqlite_query(db, sql)  # noqa: E731
-            backend = "sqlite"
-        else:
-            query, backend = where.query, "postgres"
         actions = query(ACTIONS)[0][0]
-        turns = query(TURNS[backend])[0][0]
+        turns = count_turns()
         offset = time.time() - dc.now()
         dispatched = {r.id: r.dispatched_at + offset for r in recs}
-        delays = dm_delays(query(SENT), dc, dispatched, {r.id: r.user_id for r in recs})
+        users = {r.id: r.user_id for r in recs}
+        sent = query(SENT)
+        delays = dm_delays(sent, dc, dispatched, users)
+        steady_figures = None if after_ramp is None else Steady.of(
+            after_ramp, dc, ended, turns, dm_delays(sent, dc, dispatched, users,
+                                                    since=after_ramp.wall), recs)
         return Run(
             tables=n, seconds=elapsed, interactions=len(recs), rate=len(recs) / elapsed,
             latencies=latencies, bot_side=bot_side, delays=delays,
             actions=actions, helpers_cpu=helpers_cpu, turns=turns,
             rest=len(dc.under_limit.since(rest_mark)), rest_peak=dc.under_limit.peak(rest_mark),
             rest_429=len(dc.under_limit.refused) - refused_mark,
-            rest_kinds=f"made {dc.under_limit.by_kind(rest_mark)}; refused "
+            rest_kinds=f"made {destinations(dc, dc.under_limit.since(rest_mark))}; refused "
                        f"{Counter(c.route.split('/')[1] for c in dc.under_limit.refused)}",
+            steady=steady_figures, ramp=ramp,
             driver_cpu=driver_cpu,
             cpu=cpu, rss_base=rss_base, rss_peak=rss_peak,
             late=sum(1 for x in latencies if x > 3.0),
@@ -826,6 +856,100 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             },
             retries=figures.retries,
         )
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where steady play begins: the last table opened (the end of the ramp)."""
+
+    at: float
+    """time.monotonic()."""
+    wall: float
+    """time.time(), the clock of the stored letters."""
+    standin: float
+    """The stand-in's clock, that of the interactions."""
+    calls: int
+    refused: int
+    turns: int
+
+
+async def steady_mark(dc: DiscordStandIn, at: float, count_turns: Callable[[], int]) -> Mark:
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    return Mark(time.monotonic(), time.time(), dc.now(), dc.under_limit.mark(),
+                len(dc.under_limit.refused), count_turns())
+
+
+@dataclass
+class Steady:
+    """The figures of the part of a run after its ramp (every table opened): steady play,
+    without the cold start of opening them (each table's lobby, its members' DM channels,
+    the first deal). Its delays count only the changes stored after the ramp; a letter of
+    the ramp still waiting for the budget is in the requests, not hidden."""
+
+    seconds: float
+    rest: int
+    peak: int
+    refused: int
+    turns: int
+    kinds: str
+    delays: Delays
+    late: int
+    unanswered: int
+
+    @classmethod
+    def of(cls, mark: Mark, dc: DiscordStandIn, end: float, turns: int, delays: Delays,
+           recs: Sequence[InteractionResult]) -> Steady:
+        calls = dc.under_limit.since(mark.calls)
+        recs = [r for r in recs if r.dispatched_at >= mark.standin]
+        return cls(seconds=end - mark.at, rest=len(calls), peak=dc.under_limit.peak(mark.calls),
+                   refused=len(dc.under_limit.refused) - mark.refused, turns=turns - mark.turns,
+                   kinds=destinations(dc, calls), delays=delays,
+                   late=sum(1 for r in recs if r.latency is not None and r.latency > 3.0),
+                   unanswered=sum(1 for r in recs if r.callback_type is None))
+
+
+def destinations(dc: DiscordStandIn, calls: Sequence[Call]) -> str:
+    """What the requests were, and where: DM channels opened, posts and edits in the tables'
+    channels and in DMs."""
+    kinds: Counter[str] = Counter()
+    for call in calls:
+        method, path = call.route.split(" ", 1)
+        parts = path.split("/")
+        if path == "/users/@me/channels":
+            kinds["DM channels opened"] += 1
+        elif len(parts) > 3 and parts[1] == "channels" and parts[3] == "messages":
+            channel = dc.channels.get(int(parts[2]))
+            where = "DM" if channel is not None and channel.is_dm else "table"
+            what = {"POST": "posts", "PATCH": "edits"}.get(method, method)
+            kinds[f"{where} {what}"] += 1
+        else:
+            kinds[call.route] += 1
+    return ", ".join(f"{kind} {n}" for kind, n in kinds.most_common())
+
+
+def rest_line(label: str, rest: int, seconds: float, peak: int, turns: int, refused: int) -> str:
+    return (f"REST under the global limit{label}: {rest / seconds:.1f}/s (peak {peak}/s), "
+            f"{rest / max(1, turns):.2f} per turn, 429s: {refused}")
+
+
+OWN_DM = 2.0
+"""Issue 21: the acting member's own DMs, p99 at most this many seconds."""
+
+
+def targets(label: str, late: int, unanswered: int, delays: Delays, peak: int) -> str:
+    """Issue 21's bench targets, each said met or not."""
+    own = pct(delays.own_dm, 0.99)
+    behind = max(delays.table, default=0.0)
+
+    def said(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    return (f"  issue 21's targets, {label}: answered past 3 s {late} ({said(late == 0)}); "
+            f"never acknowledged {unanswered} ({said(unanswered == 0)}); own DM p99 "
+            f"{own:.1f} s ({said(own <= OWN_DM)}, at most {OWN_DM:g} s); table message at "
+            f"most {behind:.1f} s behind ({said(behind <= TABLE_BEHIND)}, at most "
+            f"{TABLE_BEHIND:g} s); peak {peak}/s ({said(peak <= DISCORD_GLOBAL_LIMIT)}, at most "
+            f"{DISCORD_GLOBAL_LIMIT})")
 
 
 def start_profiler(pid: int, out: Path, seconds: float) -> subprocess.Popen[bytes] | None:
@@ -880,6 +1004,9 @@ def main(argv: list[str] | None = None) -> int:
                         metavar=("LOW", "HIGH"),
                         help="seconds a member takes before each move (uniform; default: "
                              "the pace's)")
+    parser.add_argument("--ramp", type=float, default=None, metavar="SECONDS",
+                        help="open the tables over this many seconds (default: the pace's, "
+                             "at most a quarter of the run)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="sample the bot with py-spy into this folder (largest N)")
     parser.add_argument("--no-side", action="store_true", help="skip the side-by-side part")
@@ -889,11 +1016,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entry", default="bench.probe:main",
                         help="the bot's entry point (module:function), e.g. a probe around it")
     args = parser.parse_args(argv)
-    pace_think, ramp = PACES[args.pace]
+    pace_think, pace_ramp = PACES[args.pace]
     args.think = args.think or list(pace_think)
+    ramp = args.ramp if args.ramp is not None else min(pace_ramp, args.seconds / 4)
     print(f"bench.load: {os.cpu_count()} CPUs, {args.seconds:.0f}s per N, AI delay "
           f"{args.ai_delay}s, pace {args.pace}: members think {args.think[0]:g}–"
-          f"{args.think[1]:g}s, tables opened over {min(ramp, args.seconds / 4):g}s: "
+          f"{args.think[1]:g}s, tables opened over {ramp:g}s: "
           f"{' and '.join(args.games)} in turn\n")
     failed = False
     for n in args.tables:
