@@ -19,7 +19,7 @@ DISCORD_LIMIT = 50
 JITTER = 3
 """Requests a second kept spare for requests that leave together though paced apart (a
 busy event loop, a connection pool): their bunching met the limit on the stand-in."""
-CATCH_UP = 0.25
+CATCH_UP = 0.2
 """Seconds of budget a late wake-up of a busy event loop makes up at once. A bucket of 2
 requests (the spare below the limit) lost most of it: with the loop busy 20 ms at a time,
 45 a second became 25 (`bench.load` at 200 tables sent 28 a second with its table messages

@@ -41,7 +41,7 @@ from bot.storage.rows import (
     timer_from_row,
     timer_payload,
 )
-from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD
+from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD, URGENT_FIRST
 from bot.storage.writer import WriterThread
 
 PRAGMAS = (
@@ -221,7 +221,8 @@ class SqliteStorage(SqlStorage):
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
             f" WHERE o.state = 'pending' AND {NOT_HELD}"
-            " AND o.dest NOT IN (SELECT value FROM json_each(?)) ORDER BY o.id LIMIT ?",
+            " AND o.dest NOT IN (SELECT value FROM json_each(?))"
+            f" ORDER BY {URGENT_FIRST} LIMIT ?",
             (json.dumps(list(busy)), limit),
         )
 
