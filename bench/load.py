@@ -2,7 +2,7 @@
 stand-in.
 
     python -m bench.load [--tables 10 50 200] [--seconds 40] [--ai-delay 1.5]
-                         [--pace busy|table] [--think LOW HIGH]
+                         [--pace busy|table] [--think LOW HIGH] [--ramp SECONDS]
                          [--games 13clues mansion] [--profile DIR] [--no-side]
 
 For each N a fresh bot process (the project's own entry point, `python -m bot`, via
@@ -24,7 +24,7 @@ test, some five times a real table's pace, and a cold start of every table at on
 a member taking 6–14 s to read the table and act (a 13 Clues turn, its picker's two or three
 steps, every 20–30 s; a turn every 20 s is what the REST budget counts with) and the tables
 opened over the first quarter of the run (at most 30 s). `--think` overrides the pace's
-reading time.
+reading time, `--ramp` the seconds over which the tables open.
 
 Printed for each N: interactions per second; INTERACTION_CREATE → the bot's first callback
 (median, p99, max; the stand-in's clock), overall and per game; a member's action → the last
@@ -34,7 +34,13 @@ last DM (p99); any change → the table message showing it (p99, and how many we
 5 s behind); the bot's CPU per applied action; its resident memory per active table; the
 interactions past Discord's 3 s or never answered; and the requests under Discord's global
 limit, which the stand-in enforces (50 a second per token):
-`REST under the global limit: X/s (peak Y/s), Z per turn, 429s: W`.
+`REST under the global limit: X/s (peak Y/s), Z per turn, 429s: W`, with what they were (DM
+channels opened, posts and edits in the tables' channels and in DMs); and issue 21's targets,
+each said met or NOT met. Then the same for the part of the run after the ramp (steady play:
+every table open, the changes stored from then on; the ramp's requests still waiting are
+counted there, not dropped): a cold start of every table within seconds, each costing its
+lobby, a DM channel per new member and its deal, is one no running bot meets, so the whole
+run and steady play are both printed, labelled.
 
 Then, side by side in this run (see `bench/side.py`): persisting one action against a raw
 upsert, a 6-player DM fan-out with 50 ms REST latency against one-by-one sends, and start-up
