@@ -2,7 +2,7 @@
 stand-in.
 
     python -m bench.load [--tables 10 50 200] [--seconds 40] [--ai-delay 1.5]
-                         [--pace busy|table] [--think LOW HIGH]
+                         [--pace busy|table] [--think LOW HIGH] [--ramp SECONDS]
                          [--games 13clues mansion] [--profile DIR] [--no-side]
 
 For each N a fresh bot process (the project's own entry point, `python -m bot`, via
@@ -24,7 +24,7 @@ test, some five times a real table's pace, and a cold start of every table at on
 a member taking 6–14 s to read the table and act (a 13 Clues turn, its picker's two or three
 steps, every 20–30 s; a turn every 20 s is what the REST budget counts with) and the tables
 opened over the first quarter of the run (at most 30 s). `--think` overrides the pace's
-reading time.
+reading time, `--ramp` the seconds over which the tables open.
 
 Printed for each N: interactions per second; INTERACTION_CREATE → the bot's first callback
 (median, p99, max; the stand-in's clock), overall and per game; a member's action → the last
@@ -34,7 +34,13 @@ last DM (p99); any change → the table message showing it (p99, and how many we
 5 s behind); the bot's CPU per applied action; its resident memory per active table; the
 interactions past Discord's 3 s or never answered; and the requests under Discord's global
 limit, which the stand-in enforces (50 a second per token):
-`REST under the global limit: X/s (peak Y/s), Z per turn, 429s: W`.
+`REST under the global limit: X/s (peak Y/s), Z per turn, 429s: W`, with what they were (DM
+channels opened, posts and edits in the tables' channels and in DMs); and issue 21's targets,
+each said met or NOT met. Then the same for the part of the run after the ramp (steady play:
+every table open, the changes stored from then on; the ramp's requests still waiting are
+counted there, not dropped): a cold start of every table within seconds, each costing its
+lobby, a DM channel per new member and its deal, is one no running bot meets, so the whole
+run and steady play are both printed, labelled.
 
 Then, side by side in this run (see `bench/side.py`): persisting one action against a raw
 upsert, a 6-player DM fan-out with 50 ms REST latency against one-by-one sends, and start-up
@@ -71,7 +77,7 @@ from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
 from testkit.mansion_drive import Driver as MansionDriver
 from testkit.mansion_drive import find
 from testkit.standin import DiscordStandIn, InteractionResult, Message, User, running_standin
-from testkit.standin.globallimit import DISCORD_GLOBAL_LIMIT
+from testkit.standin.globallimit import DISCORD_GLOBAL_LIMIT, Call
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 TABLE_BEHIND = 5.0
@@ -531,13 +537,15 @@ class Run:
     """Acknowledged (a defer) in time, but the answer itself came after ANSWER_TIMEOUT."""
     cpu_by_process: list[float] = field(default_factory=list)
     """Each bot process's CPU (`cpu` is their sum)."""
+    steady: Steady | None = None
+    """The figures after the ramp (None: the run ended before its last table opened)."""
+    ramp: float = 0.0
+    """The seconds over which the tables were opened."""
 
     def report(self) -> str:
         ms = [x * 1000 for x in self.latencies]
         lines = [
-            f"REST under the global limit: {self.rest / self.seconds:.1f}/s (peak "
-            f"{self.rest_peak}/s), {self.rest / max(1, self.turns):.2f} per turn, 429s: "
-            f"{self.rest_429}",
+            rest_line("", self.rest, self.seconds, self.rest_peak, self.turns, self.rest_429),
             f"  {self.rest_kinds}",
             f"N={self.tables:<4} {self.interactions} interactions in {self.seconds:.0f}s: "
             f"{self.rate:.1f}/s; games started {self.games_started}, finished "
@@ -552,7 +560,8 @@ class Run:
             f"  member's action → their own last DM: {_ms(self.delays.own_dm)}; any change → "
             f"the table message shows it: {_ms(self.delays.table)}, "
             f"{sum(1 for x in self.delays.table if x > TABLE_BEHIND)} more than "
-            f"{TABLE_BEHIND:g} s behind",
+            f"{TABLE_BEHIND:g} s behind; letters still pending at the end (counted as sent "
+            f"then): {self.delays.unsent}",
             f"  bot CPU {self.cpu:.1f}s: {self.cpu / max(1, self.actions) * 1000:.1f} ms per "
             f"applied action, {self.cpu / max(1, self.interactions) * 1000:.1f} ms per "
             f"interaction; its helpers (AI, drawing) {self.helpers_cpu:.1f}s, "
@@ -575,6 +584,20 @@ class Run:
             f"violations: {self.violations}; bot errors: {len(self.bot_errors)}; driver "
             f"errors: {len(self.errors)}; Mansion members who read again: {self.retries}",
         ]
+        lines.append(targets("whole run", self.late, self.unanswered, self.delays,
+                             self.rest_peak))
+        if self.steady is not None:
+            st = self.steady
+            lines += [
+                rest_line(f", after the ramp ({self.ramp:g} s; {st.seconds:.0f} s of steady "
+                          "play)", st.rest, st.seconds, st.peak, st.turns, st.refused),
+                f"  made {st.kinds}",
+                f"  member's action → their own last DM: {_ms(st.delays.own_dm)}; any change "
+                f"→ the table message shows it: {_ms(st.delays.table)}, "
+                f"{sum(1 for x in st.delays.table if x > TABLE_BEHIND)} more than "
+                f"{TABLE_BEHIND:g} s behind; still pending at the end: {st.delays.unsent}",
+                targets("after the ramp", st.late, st.unanswered, st.delays, st.peak),
+            ]
         lines += [f"    bot: {e[:200]}" for e in self.bot_errors[:5]]
         lines += [f"    driver: {e[:200]}" for e in self.errors[:5]]
         return "\n".join(lines)
@@ -601,8 +624,9 @@ def spread(values: list[float], unit: str) -> str:
             f" max {max(values):.1f} {unit}")
 
 
-SENT = ("SELECT id, table_id, created_at, dest, message_id, done_at FROM outbox"
-        " WHERE state = 'sent' ORDER BY id")
+LETTERS = ("SELECT id, table_id, created_at, dest, message_id, done_at, state FROM outbox"
+           " WHERE state IN ('sent', 'pending') ORDER BY id")
+"""The letters sent, and those still pending when the run ended."""
 ACTIONS = "SELECT COUNT(*) FROM actions"
 TURNS = {
     "sqlite": "SELECT COALESCE(SUM(json_extract(state, '$.turn_number')), 0) FROM tables"
@@ -628,25 +652,39 @@ class Delays:
     """Any change → its table message shown (posted or edited): how far the table message is
     behind the game. A letter skipped because a later one replaced it counts until that one
     went out."""
+    unsent: int = 0
+    """Letters (of the changes measured) still pending when the run ended: counted as
+    arriving then."""
 
 
 def dm_delays(rows: Sequence[Sequence[Any]], dc: DiscordStandIn, dispatched: dict[int, float],
-              users: dict[int, int]) -> Delays:
-    """The delays of `Delays`, from the sent letters' rows (`SENT`). A change's letters share
+              users: dict[int, int], end: float, since: float = 0.0) -> Delays:
+    """The delays of `Delays`, from the letters' rows (`LETTERS`). A change's letters share
     its commit time and table; the interaction (and its member, `users`) is found through its
-    reply letter (`i:<interaction id>`), a DM's arrival through its stored message id, a table
-    letter's through the time it was marked sent."""
-    shown = table_shown(rows)
-    changes: dict[tuple[int, float], list[tuple[int, str, int | None]]] = {}
-    for pid, table_id, created, dest, mid, _ in rows:
-        changes.setdefault((table_id, created), []).append((pid, dest, mid))
+    reply letter (`i:<interaction id>`), a DM's arrival through its stored message id (the
+    time it was marked sent, for an edit of a kept DM), a table letter's through the time it
+    was marked sent. A letter still pending when the run ended counts as arriving at `end`
+    (its delay is at least that): a slow letter is never left out. `since`: only the changes
+    stored from then on (wall clock)."""
+    shown = table_shown(rows, end)
+    changes: dict[tuple[int, float], list[tuple[int, str, float | None]]] = {}
+    for pid, table_id, created, dest, mid, done, state in rows:
+        if created < since:
+            continue
+        arrived: float | None = None
+        if dest.startswith("u:"):
+            if state == "pending":
+                arrived = end
+            elif mid in dc._messages:
+                posted = dc._messages[mid].created_at
+                arrived = posted if posted >= created else done
+        changes.setdefault((table_id, created), []).append((pid, dest, arrived))
     out = Delays()
     for (_, created), letters in changes.items():
         at_table = [shown[pid] for pid, dest, _ in letters if pid in shown]
         if at_table:
             out.table.append(max(at_table) - created)
-        arrivals = {dest: dc._messages[mid].created_at for _, dest, mid in letters
-                    if dest.startswith("u:") and mid in dc._messages}
+        arrivals = {dest: at for _, dest, at in letters if at is not None}
         if not arrivals:
             continue
         out.change_dm.append(max(arrivals.values()) - created)
@@ -657,21 +695,25 @@ def dm_delays(rows: Sequence[Sequence[Any]], dc: DiscordStandIn, dispatched: dic
                 own = arrivals.get(f"u:{users.get(int(dest[2:]))}")
                 if own is not None:
                     out.own_dm.append(own - when)
+    out.unsent = sum(1 for row in rows if row[6] == "pending" and row[2] >= since)
     return out
 
 
-def table_shown(rows: Sequence[Sequence[Any]]) -> dict[int, float]:
+def table_shown(rows: Sequence[Sequence[Any]], end: float) -> dict[int, float]:
     """When each table letter (outbox id) was shown: its own send, or for one skipped (no
-    message id: a later letter to the channel replaced it) the next one sent after it."""
+    message id: a later letter to the channel replaced it) the next one sent after it; `end`
+    for one still pending when the run ended, or replaced by one still pending."""
     shown: dict[int, float] = {}
     waiting: dict[str, list[int]] = {}
-    for pid, _, _, dest, mid, done in rows:
-        if not dest.startswith("c:") or done is None:
+    for pid, _, _, dest, mid, done, state in rows:
+        if not dest.startswith("c:"):
             continue
         waiting.setdefault(dest, []).append(pid)
-        if mid is not None:
+        if state == "sent" and mid is not None:
             for skipped in waiting.pop(dest):
                 shown[skipped] = done
+    for left in waiting.values():
+        shown.update((pid, end) for pid in left)
     return shown
 
 
@@ -707,12 +749,20 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
               entry: str = "bench.probe:main", think: tuple[float, float] = (1.0, 3.0),
               games: tuple[str, ...] = ("13clues", "mansion"),
               cluster: Cluster | None = None, ramp: float = PACES["busy"][1]) -> Run:
-    """`ramp`: the tables are opened over at most this many seconds (a quarter of the run
-    at most)."""
+    """`ramp`: the tables are opened over this many seconds (each at a random moment)."""
     where = cluster or Cluster()
     workdir = Path(tempfile.mkdtemp(prefix=f"bench-load-{n}-"))
     db = workdir / "bot.sqlite3"
     rng = random.Random(seed)
+    if where.query is None:
+        query: Callable[[str], Sequence[Sequence[Any]]] = lambda sql: sqlite_query(db, sql)  # noqa: E731
+        backend = "sqlite"
+    else:
+        query, backend = where.query, "postgres"
+
+    def count_turns() -> int:
+        return int(query(TURNS[backend])[0][0])
+
     async with running_standin(check=False, quiet=0.05,
                                global_rate_limit=DISCORD_GLOBAL_LIMIT) as dc:
         dc.max_concurrency = where.processes  # every shard its own IDENTIFY bucket
@@ -755,7 +805,6 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             begin = time.monotonic()
             rest_mark = dc.under_limit.mark()
             refused_mark = len(dc.under_limit.refused)
-            ramp = min(ramp, seconds / 4)
             driver = Driver(dc, db, begin + seconds, seed, think, where.rows)
             if profile is not None:
                 spy = start_profiler(proc.pid, profile / f"load-{n}.txt", seconds)
@@ -763,6 +812,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
                 asyncio.create_task(driver.table(*plan, start_after=rng.uniform(0, ramp)))
                 for plan in plans
             ]
+            steady = asyncio.create_task(steady_mark(dc, begin + ramp, count_turns))
             rss_peak = rss_base
             while not all(t.done() for t in tasks):
                 await asyncio.sleep(0.5)
@@ -772,7 +822,10 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
                         task.cancel()
                     break
             await asyncio.gather(*tasks, return_exceptions=True)
-            elapsed = time.monotonic() - begin
+            ended = time.monotonic()
+            elapsed = ended - begin
+            after_ramp = steady.result() if steady.done() else None
+            steady.cancel()
             cpus = [cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
             cpu = sum(cpus)
             helpers_cpu = sum(helpers_cpu_seconds(p.pid) for p in procs) - helpers0
@@ -790,24 +843,26 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         left = {i: at for path in callbacks if path.exists()
                 for i, at in probe.read(path).items()}
         bot_side = [left[r.id] - r.dispatched_at for r in recs if r.id in left]
-        if where.query is None:
-            query: Callable[[str], Sequence[Sequence[Any]]] = lambda sql: sqlite_query(db, sql)  # noqa: E731
-            backend = "sqlite"
-        else:
-            query, backend = where.query, "postgres"
         actions = query(ACTIONS)[0][0]
-        turns = query(TURNS[backend])[0][0]
+        turns = count_turns()
         offset = time.time() - dc.now()
         dispatched = {r.id: r.dispatched_at + offset for r in recs}
-        delays = dm_delays(query(SENT), dc, dispatched, {r.id: r.user_id for r in recs})
+        users = {r.id: r.user_id for r in recs}
+        letters = query(LETTERS)
+        stopped = time.time()
+        delays = dm_delays(letters, dc, dispatched, users, stopped)
+        steady_figures = None if after_ramp is None else Steady.of(
+            after_ramp, dc, ended, turns, dm_delays(letters, dc, dispatched, users, stopped,
+                                                    since=after_ramp.wall), recs)
         return Run(
             tables=n, seconds=elapsed, interactions=len(recs), rate=len(recs) / elapsed,
             latencies=latencies, bot_side=bot_side, delays=delays,
             actions=actions, helpers_cpu=helpers_cpu, turns=turns,
             rest=len(dc.under_limit.since(rest_mark)), rest_peak=dc.under_limit.peak(rest_mark),
             rest_429=len(dc.under_limit.refused) - refused_mark,
-            rest_kinds=f"made {dc.under_limit.by_kind(rest_mark)}; refused "
+            rest_kinds=f"made {destinations(dc, dc.under_limit.since(rest_mark))}; refused "
                        f"{Counter(c.route.split('/')[1] for c in dc.under_limit.refused)}",
+            steady=steady_figures, ramp=ramp,
             driver_cpu=driver_cpu,
             cpu=cpu, rss_base=rss_base, rss_peak=rss_peak,
             late=sum(1 for x in latencies if x > 3.0),
@@ -826,6 +881,103 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             },
             retries=figures.retries,
         )
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where steady play begins: the last table opened (the end of the ramp)."""
+
+    at: float
+    """time.monotonic()."""
+    wall: float
+    """time.time(), the clock of the stored letters."""
+    standin: float
+    """The stand-in's clock, that of the interactions."""
+    calls: int
+    refused: int
+    turns: int
+
+
+async def steady_mark(dc: DiscordStandIn, at: float, count_turns: Callable[[], int]) -> Mark:
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    return Mark(time.monotonic(), time.time(), dc.now(), dc.under_limit.mark(),
+                len(dc.under_limit.refused), count_turns())
+
+
+@dataclass
+class Steady:
+    """The figures of the part of a run after its ramp (every table opened): steady play,
+    without the cold start of opening them (each table's lobby, its members' DM channels,
+    the first deal). Its delays count only the changes stored after the ramp; a letter of
+    the ramp still waiting for the budget is in the requests, not hidden."""
+
+    seconds: float
+    rest: int
+    peak: int
+    refused: int
+    turns: int
+    kinds: str
+    delays: Delays
+    late: int
+    unanswered: int
+
+    @classmethod
+    def of(cls, mark: Mark, dc: DiscordStandIn, end: float, turns: int, delays: Delays,
+           recs: Sequence[InteractionResult]) -> Steady:
+        calls = dc.under_limit.since(mark.calls)
+        recs = [r for r in recs if r.dispatched_at >= mark.standin]
+        return cls(seconds=end - mark.at, rest=len(calls), peak=dc.under_limit.peak(mark.calls),
+                   refused=len(dc.under_limit.refused) - mark.refused, turns=turns - mark.turns,
+                   kinds=destinations(dc, calls), delays=delays,
+                   late=sum(1 for r in recs if r.latency is not None and r.latency > 3.0),
+                   unanswered=sum(1 for r in recs if r.callback_type is None))
+
+
+def destinations(dc: DiscordStandIn, calls: Sequence[Call]) -> str:
+    """What the requests were, and where: DM channels opened, posts and edits in the tables'
+    channels and in DMs."""
+    kinds: Counter[str] = Counter()
+    for call in calls:
+        method, path = call.route.split(" ", 1)
+        parts = path.split("/")
+        if path == "/users/@me/channels":
+            kinds["DM channels opened"] += 1
+        elif len(parts) > 3 and parts[1] == "channels" and parts[3] == "messages":
+            channel = dc.channels.get(int(parts[2]))
+            where = "DM" if channel is not None and channel.is_dm else "table"
+            what = {"POST": "posts", "PATCH": "edits"}.get(method, method)
+            kinds[f"{where} {what}"] += 1
+        else:
+            kinds[call.route] += 1
+    return ", ".join(f"{kind} {n}" for kind, n in kinds.most_common())
+
+
+def rest_line(label: str, rest: int, seconds: float, peak: int, turns: int, refused: int) -> str:
+    return (f"REST under the global limit{label}: {rest / seconds:.1f}/s (peak {peak}/s), "
+            f"{rest / max(1, turns):.2f} per turn, 429s: {refused}")
+
+
+OWN_DM = 2.0
+"""Issue 21: the acting member's own DMs, p99 at most this many seconds."""
+
+
+def targets(label: str, late: int, unanswered: int, delays: Delays, peak: int) -> str:
+    """Issue 21's bench targets, each said met or not."""
+    def said(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    def measured(values: list[float], figure: float, limit: float, what: str) -> str:
+        if not values:
+            return f"{what}: none measured (NOT shown)"
+        return f"{what} {figure:.1f} s ({said(figure <= limit)}, at most {limit:g} s)"
+
+    return (f"  issue 21's targets, {label}: answered past 3 s {late} ({said(late == 0)}); "
+            f"never acknowledged {unanswered} ({said(unanswered == 0)}); "
+            + measured(delays.own_dm, pct(delays.own_dm, 0.99), OWN_DM, "own DM p99") + "; "
+            + measured(delays.table, max(delays.table, default=0.0), TABLE_BEHIND,
+                       "table message behind at most")
+            + f"; peak {peak}/s ({said(peak <= DISCORD_GLOBAL_LIMIT)}, at most "
+              f"{DISCORD_GLOBAL_LIMIT})")
 
 
 def start_profiler(pid: int, out: Path, seconds: float) -> subprocess.Popen[bytes] | None:
@@ -880,6 +1032,9 @@ def main(argv: list[str] | None = None) -> int:
                         metavar=("LOW", "HIGH"),
                         help="seconds a member takes before each move (uniform; default: "
                              "the pace's)")
+    parser.add_argument("--ramp", type=float, default=None, metavar="SECONDS",
+                        help="open the tables over this many seconds (default: the pace's, "
+                             "at most a quarter of the run)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="sample the bot with py-spy into this folder (largest N)")
     parser.add_argument("--no-side", action="store_true", help="skip the side-by-side part")
@@ -889,11 +1044,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entry", default="bench.probe:main",
                         help="the bot's entry point (module:function), e.g. a probe around it")
     args = parser.parse_args(argv)
-    pace_think, ramp = PACES[args.pace]
+    pace_think, pace_ramp = PACES[args.pace]
     args.think = args.think or list(pace_think)
+    ramp = args.ramp if args.ramp is not None else min(pace_ramp, args.seconds / 4)
     print(f"bench.load: {os.cpu_count()} CPUs, {args.seconds:.0f}s per N, AI delay "
           f"{args.ai_delay}s, pace {args.pace}: members think {args.think[0]:g}–"
-          f"{args.think[1]:g}s, tables opened over {min(ramp, args.seconds / 4):g}s: "
+          f"{args.think[1]:g}s, tables opened over {ramp:g}s: "
           f"{' and '.join(args.games)} in turn\n")
     failed = False
     for n in args.tables:

@@ -108,6 +108,10 @@ class Letter(BaseModel):
     waits briefly for them, and says the news is on its way if they are still pending."""
     pending: str = ""
     """A reply's words for that, in its member's language (empty: English)."""
+    later: bool = False
+    """A DM to a member who neither acted nor is to act now (another member's casebook or
+    news, a watcher's): when the budget is short it goes after the table message (issue 21:
+    the acting member's own DMs first, others' last)."""
 
     @classmethod
     def post(cls, channel_id: int, body: Outgoing, *, living: bool = False) -> Letter:
@@ -119,8 +123,8 @@ class Letter(BaseModel):
 
     @classmethod
     def dm(cls, user_id: int, body: Outgoing, *, once: str | None = None,
-           slot: str | None = None) -> Letter:
-        return cls(to=f"u:{user_id}", op="send", body=body, once=once, slot=slot)
+           slot: str | None = None, later: bool = False) -> Letter:
+        return cls(to=f"u:{user_id}", op="send", body=body, once=once, slot=slot, later=later)
 
     @classmethod
     def reply(

@@ -61,6 +61,7 @@ def letters(
     hold: bool = False,
     after_ai: bool = False,
     told: int | None = None,
+    acted: int | None = None,
     slow: Mapping[int, Outgoing] | None = None,
 ) -> tuple[Table, list[Letter]]:
     """The letters of one stored change, and the table with its feed as they leave it.
@@ -75,22 +76,27 @@ def letters(
     brings theirs up to date (nor for a seat whose turn just ended: its next turn does).
     `slow`: the letters rendered ahead in the thinkers' pool (`GameModule.slow_letters`), by
     seat. `langs`: each member's language (user → code), that of their DMs; the channel
-    reads the table's (`languages.of`)."""
+    reads the table's (`languages.of`). `acted`: the seat whose member's interaction made
+    this change: its DMs, and those of the seats to act, go before the table message when
+    the budget is short; the others' are `later` (issue 21)."""
     owed: list[Letter] = []
     to_act = set() if game.is_over(state) else set(game.waiting_on(state))
+    first = to_act | {s for s in (acted, told) if s is not None}
     prompted: set[int] = set()  # seats this change DMs a prompt: for `dm`, that is the alert
     for seat, ref in enumerate(table.seats):
         if ref.human is None:
             continue
         lang = langs.get(ref.human, SOURCE)
         out = game.letter(table, state, events, seat, lang=lang)
+        later = seat not in first
         if out is not None and not (seat == told and not out.pictures):
             owed.append(Letter.dm(ref.human, headed(game, table, out, lang),
-                                  slot=game.letter_slot(state, events, seat)))
+                                  slot=game.letter_slot(state, events, seat), later=later))
             if out.components:
                 prompted.add(seat)
         if slow is not None and seat in slow:
-            owed.append(Letter.dm(ref.human, headed(game, table, slow[seat], lang)))
+            owed.append(Letter.dm(ref.human, headed(game, table, slow[seat], lang),
+                                  later=later))
         kept_dms = game.slots(table, state, events, seat, catch_up=seat in newly_waiting,
                               lang=lang) if seat in to_act else {}
         for slot, kept in kept_dms.items():
@@ -98,7 +104,7 @@ def letters(
         if not channel and game.is_over(state):  # the channel cannot show the end
             bye = game.farewell(table, state, seat, lang=lang)
             if bye is not None:
-                owed.append(Letter.dm(ref.human, headed(game, table, bye, lang)))
+                owed.append(Letter.dm(ref.human, headed(game, table, bye, lang), later=later))
     pinged, dms = alerted(game, table, state, newly_waiting, alerts, prompted, langs)
     owed += dms
     if not channel:

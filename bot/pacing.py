@@ -10,6 +10,7 @@ import asyncio
 import heapq
 import itertools
 import time
+from collections import deque
 from collections.abc import Callable
 
 from bot.models import Letter
@@ -18,6 +19,11 @@ DISCORD_LIMIT = 50
 JITTER = 3
 """Requests a second kept spare for requests that leave together though paced apart (a
 busy event loop, a connection pool): their bunching met the limit on the stand-in."""
+CATCH_UP = 0.2
+"""Seconds of budget a late wake-up of a busy event loop makes up at once. A bucket of 2
+requests (the spare below the limit) lost most of it: with the loop busy 20 ms at a time,
+45 a second became 25 (`bench.load` at 200 tables sent 28 a second with its table messages
+a minute behind). A sliding second caps what this lets through (`ceiling`)."""
 DEFAULT_RATE = 45.0
 """Requests a second one process spends (REST_PER_SECOND): a margin below Discord's 50 for
 what discord.py sends on its own (command sync, member lookups). A cluster of N processes on
@@ -25,17 +31,21 @@ one token gives each 45 / N."""
 
 # Who waits for the budget when it is short, first served first.
 PROMPT = 0
-"""A member's own DMs: a prompt to answer, their private news."""
+"""The DMs of the member who acted or is to act now: a prompt to answer, their private news,
+their casebook, the alert that their turn has come."""
 TABLE = 1
 """The table's living message."""
 KEPT = 2
-"""DMs kept up to date in place (a casebook), which can wait for the member's turn."""
+"""Others' DMs (their casebooks and news, a watcher's): they can wait for the member's turn,
+which brings their casebook up to date."""
 
 
 def rank_of(letter: Letter) -> int:
-    """Who goes first when the budget is short."""
+    """Who goes first when the budget is short: it depends on whom a DM is for (`later`), not
+    on what it is: a casebook is urgent to the member about to act on it, and can wait for
+    the others."""
     if letter.kind == "u":
-        return KEPT if letter.slot is not None else PROMPT
+        return KEPT if letter.later else PROMPT
     return TABLE
 
 
@@ -47,9 +57,10 @@ def paced(letter: Letter) -> bool:
 class Pacer:
     """A token bucket: `rate` requests a second, at most `burst` at once after a quiet spell
     (by default one: requests are spread evenly). While requests wait, a late wake-up of the
-    event loop is made up, up to `JITTER` below Discord's 50 in any second, or a busy loop
-    would spend less than its share. Waiters are served by priority (lower first), then in
-    arrival order."""
+    event loop is made up (`CATCH_UP` seconds' worth at once), or a busy loop would spend
+    less than its share; and never more than `ceiling` in any second, `JITTER` below
+    Discord's 50 (its share of them when `rate` is a share of `DEFAULT_RATE`). Waiters are
+    served by priority (lower first), then in arrival order."""
 
     def __init__(self, rate: float = DEFAULT_RATE, burst: float | None = None,
                  clock: Callable[[], float] = time.monotonic,
@@ -61,7 +72,11 @@ class Pacer:
             raise ValueError("rate must be positive")
         self.rate = rate
         self.burst = burst if burst is not None else 1.0
-        self.catch_up = max(self.burst, DISCORD_LIMIT - rate - JITTER)
+        self.catch_up = max(self.burst, rate * CATCH_UP)
+        self.ceiling = rate * (DISCORD_LIMIT - JITTER) / DEFAULT_RATE
+        """The most requests handed out within any one second."""
+        self._granted: deque[float] = deque()
+        """When the requests of the last second were handed out."""
         self._clock = clock
         self._gate = gate
         self._tokens = self.burst
@@ -77,11 +92,24 @@ class Pacer:
         self._tokens = min(cap, self._tokens + (now - self._at) * self.rate)
         self._at = now
 
+    def _full_for(self) -> float:
+        """Seconds until the last second's requests leave room for one more (0: room now)."""
+        now = self._clock()
+        while self._granted and now - self._granted[0] >= 1.0:
+            self._granted.popleft()
+        if len(self._granted) < self.ceiling:
+            return 0.0
+        return max(0.001, self._granted[0] + 1.0 - now)
+
+    def _grant(self) -> None:
+        self._tokens -= 1
+        self._granted.append(self._clock())
+
     async def take(self, priority: int) -> None:
         """Wait for one request's share of the budget."""
         self._refill(self.catch_up if self._queue else self.burst)
-        if not self._queue and self._tokens >= 1 and self._open():
-            self._tokens -= 1
+        if not self._queue and self._tokens >= 1 and self._open() and not self._full_for():
+            self._grant()
             return
         self.waited += 1
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -100,9 +128,13 @@ class Pacer:
             if self._tokens < 1:
                 await asyncio.sleep((1 - self._tokens) / self.rate)
                 continue
+            full = self._full_for()
+            if full:
+                await asyncio.sleep(full)
+                continue
             _, _, future = heapq.heappop(self._queue)
             if not future.done():  # a cancelled waiter gives its turn away
-                self._tokens -= 1
+                self._grant()
                 future.set_result(None)
 
     def _open(self) -> bool:

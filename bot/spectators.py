@@ -44,7 +44,7 @@ def letters(game: AnyGame, table: Table, state: Any, events: Sequence[Any],
     if not people or game.news(table, state, events, lang=SOURCE) is None:
         return []
     if not game.is_over(state):
-        return [Letter.dm(u, news_dm(game, table, langs.get(u, SOURCE)), slot=SLOT)
+        return [Letter.dm(u, news_dm(game, table, langs.get(u, SOURCE)), slot=SLOT, later=True)
                 for u in people]
     owed = []
     for u in people:
@@ -52,5 +52,6 @@ def letters(game: AnyGame, table: Table, state: Any, events: Sequence[Any],
         news = game.news(table, state, events, lang=lang)
         end = game.table_message(table, state, lang=lang)
         owed.append(Letter.dm(u, headed(game, table, Outgoing(content=f"🏁 {news}",
-                                                               embeds=end.embeds), lang)))
+                                                               embeds=end.embeds), lang),
+                             later=True))
     return owed

@@ -791,7 +791,9 @@ class TableService:
             module, after, state, events, newly_waiting=newly,
             alerts=await self._alerts(after, newly), langs=langs, fresh=before is None,
             channel=channel, was_lobby=was_lobby or table.status == "lobby", hold=hold,
-            after_ai=after_ai, told=reply.tells if reply is not None else None, slow=slow,
+            after_ai=after_ai, told=reply.tells if reply is not None else None,
+            acted=next((i for i, s in enumerate(after.seats) if s.player_id == actor), None),
+            slow=slow,
         )
         letters = [*notices, *owed, *spectators.letters(module, after, state, events, langs)]
         if reply is not None:

@@ -244,7 +244,12 @@ class Transport:
 
     async def _dm_channel(self, user_id: int, rank: int) -> int:
         """The member's DM channel, opened once and kept (in the database, when `known`): it
-        costs a request."""
+        costs a request. A letter that needs it while `open_dm_soon` is opening it waits for
+        that opening rather than making a second (`bench.load` at 400 tables opened 1,020
+        channels for 934 members)."""
+        opening = self._opening.get(user_id)
+        if opening is not None and opening is not asyncio.current_task():
+            await asyncio.wait([opening])
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None and self.known is not None:
             channel_id = await self.known.dm_channel(user_id)

@@ -74,8 +74,8 @@ class SqlStorage(ABC):
     @abstractmethod
     async def _pending(self, limit: int, busy: Collection[str],
                        only: Collection[str] | None) -> Sequence[Row]:
-        """Pending letters not held, oldest first, but for the `busy` destinations; with
-        `only`, of those destinations alone."""
+        """Pending letters not held, in `URGENT_FIRST` order, but for the `busy`
+        destinations; with `only`, of those destinations alone."""
 
     @abstractmethod
     async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> Sequence[Row]:
@@ -259,10 +259,11 @@ class SqlStorage(ABC):
     async def due_postings(
         self, now: float, limit: int, busy: Collection[str] = ()
     ) -> list[Posting]:
-        """Pending letters due now, oldest first, each behind every earlier letter to its
-        destination (one waiting for a retry holds back the rest); a paused table's channel
-        letters wait. Letters to the `busy` destinations (the sender's workers have them in
-        hand) are left out unread: under load the backlog is read again at every wake-up.
+        """Pending letters due now (answers, then DMs, then channels: `URGENT_FIRST`), each
+        behind every earlier letter to its destination (one waiting for a retry holds back
+        the rest); a paused table's channel letters wait. Letters to the `busy` destinations
+        (the sender's workers have them in hand) are left out unread: under load the backlog
+        is read again at every wake-up.
 
         On a shared database only the destinations this process claims: their letters are
         read again once claimed, so that none another process sent and marked meanwhile is

@@ -45,7 +45,7 @@ from bot.storage.rows import (
     timer_from_row,
     timer_payload,
 )
-from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD, postgres
+from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD, URGENT_FIRST, postgres
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -287,7 +287,7 @@ class PostgresStorage(SqlStorage):
             " LEFT JOIN tables t ON t.id = o.table_id"
             f" WHERE o.state = 'pending' AND {NOT_HELD}"
             " AND o.dest <> ALL(?::text[]) AND (?::text[] IS NULL OR o.dest = ANY(?::text[]))"
-            " ORDER BY o.id LIMIT ?",
+            f" ORDER BY {URGENT_FIRST} LIMIT ?",
             (list(busy), None if only is None else list(only),
              None if only is None else list(only), limit),
         )

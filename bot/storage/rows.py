@@ -101,8 +101,8 @@ def result_rows(table: Table, winners: set[int], now: float) -> list[tuple[Any, 
 
 
 def due_heads(rows: Iterable[Row], now: float) -> list[Posting]:
-    """From pending letters in id order: those due now, each behind every earlier letter to
-    its destination (one waiting for a retry holds back the rest)."""
+    """From pending letters (each destination's in id order): those due now, each behind
+    every earlier letter to its destination (one waiting for a retry holds back the rest)."""
     due: list[Posting] = []
     waiting: set[str] = set()
     for r in rows:

@@ -17,6 +17,12 @@ LEASE = "bot"
 NOT_HELD = "NOT (t.paused IS NOT NULL AND o.dest = 'c:' || t.channel_id)"
 """A paused table's channel letters are held until it carries on (`o`: the outbox, `t`: the
 letter's table, joined LEFT)."""
+URGENT_FIRST = ("CASE WHEN o.dest LIKE 'i:%' THEN 0 WHEN o.dest LIKE 'u:%' THEN 1 ELSE 2 END,"
+                " o.id")
+"""The order pending letters are read in: answers to interactions, then DMs, then channel
+letters, each oldest first (a destination's letters keep their order: they are all of one
+kind). Under a backlog longer than one read the sender sees only the head of it: read in id
+order, an answer waited behind minutes of table edits (`bench.load`, issue 21)."""
 KEEP_DONE_LETTERS = 3 * 24 * 3600.0
 """Sent and failed letters are kept a few days (for inspection), then pruned at start-up."""
 

@@ -8,7 +8,7 @@ import time
 
 from bot.messages import Outgoing
 from bot.models import Letter
-from bot.pacing import DISCORD_LIMIT, KEPT, PROMPT, TABLE, Pacer, paced, rank_of
+from bot.pacing import DISCORD_LIMIT, JITTER, KEPT, PROMPT, TABLE, Pacer, paced, rank_of
 
 
 async def test_the_bucket_paces_at_its_rate_and_serves_by_priority() -> None:
@@ -41,16 +41,46 @@ async def test_a_cancelled_waiter_gives_its_turn_away() -> None:
     await pacer.close()
 
 
-def test_the_default_burst_keeps_any_second_within_discord_limit() -> None:
-    pacer = Pacer(rate=45.0)
-    assert max(pacer.burst, pacer.catch_up) + pacer.rate <= DISCORD_LIMIT
+def test_the_ceiling_keeps_any_second_within_discord_limit_and_shares_it() -> None:
+    assert Pacer(rate=45.0).ceiling == DISCORD_LIMIT - JITTER
+    assert 2 * Pacer(rate=45.0 / 2).ceiling == DISCORD_LIMIT - JITTER  # a cluster of two
+
+
+async def test_a_late_wake_up_is_made_up_but_no_second_exceeds_the_ceiling() -> None:
+    """A busy event loop wakes the pacer late: the budget of the time it slept is handed out
+    at once (a bucket of two requests spent 25 a second of 45 with the loop busy 20 ms at a
+    time), and the sliding second still holds no more than `ceiling`."""
+    now = [0.0]
+    granted: list[float] = []
+    """When each request was handed out, on the pacer's clock."""
+
+    class Recorded(Pacer):
+        def _grant(self) -> None:
+            super()._grant()
+            granted.append(now[0])
+
+    pacer = Recorded(rate=45.0, clock=lambda: now[0])
+    tasks = [asyncio.create_task(pacer.take(PROMPT)) for _ in range(400)]
+    await asyncio.sleep(0.05)
+    assert len(granted) == 1  # the burst of one; the clock stands still
+    for _ in range(40):  # the loop wakes every 0.2 s (of the pacer's clock)
+        now[0] += 0.2
+        await asyncio.sleep(0.05)
+    assert len(granted) >= 45 * 8 * 0.97  # 45 a second over the 8 s
+    for i, at in enumerate(granted):
+        assert sum(1 for t in granted[i:] if t - at < 1.0) <= pacer.ceiling
+    for task in tasks:
+        task.cancel()
+    await pacer.close()
 
 
 def test_priorities_of_letters() -> None:
     body = Outgoing(content="x")
     assert rank_of(Letter.dm(1, body)) == PROMPT
     assert rank_of(Letter.post(2, body)) == TABLE
-    assert rank_of(Letter.dm(1, body, slot="casebook")) == KEPT
+    assert rank_of(Letter.dm(1, body, slot="casebook")) == PROMPT  # the member's to act on
+    assert rank_of(Letter.dm(1, body, slot="casebook", later=True)) == KEPT
+    assert rank_of(Letter.dm(1, body, later=True)) == KEPT
     assert not paced(Letter.reply(3, "token", body)) and paced(Letter.edit(2, 4, body))
 
 

@@ -186,7 +186,10 @@ async def test_the_outbox_marks_retries_fails_and_holds(storage: SqliteStorage) 
             Letter.post(10, Outgoing(content="table"), living=True),
             Letter.dm(7, Outgoing(content="dm")), post("later")])
     )).table
-    first, dm, later = await storage.due_postings(time.time(), 10)
+    # DMs are read before channel letters (`URGENT_FIRST`); each destination's in order
+    dm, first, later = await storage.due_postings(time.time(), 10)
+    assert (dm.letter.to, first.letter.body.content, later.letter.body.content) == (
+        "u:7", "table", "later")
     await storage.posting_sent(first, 555)
     assert await storage.living_message(created.id) == 555
     await storage.posting_retry(dm, time.time() + 60)
@@ -203,6 +206,18 @@ async def test_the_outbox_marks_retries_fails_and_holds(storage: SqliteStorage) 
     due = await storage.due_postings(time.time() + 61, 10)
     assert [p.letter.body.content for p in due] == ["dm", "told"]
     assert await storage.postings_pending([p.id for p in due]) == 2
+
+
+async def test_answers_then_dms_are_read_first_from_a_backlog(storage: SqliteStorage) -> None:
+    """Under a backlog longer than one read, the sender sees the answers to interactions and
+    the DMs first: read in id order, an answer waited behind minutes of table edits."""
+    await storage.create_table(lobby(), lambda t: Change(t, letters=[
+        *(post(f"edit {i}") for i in range(5)), Letter.dm(7, Outgoing(content="dm")),
+        Letter.reply(3, "token", Outgoing(content="answer"))]))
+    due = await storage.due_postings(time.time(), 2)
+    assert [p.letter.body.content for p in due] == ["answer", "dm"]
+    due = await storage.due_postings(time.time(), 10)
+    assert [p.letter.body.content for p in due][2:] == [f"edit {i}" for i in range(5)]
 
 
 async def test_a_notice_said_once_per_table(storage: SqliteStorage) -> None:

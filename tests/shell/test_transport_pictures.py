@@ -116,3 +116,26 @@ def test_an_edit_that_drops_pictures_says_so() -> None:
     assert body.payload()["attachments"] == []
     assert body.reply_kwargs()["attachments"] == []
     assert "attachments" not in Outgoing(content="keep").payload()
+
+
+def test_a_dm_waits_for_the_opening_of_its_channel_ahead_instead_of_opening_it_again() -> None:
+    """A seated member's DM channel is opened ahead (`open_dm_soon`); the deal's DM that needs
+    it meanwhile waits for that opening: one request, not two (issue 21's budget)."""
+    opened: list[int] = []
+
+    class SlowHTTP(FakeHTTP):
+        async def start_private_message(self, user_id: int) -> dict[str, Any]:
+            opened.append(user_id)
+            await asyncio.sleep(0.05)
+            return await super().start_private_message(user_id)
+
+    async def both() -> Outcome:
+        client = FakeClient()
+        client.http = SlowHTTP()
+        transport = Transport(client)  # type: ignore[arg-type]
+        transport.open_dm_soon(7)
+        return await transport.deliver(Letter.dm(7, Outgoing(content="your cards")), "n3",
+                                       None, [])
+
+    assert asyncio.run(both()).verdict == "sent"
+    assert opened == [7]
