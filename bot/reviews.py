@@ -58,10 +58,11 @@ class Reviewer(Generic[S, R]):
     model: type[S]
     """The game's state model: a stored state is checked to be one (`bot.plug.Own`)."""
 
-    def letter(self, state: S, seat: int, lang: str) -> Outgoing | None:
-        """The review DM of the game that just ended, the table's last finished one (none
-        for a game with nothing to review)."""
-        result = self.review(state, seat, self.finished(state))
+    def letter(self, state: S, seat: int, lang: str, game: int | None = None
+               ) -> Outgoing | None:
+        """The review DM of game `game` (None: the one that just ended, the table's last
+        finished one; none for a game with nothing to review)."""
+        result = self.review(state, seat, game or self.finished(state))
         if self.missing(state, result) is not None:
             return None
         return Outgoing.of(embeds=[self.embed(state, result, lang)])
