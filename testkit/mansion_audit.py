@@ -39,6 +39,7 @@ any prompt (an AI seat's by its timer, after the same delay).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,21 +104,22 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
     NUMBERS = 20_000
     MAX_STEPS = 1500
 
-    def __init__(self, path: Path, seed: int, series: int | None = None) -> None:
+    def __init__(self, path: Path, seed: int, forced: Mapping[str, Any] | None = None
+                 ) -> None:
         super().__init__(path, seed, MansionAudit())
         self._tips: dict[int, set[str]] = {}
         """seat → the Private Tip questions it may read (its Action cards, dealt or drawn)."""
         self._assist = "off"
-        self._series = series
-        """Every table plays this series (None: a series of 2 one table in five)."""
+        self._forced = dict(forced or {})
+        """Options every table takes (`series`, `variant`), over the ones drawn."""
 
     def options(self) -> dict[str, Any]:
         rng = self.rng
         chosen = {
             "variant": "one-against-all" if rng.random() < 0.3 else "standard",
-            "series": self._series or (1 if rng.random() < 0.8 else 2),
+            "series": 1 if rng.random() < 0.8 else 2,
             "assist": rng.choice(("off", "bookkeeping", "full")),
-        }
+        } | self._forced
         self._assist = str(chosen["assist"])
         return chosen
 
@@ -302,9 +304,10 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                 owe("chosen", event.seat, set(event.solution.cards()), "solution chosen")
 
 
-async def run_mansion_audit(path: Path, games: int, seed: int = 0, series: int | None = None
+async def run_mansion_audit(path: Path, games: int, seed: int = 0, **forced: Any
                             ) -> MansionAudit:
-    async with MansionAuditor(path, seed, series) as auditor:
+    """Audit `games` tables; `forced`: options every table takes (say `series=2`)."""
+    async with MansionAuditor(path, seed, forced) as auditor:
         for number in range(games):
             await auditor.game(number)
         return auditor.audit

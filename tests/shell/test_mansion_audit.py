@@ -18,6 +18,9 @@ from engine.mansion.views import PlayerView
 from testkit.mansion_audit import run_mansion_audit
 
 GAMES = 4
+SERIES = {"series": 2, "variant": "standard"}
+"""A standard series: game 2 is dealt with game 1's end, so its hands and solution are
+secret when game 1's reviews go out."""
 
 
 async def test_no_mansion_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
@@ -164,7 +167,7 @@ async def test_the_mansion_audit_checks_each_game_of_a_series_and_sees_planted_r
     def named(card: str) -> str:
         return card_name("en", card)
 
-    clean = await run_mansion_audit(tmp_path / "clean.sqlite3", 1, seed=5, series=2)
+    clean = await run_mansion_audit(tmp_path / "clean.sqlite3", 1, seed=1, **SERIES)
     assert clean.leaks == [] and clean.missing == [], (clean.leaks[:3], clean.missing[:3])
     # the table played at least two games (first to two wins), each reviewed at its end
     assert clean.checked["review"] >= 2 and clean.delivered["review"] >= 2
@@ -176,7 +179,7 @@ async def test_the_mansion_audit_checks_each_game_of_a_series_and_sees_planted_r
         return letter(state, other if state.phase != "over" else seat, lang)
 
     monkeypatch.setattr(game, "review_letter", swapped)
-    audit = await run_mansion_audit(tmp_path / "swapped.sqlite3", 1, seed=5, series=2)
+    audit = await run_mansion_audit(tmp_path / "swapped.sqlite3", 1, seed=1, **SERIES)
     assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]
 
     def hidden(state: GameState, seat: int, lang: str) -> Outgoing | None:
@@ -188,14 +191,14 @@ async def test_the_mansion_audit_checks_each_game_of_a_series_and_sees_planted_r
         return out.model_copy(update={"embeds": [told]})
 
     monkeypatch.setattr(game, "review_letter", hidden)
-    audit = await run_mansion_audit(tmp_path / "hidden.sqlite3", 1, seed=5, series=2)
+    audit = await run_mansion_audit(tmp_path / "hidden.sqlite3", 1, seed=1, **SERIES)
     assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]
 
     def last_only(state: GameState, seat: int, lang: str) -> Outgoing | None:
         return letter(state, seat, lang) if state.phase == "over" else None
 
     monkeypatch.setattr(game, "review_letter", last_only)
-    audit = await run_mansion_audit(tmp_path / "last.sqlite3", 1, seed=5, series=2)
+    audit = await run_mansion_audit(tmp_path / "last.sqlite3", 1, seed=1, **SERIES)
     assert any(m.startswith("0 reviews to seat") for m in audit.missing), audit.missing[:3]
 
 
