@@ -193,6 +193,7 @@ def main() -> None:
         mansion_coach.agreement(args.positions, args.seed, args.workers)
         mansion_coach.timing(args.timed, args.seed)
         mansion_coach.reviews(args.reviews, args.seed)
+        mansion_coach.end_wait(args.reviews, args.seed)
 
 
 if __name__ == "__main__":

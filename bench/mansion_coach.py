@@ -15,7 +15,9 @@ error, and its time to rank. Run through `python -m bench.coach --game mansion`.
 2. Time to rank: `advise` on positions of 3, 4 and 5 players, as the bot calls it (one call,
    time.perf_counter): median, p99, max. The target is p99 <= 200 ms at five.
 3. Time of one member's review at the end of a game (normal AIs, 3 and 5 players): the
-   work the bot does in its thinkers' pool once per member when a table ends.
+   work the bot does in its thinkers' pool once per member when a game ends.
+4. The end's wait: how long the action that ends a 5-player game waits for its five
+   members' reviews (`end_wait`, as `slow_letters` renders them, one after another).
 """
 
 from __future__ import annotations
@@ -25,10 +27,13 @@ import random
 import time
 
 from bench.coach import Tally, rank_times, review_times
+from bench.figures import ms_spread
+from bot.mansion.game import GAME
 from engine.mansion import legal
 from engine.mansion.ai import choose_action
 from engine.mansion.bruteforce import TooLarge, play_left, playing_position
 from engine.mansion.coach import advise, move_key
+from engine.mansion.events import Event
 from engine.mansion.review import review
 from engine.mansion.rules import apply, new_game
 from engine.mansion.state import GameState, Options, PlayerRef
@@ -81,12 +86,35 @@ def timing(count: int, seed: int) -> None:
 
 def reviews(games: int, seed: int) -> None:
     def played(players: int, number: int) -> GameState:
-        state, _ = new_game([PlayerRef(id=str(i), name=str(i)) for i in range(players)],
-                            Options(players=players), seed * 1000 + number)
-        rng = random.Random(number)
-        while state.phase != "over":
-            seat = legal.waiting_on(state)[0]
-            state, _ = apply(state, choose_action(player_view(state, seat), "normal", rng))
-        return state
+        return _ended(players, seed * 1000 + number, random.Random(number))[0]
 
     review_times("mansion: one member's review", (3, 5), games, played, review)
+
+
+def end_wait(games: int, seed: int, players: int = 5) -> None:
+    """How long the action that ends a game waits for its reviews: before its change is
+    stored, the table service works out every member's review DM (`slow_letters`), one
+    member after another; here every seat is a member. Timed in this process (the bot's
+    pool adds the state's pickling, per member)."""
+    samples = []
+    for number in range(games):
+        state, events = _ended(players, seed * 1000 + number, random.Random(number))
+        work = GAME.slow_letters(state, events)
+        assert work is not None, "the end of a game owes its reviews"
+        start = time.perf_counter()
+        for seat in range(players):
+            work({seat: "en"})
+        samples.append(time.perf_counter() - start)
+    median, p99, worst = ms_spread(samples)
+    print(f"mansion: the end's wait for {players} members' reviews ({games} games): median "
+          f"{median}, p99 {p99}, max {worst}")
+
+
+def _ended(players: int, seed: int, rng: random.Random) -> tuple[GameState, list[Event]]:
+    """A game of normal AIs, to its end, with the events of its last action."""
+    state, events = new_game([PlayerRef(id=str(i), name=str(i)) for i in range(players)],
+                             Options(players=players), seed)
+    while state.phase != "over":
+        seat = legal.waiting_on(state)[0]
+        state, events = apply(state, choose_action(player_view(state, seat), "normal", rng))
+    return state, events

@@ -7,6 +7,8 @@ reviews. Each game brings its engine's review (a pure function of the finished s
 reads the same whenever asked) and its embed. Reviewing is seconds of solving for a whole
 table, so it runs in the thinkers' pool: the `/… review` answer through `think`, the DMs at
 the end through the table service before the change is stored (`GameModule.slow_letters`).
+A table of several games (a Mansion series) has one review per game, each from its own end
+on: a DM at that end, and `/… review game:<k>`.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ R = TypeVar("R")
 
 TITLE = N_("📋 Your review")
 NOT_OVER = N_("The review comes once the game is over: it names your own {secret}.")
+NO_SUCH_GAME = N_("There is no finished game {game} to review here: the games over so far "
+                  "are numbered 1 to {count}.")
 
 
 @dataclass(frozen=True)
@@ -41,8 +45,11 @@ class Reviewer(Generic[S, R]):
     secret: str
     """What the review names that only the end may show ("mystery", "solution"; a marked
     text)."""
-    review: Callable[[S, int], R]
-    """The engine's review of a seat in a finished game."""
+    review: Callable[[S, int, int], R]
+    """The engine's review of a seat in a finished game of the table (1: its first)."""
+    finished: Callable[[S], int]
+    """How many games of the table are over, so reviewed (several in a series, each from
+    its own end on)."""
     missing: Callable[[S, R], str | None]
     """Why there is nothing to review (a game stored before its record was kept, one ended
     before play), or None."""
@@ -51,24 +58,30 @@ class Reviewer(Generic[S, R]):
     model: type[S]
     """The game's state model: a stored state is checked to be one (`bot.plug.Own`)."""
 
-    def letter(self, state: S, seat: int, lang: str) -> Outgoing | None:
-        """The review DM at the end (none for a game with nothing to review)."""
-        result = self.review(state, seat)
+    def letter(self, state: S, seat: int, lang: str, game: int | None = None
+               ) -> Outgoing | None:
+        """The review DM of game `game` (None: the one that just ended, the table's last
+        finished one; none for a game with nothing to review)."""
+        result = self.review(state, seat, game or self.finished(state))
         if self.missing(state, result) is not None:
             return None
         return Outgoing.of(embeds=[self.embed(state, result, lang)])
 
-    async def show(self, interaction: discord.Interaction, locate: Locate) -> None:
-        """`/… review`: the member's review of the game here, once it is over."""
+    async def show(self, interaction: discord.Interaction, locate: Locate,
+                   game: int | None = None) -> None:
+        """`/… review`: the member's review of game `game` here (None: the last finished
+        one), once it is over."""
         async def work() -> Outgoing:
             table = await locate()
             tables = tables_of(interaction)
             seat = tables.seat(table, interaction.user.id)
-            stored = tables.state_of(table)
-            if not tables.module(table).is_over(stored):
+            state = Own[S, object](self.model).state(tables.state_of(table))
+            count = self.finished(state)
+            if count == 0:
                 raise UserError(NOT_OVER, secret=lambda lang: tr(lang, self.secret))
-            state = Own[S, object](self.model).state(stored)
-            result = await think(interaction, self.review, state, seat)
+            if game is not None and not 1 <= game <= count:
+                raise UserError(NO_SUCH_GAME, game=game, count=count)
+            result = await think(interaction, self.review, state, seat, game or count)
             why = self.missing(state, result)
             if why is not None:
                 raise UserError(why)

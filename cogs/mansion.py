@@ -98,8 +98,11 @@ class MansionCog(
 
     @app_commands.command(name="review",
                           description="Your review of the last game here (only you see this)")
-    async def review(self, interaction: discord.Interaction) -> None:
-        await REVIEWER.show(interaction, self.here(interaction, finished=True))
+    @app_commands.describe(game="Which game of the series: 1 for the first (default: the last "
+                                "one over)")
+    async def review(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1, 99] | None = None) -> None:
+        await REVIEWER.show(interaction, self.here(interaction, finished=True), game)
 
     # autocomplete -------------------------------------------------------------------------
 

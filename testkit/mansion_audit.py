@@ -20,9 +20,11 @@ stored before the change that ends the table:
 - pictures: a member's carries only their own hand (their own view) or their own notes grid;
   the channel's only the markers, from the public view (`testkit/mansion_inputs.py`);
 
-A review (the coach's, of the last game) is sent only with the end of the table, once to
-each member, and it is that member's own review (the one rendered for their seat: it names
-the solution, as the reveal does).
+A review (the coach's, of one game) is sent only with the end of a game (each game of a
+series at its own end, the last with the table's), once to each member, and it is that
+member's own review of the game that just ended (the one rendered for their seat and that
+game, from the engine's review of it: it names that game's solution, as its reveal does,
+and nothing of the next game, dealt in the same change).
 
 and every private item reaches its owner in the change that made it: their dealt Clue hand,
 a card shown to them (a suggestion or a Super Sleuth), a card they snooped, the answer to a
@@ -37,13 +39,14 @@ any prompt (an AI seat's by its timer, after the same delay).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.mansion import coaching
 from bot.mansion.game import GAME
-from bot.mansion.reviewing import review_letter
+from bot.mansion.reviewing import REVIEWER
 from bot.models import Letter
 from bot.plug import plug
 from engine.mansion import GameState, player_view, public_view
@@ -52,8 +55,8 @@ from engine.mansion.events import (
     AccusationMade,
     ActionDrawn,
     CardShown,
-    GameOver,
     HandDealt,
+    RoundOver,
     SleuthPlayed,
     SnoopedCard,
     SolutionChosen,
@@ -101,11 +104,14 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
     NUMBERS = 20_000
     MAX_STEPS = 1500
 
-    def __init__(self, path: Path, seed: int) -> None:
+    def __init__(self, path: Path, seed: int, forced: Mapping[str, Any] | None = None
+                 ) -> None:
         super().__init__(path, seed, MansionAudit())
         self._tips: dict[int, set[str]] = {}
-        self._assist = "off"
         """seat → the Private Tip questions it may read (its Action cards, dealt or drawn)."""
+        self._assist = "off"
+        self._forced = dict(forced or {})
+        """Options every table takes (`series`, `variant`), over the ones drawn."""
 
     def options(self) -> dict[str, Any]:
         rng = self.rng
@@ -113,7 +119,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
             "variant": "one-against-all" if rng.random() < 0.3 else "standard",
             "series": 1 if rng.random() < 0.8 else 2,
             "assist": rng.choice(("off", "bookkeeping", "full")),
-        }
+        } | self._forced
         self._assist = str(chosen["assist"])
         return chosen
 
@@ -133,6 +139,11 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         letters = self.stored_since(mark)
         seats = {s.id: i for i, s in enumerate(state.seats)}
         over = state.phase == "over"
+        # the game this change ended (each game of a series): each member's review of it
+        ended = next((e.round for e in events if isinstance(e, RoundOver)), None)
+        reviews = {} if ended is None else {
+            i: REVIEWER.letter(state, i, "en", ended)
+            for i, s in enumerate(state.seats) if s.id.startswith("u")}
         may_know = knowable(state)
         may_read = {seat: set(asks) for seat, asks in self._tips.items()}
         for game in [*state.rounds, state]:
@@ -158,8 +169,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
             seat = seats[f"u{user}"]
             got.setdefault(seat, []).append(msg.text)
             if is_review(letter.body):
-                ended = over and any(isinstance(e, GameOver) for e in events)
-                self.check_review(ended, review_letter(state, seat, "en"), letter.body, seat,
+                self.check_review(ended is not None, reviews.get(seat), letter.body, seat,
                                   f"{letter.kind}:{user}")
                 continue
             if over:
@@ -182,10 +192,8 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                 if leaked:
                     self.audit.leaks.append(
                         f"{letter.kind}:{user} (seat {seat}) shown {sorted(leaked)}: {line!r}")
+        self.reviews_owed({i for i, own in reviews.items() if own is not None}, got)
         if over:
-            if any(isinstance(e, GameOver) for e in events):
-                self.reviews_owed({i for i, s in enumerate(state.seats) if s.id.startswith("u")
-                                   and review_letter(state, i, "en") is not None}, got)
             return
         self.owed(state, events, got)
         self.no_choice_told(state, events)
@@ -296,8 +304,10 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
                 owe("chosen", event.seat, set(event.solution.cards()), "solution chosen")
 
 
-async def run_mansion_audit(path: Path, games: int, seed: int = 0) -> MansionAudit:
-    async with MansionAuditor(path, seed) as auditor:
+async def run_mansion_audit(path: Path, games: int, seed: int = 0, **forced: Any
+                            ) -> MansionAudit:
+    """Audit `games` tables; `forced`: options every table takes (say `series=2`)."""
+    async with MansionAuditor(path, seed, forced) as auditor:
         for number in range(games):
             await auditor.game(number)
         return auditor.audit

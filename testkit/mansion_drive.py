@@ -300,19 +300,21 @@ async def applied(world: World, before: GameState, result: InteractionResult) ->
 
 async def play_script(world: World, driver: Driver,
                       choose_via: Callable[[GameState, act.Action, int], Via] | None = None, *,
-                      limit: int = 200, goals: tuple[str, ...] | None = None
+                      limit: int = 200, goals: tuple[str, ...] | None = None,
+                      until: Callable[[GameState], bool] | None = None
                       ) -> tuple[GameState, Any]:
-    """Play the scripted moves (`mansion_plan.next_move`) until the table is over, each
-    through the way `choose_via(state, action, i)` names (default: the panel). Returns the
-    final state and the moment just before the game-ending action (for the secrecy scan).
-    Every move must be accepted and applied exactly once."""
+    """Play the scripted moves (`mansion_plan.next_move`) until the table is over (or
+    `until` holds: a game of a series over, say), each through the way
+    `choose_via(state, action, i)` names (default: the panel). Returns the final state and
+    the moment just before the game-ending action (for the secrecy scan). Every move must
+    be accepted and applied exactly once."""
     from testkit.drive import cut
     from testkit.mansion_plan import STANDARD, next_move
 
     moment = cut(world)
     for i in range(limit):
         state = mstate(world)
-        if state.phase == "over":
+        if state.phase == "over" or (until is not None and until(state)):
             return state, moment
         moment = cut(world)
         action = next_move(state, goals or STANDARD)
@@ -321,7 +323,7 @@ async def play_script(world: World, driver: Driver,
         await applied(world, state, result)
         after = mstate(world)
         assert after.step == state.step + 1, (action, via, result.text)
-        if after.phase == "over":
+        if after.phase == "over" or (until is not None and until(after)):
             await world.dc.settle()
     raise AssertionError("the scripted game did not end")
 

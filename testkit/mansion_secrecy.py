@@ -17,6 +17,8 @@ import json
 import re
 from collections.abc import Iterator
 
+from bot.mansion.reviewing import REVIEWER
+from bot.reviews import TITLE
 from engine.mansion import EVENT_ADAPTER, GameState, player_view, public_view
 from engine.mansion.cards import ACTIONS
 from engine.mansion.events import ActionDrawn, HandDealt, SuggestionAnswered
@@ -110,6 +112,20 @@ def is_picker(msg: Message) -> bool:
 
 def reveals_a_game(msg: Message) -> bool:
     return "is over**" in msg.content
+
+
+def is_review(msg: Message) -> bool:
+    return any(e.get("title") == TITLE for e in msg.embeds)
+
+
+def assert_own_review(msg: Message, final: GameState, seat: int, who: str) -> None:
+    """A review names the coach's plays and its game's solution, as that game's reveal does:
+    it must be the member's own review of one of the table's games over (before the end: a
+    game of the series the table played on after)."""
+    own = [REVIEWER.letter(final, seat, "en", game) for game in range(1, len(final.rounds) + 1)]
+    got = [e.get("description") for e in msg.embeds]
+    assert any(o is not None and [e.get("description") for e in o.embeds] == got for o in own), (
+        f"{who} got a review that is not their own of a game over: {msg.text[:200]!r}")
 
 
 def revealed(msg: Message, line: str) -> bool:
@@ -220,6 +236,10 @@ def assert_mansion_secrecy(world: World, final: GameState, moment: Cut, *, since
                 continue
             for shown in _shown_before(msg, moment):
                 if is_picker(shown):
+                    continue
+                if is_review(shown):
+                    assert_own_review(shown, final, seat, user.name)
+                    checked += 1
                     continue
                 for where, line in lines(shown):
                     for ask in TIP_ASKS.values():

@@ -48,7 +48,7 @@ from engine.mansion import (
     public_view,
 )
 from engine.mansion.ai import LEVELS, Level, choose_action
-from engine.mansion.events import ActionDrawn, GameOver, HandDealt, PromptOpened, RoundStarted
+from engine.mansion.events import ActionDrawn, HandDealt, PromptOpened, RoundOver, RoundStarted
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 
 IDLE = "idle"
@@ -227,8 +227,9 @@ class Mansion(PydanticGame[GameState, Action, Event, MansionSettings]):
 
     def slow_letters(self, state: GameState, events: Sequence[Event]
                      ) -> Callable[[Mapping[int, str]], Mapping[int, Outgoing]] | None:
-        """Each member's review of the last game, once, when the table ends."""
-        if not any(isinstance(e, GameOver) for e in events):
+        """Each member's review of a game, once, when it ends: every game of a series, the
+        last with the table's end."""
+        if not any(isinstance(e, RoundOver) for e in events):
             return None
         return functools.partial(review_letters, review_letter, state)
 

@@ -1,6 +1,8 @@
-"""The review after the game, for one member (Mansion): by DM when the table ends, and
-`/mansion review`, through the shell of every game's review (`bot.reviews`). Built from the
-stored finished state (`engine.mansion.review`), so it reads the same whenever it is asked.
+"""The review after the game, for one member (Mansion): by DM when each game of the table
+ends (every game of a series, each at its own end), and `/mansion review game:<k>`, through
+the shell of every game's review (`bot.reviews`). Built from the stored state
+(`engine.mansion.review`, which reads only the games over), so it reads the same whenever
+it is asked.
 """
 
 from __future__ import annotations
@@ -44,8 +46,8 @@ def review_embed(state: GameState, result: Review, lang: str) -> discord.Embed:
     v = voice(public_view(state), result.seat, lang)
     solution = " · ".join(card_label(lang, c) for c in result.solution)
     head = [tr(lang, "The solution was {solution}.", solution=solution)]
-    if len(state.rounds) > 1:
-        head[0] += " " + tr(lang, "This reviews the last game of the series (game {round}).",
+    if state.options.series_wins > 1:
+        head[0] += " " + tr(lang, "This reviews game {round} of the series.",
                             round=result.round)
     if state.rounds[result.round - 1].fugitive == result.seat:
         head.append(tr(lang, "You were the fugitive: you chose it, and took no turns."))
@@ -123,16 +125,22 @@ def _kind(lang: str, move: Play) -> str:
 def _missing(state: GameState, result: Review) -> str | None:
     if result.complete:
         return None
-    log = state.rounds[-1].log if state.rounds else []
+    log = state.rounds[result.round - 1].log if state.rounds else []
     kept = any(isinstance(r, Dealt) and r.actions for r in log)
     played = any(isinstance(r, TurnBegan) for r in log)
     return OLD_GAME if played and not kept else NOTHING
 
 
+def _finished(state: GameState) -> int:
+    return len(state.rounds)
+
+
 REVIEWER = Reviewer[GameState, Review](secret=N_("solution"), model=GameState, review=review,
-                                       missing=_missing, embed=review_embed)
+                                       finished=_finished, missing=_missing,
+                                       embed=review_embed)
 
 
 def review_letter(state: GameState, seat: int, lang: str) -> Outgoing | None:
-    """The review DM at the end of a table whose last game was played."""
+    """The review DM at the end of a game of the table (each game of a series at its own
+    end): the review of the last game over."""
     return REVIEWER.letter(state, seat, lang)

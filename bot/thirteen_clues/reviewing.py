@@ -102,8 +102,18 @@ def _missing(state: GameState, result: Review) -> str | None:
     return OLD_GAME if state.questions or state.consultations or state.accusations else NOTHING
 
 
-REVIEWER = Reviewer[GameState, Review](secret=N_("mystery"), model=GameState, review=review,
-                                       missing=_missing, embed=review_embed)
+def _review(state: GameState, seat: int, game: int) -> Review:
+    """A 13 Clues table plays one game: `game` is always it."""
+    return review(state, seat)
+
+
+def _finished(state: GameState) -> int:
+    return 1 if state.phase == "over" else 0
+
+
+REVIEWER = Reviewer[GameState, Review](secret=N_("mystery"), model=GameState, review=_review,
+                                       finished=_finished, missing=_missing,
+                                       embed=review_embed)
 
 
 def review_letter(state: GameState, seat: int, lang: str) -> Outgoing | None:

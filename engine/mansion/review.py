@@ -5,10 +5,10 @@ The log holds everything that happened, secrets included, and the deal record ke
 seat's first Action card: walking the log rebuilds, at each moment, the markers, the tray,
 every Action hand and who accused wrongly. Cut there and seen through `player_view`, the
 game shows exactly what the seat knew then. Every game of a series is reviewed, each from
-the table's finished state cut to that game (its own record is kept whole in `rounds`). It
-names the seat's solution, so it exists only
-once the table is over (when the reveal shows it to all), and it is a pure function of the
-stored state: kept with the game, it reads the same whenever it is asked.
+the table's state cut to that game (its own record is kept whole in `rounds`). It names the
+seat's solution, so it exists only once that game is over (when its reveal shows it to all,
+while a series may play on), and it is a pure function of the stored state: kept with the
+table, it reads the same whenever it is asked.
 """
 
 from __future__ import annotations
@@ -98,10 +98,11 @@ class Review:
 
 
 def review(state: GameState, seat: int, game: int | None = None) -> Review:
-    """The review of `seat` in game `game` of a finished table (1 for a series' first; None:
-    the last). An earlier game is reviewed from the table cut to it: the games after it
-    did not happen yet, so nothing of them is read."""
-    if state.phase != "over" or not state.rounds:
+    """The review of `seat` in finished game `game` of the table (1 for a series' first, which
+    is reviewed while the series plays on; None: the last game of a finished table). An
+    earlier game is reviewed from the table cut to it: the games after it did not happen
+    yet, so nothing of them is read."""
+    if not state.rounds or (game is None and state.phase != "over"):
         raise RuleError("The review comes once the game is over.")
     if game is not None:
         if not 1 <= game <= len(state.rounds):

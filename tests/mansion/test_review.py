@@ -95,6 +95,26 @@ def test_every_game_of_a_series_is_reviewed_as_the_seat_knew_it() -> None:
         review(final, 0, len(final.rounds) + 1)
 
 
+def test_a_finished_game_of_a_series_is_reviewed_while_the_next_is_played() -> None:
+    """At the end of game 1 the table plays on; game 1 is over, so it is reviewed, the same
+    as from the finished table (nothing of game 2 is read), and game 2 is not yet."""
+    final, _ = _played(3, 6, series_wins=2)
+    state, _ = fresh_game(3, "standard", 6, 2)
+    rng = random.Random(6)
+    while len(state.rounds) < 1:
+        seat = legal.waiting_on(state)[0]
+        level = ("expert", "normal", "easy")[seat % 3]
+        state, _ = apply(state, choose_action(player_view(state, seat), level, rng))  # type: ignore[arg-type]
+    assert state.phase != "over" and state.round == 2
+    assert state.rounds[0] == final.rounds[0]
+    for seat in range(3):
+        assert review(state, seat, 1) == review(final, seat, 1)
+    with pytest.raises(RuleError):
+        review(state, 0)  # the table is not over: no "last game" to name
+    with pytest.raises(RuleError):
+        review(state, 0, 2)  # game 2 is being played
+
+
 @pytest.mark.parametrize(("players", "seed"), [(3, 7), (4, 8)])
 def test_the_review_scores_every_move_of_the_seat(players: int, seed: int) -> None:
     final, seen = _played(players, seed)

@@ -19,6 +19,9 @@ from testkit.mansion_audit import run_mansion_audit
 from testkit.plants import plant_leaks
 
 GAMES = 4
+SERIES = {"series": 2, "variant": "standard"}
+"""A standard series: game 2 is dealt with game 1's end, so its hands and solution are
+secret when game 1's reviews go out."""
 
 
 async def test_no_mansion_letter_tells_anyone_a_secret(tmp_path: Path) -> None:
@@ -132,6 +135,53 @@ async def test_the_mansion_audit_sees_a_misaddressed_review(
     monkeypatch.setattr(game, "review_letter", swapped)
     audit = await run_mansion_audit(tmp_path / "audit.sqlite3", 2, seed=1)
     assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]
+
+
+async def test_the_mansion_audit_checks_each_game_of_a_series_and_sees_planted_reviews(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Series of two: every game's end owes each member their review of that game, checked
+    against the engine's review of it. Not vacuous: at the end of a game the series plays
+    on after, a review of another seat, or one naming the next game's hidden solution (dealt
+    in the same change), is reported; and so is a member left without that game's review."""
+    from bot.mansion import game
+    from bot.mansion.words import card_name
+
+    def named(card: str) -> str:
+        return card_name("en", card)
+
+    clean = await run_mansion_audit(tmp_path / "clean.sqlite3", 1, seed=1, **SERIES)
+    assert clean.leaks == [] and clean.missing == [], (clean.leaks[:3], clean.missing[:3])
+    # the table played at least two games (first to two wins), each reviewed at its end
+    assert clean.checked["review"] >= 2 and clean.delivered["review"] >= 2
+
+    letter = review_letter
+
+    def swapped(state: GameState, seat: int, lang: str) -> Outgoing | None:
+        other = (seat + 1) % len(state.seats)
+        return letter(state, other if state.phase != "over" else seat, lang)
+
+    monkeypatch.setattr(game, "review_letter", swapped)
+    audit = await run_mansion_audit(tmp_path / "swapped.sqlite3", 1, seed=1, **SERIES)
+    assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]
+
+    def hidden(state: GameState, seat: int, lang: str) -> Outgoing | None:
+        out = letter(state, seat, lang)
+        if out is None or state.phase == "over" or state.solution is None:
+            return out
+        secret = " · ".join(map(named, state.solution.cards()))
+        told = {**out.embeds[0], "description": f"{out.embeds[0]['description']}\n{secret}"}
+        return out.model_copy(update={"embeds": [told]})
+
+    monkeypatch.setattr(game, "review_letter", hidden)
+    audit = await run_mansion_audit(tmp_path / "hidden.sqlite3", 1, seed=1, **SERIES)
+    assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]
+
+    def last_only(state: GameState, seat: int, lang: str) -> Outgoing | None:
+        return letter(state, seat, lang) if state.phase == "over" else None
+
+    monkeypatch.setattr(game, "review_letter", last_only)
+    audit = await run_mansion_audit(tmp_path / "last.sqlite3", 1, seed=1, **SERIES)
+    assert any(m.startswith("0 reviews to seat") for m in audit.missing), audit.missing[:3]
 
 
 async def test_the_mansion_audit_sees_a_member_who_sits_shown_another_seats_card(
