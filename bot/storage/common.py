@@ -60,6 +60,12 @@ class SqlStorage(ABC):
         self._closed: dict[int, float] = {}
         """Members whose DMs were found closed → until when they are not tried again."""
         self._closed_read = 0.0
+        self._language_marks: dict[int, int] = {}
+        """Member → how many times their languages row was written since this process began
+        hearing of such writes (`language_mark`)."""
+        self.hears_languages = not self.shared
+        """Whether every write of a member's languages reaches `_language_marks`: always
+        on one process (its own writes), on a shared database once it listens."""
 
     @property
     def poll_every(self) -> float | None:
@@ -453,18 +459,37 @@ class SqlStorage(ABC):
         return (row["seen"], row["chosen"]) if row else (None, None)
 
     async def set_seen_locale(self, user_id: int, locale: str) -> None:
-        await self._write(
+        await self._write_language(
+            user_id,
             "INSERT INTO member_languages (user_id, seen) VALUES (?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET seen = excluded.seen",
             (user_id, locale),
         )
 
     async def set_chosen_language(self, user_id: int, language: str | None) -> None:
-        await self._write(
+        await self._write_language(
+            user_id,
             "INSERT INTO member_languages (user_id, chosen) VALUES (?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET chosen = excluded.chosen",
             (user_id, language),
         )
+
+    async def _write_language(self, user_id: int, sql: str, args: tuple[Any, ...]) -> None:
+        """A write of a member's languages row; a shared backend also tells the others."""
+        await self._write(sql, args)
+        self.language_written(user_id)
+
+    def language_written(self, user_id: int) -> None:
+        """A member's languages row was written (here, or by another process)."""
+        self._language_marks[user_id] = self._language_marks.get(user_id, 0) + 1
+
+    def language_mark(self, user_id: int) -> int | None:
+        """A count that moves whenever this member's languages row is written, by any
+        process: what was read under the same mark is still true. None when writes of other
+        processes are not heard of (a shared database not listening)."""
+        if not self.hears_languages:
+            return None
+        return self._language_marks.get(user_id, 0)
 
     async def seat_notes(self, table_id: int, seat: int) -> dict[str, Any]:
         row = await self._row(

@@ -18,6 +18,7 @@ covers a lost one). See docs/decisions.md, "A shard cluster".
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import itertools
@@ -66,6 +67,12 @@ SHARD_LOCKS = 0x44454455
 IDENTIFY_LOCKS = 0x44454456
 """The namespace of one lock per IDENTIFY bucket (`identify_turn`)."""
 WAKE = "deduction_wake"
+"""The NOTIFY channel of commits that store letters or timers; the payload names the process
+that stored them (its `holder`)."""
+FOREIGN_WAKE = 0.25
+"""Another process's commits wake this one's sender and dispatcher at most this often."""
+LANGUAGES = "deduction_languages"
+"""The NOTIFY channel of writes of a member's languages; the payload is the member's id."""
 LIVING_HOLDER = "pid:"
 """A process holding the lease names its claims after its lease's session (`pid:<backend
 pid>`): once that session is gone (the process died), its claims pass on at once."""
@@ -75,7 +82,8 @@ def gone(holder: str) -> str:
     """SQL: the claim's `holder` column names a session that no longer exists."""
     return (f"({holder} LIKE '{LIVING_HOLDER}%' AND substr({holder}, {len(LIVING_HOLDER) + 1})"
             "::int NOT IN (SELECT pid FROM pg_stat_activity))")
-"""The NOTIFY channel of commits that store letters or timers."""
+
+
 FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 """What a database or connection failure raises; a change that meets one is not stored."""
 
@@ -174,12 +182,40 @@ class PostgresStorage(SqlStorage):
         return len(MIGRATIONS)
 
     async def listen(self, wake: Callable[[], None]) -> None:
-        """LISTEN on a connection of its own (a pooled one must come back as it was)."""
+        """LISTEN on a connection of its own (a pooled one must come back as it was).
+
+        A commit's NOTIFY names the process that made it, which kicked its own sender and
+        dispatcher already and delivers what it stored: its own is ignored, and another
+        process's wake this one at most once per FOREIGN_WAKE (under load, dozens a second
+        would each cost a look at the outbox and the timers, and find the letters claimed
+        by the process that stored them). A member's languages written anywhere move their
+        `language_mark`."""
+        loop = asyncio.get_running_loop()
+        next_wake = 0.0
+
+        def woken(payload: str) -> None:
+            nonlocal next_wake
+            if payload != self.holder and loop.time() >= next_wake:
+                next_wake = loop.time() + FOREIGN_WAKE
+                loop.call_later(FOREIGN_WAKE, wake)
+
+        def language(payload: str) -> None:
+            self.language_written(int(payload))
+
         try:
             self._listener = await asyncpg.connect(self.url)
-            await self._listener.add_listener(WAKE, lambda *_: wake())
+            await self._listener.add_listener(WAKE, lambda *a: woken(str(a[-1])))
+            await self._listener.add_listener(LANGUAGES, lambda *a: language(str(a[-1])))
         except FAILURES as exc:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
+        self.hears_languages = True
+
+    async def _write_language(self, user_id: int, sql: str, args: tuple[Any, ...]) -> None:
+        """The write and its NOTIFY in one statement (delivered at its commit)."""
+        await self._write(
+            f"WITH written AS ({sql} RETURNING user_id)"
+            f" SELECT pg_notify('{LANGUAGES}', user_id::text) FROM written", args)
+        self.language_written(user_id)
 
     @contextlib.asynccontextmanager
     async def _identify_lock(self, bucket: int) -> AsyncIterator[None]:
@@ -229,7 +265,7 @@ class PostgresStorage(SqlStorage):
             )
             ids = await _insert_letters(con, created.id, change.letters, now)
             await _move_timers(con, created, change.timers)
-            await _wake_others(con, change)
+            await _wake_others(con, change, self.holder)
             return ids
 
         try:
@@ -260,7 +296,7 @@ class PostgresStorage(SqlStorage):
                 await _insert_log(con, new, change.log, now)
             ids = await _insert_letters(con, new.id, change.letters, now)
             await _move_timers(con, new, change.timers)
-            await _wake_others(con, change)
+            await _wake_others(con, change, self.holder)
             if change.winners is not None:
                 await con.executemany(
                     "INSERT INTO results (guild_id, game, table_id, user_id, won, finished_at,"
@@ -312,32 +348,28 @@ class PostgresStorage(SqlStorage):
         return await self._transaction(work)
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
-        """Marked after its own send, in one transaction with what the post becomes: the
-        table's living message, or the message a slot's next letters edit."""
+        """Marked after its own send, in one statement with what the post becomes: the
+        table's living message, or the message a slot's next letters edit (one statement is
+        one transaction and one round trip: the outbox marks each letter it sends)."""
         letter, table_id = posting.letter, posting.table_id
         placed = table_id is not None and message_id is not None
-
-        async def work(con: Con) -> None:
-            await con.execute(
-                "UPDATE outbox SET state = 'sent', message_id = $1, done_at = $2"
-                " WHERE id = $3", message_id, time.time(), posting.id)
-            if placed and letter.living:
-                await con.execute(
-                    "UPDATE tables SET message_id = $1 WHERE id = $2", message_id, table_id)
-            if placed and letter.slot is not None:
-                await con.execute(
-                    "INSERT INTO slots (table_id, dest, slot, message_id)"
-                    " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, dest, slot)"
-                    " DO UPDATE SET message_id = excluded.message_id",
-                    table_id, letter.to, letter.slot, message_id,
-                )
-
         living = table_id if placed and letter.living else None
         try:
-            await self._transaction(work)
-        except BaseException:
+            await self.pool.execute(
+                "WITH sent AS (UPDATE outbox SET state = 'sent', message_id = $1, done_at = $2"
+                " WHERE id = $3), living AS (UPDATE tables SET message_id = $1 WHERE id = $4)"
+                " INSERT INTO slots (table_id, dest, slot, message_id)"
+                " SELECT $5, $6, $7, $1 WHERE $7::text IS NOT NULL"
+                " ON CONFLICT (table_id, dest, slot)"
+                " DO UPDATE SET message_id = excluded.message_id",
+                message_id, time.time(), posting.id, living,
+                table_id, letter.to, letter.slot if placed else None,
+            )
+        except BaseException as exc:
             if living is not None:
                 self._tables.forget(living)
+            if isinstance(exc, FAILURES):
+                raise StorageError(f"the change was not stored: {exc}") from exc
             raise
         if living is not None:
             self._tables.message_stored(living, message_id)
@@ -464,11 +496,11 @@ class PostgresStorage(SqlStorage):
 # --- statements used inside a unit of work ------------------------------------------------
 
 
-async def _wake_others(con: Con, change: Change) -> None:
-    """Every process's sender or dispatcher looks again once this transaction commits
+async def _wake_others(con: Con, change: Change, holder: str) -> None:
+    """Every other process's sender or dispatcher looks again once this transaction commits
     (PostgreSQL delivers a NOTIFY at the commit, and never one of a rollback)."""
     if change.letters or change.timers.add:
-        await con.execute(f"NOTIFY {WAKE}")
+        await con.execute("SELECT pg_notify($1, $2)", WAKE, holder)
 
 
 async def _insert_log(con: Con, table: Table, log: LogEntry, now: float) -> None:

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from bot.languages import Languages
 from bot.messages import Outgoing
 from bot.models import Letter, TimerSpec
 from bot.plug import plug
 from bot.storage import Change, Committed, SqliteStorage, TimerPlan
 from bot.storage.common import CLAIM_SECONDS, POLL_SECONDS, TIMER_CLAIM_SECONDS
-from bot.storage.postgres import PostgresStorage
+from bot.storage.postgres import FOREIGN_WAKE, PostgresStorage
 from bot.tables import TableService
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues.actions import ChoosePass
@@ -139,14 +140,74 @@ async def test_a_commit_wakes_the_other_processes(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
     one, two = pair
-    woken = asyncio.Event()
+    woken, own = asyncio.Event(), asyncio.Event()
     await two.listen(woken.set)
+    await one.listen(own.set)
     table = (await one.create_table(lobby(), lambda t: Change(t))).table
     await one.commit(Change(table))  # nothing owed: nobody woken
     await asyncio.sleep(0.2)
     assert not woken.is_set()
     await one.commit(Change(table, letters=[post("news")]))
     await asyncio.wait_for(woken.wait(), 5)
+    await asyncio.sleep(FOREIGN_WAKE + 0.2)
+    assert not own.is_set()  # the process that stored them kicked itself already
+
+
+async def test_a_burst_of_commits_wakes_another_process_once(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    wakes = 0
+
+    def woken() -> None:
+        nonlocal wakes
+        wakes += 1
+
+    await two.listen(woken)
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    for n in range(20):
+        await one.commit(Change(table, letters=[post(f"news {n}")]))
+    await asyncio.sleep(FOREIGN_WAKE * 2 + 0.3)
+    assert 1 <= wakes <= 3, wakes  # 20 commits in well under a second: one or two looks
+    await one.commit(Change(table, letters=[post("later")]))
+    await asyncio.sleep(FOREIGN_WAKE * 2 + 0.3)
+    assert wakes >= 2  # a commit after the window wakes it again
+
+
+async def test_a_language_written_elsewhere_is_read_again_here_and_only_then(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    await one.listen(lambda: None)
+    reads = 0
+    member_language = one.member_language
+
+    async def counted(user_id: int) -> tuple[str | None, str | None]:
+        nonlocal reads
+        reads += 1
+        return await member_language(user_id)
+
+    one.member_language = counted  # type: ignore[method-assign]
+    here, elsewhere = Languages(one, clock=lambda: 0.0), Languages(two)
+
+    async def heard(mark: int) -> None:
+        for _ in range(100):
+            if one.language_mark(6) != mark:
+                return
+            await asyncio.sleep(0.02)
+
+    await elsewhere.saw(6, "fr")
+    await heard(0)
+    for _ in range(5):
+        assert await here.of_user(6) == "fr"
+    assert reads == 1  # nothing written since: the copy stands
+    mark = one.language_mark(6)
+    assert mark is not None
+    await elsewhere.choose(6, "de")
+    await heard(mark)
+    assert await here.of_user(6) == "de"
+    assert await here.of_user(6) == "de"
+    assert reads == 2
 
 
 async def test_a_closed_dm_is_known_to_every_process(
