@@ -82,7 +82,7 @@ class Languages:
         seen, chosen = await self._stored(user_id)
         if seen != locale:
             await self.storage.set_seen_locale(user_id, locale)
-            self._known[user_id] = (locale, chosen)
+            self._wrote(user_id, (locale, chosen))
 
     async def chosen(self, user_id: int) -> str | None:
         chosen = (await self._stored(user_id))[1]
@@ -92,7 +92,16 @@ class Languages:
         """`/language`: a language of their own, or None to follow their Discord client."""
         seen, _ = await self._stored(user_id)
         await self.storage.set_chosen_language(user_id, language)
-        self._known[user_id] = (seen, language)
+        self._wrote(user_id, (seen, language))
+
+    def _wrote(self, user_id: int, known: tuple[str | None, str | None]) -> None:
+        """What this process just stored is as good as read, unless another write of the
+        row was heard of since it was read (then it is read again at its next use)."""
+        self._known[user_id] = known
+        read_at, read_mark = self._read_at[user_id]
+        mark = self.storage.language_mark(user_id)
+        if read_mark is not None and mark == read_mark + 1:  # this write alone
+            self._read_at[user_id] = (read_at, mark)
 
     async def of_user(self, user_id: int) -> str:
         """The language a member reads their DMs in: their choice, else the locale of their

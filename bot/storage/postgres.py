@@ -72,7 +72,8 @@ that stored them (its `holder`)."""
 FOREIGN_WAKE = 0.25
 """Another process's commits wake this one's sender and dispatcher at most this often."""
 LANGUAGES = "deduction_languages"
-"""The NOTIFY channel of writes of a member's languages; the payload is the member's id."""
+"""The NOTIFY channel of writes of a member's languages; the payload is the member's id and
+the writing process's `holder`."""
 LIVING_HOLDER = "pid:"
 """A process holding the lease names its claims after its lease's session (`pid:<backend
 pid>`): once that session is gone (the process died), its claims pass on at once."""
@@ -200,7 +201,9 @@ class PostgresStorage(SqlStorage):
                 loop.call_later(FOREIGN_WAKE, wake)
 
         def language(payload: str) -> None:
-            self.language_written(int(payload))
+            user_id, _, writer = payload.partition(" ")
+            if writer != self.holder:  # its own writes were counted as they were stored
+                self.language_written(int(user_id))
 
         try:
             self._listener = await asyncpg.connect(self.url)
@@ -211,10 +214,12 @@ class PostgresStorage(SqlStorage):
         self.hears_languages = True
 
     async def _write_language(self, user_id: int, sql: str, args: tuple[Any, ...]) -> None:
-        """The write and its NOTIFY in one statement (delivered at its commit)."""
+        """The write and its NOTIFY (the member, and who wrote) in one statement, delivered
+        at its commit."""
         await self._write(
             f"WITH written AS ({sql} RETURNING user_id)"
-            f" SELECT pg_notify('{LANGUAGES}', user_id::text) FROM written", args)
+            f" SELECT pg_notify('{LANGUAGES}', user_id::text || ' ' || ?::text) FROM written",
+            (*args, self.holder))
         self.language_written(user_id)
 
     @contextlib.asynccontextmanager

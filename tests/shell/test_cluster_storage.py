@@ -208,6 +208,10 @@ async def test_a_language_written_elsewhere_is_read_again_here_and_only_then(
     assert await here.of_user(6) == "de"
     assert await here.of_user(6) == "de"
     assert reads == 2
+    await here.choose(6, None)  # its own write: known without a read, its NOTIFY ignored
+    await asyncio.sleep(0.3)
+    assert await here.of_user(6) == "fr"
+    assert reads == 2
 
 
 async def test_a_closed_dm_is_known_to_every_process(
