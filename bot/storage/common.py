@@ -159,9 +159,15 @@ class SqlStorage(ABC):
         if cached is not None:
             if not self.shared:
                 return cached
-            current = await self._checked(cached)
+            stamp = self._tables.stamp(table_id)
+            head = await self._row(
+                "SELECT version, message_id FROM tables WHERE id = ?", (table_id,))
+            current = self._checked(cached, head, stamp)
             if current is not None:
                 return current
+        return await self._read_table(table_id)
+
+    async def _read_table(self, table_id: int) -> Table | None:
         stamp = self._tables.stamp(table_id)
         row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
         if row is None:
@@ -170,31 +176,40 @@ class SqlStorage(ABC):
         self._tables.fill(table, stamp)
         return table
 
-    async def _checked(self, cached: Table) -> Table | None:
-        """The cached table if its row is still at its version (another process may have
-        changed it), with the living message the row names (another process's sender may
-        have moved it without a new version); None if the row is newer."""
-        stamp = self._tables.stamp(cached.id)
-        row = await self._row(
-            "SELECT version, message_id FROM tables WHERE id = ?", (cached.id,))
-        if row is None or row["version"] > cached.version:
+    def _checked(self, cached: Table, head: Row | None, stamp: int | None) -> Table | None:
+        """The cached table if its row (`head`: its `version` and `message_id`, read after
+        `stamp` was taken; None: not taken) is still at its version (another process may have
+        changed it), with the living message the row names (another process's sender may have
+        moved it without a new version); None if the row is newer."""
+        if head is None or head["version"] > cached.version:
             self._tables.forget(cached.id)
             return None
-        if row["version"] < cached.version:  # read as a commit of this process landed
+        if head["version"] < cached.version:  # read as a commit of this process landed
             return cached
-        if row["message_id"] != cached.message_id:
+        if head["message_id"] != cached.message_id:
             if self._tables.stamp(cached.id) == stamp:
-                self._tables.message_stored(cached.id, row["message_id"])
-            return cached.model_copy(update={"message_id": row["message_id"]})
+                self._tables.message_stored(cached.id, head["message_id"])
+            return cached.model_copy(update={"message_id": head["message_id"]})
         return cached
 
     async def open_table(self, channel_id: int) -> Table | None:
-        if self.shared:  # another process may have opened or closed it
-            table_id = await self._value(
-                "SELECT id FROM tables WHERE channel_id = ? AND status != 'over'", (channel_id,))
-        else:
-            table_id = self._open.get(channel_id)
-        return None if table_id is None else await self.table(int(table_id))
+        known = self._open.get(channel_id)
+        if not self.shared:
+            return None if known is None else await self.table(known)
+        # another process may have opened or closed it: the row's id and version in one read
+        stamp = None if known is None else self._tables.stamp(known)
+        head = await self._row(
+            "SELECT id, version, message_id FROM tables WHERE channel_id = ?"
+            " AND status != 'over'", (channel_id,))
+        if head is None:
+            return None
+        table_id = int(head["id"])
+        cached = self._tables.get(table_id)
+        if cached is not None:
+            current = self._checked(cached, head, stamp if table_id == known else None)
+            if current is not None:
+                return current
+        return await self._read_table(table_id)
 
     async def last_game(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recently finished game."""

@@ -64,6 +64,30 @@ async def test_a_cached_table_is_checked_against_the_row(
     assert await two.open_table(10) is None  # closed by another process
 
 
+async def test_a_channels_cached_table_is_checked_in_the_read_that_finds_it(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    assert await two.open_table(10) is not None  # read whole, and kept
+    reads: list[str] = []
+    rows = two._rows
+
+    async def counted(sql: str, args: tuple[Any, ...] = ()) -> Any:
+        reads.append(sql)
+        return await rows(sql, args)
+
+    two._rows = counted  # type: ignore[method-assign]
+    found = await two.open_table(10)
+    assert found is not None and found.version == 0 and len(reads) == 1
+    after = table.model_copy(update={"version": 1, "feed": ["news"]})
+    await one.commit(Change(after, expected=0))
+    found = await two.open_table(10)  # moved: read whole again
+    assert found is not None and found.version == 1 and found.feed == ["news"]
+    assert len(reads) == 3
+    assert await two.open_table(10) == found and len(reads) == 4
+
+
 async def test_a_destination_is_in_one_process_hands_at_a_time(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
