@@ -334,23 +334,25 @@ class PostgresStorage(SqlStorage):
         )
 
     async def _claim(self, dests: list[str], now: float) -> list[str]:
-        """Claim what no other process holds of these destinations: their row is made if
-        it is new, then taken unless another process's claim is live, or another process is
-        taking it right now (SKIP LOCKED: the two never wait for each other)."""
-        async def work(con: Con) -> list[str]:
-            await con.execute(
-                "INSERT INTO claims (dest) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
-                dests)
-            rows = await con.fetch(
-                "UPDATE claims SET holder = $1, expires = $2 WHERE dest IN ("
+        """Claim what no other process holds of these destinations, in one statement (the
+        sender claims at every look at the outbox): a new destination's row is made claimed,
+        one already there is taken unless another process's claim is live, or another
+        process is taking it right now (SKIP LOCKED: the two never wait for each other). A row
+        made by another process meanwhile is left to it (ON CONFLICT DO NOTHING)."""
+        try:
+            rows = await self.pool.fetch(
+                "WITH made AS (INSERT INTO claims (dest, holder, expires)"
+                " SELECT unnest($3::text[]), $1, $2 ON CONFLICT DO NOTHING RETURNING dest),"
+                " taken AS (UPDATE claims SET holder = $1, expires = $2 WHERE dest IN ("
                 " SELECT dest FROM claims WHERE dest = ANY($3::text[])"
                 f" AND (expires < $4 OR holder = $1 OR {gone('holder')})"
-                " FOR UPDATE SKIP LOCKED) RETURNING dest",
+                " FOR UPDATE SKIP LOCKED) RETURNING dest)"
+                " SELECT dest FROM made UNION ALL SELECT dest FROM taken",
                 self.holder, now + CLAIM_SECONDS, dests, now,
             )
-            return sorted(str(r["dest"]) for r in rows)
-
-        return await self._transaction(work)
+        except FAILURES as exc:
+            raise StorageError(f"the change was not stored: {exc}") from exc
+        return sorted(str(r["dest"]) for r in rows)
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
         """Marked after its own send, in one statement with what the post becomes: the
