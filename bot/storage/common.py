@@ -78,10 +78,11 @@ class SqlStorage(ABC):
         """Call `wake` when another process stores letters or timers."""
 
     @abstractmethod
-    async def _pending(self, limit: int, busy: Collection[str],
+    async def _pending(self, now: float, limit: int, busy: Collection[str],
                        only: Collection[str] | None) -> Sequence[Row]:
-        """Pending letters not held, oldest first, but for the `busy` destinations; with
-        `only`, of those destinations alone."""
+        """Pending letters not held, oldest first, but for the `busy` destinations (and, on a
+        shared database, those another process claims at `now`); with `only`, of those
+        destinations alone."""
 
     @abstractmethod
     async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> Sequence[Row]:
@@ -288,13 +289,13 @@ class SqlStorage(ABC):
         On a shared database only the destinations this process claims: their letters are
         read again once claimed, so that none another process sent and marked meanwhile is
         handed out a second time."""
-        postings = due_heads(await self._pending(limit, busy, None), now)
+        postings = due_heads(await self._pending(now, limit, busy, None), now)
         if not self.shared or not postings:
             return postings
         claimed = await self._claim(sorted({p.letter.to for p in postings}), now)
         if not claimed:
             return []
-        return due_heads(await self._pending(limit, (), claimed), now)
+        return due_heads(await self._pending(now, limit, (), claimed), now)
 
     async def _claim(self, dests: list[str], now: float) -> list[str]:
         """The destinations this process now claims of `dests` (a shared backend)."""

@@ -110,6 +110,30 @@ async def test_a_destination_is_in_one_process_hands_at_a_time(
     assert [p.letter.body.content for p in taken] == ["b"]
 
 
+async def test_letters_another_process_holds_are_not_read(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    await one.commit(Change(table, letters=[post("a", 10), post("b", 11)]))
+    now = time.time()
+    assert len(await one.due_postings(now, 10)) == 2  # `one` holds both destinations
+    tried: list[list[str]] = []
+    claim = two._claim
+
+    async def counted(dests: list[str], at: float) -> list[str]:
+        tried.append(dests)
+        return await claim(dests, at)
+
+    two._claim = counted  # type: ignore[method-assign]
+    assert await two.due_postings(now, 10) == []
+    assert tried == []  # left out of the read, not read and then refused a claim
+    await one.release_destination("c:11")
+    assert [p.letter.to for p in await two.due_postings(now, 10)] == ["c:11"]
+    later = now + 2 * CLAIM_SECONDS  # `one`'s claim on c:10 ran out (not renewed)
+    assert [p.letter.to for p in await two.due_postings(later, 10, busy=["c:11"])] == ["c:10"]
+
+
 async def test_two_processes_claiming_at_once_never_share_a_destination(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
