@@ -301,6 +301,11 @@ class SqlStorage(ABC):
         """The destinations this process now claims of `dests` (a shared backend)."""
         return dests
 
+    def _not_held_elsewhere(self, now: float) -> tuple[str, tuple[Any, ...]]:
+        """An SQL condition (` AND …` on `o`, the outbox) leaving out the destinations
+        another living process claims at `now`, and its arguments; none on one process."""
+        return "", ()
+
     async def release_destination(self, dest: str) -> None:
         """The sender is done with a destination for now: another process may claim it."""
         if self.shared:
@@ -368,12 +373,15 @@ class SqlStorage(ABC):
             "SELECT user_id, expires FROM closed_dms WHERE expires > ?", (now,))}
 
     async def next_posting_at(self) -> float | None:
-        """When the earliest letter at the head of its destination is due."""
+        """When the earliest letter at the head of its destination is due (but for those
+        another process holds: it sends them, and they would wake this one at once, again
+        and again, until they are sent)."""
+        elsewhere, args = self._not_held_elsewhere(time.time())
         row = await self._row(
             "SELECT MIN(o.next_at) AS at FROM outbox o"
             " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
             " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE {NOT_HELD}"
+            f" WHERE {NOT_HELD}{elsewhere}", args
         )
         return None if row is None or row["at"] is None else float(row["at"])
 

@@ -324,14 +324,11 @@ class PostgresStorage(SqlStorage):
     async def _pending(self, now: float, limit: int, busy: Collection[str],
                        only: Collection[str] | None) -> list[asyncpg.Record]:
         """Without `only`, a destination another living process holds is left out: it sends
-        those letters itself, and reading them (their JSON parsed) to find their claim
-        taken is most of a cluster process's looks at the outbox."""
+        those letters itself, and each look at the outbox would otherwise read them (their
+        JSON parsed) only to find their claim taken."""
         args: tuple[Any, ...]
         if only is None:
-            which, args = (
-                " AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.dest = o.dest"
-                f" AND c.holder <> ? AND c.expires >= ? AND NOT {gone('c.holder')})",
-                (self.holder, now))
+            which, args = self._not_held_elsewhere(now)
         else:
             which, args = " AND o.dest = ANY(?::text[])", (list(only),)
         return await self._rows(
@@ -341,6 +338,11 @@ class PostgresStorage(SqlStorage):
             f" AND o.dest <> ALL(?::text[]){which} ORDER BY o.id LIMIT ?",
             (list(busy), *args, limit),
         )
+
+    def _not_held_elsewhere(self, now: float) -> tuple[str, tuple[Any, ...]]:
+        return (" AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.dest = o.dest"
+                f" AND c.holder <> ? AND c.expires >= ? AND NOT {gone('c.holder')})",
+                (self.holder, now))
 
     async def _claim(self, dests: list[str], now: float) -> list[str]:
         """Claim what no other process holds of these destinations, in one statement (the

@@ -121,13 +121,14 @@ async def test_letters_another_process_holds_are_not_read(
     tried: list[list[str]] = []
     claim = two._claim
 
-    async def counted(dests: list[str], at: float) -> list[str]:
+    async def counted(dests: list[str], now: float) -> list[str]:
         tried.append(dests)
-        return await claim(dests, at)
+        return await claim(dests, now)
 
     two._claim = counted  # type: ignore[method-assign]
     assert await two.due_postings(now, 10) == []
     assert tried == []  # left out of the read, not read and then refused a claim
+    assert await two.next_posting_at() is None  # and no reason to look again soon
     await one.release_destination("c:11")
     assert [p.letter.to for p in await two.due_postings(now, 10)] == ["c:11"]
     later = now + 2 * CLAIM_SECONDS  # `one`'s claim on c:10 ran out (not renewed)
