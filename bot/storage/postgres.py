@@ -12,8 +12,9 @@ Several processes (a shard cluster) share it: the lease is one per shard set, a 
 is used only while its row keeps the cached version, each destination's letters are sent by
 the one process that claims it (`claims`, taken with FOR UPDATE SKIP LOCKED, expiring unless
 renewed), each timer fires in the one process that claims it, and a commit that stores
-letters or timers sends a NOTIFY that wakes every process's sender and dispatcher (polling
-covers a lost one). See docs/decisions.md, "A shard cluster".
+letters or timers sends a NOTIFY that wakes every other process's sender and dispatcher
+(coalesced; polling covers a lost one), and a write of a member's languages one that tells
+every other process to read them again. See docs/decisions.md, "A shard cluster".
 """
 
 from __future__ import annotations
