@@ -7,7 +7,8 @@ PostgreSQL is a throwaway durable server on a unix socket, started as the tests 
 (testkit/pgserver.py), a fresh database for each run. For each setup it prints interactions per
 second; INTERACTION_CREATE → the bot's first callback (median, p99, max, measured in the bot
 process); the bots' CPU per interaction, in all and for each process; and the requests a
-second the stand-in counted under Discord's global limit (mean and peak: at most 50). The
+second the stand-in counted under Discord's global limit (mean and peak: at most 50); the
+machine's load average as the setup began and ended. The
 driver plays the members from a copy of the tables polled every 50 ms, so its reads are not
 charged to the bots. Every figure moves with what else the machine runs.
 """
@@ -100,17 +101,24 @@ def figures(name: str, result: Run) -> str:
         + "".join(f"\n    bot: {e[:240]}" for e in result.bot_errors[:3]))
 
 
+def load_average() -> str:
+    """The machine's 1-minute load average now: every figure here moves with it."""
+    return f"{os.getloadavg()[0]:.1f}"
+
+
 async def main_async(args: argparse.Namespace) -> list[str]:
     lines = []
+    before = load_average()
     lite = await run(args.tables, args.seconds, args.ai_delay, args.seed, None)
-    lines.append(figures("1 process, SQLite", lite))
+    lines.append(figures("1 process, SQLite", lite) + f"; load {before} → {load_average()}")
     print(lines[-1], flush=True)
     server = pgserver.start(durable=True)
     try:
         for processes in args.processes:
+            before = load_average()
             result = await on_postgres(server, args, processes)
             lines.append(figures(f"{processes} process{'es' * (processes > 1)}, PostgreSQL",
-                                 result))
+                                 result) + f"; load {before} → {load_average()}")
             print(lines[-1], flush=True)
     finally:
         server.stop()

@@ -103,7 +103,6 @@ class DeductionBot(commands.AutoShardedBot):
         self.storage = storage
         await storage.open()
         i18n.preload()
-        self.languages = Languages(storage)
         self._lease = Lease(storage, ttl=self.config.lease_ttl, wait=self.config.lease_wait)
         await self._lease.acquire(self.config.database)
         if self.config.shard_ids is not None:
@@ -121,6 +120,7 @@ class DeductionBot(commands.AutoShardedBot):
             on_commit=self._wake,
             thinker=self._thinker,
         )
+        self.languages = self.tables.languages  # one memory of members' languages
         self.world = WorldChanges(self.tables)
         self.pacer = Pacer(self.config.rest_per_second, gate=self._global_hold)
         self.transport = Transport(self, self.drawings, self.pacer, storage)

@@ -174,8 +174,10 @@ class Sender:
             self._kicked.clear()
             try:
                 await self._pump()
-                wake = await self.storage.next_posting_at()
                 failures = 0
+                if self._kicked.is_set():
+                    continue  # kicked meanwhile: look again now, when next is moot
+                wake = await self.storage.next_posting_at()
             except Exception:
                 failures += 1
                 log.exception("the outbox sender failed (%d in a row); it carries on", failures)

@@ -60,6 +60,12 @@ class SqlStorage(ABC):
         self._closed: dict[int, float] = {}
         """Members whose DMs were found closed → until when they are not tried again."""
         self._closed_read = 0.0
+        self._language_marks: dict[int, int] = {}
+        """Member → how many times their languages row was written since this process began
+        hearing of such writes (`language_mark`)."""
+        self.hears_languages = not self.shared
+        """Whether every write of a member's languages reaches `_language_marks`: always
+        on one process (its own writes), on a shared database once it listens."""
 
     @property
     def poll_every(self) -> float | None:
@@ -72,10 +78,11 @@ class SqlStorage(ABC):
         """Call `wake` when another process stores letters or timers."""
 
     @abstractmethod
-    async def _pending(self, limit: int, busy: Collection[str],
+    async def _pending(self, now: float, limit: int, busy: Collection[str],
                        only: Collection[str] | None) -> Sequence[Row]:
-        """Pending letters not held, in `URGENT_FIRST` order, but for the `busy`
-        destinations; with `only`, of those destinations alone."""
+        """Pending letters not held, in `URGENT_FIRST` order, but for the `busy` destinations
+        (and, on a shared database, those another process claims at `now`); with `only`, of
+        those destinations alone."""
 
     @abstractmethod
     async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> Sequence[Row]:
@@ -153,9 +160,15 @@ class SqlStorage(ABC):
         if cached is not None:
             if not self.shared:
                 return cached
-            current = await self._checked(cached)
+            stamp = self._tables.stamp(table_id)
+            head = await self._row(
+                "SELECT version, message_id FROM tables WHERE id = ?", (table_id,))
+            current = self._checked(cached, head, stamp)
             if current is not None:
                 return current
+        return await self._read_table(table_id)
+
+    async def _read_table(self, table_id: int) -> Table | None:
         stamp = self._tables.stamp(table_id)
         row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
         if row is None:
@@ -164,31 +177,40 @@ class SqlStorage(ABC):
         self._tables.fill(table, stamp)
         return table
 
-    async def _checked(self, cached: Table) -> Table | None:
-        """The cached table if its row is still at its version (another process may have
-        changed it), with the living message the row names (another process's sender may
-        have moved it without a new version); None if the row is newer."""
-        stamp = self._tables.stamp(cached.id)
-        row = await self._row(
-            "SELECT version, message_id FROM tables WHERE id = ?", (cached.id,))
-        if row is None or row["version"] > cached.version:
+    def _checked(self, cached: Table, head: Row | None, stamp: int | None) -> Table | None:
+        """The cached table if its row (`head`: its `version` and `message_id`, read after
+        `stamp` was taken; None: not taken) is still at its version (another process may have
+        changed it), with the living message the row names (another process's sender may have
+        moved it without a new version); None if the row is newer."""
+        if head is None or head["version"] > cached.version:
             self._tables.forget(cached.id)
             return None
-        if row["version"] < cached.version:  # read as a commit of this process landed
+        if head["version"] < cached.version:  # read as a commit of this process landed
             return cached
-        if row["message_id"] != cached.message_id:
+        if head["message_id"] != cached.message_id:
             if self._tables.stamp(cached.id) == stamp:
-                self._tables.message_stored(cached.id, row["message_id"])
-            return cached.model_copy(update={"message_id": row["message_id"]})
+                self._tables.message_stored(cached.id, head["message_id"])
+            return cached.model_copy(update={"message_id": head["message_id"]})
         return cached
 
     async def open_table(self, channel_id: int) -> Table | None:
-        if self.shared:  # another process may have opened or closed it
-            table_id = await self._value(
-                "SELECT id FROM tables WHERE channel_id = ? AND status != 'over'", (channel_id,))
-        else:
-            table_id = self._open.get(channel_id)
-        return None if table_id is None else await self.table(int(table_id))
+        known = self._open.get(channel_id)
+        if not self.shared:
+            return None if known is None else await self.table(known)
+        # another process may have opened or closed it: the row's id and version in one read
+        stamp = None if known is None else self._tables.stamp(known)
+        head = await self._row(
+            "SELECT id, version, message_id FROM tables WHERE channel_id = ?"
+            " AND status != 'over'", (channel_id,))
+        if head is None:
+            return None
+        table_id = int(head["id"])
+        cached = self._tables.get(table_id)
+        if cached is not None:
+            current = self._checked(cached, head, stamp if table_id == known else None)
+            if current is not None:
+                return current
+        return await self._read_table(table_id)
 
     async def last_game(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recently finished game."""
@@ -268,17 +290,22 @@ class SqlStorage(ABC):
         On a shared database only the destinations this process claims: their letters are
         read again once claimed, so that none another process sent and marked meanwhile is
         handed out a second time."""
-        postings = due_heads(await self._pending(limit, busy, None), now)
+        postings = due_heads(await self._pending(now, limit, busy, None), now)
         if not self.shared or not postings:
             return postings
         claimed = await self._claim(sorted({p.letter.to for p in postings}), now)
         if not claimed:
             return []
-        return due_heads(await self._pending(limit, (), claimed), now)
+        return due_heads(await self._pending(now, limit, (), claimed), now)
 
     async def _claim(self, dests: list[str], now: float) -> list[str]:
         """The destinations this process now claims of `dests` (a shared backend)."""
         return dests
+
+    def _not_held_elsewhere(self, now: float) -> tuple[str, tuple[Any, ...]]:
+        """An SQL condition (` AND …` on `o`, the outbox) leaving out the destinations
+        another living process claims at `now`, and its arguments; none on one process."""
+        return "", ()
 
     async def release_destination(self, dest: str) -> None:
         """The sender is done with a destination for now: another process may claim it."""
@@ -347,12 +374,15 @@ class SqlStorage(ABC):
             "SELECT user_id, expires FROM closed_dms WHERE expires > ?", (now,))}
 
     async def next_posting_at(self) -> float | None:
-        """When the earliest letter at the head of its destination is due."""
+        """When the earliest letter at the head of its destination is due (but for those
+        another process holds: it sends them, and they would wake this one at once, again
+        and again, until they are sent)."""
+        elsewhere, args = self._not_held_elsewhere(time.time())
         row = await self._row(
             "SELECT MIN(o.next_at) AS at FROM outbox o"
             " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
             " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE {NOT_HELD}"
+            f" WHERE {NOT_HELD}{elsewhere}", args
         )
         return None if row is None or row["at"] is None else float(row["at"])
 
@@ -454,18 +484,37 @@ class SqlStorage(ABC):
         return (row["seen"], row["chosen"]) if row else (None, None)
 
     async def set_seen_locale(self, user_id: int, locale: str) -> None:
-        await self._write(
+        await self._write_language(
+            user_id,
             "INSERT INTO member_languages (user_id, seen) VALUES (?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET seen = excluded.seen",
             (user_id, locale),
         )
 
     async def set_chosen_language(self, user_id: int, language: str | None) -> None:
-        await self._write(
+        await self._write_language(
+            user_id,
             "INSERT INTO member_languages (user_id, chosen) VALUES (?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET chosen = excluded.chosen",
             (user_id, language),
         )
+
+    async def _write_language(self, user_id: int, sql: str, args: tuple[Any, ...]) -> None:
+        """A write of a member's languages row; a shared backend also tells the others."""
+        await self._write(sql, args)
+        self.language_written(user_id)
+
+    def language_written(self, user_id: int) -> None:
+        """A member's languages row was written (here, or by another process)."""
+        self._language_marks[user_id] = self._language_marks.get(user_id, 0) + 1
+
+    def language_mark(self, user_id: int) -> int | None:
+        """A count that moves whenever this member's languages row is written, by any
+        process: what was read under the same mark is still true. None when writes of other
+        processes are not heard of (a shared database not listening)."""
+        if not self.hears_languages:
+            return None
+        return self._language_marks.get(user_id, 0)
 
     async def seat_notes(self, table_id: int, seat: int) -> dict[str, Any]:
         row = await self._row(

@@ -12,12 +12,14 @@ Several processes (a shard cluster) share it: the lease is one per shard set, a 
 is used only while its row keeps the cached version, each destination's letters are sent by
 the one process that claims it (`claims`, taken with FOR UPDATE SKIP LOCKED, expiring unless
 renewed), each timer fires in the one process that claims it, and a commit that stores
-letters or timers sends a NOTIFY that wakes every process's sender and dispatcher (polling
-covers a lost one). See docs/decisions.md, "A shard cluster".
+letters or timers sends a NOTIFY that wakes every other process's sender and dispatcher
+(coalesced; polling covers a lost one), and a write of a member's languages one that tells
+every other process to read them again. See docs/decisions.md, "A shard cluster".
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import itertools
@@ -66,6 +68,13 @@ SHARD_LOCKS = 0x44454455
 IDENTIFY_LOCKS = 0x44454456
 """The namespace of one lock per IDENTIFY bucket (`identify_turn`)."""
 WAKE = "deduction_wake"
+"""The NOTIFY channel of commits that store letters or timers; the payload names the process
+that stored them (its `holder`)."""
+FOREIGN_WAKE = 0.25
+"""Another process's commits wake this one's sender and dispatcher at most this often."""
+LANGUAGES = "deduction_languages"
+"""The NOTIFY channel of writes of a member's languages; the payload is the member's id and
+the writing process's `holder`."""
 LIVING_HOLDER = "pid:"
 """A process holding the lease names its claims after its lease's session (`pid:<backend
 pid>`): once that session is gone (the process died), its claims pass on at once."""
@@ -75,7 +84,8 @@ def gone(holder: str) -> str:
     """SQL: the claim's `holder` column names a session that no longer exists."""
     return (f"({holder} LIKE '{LIVING_HOLDER}%' AND substr({holder}, {len(LIVING_HOLDER) + 1})"
             "::int NOT IN (SELECT pid FROM pg_stat_activity))")
-"""The NOTIFY channel of commits that store letters or timers."""
+
+
 FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 """What a database or connection failure raises; a change that meets one is not stored."""
 
@@ -174,12 +184,44 @@ class PostgresStorage(SqlStorage):
         return len(MIGRATIONS)
 
     async def listen(self, wake: Callable[[], None]) -> None:
-        """LISTEN on a connection of its own (a pooled one must come back as it was)."""
+        """LISTEN on a connection of its own (a pooled one must come back as it was).
+
+        A commit's NOTIFY names the process that made it, which kicked its own sender and
+        dispatcher already and delivers what it stored: its own is ignored, and another
+        process's wake this one at most once per FOREIGN_WAKE (under load, dozens a second
+        would each cost a look at the outbox and the timers, and find the letters claimed
+        by the process that stored them). A member's languages written anywhere move their
+        `language_mark`."""
+        loop = asyncio.get_running_loop()
+        next_wake = 0.0
+
+        def woken(payload: str) -> None:
+            nonlocal next_wake
+            if payload != self.holder and loop.time() >= next_wake:
+                next_wake = loop.time() + FOREIGN_WAKE
+                loop.call_later(FOREIGN_WAKE, wake)
+
+        def language(payload: str) -> None:
+            user_id, _, writer = payload.partition(" ")
+            if writer != self.holder:  # its own writes were counted as they were stored
+                self.language_written(int(user_id))
+
         try:
             self._listener = await asyncpg.connect(self.url)
-            await self._listener.add_listener(WAKE, lambda *_: wake())
+            await self._listener.add_listener(WAKE, lambda *a: woken(str(a[-1])))
+            await self._listener.add_listener(LANGUAGES, lambda *a: language(str(a[-1])))
         except FAILURES as exc:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
+        self.hears_languages = True
+
+    async def _write_language(self, user_id: int, sql: str, args: tuple[Any, ...]) -> None:
+        """The write and its NOTIFY (the member, and who wrote) in one statement, delivered
+        at its commit."""
+        await self._write(
+            f"WITH written AS ({sql} RETURNING user_id)"
+            f" SELECT pg_notify('{LANGUAGES}', user_id::text || ' ' || ?::text) FROM written",
+            (*args, self.holder))
+        self.language_written(user_id)
 
     @contextlib.asynccontextmanager
     async def _identify_lock(self, bucket: int) -> AsyncIterator[None]:
@@ -229,7 +271,7 @@ class PostgresStorage(SqlStorage):
             )
             ids = await _insert_letters(con, created.id, change.letters, now)
             await _move_timers(con, created, change.timers)
-            await _wake_others(con, change)
+            await _wake_others(con, change, self.holder)
             return ids
 
         try:
@@ -260,7 +302,7 @@ class PostgresStorage(SqlStorage):
                 await _insert_log(con, new, change.log, now)
             ids = await _insert_letters(con, new.id, change.letters, now)
             await _move_timers(con, new, change.timers)
-            await _wake_others(con, change)
+            await _wake_others(con, change, self.holder)
             if change.winners is not None:
                 await con.executemany(
                     "INSERT INTO results (guild_id, game, table_id, user_id, won, finished_at,"
@@ -280,64 +322,74 @@ class PostgresStorage(SqlStorage):
 
     # the outbox ---------------------------------------------------------------------------
 
-    async def _pending(self, limit: int, busy: Collection[str],
+    async def _pending(self, now: float, limit: int, busy: Collection[str],
                        only: Collection[str] | None) -> list[asyncpg.Record]:
+        """Without `only`, a destination another living process holds is left out: it sends
+        those letters itself, and each look at the outbox would otherwise read them (their
+        JSON parsed) only to find their claim taken."""
+        args: tuple[Any, ...]
+        if only is None:
+            which, args = self._not_held_elsewhere(now)
+        else:
+            which, args = " AND o.dest = ANY(?::text[])", (list(only),)
         return await self._rows(
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " LEFT JOIN tables t ON t.id = o.table_id"
             f" WHERE o.state = 'pending' AND {NOT_HELD}"
-            " AND o.dest <> ALL(?::text[]) AND (?::text[] IS NULL OR o.dest = ANY(?::text[]))"
+            f" AND o.dest <> ALL(?::text[]){which}"
             f" ORDER BY {URGENT_FIRST} LIMIT ?",
-            (list(busy), None if only is None else list(only),
-             None if only is None else list(only), limit),
+            (list(busy), *args, limit),
         )
 
+    def _not_held_elsewhere(self, now: float) -> tuple[str, tuple[Any, ...]]:
+        return (" AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.dest = o.dest"
+                f" AND c.holder <> ? AND c.expires >= ? AND NOT {gone('c.holder')})",
+                (self.holder, now))
+
     async def _claim(self, dests: list[str], now: float) -> list[str]:
-        """Claim what no other process holds of these destinations: their row is made if
-        it is new, then taken unless another process's claim is live, or another process is
-        taking it right now (SKIP LOCKED: the two never wait for each other)."""
-        async def work(con: Con) -> list[str]:
-            await con.execute(
-                "INSERT INTO claims (dest) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
-                dests)
-            rows = await con.fetch(
-                "UPDATE claims SET holder = $1, expires = $2 WHERE dest IN ("
+        """Claim what no other process holds of these destinations, in one statement (the
+        sender claims at every look at the outbox): a new destination's row is made claimed,
+        one already there is taken unless another process's claim is live, or another
+        process is taking it right now (SKIP LOCKED: the two never wait for each other). A row
+        made by another process meanwhile is left to it (ON CONFLICT DO NOTHING)."""
+        try:
+            rows = await self.pool.fetch(
+                "WITH made AS (INSERT INTO claims (dest, holder, expires)"
+                " SELECT unnest($3::text[]), $1, $2 ON CONFLICT DO NOTHING RETURNING dest),"
+                " taken AS (UPDATE claims SET holder = $1, expires = $2 WHERE dest IN ("
                 " SELECT dest FROM claims WHERE dest = ANY($3::text[])"
                 f" AND (expires < $4 OR holder = $1 OR {gone('holder')})"
-                " FOR UPDATE SKIP LOCKED) RETURNING dest",
+                " FOR UPDATE SKIP LOCKED) RETURNING dest)"
+                " SELECT dest FROM made UNION ALL SELECT dest FROM taken",
                 self.holder, now + CLAIM_SECONDS, dests, now,
             )
-            return sorted(str(r["dest"]) for r in rows)
-
-        return await self._transaction(work)
+        except FAILURES as exc:
+            raise StorageError(f"the change was not stored: {exc}") from exc
+        return sorted(str(r["dest"]) for r in rows)
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
-        """Marked after its own send, in one transaction with what the post becomes: the
-        table's living message, or the message a slot's next letters edit."""
+        """Marked after its own send, in one statement with what the post becomes: the
+        table's living message, or the message a slot's next letters edit (one statement is
+        one transaction and one round trip: the outbox marks each letter it sends)."""
         letter, table_id = posting.letter, posting.table_id
         placed = table_id is not None and message_id is not None
-
-        async def work(con: Con) -> None:
-            await con.execute(
-                "UPDATE outbox SET state = 'sent', message_id = $1, done_at = $2"
-                " WHERE id = $3", message_id, time.time(), posting.id)
-            if placed and letter.living:
-                await con.execute(
-                    "UPDATE tables SET message_id = $1 WHERE id = $2", message_id, table_id)
-            if placed and letter.slot is not None:
-                await con.execute(
-                    "INSERT INTO slots (table_id, dest, slot, message_id)"
-                    " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, dest, slot)"
-                    " DO UPDATE SET message_id = excluded.message_id",
-                    table_id, letter.to, letter.slot, message_id,
-                )
-
         living = table_id if placed and letter.living else None
         try:
-            await self._transaction(work)
-        except BaseException:
+            await self.pool.execute(
+                "WITH sent AS (UPDATE outbox SET state = 'sent', message_id = $1, done_at = $2"
+                " WHERE id = $3), living AS (UPDATE tables SET message_id = $1 WHERE id = $4)"
+                " INSERT INTO slots (table_id, dest, slot, message_id)"
+                " SELECT $5, $6, $7, $1 WHERE $7::text IS NOT NULL"
+                " ON CONFLICT (table_id, dest, slot)"
+                " DO UPDATE SET message_id = excluded.message_id",
+                message_id, time.time(), posting.id, living,
+                table_id, letter.to, letter.slot if placed else None,
+            )
+        except BaseException as exc:
             if living is not None:
                 self._tables.forget(living)
+            if isinstance(exc, FAILURES):
+                raise StorageError(f"the change was not stored: {exc}") from exc
             raise
         if living is not None:
             self._tables.message_stored(living, message_id)
@@ -464,11 +516,11 @@ class PostgresStorage(SqlStorage):
 # --- statements used inside a unit of work ------------------------------------------------
 
 
-async def _wake_others(con: Con, change: Change) -> None:
-    """Every process's sender or dispatcher looks again once this transaction commits
+async def _wake_others(con: Con, change: Change, holder: str) -> None:
+    """Every other process's sender or dispatcher looks again once this transaction commits
     (PostgreSQL delivers a NOTIFY at the commit, and never one of a rollback)."""
     if change.letters or change.timers.add:
-        await con.execute(f"NOTIFY {WAKE}")
+        await con.execute("SELECT pg_notify($1, $2)", WAKE, holder)
 
 
 async def _insert_log(con: Con, table: Table, log: LogEntry, now: float) -> None:

@@ -213,7 +213,7 @@ class SqliteStorage(SqlStorage):
 
     # the outbox ---------------------------------------------------------------------------
 
-    async def _pending(self, limit: int, busy: Collection[str],
+    async def _pending(self, now: float, limit: int, busy: Collection[str],
                        only: Collection[str] | None) -> list[aiosqlite.Row]:
         if only is not None:
             raise ValueError("one process on SQLite claims no destinations")

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from bot.languages import Languages
 from bot.messages import Outgoing
 from bot.models import Letter, TimerSpec
 from bot.plug import plug
 from bot.storage import Change, Committed, SqliteStorage, TimerPlan
 from bot.storage.common import CLAIM_SECONDS, POLL_SECONDS, TIMER_CLAIM_SECONDS
-from bot.storage.postgres import PostgresStorage
+from bot.storage.postgres import FOREIGN_WAKE, PostgresStorage
 from bot.tables import TableService
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues.actions import ChoosePass
@@ -63,6 +64,30 @@ async def test_a_cached_table_is_checked_against_the_row(
     assert await two.open_table(10) is None  # closed by another process
 
 
+async def test_a_channels_cached_table_is_checked_in_the_read_that_finds_it(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    assert await two.open_table(10) is not None  # read whole, and kept
+    reads: list[str] = []
+    rows = two._rows
+
+    async def counted(sql: str, args: tuple[Any, ...] = ()) -> Any:
+        reads.append(sql)
+        return await rows(sql, args)
+
+    two._rows = counted  # type: ignore[method-assign]
+    found = await two.open_table(10)
+    assert found is not None and found.version == 0 and len(reads) == 1
+    after = table.model_copy(update={"version": 1, "feed": ["news"]})
+    await one.commit(Change(after, expected=0))
+    found = await two.open_table(10)  # moved: read whole again
+    assert found is not None and found.version == 1 and found.feed == ["news"]
+    assert len(reads) == 3
+    assert await two.open_table(10) == found and len(reads) == 4
+
+
 async def test_a_destination_is_in_one_process_hands_at_a_time(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
@@ -83,6 +108,31 @@ async def test_a_destination_is_in_one_process_hands_at_a_time(
     later = now + 2 * CLAIM_SECONDS
     taken = await two.due_postings(later, 10, busy=["c:10"])
     assert [p.letter.body.content for p in taken] == ["b"]
+
+
+async def test_letters_another_process_holds_are_not_read(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    await one.commit(Change(table, letters=[post("a", 10), post("b", 11)]))
+    now = time.time()
+    assert len(await one.due_postings(now, 10)) == 2  # `one` holds both destinations
+    tried: list[list[str]] = []
+    claim = two._claim
+
+    async def counted(dests: list[str], now: float) -> list[str]:
+        tried.append(dests)
+        return await claim(dests, now)
+
+    two._claim = counted  # type: ignore[method-assign]
+    assert await two.due_postings(now, 10) == []
+    assert tried == []  # left out of the read, not read and then refused a claim
+    assert await two.next_posting_at() is None  # and no reason to look again soon
+    await one.release_destination("c:11")
+    assert [p.letter.to for p in await two.due_postings(now, 10)] == ["c:11"]
+    later = now + 2 * CLAIM_SECONDS  # `one`'s claim on c:10 ran out (not renewed)
+    assert [p.letter.to for p in await two.due_postings(later, 10, busy=["c:11"])] == ["c:10"]
 
 
 async def test_two_processes_claiming_at_once_never_share_a_destination(
@@ -139,14 +189,78 @@ async def test_a_commit_wakes_the_other_processes(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
     one, two = pair
-    woken = asyncio.Event()
+    woken, own = asyncio.Event(), asyncio.Event()
     await two.listen(woken.set)
+    await one.listen(own.set)
     table = (await one.create_table(lobby(), lambda t: Change(t))).table
     await one.commit(Change(table))  # nothing owed: nobody woken
     await asyncio.sleep(0.2)
     assert not woken.is_set()
     await one.commit(Change(table, letters=[post("news")]))
     await asyncio.wait_for(woken.wait(), 5)
+    await asyncio.sleep(FOREIGN_WAKE + 0.2)
+    assert not own.is_set()  # the process that stored them kicked itself already
+
+
+async def test_a_burst_of_commits_wakes_another_process_once(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    wakes = 0
+
+    def woken() -> None:
+        nonlocal wakes
+        wakes += 1
+
+    await two.listen(woken)
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    for n in range(20):
+        await one.commit(Change(table, letters=[post(f"news {n}")]))
+    await asyncio.sleep(FOREIGN_WAKE * 2 + 0.3)
+    assert 1 <= wakes <= 3, wakes  # 20 commits in well under a second: one or two looks
+    await one.commit(Change(table, letters=[post("later")]))
+    await asyncio.sleep(FOREIGN_WAKE * 2 + 0.3)
+    assert wakes >= 2  # a commit after the window wakes it again
+
+
+async def test_a_language_written_elsewhere_is_read_again_here_and_only_then(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    await one.listen(lambda: None)
+    reads = 0
+    member_language = one.member_language
+
+    async def counted(user_id: int) -> tuple[str | None, str | None]:
+        nonlocal reads
+        reads += 1
+        return await member_language(user_id)
+
+    one.member_language = counted  # type: ignore[method-assign]
+    here, elsewhere = Languages(one, clock=lambda: 0.0), Languages(two)
+
+    async def heard(mark: int) -> None:
+        for _ in range(100):
+            if one.language_mark(6) != mark:
+                return
+            await asyncio.sleep(0.02)
+
+    await elsewhere.saw(6, "fr")
+    await heard(0)
+    for _ in range(5):
+        assert await here.of_user(6) == "fr"
+    assert reads == 1  # nothing written since: the copy stands
+    mark = one.language_mark(6)
+    assert mark is not None
+    await elsewhere.choose(6, "de")
+    await heard(mark)
+    assert await here.of_user(6) == "de"
+    assert await here.of_user(6) == "de"
+    assert reads == 2
+    await here.choose(6, None)  # its own write: known without a read, its NOTIFY ignored
+    await asyncio.sleep(0.3)
+    assert await here.of_user(6) == "fr"
+    assert reads == 2
 
 
 async def test_a_closed_dm_is_known_to_every_process(
