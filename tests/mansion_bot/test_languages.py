@@ -2,16 +2,22 @@
 message the game renders (the table message, the news, each seat's letters, prompts and
 alerts, the panel and its pickers, `hand`, `log`, the notes, the hint, the why chains, the
 review, the refusals) fits Discord's limits in every language, and a French reader finds no
-English text of the catalogs left in any of them."""
+English text of the catalogs left in any of them.
+
+What a game's messages are worked out from does not depend on the language (the seeded game,
+the odds, the why chains, the advice, the reviews: deterministic engine results), so each is
+computed once per test process and rendered in every language (`Once`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Generic, Literal, ParamSpec, TypeVar
 
 import pytest
+from pydantic import BaseModel
 
 from bot import i18n
 from bot.mansion import components
@@ -22,12 +28,12 @@ from bot.mansion.reviewing import REVIEWER
 from bot.mansion.words import card_name
 from bot.messages import Outgoing
 from engine.errors import RuleError
-from engine.mansion import Accuse, PickCard, legal, player_view
+from engine.mansion import Accuse, PickCard, choices, legal, player_view
 from engine.mansion.cards import ACTIONS, CLUES
 from engine.mansion.coach import advise
 from engine.mansion.state import Variant
 from engine.mansion.why import explain
-from tests.mansion_bot.test_rendering import CASES, fits, games, table_for
+from tests.mansion_bot.test_rendering import CASES, Step, fits, games, table_for
 
 LANGUAGES = ("fr", "de", "es")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -36,6 +42,42 @@ LONG = 12
 PRINTED = tuple(info.name for info in ACTIONS.values())
 """The Action cards' printed names, English in every language (the game had no other
 edition): a fragment of them is not English left behind."""
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Once(Generic[P, R]):
+    """A deterministic engine function's results kept by the JSON of its arguments (models
+    dumped, the rest as written): the same game in another language asks them again."""
+
+    def __init__(self, call: Callable[P, R]) -> None:
+        self.call, self.kept = call, dict[str, R]()
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        key = repr([a.model_dump_json() if isinstance(a, BaseModel) else repr(a)
+                    for a in (*args, *sorted(kwargs.items()))])
+        if key not in self.kept:
+            self.kept[key] = self.call(*args, **kwargs)
+        return self.kept[key]
+
+
+once_explain, once_advise = Once(explain), Once(advise)
+REVIEWER_ONCE = dataclasses.replace(REVIEWER, review=Once(REVIEWER.review))
+
+
+@cache
+def game_once(players: int, seed: int, variant: Variant, series: Literal[1, 2, 3]
+              ) -> list[Step]:
+    return list(games(players, seed, variant, series))
+
+
+@pytest.fixture(autouse=True)
+def _odds_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notes' odds under the choice model (`choice_text`), the costliest of them."""
+    monkeypatch.setattr(choices, "odds", ODDS_ONCE)
+
+
+ODDS_ONCE = Once(choices.odds)
 
 
 def strings(payload: Any) -> Iterator[str]:
@@ -80,7 +122,7 @@ def english_in(text: str, lang: str) -> list[str]:
 def rendered(lang: str, players: int, seed: int, variant: Variant, series: Literal[1, 2, 3]
              ) -> Iterator[tuple[str, Outgoing]]:
     """Every message of a whole seeded game, in `lang`, with where it comes from."""
-    for n, (state, events) in enumerate(games(players, seed, variant, series)):
+    for n, (state, events) in enumerate(game_once(players, seed, variant, series)):
         table = table_for(state, series=series)
         news = GAME.news(table, state, events, lang=lang)
         if news:
@@ -101,7 +143,7 @@ def rendered(lang: str, players: int, seed: int, variant: Variant, series: Liter
     yield "log", Outgoing(content=GAME.log(table, state, lang=lang))
     for seat in range(players):
         yield "hand", GAME.hand(table, state, seat, lang=lang)
-        review = REVIEWER.letter(state, seat, lang)
+        review = REVIEWER_ONCE.letter(state, seat, lang)
         if review is not None:
             yield "review", review
 
@@ -126,11 +168,12 @@ def _looks(lang: str, table: Any, state: Any) -> Iterator[tuple[str, Outgoing]]:
             yield "picker", components.suggest_present_picker(
                 table.id, view, ["plum", None, None], lang)
             yield "accuse", components.accuse_picker(table.id, pid, [None] * 3, lang)
-            yield "hint", Outgoing(content=hint_text(view, advise(view), lang))
+            yield "hint", Outgoing(content=hint_text(view, once_advise(view), lang))
         yield "notes", notes_message(table, view, lang, choice=choice_text(view, lang))
         if state.phase == "playing":
             card = sorted(CLUES)[(state.step + seat) % len(CLUES)]
-            yield "why", Outgoing(content=why_text(view, "full", explain(view, card), lang))
+            yield "why", Outgoing(content=why_text(view, "full", once_explain(view, card),
+                                                   lang))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -53,9 +53,10 @@ def strings(data: Any) -> Iterator[str]:
             yield from strings(value)
 
 
-def final_holders(players: int, seed: int, **kw: Any) -> list[list[str]]:
-    """Each seat's holder in this seeded game (fixed once the passes are made)."""
-    for sent in play(players, seed, hands=False, **kw):
+def final_holders(played: Iterable[Sent]) -> list[list[str]]:
+    """Each seat's holder in this seeded game (fixed once the passes are made), read from
+    its end: the game is played once and its messages kept for the checks."""
+    for sent in played:
         if sent.over and sent.seat is None:
             for picture in sent.body.pictures:
                 if picture.kind == pictures.REVEAL:
@@ -132,10 +133,11 @@ SECRECY_GAMES = [
 def test_no_picture_input_holds_what_its_reader_may_not_see(
     players: int, seed: int, edition: str, top_secret: bool
 ) -> None:
-    holders = final_holders(players, seed, edition=edition, top_secret=top_secret, max_steps=40)
+    played = list(play(players, seed, edition=edition, top_secret=top_secret, max_steps=40))
+    holders = final_holders(played)
     every_hidden = {c for h in holders for c in h}
     checked = 0
-    for sent in play(players, seed, edition=edition, top_secret=top_secret, max_steps=40):
+    for sent in played:
         if sent.over:
             continue  # the end reveals everything, to everyone
         for ref in sent.body.pictures:
@@ -166,8 +168,9 @@ def test_the_drawn_faces_of_a_letter_picture_never_show_the_own_holder() -> None
     """Beyond the input: what the renderer actually drew face up (`Picture.faces`)."""
     drawings = Drawings.of([GAME])
     for players in (2, 4, 6):
-        holders = final_holders(players, 3)
-        for sent in play(players, 3, hands=False):
+        played = list(play(players, 3, hands=False))
+        holders = final_holders(played)
+        for sent in played:
             if sent.over or sent.seat is None:
                 continue
             for ref in sent.body.pictures:
