@@ -51,6 +51,16 @@ async def settled(url: str, timeout: float) -> int:
         await asyncio.sleep(0.2)
 
 
+async def version_after(url: str, version: int, timeout: float) -> int:
+    """The table's version once it is past `version` (or what it is at the timeout)."""
+    end = time.monotonic() + timeout
+    while True:
+        [row] = await rows(url, "SELECT version FROM tables")
+        if row["version"] > version or time.monotonic() > end:
+            return int(row["version"])
+        await asyncio.sleep(0.1)
+
+
 def pass_prompt(dc: DiscordStandIn, user: User) -> Message:
     return next(m for m in reversed(dc.dms(user))
                 if any(c.startswith("13c:pass:") for c in m.custom_ids))
@@ -96,8 +106,12 @@ async def test_a_two_process_cluster_plays_one_table_across_its_shards(
             cid, chosen = pass_values(dc, ann)
             passed = await dc.select(ann, pass_prompt(dc, ann), cid, chosen, timeout=15)
             assert passed.shard == 0 and not passed.errors, passed.text
+            # the click's answer is a deferred update: the commit may follow it (a loaded
+            # machine), so wait for the version to move, then for a second move, were there one
+            moved = await version_after(postgres_url, table["version"], 15)
+            await asyncio.sleep(1.0)
             [after] = await rows(postgres_url, "SELECT version FROM tables")
-            assert after["version"] == table["version"] + 1  # applied once
+            assert moved == after["version"] == table["version"] + 1  # applied once
 
             # a new process for shard 1 (the killed one's lease died with it)
             one = await start(dc, postgres_url, tmp_path, 1)
