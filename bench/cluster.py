@@ -95,7 +95,7 @@ def figures(name: str, result: Run) -> str:
         f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms; bot CPU per interaction "
         f"{result.cpu / max(1, result.interactions) * 1000:.2f} ms (per process: "
         f"{', '.join(f'{x:.2f}' for x in per)} ms); stand-in "
-        f"{result.rest / result.seconds:.1f} requests/s, peak {result.rest_peak}/s, 429s "
+        f"{result.rest_window / result.seconds:.1f} requests/s, peak {result.rest_peak}/s, 429s "
         f"{result.rest_429}; unanswered {result.unanswered}, bot errors "
         f"{len(result.bot_errors)}"
         + "".join(f"\n    bot: {e[:240]}" for e in result.bot_errors[:3]))

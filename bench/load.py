@@ -524,7 +524,10 @@ class Run:
     """The first-callback latencies of each game's interactions."""
     retries: int = 0
     rest: int = 0
-    """Requests under Discord's global limit (bot-token routes) during the run."""
+    """Requests under Discord's global limit (bot-token routes) during the run and the last
+    letters' delivery after it (per turn)."""
+    rest_window: int = 0
+    """Of them, those made while the members played: the mean rate's (per second) count."""
     rest_peak: int = 0
     """The most of them in any one second."""
     rest_429: int = 0
@@ -545,7 +548,8 @@ class Run:
     def report(self) -> str:
         ms = [x * 1000 for x in self.latencies]
         lines = [
-            rest_line("", self.rest, self.seconds, self.rest_peak, self.turns, self.rest_429),
+            rest_line("", self.rest, self.seconds, self.rest_peak, self.turns, self.rest_429,
+                      window=self.rest_window),
             f"  {self.rest_kinds}",
             f"N={self.tables:<4} {self.interactions} interactions in {self.seconds:.0f}s: "
             f"{self.rate:.1f}/s; games started {self.games_started}, finished "
@@ -824,6 +828,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             await asyncio.gather(*tasks, return_exceptions=True)
             ended = time.monotonic()
             elapsed = ended - begin
+            rest_until = dc.under_limit.mark()
             after_ramp = steady.result() if steady.done() else None
             steady.cancel()
             cpus = [cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
@@ -858,7 +863,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             tables=n, seconds=elapsed, interactions=len(recs), rate=len(recs) / elapsed,
             latencies=latencies, bot_side=bot_side, delays=delays,
             actions=actions, helpers_cpu=helpers_cpu, turns=turns,
-            rest=len(dc.under_limit.since(rest_mark)), rest_peak=dc.under_limit.peak(rest_mark),
+            rest=len(dc.under_limit.since(rest_mark)), rest_window=rest_until - rest_mark,
+            rest_peak=dc.under_limit.peak(rest_mark),
             rest_429=len(dc.under_limit.refused) - refused_mark,
             rest_kinds=f"made {destinations(dc, dc.under_limit.since(rest_mark))}; refused "
                        f"{Counter(c.route.split('/')[1] for c in dc.under_limit.refused)}",
@@ -952,8 +958,12 @@ def destinations(dc: DiscordStandIn, calls: Sequence[Call]) -> str:
     return ", ".join(f"{kind} {n}" for kind, n in kinds.most_common())
 
 
-def rest_line(label: str, rest: int, seconds: float, peak: int, turns: int, refused: int) -> str:
-    return (f"REST under the global limit{label}: {rest / seconds:.1f}/s (peak {peak}/s), "
+def rest_line(label: str, rest: int, seconds: float, peak: int, turns: int, refused: int,
+              *, window: int | None = None) -> str:
+    """`window`: the requests made within the `seconds` (the rest went out after them, the
+    letters the last turns owed): the mean rate counts those alone, the turns all."""
+    made = rest if window is None else window
+    return (f"REST under the global limit{label}: {made / seconds:.1f}/s (peak {peak}/s), "
             f"{rest / max(1, turns):.2f} per turn, 429s: {refused}")
 
 
