@@ -97,8 +97,9 @@ def figures(name: str, result: Run) -> str:
         f"{', '.join(f'{x:.2f}' for x in per)} ms); stand-in "
         f"{result.rest_window / result.seconds:.1f} requests/s, peak {result.rest_peak}/s, 429s "
         f"{result.rest_429}; unanswered {result.unanswered}, bot errors "
-        f"{len(result.bot_errors)}"
-        + "".join(f"\n    bot: {e[:240]}" for e in result.bot_errors[:3]))
+        f"{len(result.bot_errors)}, Discord rule violations {len(result.violations)}"
+        + "".join(f"\n    bot: {e[:240]}" for e in result.bot_errors[:3])
+        + "".join(f"\n    violation: {v[:400]}" for v in result.violations[:3]))
 
 
 def load_average() -> str:

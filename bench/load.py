@@ -515,7 +515,8 @@ class Run:
     unanswered: int
     games_started: int
     games_finished: int
-    violations: int
+    violations: list[str]
+    """Discord's rules the stand-in saw broken (what a real Discord would refuse)."""
     errors: list[str]
     bot_errors: list[str]
     by_game: dict[str, list[float]] = field(default_factory=dict)
@@ -585,8 +586,9 @@ class Run:
             ),
             f"  past 3 s: {self.late}; never acknowledged: {self.unanswered}; deferred, "
             f"answer later than {ANSWER_TIMEOUT:g} s: {self.slow_followups}; Discord rule "
-            f"violations: {self.violations}; bot errors: {len(self.bot_errors)}; driver "
+            f"violations: {len(self.violations)}; bot errors: {len(self.bot_errors)}; driver "
             f"errors: {len(self.errors)}; Mansion members who read again: {self.retries}",
+            *(f"  violation: {v[:400]}" for v in self.violations[:3]),
         ]
         lines.append(targets("whole run", self.late, self.unanswered, self.delays,
                              self.rest_peak))
@@ -875,7 +877,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             unanswered=sum(1 for r in recs if r.callback_type is None),
             slow_followups=sum(1 for r in figures.timed_out if r.callback_type is not None),
             games_started=figures.games_started, games_finished=figures.games_finished,
-            violations=len(dc.violations), errors=figures.driver_errors,
+            violations=list(dc.violations), errors=figures.driver_errors,
             bot_errors=[e for p in procs for e in p.error_lines()],
             cpu_by_process=cpus,
             by_kind=by_kind(figures.kinds, recs, left),
