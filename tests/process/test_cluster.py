@@ -111,7 +111,8 @@ async def test_a_two_process_cluster_plays_one_table_across_its_shards(
             moved = await version_after(postgres_url, table["version"], 15)
             await asyncio.sleep(1.0)
             [after] = await rows(postgres_url, "SELECT version FROM tables")
-            assert moved == after["version"] == table["version"] + 1  # applied once
+            assert moved == after["version"] == table["version"] + 1, (  # applied once
+                passed.text, zero.output()[-3000:])
 
             # a new process for shard 1 (the killed one's lease died with it)
             one = await start(dc, postgres_url, tmp_path, 1)
