@@ -94,10 +94,10 @@ def private_tip(prompt: int, action_card: str, target: int) -> Build:
 
 def accuse(prompt: int | None, suspect: str | None, vehicle: str | None,
            destination: str | None) -> Build:
-    return _naming(act.Accuse, prompt, suspect, vehicle, destination)
+    return naming(act.Accuse, prompt, suspect, vehicle, destination)
 
 
-def _naming(naming: type[act.Accuse | act.ChooseSolution], prompt: int | None,
+def naming(kind: type[act.Accuse | act.ChooseSolution], prompt: int | None,
             suspect: str | None, vehicle: str | None, destination: str | None) -> Build:
     """An accusation or a fugitive's solution: both name a suspect, a vehicle and a
     destination, all three required."""
@@ -105,7 +105,7 @@ def _naming(naming: type[act.Accuse | act.ChooseSolution], prompt: int | None,
     def make(state: GameState, seat: int) -> act.Action:
         if suspect is None or vehicle is None or destination is None:
             raise UserError("Pick a suspect, a vehicle and a destination first.")
-        return naming(seat=seat, suspect=card(suspect, Kind.SUSPECT),
+        return kind(seat=seat, suspect=card(suspect, Kind.SUSPECT),
                       vehicle=card(vehicle, Kind.VEHICLE),
                       destination=card(destination, Kind.DESTINATION))
 
@@ -138,7 +138,7 @@ def answer_tip(prompt: int, option: int) -> Build:
 
 def choose_solution(prompt: int, suspect: str | None, vehicle: str | None,
                     destination: str | None) -> Build:
-    return _naming(act.ChooseSolution, prompt, suspect, vehicle, destination)
+    return naming(act.ChooseSolution, prompt, suspect, vehicle, destination)
 
 
 # choices ----------------------------------------------------------------------------------

@@ -25,7 +25,6 @@ from bot.mansion import actions, words
 from bot.mansion.family import (
     OWN,
     PREFIX,
-    Build,
     Family,
     Then,
     custom_id,
@@ -39,6 +38,7 @@ from bot.models import Table
 from bot.tables import TableService
 from bot.thinking import NOTES, require_full
 from engine.mansion import Event, GameState, player_view
+from engine.mansion import actions as act
 from engine.mansion.cards import ACTIONS, BY_KIND, CLUES, Kind
 from engine.mansion.legal import opponents, playable_cards
 from engine.mansion.views import PlayerView, PublicView
@@ -562,10 +562,8 @@ class TriplePicker(Acting, template=r"mbm:never:triple"):
     GO: ClassVar[str]
     DONE: ClassVar[str]
     """What the member is told once it is sent (a template for `tr`)."""
-
-    def naming(self, prompt: int, suspect: str | None, vehicle: str | None,
-               destination: str | None) -> Build:
-        raise NotImplementedError
+    NAMED: ClassVar[type[act.Accuse | act.ChooseSolution]]
+    """The action the three cards make."""
 
     def redrawn(self, interaction: discord.Interaction, table: Table, view: PlayerView,
                 draft: list[str | None], lang: str) -> Outgoing:
@@ -576,7 +574,8 @@ class TriplePicker(Acting, template=r"mbm:never:triple"):
         assert view.prompt is not None
         draft = decode(self.click.draft, TRIPLE_KINDS)
         if self.click.verb == self.GO:
-            await self.act(interaction, self.naming(view.prompt.id, *draft), self.DONE)
+            named = actions.naming(self.NAMED, view.prompt.id, *draft)
+            await self.act(interaction, named, self.DONE)
             return
         slot = self.SLOTS[self.click.verb]
         draft[slot] = chosen_value(interaction, BY_KIND[TRIPLE_KINDS[slot]])
@@ -592,10 +591,7 @@ class AccusePicker(TriplePicker, template=r"mbm:(?P<verb>acs|acv|acd|acgo):(?P<t
     SLOTS: ClassVar[dict[str, int]] = {"acs": 0, "acv": 1, "acd": 2}
     GO = "acgo"
     DONE = ACCUSED
-
-    def naming(self, prompt: int, suspect: str | None, vehicle: str | None,
-               destination: str | None) -> Build:
-        return actions.accuse(prompt, suspect, vehicle, destination)
+    NAMED = act.Accuse
 
     def redrawn(self, interaction: discord.Interaction, table: Table, view: PlayerView,
                 draft: list[str | None], lang: str) -> Outgoing:
@@ -610,10 +606,7 @@ class SolutionPicker(TriplePicker, template=r"mbm:(?P<verb>sols|solv|sold|solgo)
     SLOTS: ClassVar[dict[str, int]] = {"sols": 0, "solv": 1, "sold": 2}
     GO = "solgo"
     DONE = N_("🦹 Solution chosen.")
-
-    def naming(self, prompt: int, suspect: str | None, vehicle: str | None,
-               destination: str | None) -> Build:
-        return actions.choose_solution(prompt, suspect, vehicle, destination)
+    NAMED = act.ChooseSolution
 
     def redrawn(self, interaction: discord.Interaction, table: Table, view: PlayerView,
                 draft: list[str | None], lang: str) -> Outgoing:
