@@ -15,7 +15,9 @@ a run costs a bot start, the action, a restart and the end of the game.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import pickle
 import re
 import secrets
 import time
@@ -394,7 +396,7 @@ async def settle_or_die(run: Run) -> None:
     end = time.monotonic() + 10
     while not run.crasher.dead and time.monotonic() < end:
         try:
-            await run.dc.settle(timeout=0.5)
+            await run.dc.settle(timeout=0.2)  # short tries: a death is seen soon
             return
         except AssertionError:
             continue
@@ -413,6 +415,7 @@ async def check_told(run: Run, rec: InteractionResult, kind: Kind, applied: bool
     else:
         assert done not in rec.text, rec.text
         rec.done.set()  # the member gives up on it and tries again
+        run.dc.expire(rec)  # it died with the bot: no need to wait out its 3 s
 
 
 async def finish(run: Run) -> None:
@@ -459,20 +462,45 @@ async def wait_for(predicate: Callable[[], bool], timeout: float, what: str) -> 
 # the tests ----------------------------------------------------------------------------------
 
 KINDS = ("join", "start", "pass", "ask", "informant", "accuse", "take", "ai", "timer")
+CHUNKS = {"join": 2, "start": 5, "pass": 4, "ask": 2, "informant": 3, "accuse": 3, "take": 2,
+          "ai": 1, "timer": 3}
+"""How many test items share each kind's kill points: item `chunk` kills after k effects for
+every k = chunk, chunk + n, chunk + 2n, ... up to every effect (n the kind's number here), so
+the test processes share one kind's runs. Each number stays below the kind's count of
+effects (a chunk with no kill point fails)."""
 
 
-@pytest.mark.parametrize("kind", KINDS)
+async def reference(kind: str, tmp: Path, monkeypatch: pytest.MonkeyPatch,
+                    temp: pytest.TempPathFactory) -> Outcome:
+    """The kind played without a kill, once per test run: the first item to ask plays it,
+    under a lock its test processes share, and the others read it back."""
+    base = temp.getbasetemp()
+    shared = base.parent if base.name.startswith("popen-gw") else base
+    kept = shared / f"crash-reference-{kind}.pickle"
+    with (shared / f"crash-reference-{kind}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the others wait: there is nothing to do meanwhile
+        if not kept.exists():
+            kept.write_bytes(pickle.dumps(await play(tmp, monkeypatch, kind, None)))
+        played: Outcome = pickle.loads(kept.read_bytes())
+        return played
+
+
+@pytest.mark.parametrize(("kind", "chunk"),
+                         [(kind, chunk) for kind in KINDS for chunk in range(CHUNKS[kind])])
 async def test_a_kill_at_every_effect_loses_and_repeats_nothing(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, chunk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    reference = await play(tmp_path, monkeypatch, kind, None)
-    assert reference.effects, "the action had no effect to kill at"
-    for after in range(len(reference.effects) + 1):
+    played = await reference(kind, tmp_path, monkeypatch, tmp_path_factory)
+    assert played.effects, "the action had no effect to kill at"
+    kills = range(chunk, len(played.effects) + 1, CHUNKS[kind])
+    assert kills, f"{kind} has {len(played.effects)} effects: lower CHUNKS[{kind!r}]"
+    for after in kills:
         crashed = await play(tmp_path, monkeypatch, kind, after)
-        where = (f"{kind}: killed after {after} of {len(reference.effects)} effects "
+        where = (f"{kind}: killed after {after} of {len(played.effects)} effects "
                  f"({crashed.killed_at or 'at the end'})")
-        if crashed.fingerprint != reference.fingerprint:
-            diff = difference(reference.fingerprint, crashed.fingerprint)
+        if crashed.fingerprint != played.fingerprint:
+            diff = difference(played.fingerprint, crashed.fingerprint)
             raise AssertionError(f"{where}: {diff}")
 
 
