@@ -169,8 +169,9 @@ class Run:
 
     async def slash(self, user: str, command: str, *, wait: bool = True, **options: Any
                     ) -> InteractionResult:
+        # 15 s at most: an answer waits for the bot's turn on a loaded machine
         rec = await self.dc.slash(self.users[user], self.channel, "13clues", command,
-                                  wait=wait, **options)
+                                  wait=wait, timeout=15.0, **options)
         self.interactions.append(rec)
         return rec
 
