@@ -20,6 +20,12 @@ from testkit.pgserver import PostgresServer
 # every shared parsed state is checked at each read: a change that mutates one fails here
 bot.parsed.CHECKED = True
 
+# compiled modules are kept (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE
+# is set: else each test process, and each bot process a test starts, compiles and rewrites
+# the whole tree again (5 s of CPU a process; the suite starts dozens)
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 HARD_LIMIT = float(os.environ.get("TEST_HARD_LIMIT", "420"))
 """Seconds a test may take, teardown included, before the worker is stopped with a dump of
 every thread (pytest-timeout's own limit, 300 s, does not cover the loop's teardown)."""
