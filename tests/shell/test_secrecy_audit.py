@@ -85,7 +85,8 @@ async def test_the_audit_sees_a_leaky_hint_and_a_misaddressed_review(
     monkeypatch.setattr(secrecy.Auditor, "check_hint", remembering)
     monkeypatch.setattr(reviewing, "review_letter", swapped)
     monkeypatch.setattr("bot.thirteen_clues.game.review_letter", swapped)
-    audit = await run_audit(tmp_path / "audit.sqlite3", 8, seed=3)
+    # three tables show both (eight cost 7 s of CPU to the same end)
+    audit = await run_audit(tmp_path / "audit.sqlite3", 3, seed=3)
     assert any(leak.startswith("hint to seat") for leak in audit.leaks), audit.leaks[:3]
     assert any("is not the review of seat" in leak for leak in audit.leaks), audit.leaks[:3]
 
@@ -168,6 +169,7 @@ async def test_the_audit_sees_a_member_who_sits_shown_their_own_holder(
         return out.model_copy(update={"content": f"{out.content or ''} psst: {card}"})
 
     monkeypatch.setattr(ThirteenClues, "hand", leaky_hand)
-    audit = await run_audit(tmp_path / "audit.sqlite3", 6, seed=3)
+    # three tables: a watcher sits at the third (six of them proved nothing more)
+    audit = await run_audit(tmp_path / "audit.sqlite3", 3, seed=3)
     assert audit.checked["sat"] > 0
     assert any("own holder" in leak and "psst" in leak for leak in audit.leaks), audit.leaks[:3]
