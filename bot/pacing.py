@@ -90,16 +90,16 @@ class Pacer:
         """Requests that had to wait for the budget (a figure for benchmarks)."""
         self._slow_until = float("-inf")
         self.refusals = 0
-        """Requests that met a global 429 (a figure for benchmarks)."""
+        """Requests that met a global 429 (a figure for tests and benchmarks)."""
 
     def refused(self) -> None:
         """A request met a global 429 (`GlobalHold`). discord.py sends it again itself when
         the hold ends, outside the pacer: that try is charged to the budget now (it may go
         below zero). And the token's 50 a second are being spent elsewhere too (the other
         processes of a cluster, each with a static share; requests that left together), so
-        this process spends half its share for `BACK_OFF` seconds: without that, each
-        retried request met the limit again, up to discord.py's five tries (3 processes at
-        200 tables: 98 global 429s in 40 s on a quiet machine)."""
+        this process spends half its share for `BACK_OFF` seconds: the retries went into a
+        second the other processes kept full, up to discord.py's five tries (3 processes at
+        200 tables met 98 global 429s in 40 s on a quiet machine)."""
         self.refusals += 1
         self._tokens -= 1
         self._slow_until = self._clock() + BACK_OFF
