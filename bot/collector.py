@@ -3,7 +3,7 @@ milliseconds (`python -m bot`; the tests' in-process bots keep the defaults).
 
 Why: a full collection walks every tracked object while the event loop waits. In a bot at
 200 busy tables (`bench.cluster` with a stall probe, issue 19) full collections paused the
-loop 225–870 ms each, one every 5–14 s, and set the first callback's p99; the ~106,000
+loop 118–870 ms each, one every 5–14 s, and set the first callback's p99; the ~106,000
 objects the imports alone leave (modules, discord.py, the games, the catalogs), which live as
 long as the process, took about 100 ms of each. So what start-up built is frozen out of
 every later collection, and a full collection waits for ten times as many collections of the

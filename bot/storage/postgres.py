@@ -109,7 +109,7 @@ def numbered(sql: str) -> str:
 
 QUICK_LANE = 3
 """Connections kept for the reads a member's click waits on (`_table_row`): with every
-connection of the pool held by the outbox's bookkeeping and commits, 6,753 acquisitions in
+connection of the pool busy (the outbox's bookkeeping, the commits), 6,753 acquisitions in
 47 s waited over 30 ms (median 119 ms, max 1.9 s) at 200 tables, one process, and the
 pickers' first callbacks (which show the table) waited with them."""
 
