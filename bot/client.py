@@ -25,7 +25,7 @@ from bot.languages import Languages
 from bot.lease import Lease
 from bot.lobby import TableClick
 from bot.outbox import Sender
-from bot.pacing import Pacer
+from bot.pacing import GlobalHold, Pacer
 from bot.plug import AnyGame
 from bot.sitting import SitAnswer
 from bot.storage import Storage, StorageError, storage_for
@@ -46,6 +46,12 @@ IDENTIFY_SPACING = 5.5
 """Discord lets each `max_concurrency` bucket IDENTIFY once every 5 seconds; the turn is
 taken just before the IDENTIFY is sent, which then takes a moment to arrive (half a second
 kept spare)."""
+THINKING_NICENESS = 5
+"""The AI helpers run at a lower CPU priority than the bots' event loops: in a cluster on few
+cores every process's helper thought at the loops' priority, and clicks waited for the
+cores. An AI's move comes after a pause of `AI_DELAY_SECONDS` anyway, so its thinking a few
+milliseconds longer shows less than a late acknowledgement; above the drawings' 10, as a
+member may be waiting for a hint."""
 
 
 def import_games() -> None:
@@ -110,7 +116,8 @@ class DeductionBot(commands.AutoShardedBot):
             self._buckets = max(1, limits.max_concurrency)
         warming: asyncio.Future[int] | None = None
         if self.config.ai_workers > 0:
-            self._thinker = helper_pool(self.config.ai_workers, warmers=(import_games,))
+            self._thinker = helper_pool(self.config.ai_workers, niceness=THINKING_NICENESS,
+                                       warmers=(import_games,))
             warming = asyncio.get_running_loop().run_in_executor(self._thinker, os.getpid)
         self.tables = TableService(
             storage,
@@ -123,6 +130,7 @@ class DeductionBot(commands.AutoShardedBot):
         self.languages = self.tables.languages  # one memory of members' languages
         self.world = WorldChanges(self.tables)
         self.pacer = Pacer(self.config.rest_per_second, gate=self._global_hold)
+        self.http._global_over = GlobalHold(self.pacer.refused)  # discord.py's, told to us
         self.transport = Transport(self, self.drawings, self.pacer, storage)
         self.sender = Sender(
             storage, self.transport, self.world.on_undeliverable,

@@ -10,7 +10,15 @@ import discord
 
 from bot.components import Locate, TableButton
 from bot.i18n import tr
-from bot.interactions import bot_of, language_of, place_of, reply_for, run, tables_of
+from bot.interactions import (
+    acknowledge,
+    bot_of,
+    language_of,
+    place_of,
+    reply_for,
+    run,
+    tables_of,
+)
 from bot.messages import Outgoing
 from bot.models import Table
 
@@ -19,6 +27,8 @@ __all__ = ["HANDLERS", "TableClick", "join", "leave", "place_of", "rematch", "re
 
 
 async def join(interaction: discord.Interaction, locate: Locate) -> None:
+    if not await acknowledge(interaction):
+        return
     reply = reply_for(interaction, tr(await language_of(interaction),
                                       "You have a seat. The host starts the game."))
 
@@ -34,6 +44,8 @@ async def join(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def leave(interaction: discord.Interaction, locate: Locate) -> None:
+    if not await acknowledge(interaction):
+        return
     reply = reply_for(interaction, tr(await language_of(interaction), "You left the table."))
 
     async def work() -> None:
@@ -46,6 +58,8 @@ async def leave(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def start(interaction: discord.Interaction, locate: Locate) -> None:
+    if not await acknowledge(interaction):
+        return
     lang = await language_of(interaction)
 
     async def work() -> None:
@@ -72,6 +86,8 @@ async def show_hand(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def remove_ai(interaction: discord.Interaction, locate: Locate) -> None:
+    if not await acknowledge(interaction):
+        return
     reply = reply_for(interaction, tr(await language_of(interaction), "One AI less at this table."))
 
     async def work() -> None:
@@ -83,6 +99,8 @@ async def remove_ai(interaction: discord.Interaction, locate: Locate) -> None:
 
 
 async def rematch(interaction: discord.Interaction, locate: Locate) -> None:
+    if not await acknowledge(interaction):
+        return
     reply = reply_for(interaction, tr(await language_of(interaction),
                                       "Rematch dealt: check your DMs."))
 

@@ -14,7 +14,7 @@ from bot import components, lobby, sitting, watching
 from bot.client import DeductionBot
 from bot.errors import UserError
 from bot.i18n import tr, trn
-from bot.interactions import Answer, language_of, place_of, reply_for, run
+from bot.interactions import Answer, acknowledge, language_of, place_of, reply_for, run
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import AnyGame
@@ -84,6 +84,8 @@ class TableCog(commands.GroupCog):
     async def open_table(self, interaction: discord.Interaction, given: Mapping[str, object]
                          ) -> None:
         """`new`: a lobby here with the server's defaults, overridden by the options given."""
+        if not await acknowledge(interaction):
+            return
         reply = reply_for(interaction, tr(
             await language_of(interaction),
             "Table open. Others join with the **Join** button or `/{command} join`.",
@@ -130,6 +132,8 @@ class TableCog(commands.GroupCog):
         level: app_commands.Range[str, 1, 50] | None = None,
     ) -> None:
         level = level or self.module.default_level
+        if not await acknowledge(interaction):
+            return
         reply = reply_for(interaction, trn(await language_of(interaction),
                                            "Seated {n} {level} AI player.",
                                            "Seated {n} {level} AI players.", count, level=level))
@@ -154,6 +158,8 @@ class TableCog(commands.GroupCog):
 
     @app_commands.command(name="end", description="End the table (host or Manage Server)")
     async def end(self, interaction: discord.Interaction) -> None:
+        if not await acknowledge(interaction):
+            return
         reply = reply_for(interaction, tr(await language_of(interaction), "The table is closed."))
 
         async def work() -> None:

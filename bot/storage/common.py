@@ -96,6 +96,11 @@ class SqlStorage(ABC):
         rows = await self._rows(sql, args)
         return rows[0] if rows else None
 
+    async def _table_row(self, sql: str, args: tuple[Any, ...]) -> Row | None:
+        """One table's row (or its head), read by key for a member's click, which waits on
+        it: a backend may give these reads a lane of their own."""
+        return await self._row(sql, args)
+
     async def _value(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
         """The first column of the first row, or None."""
         rows = await self._rows(sql, args)
@@ -161,7 +166,7 @@ class SqlStorage(ABC):
             if not self.shared:
                 return cached
             stamp = self._tables.stamp(table_id)
-            head = await self._row(
+            head = await self._table_row(
                 "SELECT version, message_id FROM tables WHERE id = ?", (table_id,))
             current = self._checked(cached, head, stamp)
             if current is not None:
@@ -170,7 +175,7 @@ class SqlStorage(ABC):
 
     async def _read_table(self, table_id: int) -> Table | None:
         stamp = self._tables.stamp(table_id)
-        row = await self._row("SELECT * FROM tables WHERE id = ?", (table_id,))
+        row = await self._table_row("SELECT * FROM tables WHERE id = ?", (table_id,))
         if row is None:
             return None
         table = table_from_row(row)
@@ -199,7 +204,7 @@ class SqlStorage(ABC):
             return None if known is None else await self.table(known)
         # another process may have opened or closed it: the row's id and version in one read
         stamp = None if known is None else self._tables.stamp(known)
-        head = await self._row(
+        head = await self._table_row(
             "SELECT id, version, message_id FROM tables WHERE channel_id = ?"
             " AND status != 'over'", (channel_id,))
         if head is None:

@@ -107,6 +107,13 @@ def numbered(sql: str) -> str:
     return re.sub(r"\?", lambda _: f"${next(count)}", sql)
 
 
+QUICK_LANE = 3
+"""Connections kept for the reads a member's click waits on (`_table_row`): with every
+connection of the pool busy (the outbox's bookkeeping, the commits), 6,753 acquisitions in
+47 s waited over 30 ms (median 119 ms, max 1.9 s) at 200 tables, one process, and the
+pickers' first callbacks (which show the table) waited with them."""
+
+
 class PostgresStorage(SqlStorage):
     shared = True
 
@@ -118,6 +125,8 @@ class PostgresStorage(SqlStorage):
         self.pool_size = pool_size
         self.shards = shards
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
+        self._quick: asyncpg.Pool[asyncpg.Record] | None = None
+        """The clicks' lane (`QUICK_LANE`)."""
         self._lease: asyncpg.Connection[asyncpg.Record] | None = None
         """The session that holds the lease's advisory locks, kept apart from the pool."""
         self._listener: asyncpg.Connection[asyncpg.Record] | None = None
@@ -142,6 +151,9 @@ class PostgresStorage(SqlStorage):
             self._pool = await asyncpg.create_pool(
                 self.url, min_size=1, max_size=self.pool_size, reset=_as_it_was
             )
+            self._quick = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=QUICK_LANE, reset=_as_it_was
+            )
         except FAILURES as exc:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
         await self.migrate()
@@ -154,6 +166,9 @@ class PostgresStorage(SqlStorage):
         if self._listener is not None:
             self._listener.terminate()
             self._listener = None
+        if self._quick is not None:
+            await self._quick.close()
+            self._quick = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -252,6 +267,11 @@ class PostgresStorage(SqlStorage):
     async def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[asyncpg.Record]:
         """One read on a pooled connection; `?` placeholders, as the shared statements."""
         return await self.pool.fetch(numbered(sql), *args)
+
+    async def _table_row(self, sql: str, args: tuple[Any, ...]) -> asyncpg.Record | None:
+        """On the clicks' lane, never behind the outbox and the commits."""
+        lane = self._quick if self._quick is not None else self.pool
+        return await lane.fetchrow(numbered(sql), *args)
 
     # tables -------------------------------------------------------------------------------
 

@@ -53,6 +53,7 @@ async def test_sigterm_mid_action_loses_nothing_and_exits_in_time(tmp_path: Path
         assert await proc.wait(15) == 0
         assert time.monotonic() - stopping < 10
         assert "Traceback" not in proc.output(), proc.output()[-2000:]
+        assert "objects frozen out of garbage collection" in proc.output()  # bot.collector
         # the start was stored and answered, or refused without change: never half-done
         answered = await dc.complete(start, timeout=5)
         if version(db) > before:

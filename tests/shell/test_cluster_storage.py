@@ -71,13 +71,18 @@ async def test_a_channels_cached_table_is_checked_in_the_read_that_finds_it(
     table = (await one.create_table(lobby(), lambda t: Change(t))).table
     assert await two.open_table(10) is not None  # read whole, and kept
     reads: list[str] = []
-    rows = two._rows
+    rows, table_row = two._rows, two._table_row
 
     async def counted(sql: str, args: tuple[Any, ...] = ()) -> Any:
         reads.append(sql)
         return await rows(sql, args)
 
+    async def counted_row(sql: str, args: tuple[Any, ...]) -> Any:
+        reads.append(sql)
+        return await table_row(sql, args)
+
     two._rows = counted  # type: ignore[method-assign]
+    two._table_row = counted_row  # type: ignore[method-assign]
     found = await two.open_table(10)
     assert found is not None and found.version == 0 and len(reads) == 1
     after = table.model_copy(update={"version": 1, "feed": ["news"]})

@@ -8,7 +8,18 @@ import time
 
 from bot.messages import Outgoing
 from bot.models import Letter
-from bot.pacing import DISCORD_LIMIT, JITTER, KEPT, PROMPT, TABLE, Pacer, paced, rank_of
+from bot.pacing import (
+    BACK_OFF,
+    DISCORD_LIMIT,
+    JITTER,
+    KEPT,
+    PROMPT,
+    TABLE,
+    GlobalHold,
+    Pacer,
+    paced,
+    rank_of,
+)
 
 
 async def test_the_bucket_paces_at_its_rate_and_serves_by_priority() -> None:
@@ -92,4 +103,39 @@ async def test_no_budget_is_handed_out_while_a_global_429_is_waited_out() -> Non
     assert not waiter.done()
     hold.set()
     await asyncio.wait_for(waiter, 1.0)
+    await pacer.close()
+
+
+async def test_a_global_429_is_charged_and_halves_the_share_for_a_while() -> None:
+    """discord.py sends a request a global 429 refused again itself, outside the pacer: the
+    hold it clears tells the pacer, which charges that try and spends half its share for
+    `BACK_OFF` seconds (in a cluster the others spend the token's budget too), then all of
+    it again."""
+    now = [0.0]
+    granted: list[float] = []
+
+    class Recorded(Pacer):
+        def _grant(self) -> None:
+            super()._grant()
+            granted.append(now[0])
+
+    pacer = Recorded(rate=20.0, clock=lambda: now[0])
+    hold = GlobalHold(pacer.refused)
+    tasks = [asyncio.create_task(pacer.take(PROMPT)) for _ in range(200)]
+    await asyncio.sleep(0.02)
+    hold.clear()  # as discord.py does for each request a global 429 refused
+    assert not hold.is_set() and pacer.refusals == 1
+    hold.set()
+    for _ in range(int(BACK_OFF / 0.2)):  # the loop wakes every 0.2 s (of the pacer's clock)
+        now[0] += 0.2
+        await asyncio.sleep(0.05)
+    backing_off = len(granted)
+    for _ in range(int(BACK_OFF / 0.2)):
+        now[0] += 0.2
+        await asyncio.sleep(0.05)
+    after = len(granted) - backing_off
+    assert backing_off <= 1 + 20.0 / 2 * BACK_OFF  # the first, then half of 20 a second
+    assert after >= 20.0 * BACK_OFF * 0.9  # the whole share again
+    for task in tasks:
+        task.cancel()
     await pacer.close()

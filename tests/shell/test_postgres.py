@@ -245,3 +245,25 @@ def test_the_backends_bench_prints_both_figures(capsys: pytest.CaptureFixture[st
     assert backends_bench(["--rounds", "1", "--commits", "3"]) == 0
     out = capsys.readouterr().out
     assert "sqlite" in out and "server CPU" in out and "PostgreSQL / SQLite" in out
+
+
+async def test_a_clicks_table_read_does_not_wait_for_a_busy_pool(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """Every pooled connection held (the outbox and the commits under load): a member's
+    click still reads its table, its channel's open table and a table it has not seen, on
+    the clicks' own lane."""
+    one, two = pair
+    table = (await one.create_table(lobby(321), lambda t: Change(t))).table
+    other = (await two.create_table(lobby(322), lambda t: Change(t))).table
+    held = [await one.pool.acquire() for _ in range(one.pool_size)]
+    try:
+        async with asyncio.timeout(5):
+            cached = await one.table(table.id)
+            opened = await one.open_table(321)
+            unseen = await one.table(other.id)
+        assert cached is not None and opened is not None and cached.id == opened.id
+        assert unseen is not None and unseen.id == other.id
+    finally:
+        for con in held:
+            await one.pool.release(con)
