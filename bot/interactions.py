@@ -107,6 +107,10 @@ async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None
             await interaction.response.send_message(ephemeral=True, **kwargs)
     except discord.NotFound:
         log.info("interaction expired before the answer: %s", as_outgoing(body).text[:100])
+        return
+    tokens = _tokens(interaction)
+    if tokens is not None:
+        tokens.resolved(interaction.token)  # a "thinking" defer is answered: it may post
 
 
 def _on_channel_message(interaction: discord.Interaction) -> bool:
@@ -126,12 +130,28 @@ async def _borrow(interaction: discord.Interaction) -> None:
 def _keep_token(interaction: discord.Interaction) -> None:
     """After a deferred update, the click's token edits the message its component sits on
     (its original response) for 15 minutes, outside the global rate limit
-    (`bot.message_tokens`): the table message, or a member's kept DM."""
-    transport = getattr(interaction.client, "transport", None)
-    tokens: MessageTokens | None = getattr(transport, "tokens", None)
+    (`bot.message_tokens`): the table message, or a member's kept DM; in a server channel
+    it may post there as well (its followups)."""
+    tokens = _tokens(interaction)
     message = interaction.message
     if tokens is not None and message is not None and not message.flags.ephemeral:
         tokens.remember(message.id, interaction.token)
+    _offer(interaction, loading=False)
+
+
+def _offer(interaction: discord.Interaction, *, loading: bool) -> None:
+    """An interaction in a server channel, acknowledged: its token may post the channel's
+    next table message as a followup (`loading`: once its "thinking" answer is given)."""
+    tokens = _tokens(interaction)
+    if tokens is not None and interaction.guild_id is not None \
+            and interaction.channel_id is not None:
+        tokens.offer(interaction.channel_id, interaction.token, loading=loading)
+
+
+def _tokens(interaction: discord.Interaction) -> MessageTokens | None:
+    transport = getattr(interaction.client, "transport", None)
+    tokens: MessageTokens | None = getattr(transport, "tokens", None)
+    return tokens
 
 
 def expired(error: BaseException) -> bool:
@@ -165,10 +185,10 @@ async def run(
     """Defer (ephemeral), do the work, answer. A refusal is answered and changes nothing; an
     unexpected error is logged and answered, unless the change was stored (then its stored
     answer says what happened)."""
-    if not interaction.response.is_done() and not await defer(
-        interaction, ephemeral=True, thinking=True
-    ):
-        return
+    if not interaction.response.is_done():
+        if not await defer(interaction, ephemeral=True, thinking=True):
+            return
+        _offer(interaction, loading=True)
     try:
         result = await work()
     except (UserError, RuleError) as exc:

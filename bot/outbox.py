@@ -49,11 +49,13 @@ class Deliverer(Protocol):
     async def prepare(self, letter: Letter) -> Drawn: ...
 
     async def deliver(
-        self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
+        self, letter: Letter, nonce: str, living: int | None, drawn: Drawn, *,
+        again: bool = False,
     ) -> Outcome: ...
 
-    def exempt(self, letter: Letter, living: int | None) -> bool:
-        """Whether this letter's request is outside the global limit (no pacing)."""
+    def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
+        """Whether this letter's request is outside the global limit (no pacing); for a
+        channel post, that it goes out as an interaction's followup."""
         ...
 
 
@@ -263,7 +265,12 @@ class Sender:
         if living is not None and kept and self._shown.get(living) == body:
             await self._skip(posting)
             return True
-        if self.pacer is not None and not self.transport.exempt(letter, living):
+        # a channel post tried before may be out already as a followup (it has no nonce)
+        again = posting.tries > 0 and letter.op == "send" and letter.kind == "c"
+        exempt = self.transport.exempt(letter, living, again=again)
+        if exempt and letter.op == "send" and letter.kind == "c":
+            await self.storage.posting_tried(posting)  # before the followup: see `again`
+        if self.pacer is not None and not exempt:
             await self.pacer.take(rank_of(letter))
             if kept_key(posting) is not None:
                 newer = await self._newest(posting, done)
@@ -276,7 +283,7 @@ class Sender:
                         return True
                     drawn = await self.transport.prepare(letter)
         async with self._reply_slots if letter.op == "reply" else self._slots:
-            outcome = await self.transport.deliver(letter, nonce, living, drawn)
+            outcome = await self.transport.deliver(letter, nonce, living, drawn, again=again)
         if outcome.verdict == "sent":
             await self.storage.posting_sent(posting, outcome.message_id)
             self.sent += 1

@@ -393,6 +393,11 @@ class SqlStorage(ABC):
         )
         return None if row is None or row["at"] is None else float(row["at"])
 
+    async def posting_tried(self, posting: Posting) -> None:
+        """A try begins that Discord cannot deduplicate (a followup has no nonce): counted
+        first, so that a restart after it knows to look before sending again."""
+        await self._write("UPDATE outbox SET tries = tries + 1 WHERE id = ?", (posting.id,))
+
     async def posting_retry(self, posting: Posting, at: float) -> None:
         await self._write(
             "UPDATE outbox SET tries = tries + 1, next_at = ? WHERE id = ?", (at, posting.id)

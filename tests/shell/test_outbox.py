@@ -35,11 +35,11 @@ class Script:
         await asyncio.sleep(self.drawing(letter))
         return []
 
-    def exempt(self, letter: Letter, living: int | None) -> bool:
+    def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
         return not paced(letter)
 
     async def deliver(self, letter: Letter, nonce: str, living: int | None,
-                      drawn: Drawn) -> Outcome:
+                      drawn: Drawn, *, again: bool = False) -> Outcome:
         text = letter.body.content
         self.tries[text] = self.tries.get(text, 0) + 1
         self.calls.append((letter.to, text, nonce))
