@@ -1178,6 +1178,12 @@ class DiscordStandIn:
             if m.channel_id == channel_id and not m.deleted and (ephemeral or not m.ephemeral)
         ]
 
+    def answers(self) -> set[int]:
+        """The messages made as their own interaction's original response (its answer); a
+        followup is a message of its channel like a post (the bot's table posts may be)."""
+        return {r.original.id for r in self.interactions
+                if r.original is not None and r.original.interaction_id == r.id}
+
     def dms(self, user: User | int) -> list[Message]:
         """Live DMs the bot sent to user, oldest first."""
         uid = _uid(user)

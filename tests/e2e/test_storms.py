@@ -28,7 +28,7 @@ def created_once(world: World, letters: list[Row], by_nonce: Counter[str]) -> No
     # followup in a channel is the message of exactly one letter, and that letter's alone
     followups = {m.id for m in world.dc.messages if m.webhook_id is not None
                  and m.visible_to is None and m.dm_recipient_id is None
-                 and m.interaction_id is not None and m.id not in _originals(world)}
+                 and m.interaction_id is not None and m.id not in world.dc.answers()}
     claimed = Counter(made.values())
     assert all(claimed[m] == 1 for m in followups), "a followup posted for no letter, or twice"
     kept: dict[tuple[int, str, str], list[int]] = {}
@@ -43,13 +43,6 @@ def created_once(world: World, letters: list[Row], by_nonce: Counter[str]) -> No
             kept.setdefault((row["table_id"], letter["to"], letter["slot"]), []).append(row["id"])
     for slot, ids in kept.items():
         assert sum(by_nonce[f"{salt}{i}"] for i in ids) == 1, f"kept DM {slot} not posted once"
-
-
-def _originals(world: World) -> set[int]:
-    """The messages made as their own interaction's original response (answers, not
-    followups)."""
-    return {r.original.id for r in world.dc.interactions
-            if r.original is not None and r.original.interaction_id == r.id}
 
 
 POST = "POST /channels/{channel_id}/messages"
