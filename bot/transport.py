@@ -122,9 +122,18 @@ class Transport:
             log.info("could not open the DM channel of %s ahead: %r", user_id, exc)
 
     async def prepare(self, letter: Letter) -> Drawn:
-        """The letter's pictures, drawn before its turn to be sent (the sender does this
-        outside its sending slots: a letter waiting for its drawing must not hold up the
-        letters that have none)."""
+        """The letter's pictures, drawn before its turn to be sent, and a DM's channel,
+        opened (the sender does this outside its sending slots: a letter waiting for its
+        drawing, or for its member's DM channel to open under a short budget, must not hold
+        up the letters that need neither; at 400 tables the DMs of new members waiting for
+        their channels held every slot, and the table posts, outside the global limit,
+        waited for them)."""
+        if letter.kind == "u":
+            try:
+                await self._dm_channel(letter.address, rank_of(letter))
+            except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as exc:
+                log.info("could not open the DM channel of %s yet: %r", letter.address, exc)
+                # sending it tries again, and says what Discord's refusal means
         if not letter.body.pictures or self.draw is None:
             return []
         return await self.draw.pictures(letter.body.pictures)
