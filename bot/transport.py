@@ -222,11 +222,19 @@ class Transport:
         kwargs.pop("attachments", None)  # a new message has nothing to take away
         if drawn:
             embeds = with_images(letter.body.embeds, [r for r, _ in drawn])
-            kwargs["embeds"] = [discord.Embed.from_dict(e) for e in embeds]
-            kwargs["files"] = [as_file(r, p) for r, p in drawn]
-        posted = await hook.send(wait=True, **kwargs)
-        self.tokens.posted(posted.id, borrowed)
-        return Outcome("sent", posted.id)
+            pictured = {**kwargs, "embeds": [discord.Embed.from_dict(e) for e in embeds],
+                        "files": [as_file(r, p) for r, p in drawn]}
+            try:
+                return self._posted(await hook.send(wait=True, **pictured), borrowed)
+            except discord.Forbidden as exc:
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                # no Attach Files here: the text says it all without its pictures
+        return self._posted(await hook.send(wait=True, **kwargs), borrowed)
+
+    def _posted(self, message: discord.WebhookMessage, through: Borrowed) -> Outcome:
+        self.tokens.posted(message.id, through)
+        return Outcome("sent", message.id)
 
     async def _posted_before(self, letter: Letter) -> Outcome | None:
         """A channel post tried before may have gone out as a followup (no nonce, so Discord

@@ -426,9 +426,9 @@ class SqlStorage(ABC):
 
     async def pending_after(self, posting: Posting, limit: int) -> list[Posting]:
         """The letters stored after this one for its destination and still pending, in order:
-        a newer edit of the message it edits replaces it (`bot.outbox.newest`)."""
+        a newer edit of the message it edits replaces it (`Sender._newest`)."""
         rows = await self._rows(
-            "SELECT id, table_id, dest, letter, tries, next_at FROM outbox"
+            "SELECT id, table_id, letter, tries FROM outbox"
             " WHERE state = 'pending' AND dest = ? AND id > ? ORDER BY id LIMIT ?",
             (posting.letter.to, posting.id, limit),
         )

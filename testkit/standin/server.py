@@ -2122,7 +2122,8 @@ class DiscordStandIn:
         if isinstance(rec, web.Response):
             return rec
         payload: JSON = req.body or {}
-        archived = self._archived(req, self.channels[rec.channel_id])
+        ch = self.channels[rec.channel_id]
+        archived = self._archived(req, ch)
         if archived is not None:
             return archived
         problems = limits.check_message(
@@ -2149,6 +2150,11 @@ class DiscordStandIn:
             rec.original_edited = True
             msg = original
         else:
+            if (not wanted and req.files and not ch.is_dm
+                    and not self.permissions(self.bot_user, ch.id) & ATTACH_FILES):
+                # a public followup is a post of the channel: taken as the bot's own posts
+                # are (its permissions there), files where it may not attach them refused
+                return self._error(req, 403, 50013, "Missing Permissions", violation=False)
             msg = self._new_message(
                 rec.channel_id,
                 payload,
