@@ -110,7 +110,7 @@ async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None
         return
     tokens = _tokens(interaction)
     if tokens is not None:
-        tokens.resolved(interaction.token)  # a "thinking" defer is answered: it may post
+        tokens.resolved(interaction.token)  # answered: its token may post
 
 
 def _on_channel_message(interaction: discord.Interaction) -> bool:
@@ -136,12 +136,13 @@ def _keep_token(interaction: discord.Interaction) -> None:
     message = interaction.message
     if tokens is not None and message is not None and not message.flags.ephemeral:
         tokens.remember(message.id, interaction.token)
-    _offer(interaction, loading=False)
+    _offer(interaction, loading=True)  # it posts once the member has their answer
 
 
 def _offer(interaction: discord.Interaction, *, loading: bool) -> None:
     """An interaction in a server channel, acknowledged: its token may post the channel's
-    next table message as a followup (`loading`: once its "thinking" answer is given)."""
+    next table message as a followup (`loading`: once its answer is given: a "thinking"
+    defer's first followup would resolve it, and a click's answer comes before any post)."""
     tokens = _tokens(interaction)
     if tokens is not None and interaction.guild_id is not None \
             and interaction.channel_id is not None:

@@ -170,7 +170,7 @@ def assert_done(world: World, picker: Message, done: InteractionResult,
                 kept: str | None = None) -> None:
     """A picker's last step went through: the picker is gone (the channel's news is the
     answer, no ephemeral is left behind), or it shows `kept` when its answer says more."""
-    refusals = [m.text for m in done.followups if m.ephemeral]  # not a table post through it
+    refusals = [m.text for m in done.followups]
     assert not refusals, refusals
     shown = world.dc.message(picker.id)
     if kept is None:

@@ -2163,9 +2163,16 @@ class DiscordStandIn:
                 webhook_id=self.application_id,
                 visible_to=rec.user_id if wanted else None,
             )
-            if not rec.followups and not rec.original_edited:
-                rec.followup_first = True
-            rec.followups.append(msg)
+            answered = rec.callback_type in (4, 7) or bool(rec.followups) or (
+                rec.callback_type == 5 and original is not None and not original.loading
+            ) or (rec.callback_type == 6 and (rec.original_edited or (
+                original is not None and original.deleted)))  # a picker answered by going
+            if not wanted and answered:
+                rec.posts.append(msg)
+            else:
+                if not rec.followups and not rec.original_edited:
+                    rec.followup_first = True
+                rec.followups.append(msg)
         rec.done.set()
         self._touch()
         return self._json(self._message_payload(msg))
@@ -2179,7 +2186,7 @@ class DiscordStandIn:
         if wmid == "@original":
             msg = rec.original
         else:
-            msg = next((m for m in rec.messages if m.id == int(wmid)), None)
+            msg = next((m for m in [*rec.messages, *rec.posts] if m.id == int(wmid)), None)
         if msg is None or msg.deleted:
             return self._error(req, 404, 10008, "Unknown Message", rec=rec)
         if req.method == "GET":
