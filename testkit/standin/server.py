@@ -2163,7 +2163,7 @@ class DiscordStandIn:
                 webhook_id=self.application_id,
                 visible_to=rec.user_id if wanted else None,
             )
-            answered = rec.callback_type in (4, 7) or bool(rec.followups) or (
+            answered = bool(rec.followups) or (
                 rec.callback_type == 5 and original is not None and not original.loading
             ) or (rec.callback_type == 6 and (rec.original_edited or (
                 original is not None and original.deleted)))  # a picker answered by going
