@@ -11,12 +11,12 @@ Any interaction in a server channel also lets the bot post there for those 15 mi
 followup (`POST /webhooks/{app}/{token}`) is a message of the channel like any other, public
 and pinging whom its allowed mentions name, and its webhook edits it later
 (`PATCH /webhooks/{app}/{token}/messages/{id}`). So each channel keeps its latest usable token,
-and a new table post (a turn's mention, a lobby) goes out through it. A token whose original
-response is still "thinking" (a slash command's ephemeral defer, callback type 5) is not
-usable until that response is given: Discord would resolve the deferred answer with the first
-followup instead of posting (`loading`, then `resolved`). Kept in memory only: after a restart
-the next interaction brings a token again, and until then the bot's own token posts and edits
-as before.
+and a new table post (a turn's mention, a lobby) goes out through it. A token is usable once
+its interaction's own answer is given (`loading`, then `resolved`): a slash command's
+"thinking" defer (callback type 5) would be resolved by its first followup instead of a post
+being made, and a click's answer (its menu) comes before any table post through its token.
+Kept in memory only: after a restart the next interaction brings a token again, and until
+then the bot's own token posts and edits as before.
 """
 
 from __future__ import annotations
