@@ -107,6 +107,10 @@ async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None
             await interaction.response.send_message(ephemeral=True, **kwargs)
     except discord.NotFound:
         log.info("interaction expired before the answer: %s", as_outgoing(body).text[:100])
+        return
+    tokens = _tokens(interaction)
+    if tokens is not None:
+        tokens.resolved(interaction.token)  # answered: its token may post
 
 
 def _on_channel_message(interaction: discord.Interaction) -> bool:
@@ -126,12 +130,29 @@ async def _borrow(interaction: discord.Interaction) -> None:
 def _keep_token(interaction: discord.Interaction) -> None:
     """After a deferred update, the click's token edits the message its component sits on
     (its original response) for 15 minutes, outside the global rate limit
-    (`bot.message_tokens`): the table message, or a member's kept DM."""
-    transport = getattr(interaction.client, "transport", None)
-    tokens: MessageTokens | None = getattr(transport, "tokens", None)
+    (`bot.message_tokens`): the table message, or a member's kept DM; in a server channel
+    it may post there as well (its followups)."""
+    tokens = _tokens(interaction)
     message = interaction.message
     if tokens is not None and message is not None and not message.flags.ephemeral:
         tokens.remember(message.id, interaction.token)
+    _offer(interaction, loading=True)  # it posts once the member has their answer
+
+
+def _offer(interaction: discord.Interaction, *, loading: bool) -> None:
+    """An interaction in a server channel, acknowledged: its token may post the channel's
+    next table message as a followup (`loading`: once its answer is given: a "thinking"
+    defer's first followup would resolve it, and a click's answer comes before any post)."""
+    tokens = _tokens(interaction)
+    if tokens is not None and interaction.guild_id is not None \
+            and interaction.channel_id is not None:
+        tokens.offer(interaction.channel_id, interaction.token, loading=loading)
+
+
+def _tokens(interaction: discord.Interaction) -> MessageTokens | None:
+    transport = getattr(interaction.client, "transport", None)
+    tokens: MessageTokens | None = getattr(transport, "tokens", None)
+    return tokens
 
 
 def expired(error: BaseException) -> bool:
@@ -162,8 +183,12 @@ async def acknowledge(interaction: discord.Interaction) -> bool:
     language is a database read (a member seen for the first time, or after another process
     wrote it), and at a cold start of 200 tables on PostgreSQL the joins' acknowledgements
     waited behind those reads (median 0.5 s, p99 4 s: `bench.cluster`)."""
-    return interaction.response.is_done() or await defer(interaction, ephemeral=True,
-                                                         thinking=True)
+    if interaction.response.is_done():
+        return True
+    if not await defer(interaction, ephemeral=True, thinking=True):
+        return False
+    _offer(interaction, loading=True)
+    return True
 
 
 async def run(

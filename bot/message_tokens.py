@@ -1,53 +1,125 @@
-"""Interaction tokens that may edit a channel message outside the global rate limit.
+"""Interaction tokens that may post or edit a channel message outside the global rate limit.
 
 A click on a component of a channel message, answered with a deferred update (callback type
 6), makes that message the interaction's original response: for the token's 15 minutes its
 webhook may edit it (`PATCH /webhooks/{app}/{token}/messages/@original`), and interaction
 endpoints are outside the bot token's 50 requests a second (issue 21). A member's turn starts
 with a click on the living table message (Ask, My turn), so the edits of that message during
-their turn and its retiring edit cost the budget nothing. Kept in memory only: after a restart
-the next click brings a token again, and until then the bot's own token edits as before.
+their turn and its retiring edit cost the budget nothing.
+
+Any interaction in a server channel also lets the bot post there for those 15 minutes: a
+followup (`POST /webhooks/{app}/{token}`) is a message of the channel like any other, public
+and pinging whom its allowed mentions name, and its webhook edits it later
+(`PATCH /webhooks/{app}/{token}/messages/{id}`). So each channel keeps its latest usable token,
+and a new table post (a turn's mention, a lobby) goes out through it. A token is usable once
+its interaction's own answer is given (`loading`, then `resolved`): a slash command's
+"thinking" defer (callback type 5) would be resolved by its first followup instead of a post
+being made, and a click's answer (its menu) comes before any table post through its token.
+Kept in memory only: after a restart the next interaction brings a token again, and until
+then the bot's own token posts and edits as before.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 LIFETIME = 14 * 60.0
 """Discord's interaction tokens last 15 minutes; a minute is kept spare for an edit that
 waits for its turn in the outbox."""
 
 
+@dataclass(frozen=True)
+class Borrowed:
+    """A token that may edit a message: as its interaction's original response (`message`
+    None: `@original`), or as one of its followups (`message`: that message's id)."""
+
+    token: str
+    until: float
+    message: int | None = None
+
+
 class MessageTokens:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._by_message: dict[int, tuple[str, float]] = {}
+        self._by_message: dict[int, Borrowed] = {}
+        self._by_channel: dict[int, Borrowed] = {}
+        """Each server channel's newest token that may post a followup there now."""
+        self._loading: dict[str, tuple[int, float]] = {}
+        """Tokens of deferred "thinking" answers not given yet: (channel, until)."""
 
     def remember(self, message_id: int, token: str) -> None:
         """A fresh token whose original response is this message (the newest one wins)."""
         now = self._clock()
         self._forget_expired(now)
-        self._by_message[message_id] = (token, now + LIFETIME)
+        self._by_message[message_id] = Borrowed(token, now + LIFETIME)
 
-    def token_for(self, message_id: int | None) -> str | None:
-        """A token that may edit this message now, if a click brought one."""
+    def posted(self, message_id: int, through: Borrowed) -> None:
+        """A followup posted through this channel token: the same token edits it while it
+        lasts."""
+        self._by_message[message_id] = Borrowed(through.token, through.until, message_id)
+
+    def token_for(self, message_id: int | None) -> Borrowed | None:
+        """A token that may edit this message now, if a click brought one or it was posted
+        through one."""
         if message_id is None:
             return None
         held = self._by_message.get(message_id)
         if held is None:
             return None
-        token, until = held
-        if until <= self._clock():
+        if held.until <= self._clock():
             del self._by_message[message_id]
             return None
-        return token
+        return held
 
     def forget(self, message_id: int, token: str) -> None:
         """Discord refused this token (expired, or the message is no longer its original)."""
-        if self._by_message.get(message_id, ("", 0.0))[0] == token:
+        held = self._by_message.get(message_id)
+        if held is not None and held.token == token:
             del self._by_message[message_id]
 
+    def offer(self, channel_id: int, token: str, *, loading: bool = False) -> None:
+        """An interaction in this server channel, just acknowledged; `loading`: as a
+        "thinking" defer, usable once its answer is given (`resolved`)."""
+        now = self._clock()
+        self._forget_expired(now)
+        if loading:
+            self._loading[token] = (channel_id, now + LIFETIME)
+        else:
+            self._by_channel[channel_id] = Borrowed(token, now + LIFETIME)
+
+    def resolved(self, token: str | None) -> None:
+        """The deferred answer of this token was given: it may post followups now."""
+        held = None if token is None else self._loading.pop(token, None)
+        if token is None or held is None:
+            return
+        channel_id, until = held
+        newest = self._by_channel.get(channel_id)
+        if until > self._clock() and (newest is None or newest.until < until):
+            self._by_channel[channel_id] = Borrowed(token, until)
+
+    def for_channel(self, channel_id: int) -> Borrowed | None:
+        """The channel's newest token that may post a followup there now."""
+        held = self._by_channel.get(channel_id)
+        if held is None:
+            return None
+        if held.until <= self._clock():
+            del self._by_channel[channel_id]
+            return None
+        return held
+
+    def refused(self, channel_id: int, token: str) -> None:
+        """Discord refused a followup through this token: the channel's next post goes by
+        the bot's own route unless a newer interaction brings another."""
+        held = self._by_channel.get(channel_id)
+        if held is not None and held.token == token:
+            del self._by_channel[channel_id]
+
     def _forget_expired(self, now: float) -> None:
-        for message_id in [m for m, (_, until) in self._by_message.items() if until <= now]:
+        for message_id in [m for m, b in self._by_message.items() if b.until <= now]:
             del self._by_message[message_id]
+        for channel_id in [c for c, b in self._by_channel.items() if b.until <= now]:
+            del self._by_channel[channel_id]
+        for token in [t for t, (_, until) in self._loading.items() if until <= now]:
+            del self._loading[token]

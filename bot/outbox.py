@@ -36,6 +36,9 @@ hands out the budget before a slot, and with 16 slots and answers taking half a 
 and met the global limit (hundreds of 429s) while the budget went half unspent."""
 SHOWN = 50_000
 """Kept messages whose last body the sender remembers (forgotten all at once past this)."""
+NEWER = 50
+"""Letters read after a kept message's edit that waited for the budget, for newer edits of
+the same message."""
 REPLY_WAIT = 1.5
 """How long a reply waits for the news of its own change before it answers anyway."""
 
@@ -46,11 +49,13 @@ class Deliverer(Protocol):
     async def prepare(self, letter: Letter) -> Drawn: ...
 
     async def deliver(
-        self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
+        self, letter: Letter, nonce: str, living: int | None, drawn: Drawn, *,
+        again: bool = False,
     ) -> Outcome: ...
 
-    def exempt(self, letter: Letter, living: int | None) -> bool:
-        """Whether this letter's request is outside the global limit (no pacing)."""
+    def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
+        """Whether this letter's request is outside the global limit (no pacing); for a
+        channel post, that it goes out as an interaction's followup."""
         ...
 
 
@@ -206,10 +211,13 @@ class Sender:
     async def _work(self, destination: str, postings: list[Posting]) -> None:
         try:
             later = superseded(postings)
+            done: set[int] = set()
             for posting in postings:
+                if posting.id in done:
+                    continue  # replaced by a newer one while it waited for the budget
                 if posting.id in later:
                     await self._skip(posting)
-                elif not await self._one(posting):
+                elif not await self._one(posting, done):
                     break  # the rest of this destination waits for it
         except Exception:
             log.exception("delivery to %s failed", destination)
@@ -228,8 +236,10 @@ class Sender:
             except Exception:
                 log.exception("could not renew the outbox's claims; trying again")
 
-    async def _one(self, posting: Posting) -> bool:
-        """Deliver one letter; False when it must be tried again later."""
+    async def _one(self, posting: Posting, done: set[int]) -> bool:
+        """Deliver one letter; False when it must be tried again later. A kept message's
+        edit that waited for the budget goes out with the newest body stored for it since
+        (the letters it replaces are added to `done`, marked without a request)."""
         letter = posting.letter
         if letter.op == "reply" and letter.follows:
             siblings = range(posting.id - letter.follows, posting.id)
@@ -255,10 +265,25 @@ class Sender:
         if living is not None and kept and self._shown.get(living) == body:
             await self._skip(posting)
             return True
-        if self.pacer is not None and not self.transport.exempt(letter, living):
+        # a channel post tried before may be out already as a followup (it has no nonce)
+        again = posting.tries > 0 and letter.op == "send" and letter.kind == "c"
+        exempt = self.transport.exempt(letter, living, again=again)
+        if exempt and letter.op == "send" and letter.kind == "c":
+            await self.storage.posting_tried(posting)  # before the followup: see `again`
+        if self.pacer is not None and not exempt:
             await self.pacer.take(rank_of(letter))
+            if kept_key(posting) is not None:
+                newer = await self._newest(posting, done)
+                if newer is not posting:
+                    posting, letter = newer, newer.letter
+                    nonce = f"{await self.storage.nonce_salt()}{posting.id}"
+                    body = letter.body.model_dump_json()
+                    if living is not None and self._shown.get(living) == body:
+                        await self._skip(posting)
+                        return True
+                    drawn = await self.transport.prepare(letter)
         async with self._reply_slots if letter.op == "reply" else self._slots:
-            outcome = await self.transport.deliver(letter, nonce, living, drawn)
+            outcome = await self.transport.deliver(letter, nonce, living, drawn, again=again)
         if outcome.verdict == "sent":
             await self.storage.posting_sent(posting, outcome.message_id)
             self.sent += 1
@@ -282,6 +307,25 @@ class Sender:
         self._handled.add(posting.id)
         self._resolve([posting.id])
         return True
+
+    async def _newest(self, posting: Posting, done: set[int]) -> Posting:
+        """The newest letter stored for the message this one keeps up to date, when the
+        letters after it to its destination replace it, one after the other (`superseded`:
+        the same message, nothing else between them): under a backlog a table message
+        waiting for the budget is sent once with its newest state, not once per state it
+        passed through. The ones replaced are marked sent (`_skip`)."""
+        run = [posting]
+        for after in await self.storage.pending_after(posting, NEWER):
+            if kept_key(after) != kept_key(posting):
+                break
+            run.append(after)
+        later = superseded(run)
+        for replaced in run[:-1]:
+            if replaced.id not in later:
+                return replaced
+            await self._skip(replaced)
+            done.add(replaced.id)
+        return run[-1]
 
     async def _skip(self, posting: Posting) -> None:
         """A letter a later one in hand replaces whole, or one that would change nothing:
@@ -315,21 +359,27 @@ def superseded(postings: list[Posting]) -> set[int]:
     later: set[int] = set()
     last: dict[tuple[int | None, str], Posting] = {}
     for posting in postings:
-        letter = posting.letter
-        if letter.living:
+        if posting.letter.living:
             last.pop((posting.table_id, LIVING), None)
-        key: tuple[int | None, str]
-        if letter.op == "edit" and letter.target == LIVING:
-            key = (posting.table_id, LIVING)
-        elif letter.op == "send" and letter.slot is not None:
-            key = (posting.table_id, f"slot:{letter.slot}")
-        else:
+        key = kept_key(posting)
+        if key is None:
             continue
         before = last.get(key)
-        if before is not None and letter.body.replaces(before.letter.body):
+        if before is not None and posting.letter.body.replaces(before.letter.body):
             later.add(before.id)
         last[key] = posting
     return later
+
+
+def kept_key(posting: Posting) -> tuple[int | None, str] | None:
+    """The kept message a letter edits in place (the table's living message, or a slot: a
+    member's casebook DM), as a key; None for any other letter."""
+    letter = posting.letter
+    if letter.op == "edit" and letter.target == LIVING:
+        return (posting.table_id, LIVING)
+    if letter.op == "send" and letter.slot is not None:
+        return (posting.table_id, f"slot:{letter.slot}")
+    return None
 
 
 async def sleep_until(event: asyncio.Event, timeout: float | None) -> None:

@@ -21,7 +21,7 @@ import discord
 from discord.http import Route
 
 from bot.drawings import Drawn, as_file, with_images
-from bot.message_tokens import MessageTokens
+from bot.message_tokens import Borrowed, MessageTokens
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
 from bot.pacing import PROMPT, Pacer, paced, rank_of
@@ -41,6 +41,9 @@ INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM = 50035
 THREAD_ARCHIVED = 50083
 CANNOT_DM_RELATIONSHIP = 50278
+
+RECENT = 20
+"""The channel's latest messages looked through for a post that may have gone out already."""
 
 ORIGINAL = cast(int, "@original")
 """An interaction's own response as a webhook message id: discord.py types the id as int, and
@@ -92,8 +95,8 @@ class Transport:
         beyond the one the sender paced it for (a DM channel opened, a post again after a
         deleted living message or without its pictures); None: unpaced."""
         self.tokens = MessageTokens()
-        """Clicks' tokens that edit the table message, or a kept DM, outside the global
-        limit."""
+        """Interactions' tokens that post in their channel, and edit the table message or a
+        kept DM, outside the global limit."""
         self.known = known
         """The DM channels opened before, by this process or another; None: this process
         opens each member's once."""
@@ -119,22 +122,36 @@ class Transport:
             log.info("could not open the DM channel of %s ahead: %r", user_id, exc)
 
     async def prepare(self, letter: Letter) -> Drawn:
-        """The letter's pictures, drawn before its turn to be sent (the sender does this
-        outside its sending slots: a letter waiting for its drawing must not hold up the
-        letters that have none)."""
+        """The letter's pictures, drawn before its turn to be sent, and a DM's channel,
+        opened (the sender does this outside its sending slots: a letter waiting for its
+        drawing, or for its member's DM channel to open under a short budget, must not hold
+        up the letters that need neither; at 400 tables the DMs of new members waiting for
+        their channels held every slot, and the table posts, outside the global limit,
+        waited for them)."""
+        if letter.kind == "u":
+            try:
+                await self._dm_channel(letter.address, rank_of(letter))
+            except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as exc:
+                log.info("could not open the DM channel of %s yet: %r", letter.address, exc)
+                # sending it tries again, and says what Discord's refusal means
         if not letter.body.pictures or self.draw is None:
             return []
         return await self.draw.pictures(letter.body.pictures)
 
-    def exempt(self, letter: Letter, living: int | None) -> bool:
+    def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
         """Whether the letter goes out through an interaction's webhook, outside the global
-        limit: an answer, or an edit of a message a click brought a token for."""
-        return not paced(letter) or self._borrowed(letter, living) is not None
+        limit: an answer, a channel post through a token of that channel, or an edit of a
+        message a token may edit. `again`: a channel post tried before, by the bot's route."""
+        return not paced(letter) or (not again and self._borrowed(letter, living) is not None)
 
-    def _borrowed(self, letter: Letter, living: int | None) -> str | None:
-        """A click's token for the message this letter edits: the table message, or a kept
-        DM (a slot) whose own component the member clicked (the 13 Clues pass prompt, which
-        becomes their case file and casebook)."""
+    def _borrowed(self, letter: Letter, living: int | None) -> Borrowed | None:
+        """An interaction's token for this letter: for a channel post, the channel's newest
+        usable one; for an edit, one that may edit its message: the table message (a click
+        on it, or posted as a followup), or a kept DM (a slot) whose own component the
+        member clicked (the 13 Clues pass prompt, which becomes their case file and
+        casebook)."""
+        if letter.op == "send" and letter.kind == "c":
+            return self.tokens.for_channel(letter.address)
         if letter.op == "edit" and letter.target == LIVING and letter.kind == "c":
             return self.tokens.token_for(living)
         if letter.kind == "u" and letter.slot is not None:
@@ -142,43 +159,101 @@ class Transport:
         return None
 
     async def deliver(
-        self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
+        self, letter: Letter, nonce: str, living: int | None, drawn: Drawn, *,
+        again: bool = False,
     ) -> Outcome:
         """Send or edit, with the pictures `prepare` drew; `living` is the message the
-        letter's `target` (the table's living message) or `slot` names at this moment."""
+        letter's `target` (the table's living message) or `slot` names at this moment.
+        `again`: a channel post tried before (a followup carries no nonce: it may be posted
+        already, see `_posted_before`)."""
         try:
-            token = self._borrowed(letter, living)
-            if token is not None:
-                assert living is not None
-                borrowed = await self._edit_through(token, living, letter, drawn)
-                if borrowed is not None:
-                    return borrowed
-                await self._pace(rank_of(letter))  # the bot's own token edits it after all
-            return await self._deliver(letter, nonce, living, drawn)
+            if again and letter.op == "send" and letter.kind == "c":
+                found = await self._posted_before(letter)
+                if found is not None:
+                    return found
+                await self._pace(rank_of(letter))  # the look cost the request paced for it
+                return await self._deliver(letter, nonce, living, drawn)
+            borrowed = self._borrowed(letter, living)
+            if borrowed is not None:
+                through = await self._through(borrowed, living, letter, drawn)
+                if through is not None:
+                    return through
+                await self._pace(rank_of(letter))  # the bot's own token sends it after all
+            outcome = await self._deliver(letter, nonce, living, drawn)
+            if letter.op in ("reply", "unsay"):
+                self.tokens.resolved(letter.token)  # its followups may post now
+            return outcome
         except discord.HTTPException as exc:
             return _judge(letter, exc)
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             return Outcome("retry", detail=f"network: {exc!r}")
 
-    async def _edit_through(self, token: str, message_id: int, letter: Letter, drawn: Drawn
-                            ) -> Outcome | None:
-        """Edit the table message (or a kept DM) as the original response of the click that
-        brought `token`; None when Discord no longer takes the token for it (expired, or the message
-        is gone: the bot's own route then edits it, or posts it again)."""
+    async def _through(self, borrowed: Borrowed, living: int | None, letter: Letter,
+                       drawn: Drawn) -> Outcome | None:
+        """Post or edit through an interaction's webhook; None when Discord no longer takes
+        the token for it (expired, or the message is gone: the bot's own route then sends
+        it, or posts it again)."""
         try:
-            return await self._deliver(letter.model_copy(update={"op": "reply", "token": token}),
-                                       "", None, drawn)
+            if letter.op == "send" and letter.kind == "c":
+                return await self._post_through(borrowed, letter, drawn)
+            assert living is not None
+            edit = letter.model_copy(update={"op": "reply", "token": borrowed.token,
+                                             "target": borrowed.message})
+            return await self._deliver(edit, "", None, drawn)
         except discord.HTTPException as exc:
             if exc.status >= 500 or exc.status == 429:
                 raise
-            log.info("a click's token no longer edits message %s: %s %s", message_id,
-                     exc.status, exc.code)
-            self.tokens.forget(message_id, token)
+            log.info("an interaction's token no longer sends to %s (message %s): %s %s",
+                     letter.to, living, exc.status, exc.code)
+            if letter.op == "send":
+                self.tokens.refused(letter.address, borrowed.token)
+            elif living is not None:
+                self.tokens.forget(living, borrowed.token)
             return None
+
+    async def _post_through(self, borrowed: Borrowed, letter: Letter, drawn: Drawn) -> Outcome:
+        """A channel post as a public followup of an interaction in that channel: the same
+        message, mentions and pings as the bot's own post, outside the global limit. The
+        token edits it later (`MessageTokens.posted`)."""
+        assert self.client.application_id is not None
+        hook = discord.Webhook.partial(self.client.application_id, borrowed.token,
+                                       client=self.client)
+        kwargs = letter.body.reply_kwargs()
+        kwargs.pop("attachments", None)  # a new message has nothing to take away
+        if drawn:
+            embeds = with_images(letter.body.embeds, [r for r, _ in drawn])
+            pictured = {**kwargs, "embeds": [discord.Embed.from_dict(e) for e in embeds],
+                        "files": [as_file(r, p) for r, p in drawn]}
+            try:
+                return self._posted(await hook.send(wait=True, **pictured), borrowed)
+            except discord.Forbidden as exc:
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                # no Attach Files here: the text says it all without its pictures
+        return self._posted(await hook.send(wait=True, **kwargs), borrowed)
+
+    def _posted(self, message: discord.WebhookMessage, through: Borrowed) -> Outcome:
+        self.tokens.posted(message.id, through)
+        return Outcome("sent", message.id)
+
+    async def _posted_before(self, letter: Letter) -> Outcome | None:
+        """A channel post tried before may have gone out as a followup (no nonce, so Discord
+        cannot tell a second one from it) before a crash or a lost answer: the channel's
+        latest messages are looked through for it (one request, only for a post tried
+        before), a followup of this bot with the same text."""
+        if not letter.body.content:
+            return None
+        recent = await self.client.http.logs_from(letter.address, RECENT)
+        app = str(self.client.application_id)
+        for message in recent:
+            if message.get("webhook_id") == app and message.get("content") == letter.body.content:
+                return Outcome("sent", int(message["id"]))
+        return None
 
     async def _deliver(
         self, letter: Letter, nonce: str, living: int | None, drawn: Drawn
     ) -> Outcome:
+        message = letter.target if isinstance(letter.target, int) else ORIGINAL
         if letter.op in ("reply", "unsay") and not drawn:
             # discord.py's own way to edit an interaction's response (its webhook adapter):
             # through the bot's HTTP client every token would add a rate-limit bucket, and
@@ -191,13 +266,13 @@ class Transport:
                 with contextlib.suppress(discord.NotFound):  # deleting twice is deleting once
                     await hook.delete_message(ORIGINAL)
                 return Outcome("sent")
-            edited = await hook.edit_message(ORIGINAL, **letter.body.reply_kwargs())
+            edited = await hook.edit_message(message, **letter.body.reply_kwargs())
             return Outcome("sent", edited.id)
         if letter.op == "reply":
             assert letter.token is not None
             route = Route(
                 "PATCH",
-                "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/" + str(message),
                 webhook_id=self.client.application_id,
                 webhook_token=letter.token,
             )

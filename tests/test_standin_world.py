@@ -246,7 +246,7 @@ async def test_interaction_token_is_enough_for_a_new_process() -> None:
             )
 
             extra = await hook.send("one more thing", wait=True)
-            assert kept.followups[-1].id == extra.id
+            assert kept.posts[-1].id == extra.id  # a public followup after the answer: a post
 
             dc.advance_time(16 * 60)
             with pytest.raises(discord.HTTPException) as info:

@@ -29,7 +29,14 @@ from typing import Any
 from bot.models import Posting, Table, Timer
 from bot.storage.base import Change, Committed, LogEntry
 from bot.storage.cache import OpenTables, TableCache
-from bot.storage.rows import Row, changed_columns, due_heads, table_from_row, timer_from_row
+from bot.storage.rows import (
+    Row,
+    changed_columns,
+    due_heads,
+    posting_from_row,
+    table_from_row,
+    timer_from_row,
+)
 from bot.storage.schema import KEEP_DONE_LETTERS, NOT_HELD
 
 CLAIM_SECONDS = 10.0
@@ -391,6 +398,11 @@ class SqlStorage(ABC):
         )
         return None if row is None or row["at"] is None else float(row["at"])
 
+    async def posting_tried(self, posting: Posting) -> None:
+        """A try begins that Discord cannot deduplicate (a followup has no nonce): counted
+        first, so that a restart after it knows to look before sending again."""
+        await self._write("UPDATE outbox SET tries = tries + 1 WHERE id = ?", (posting.id,))
+
     async def posting_retry(self, posting: Posting, at: float) -> None:
         await self._write(
             "UPDATE outbox SET tries = tries + 1, next_at = ? WHERE id = ?", (at, posting.id)
@@ -416,6 +428,16 @@ class SqlStorage(ABC):
             (table_id, dest, slot),
         )
         return None if row is None else int(row["message_id"])
+
+    async def pending_after(self, posting: Posting, limit: int) -> list[Posting]:
+        """The letters stored after this one for its destination and still pending, in order:
+        a newer edit of the message it edits replaces it (`Sender._newest`)."""
+        rows = await self._rows(
+            "SELECT id, table_id, letter, tries FROM outbox"
+            " WHERE state = 'pending' AND dest = ? AND id > ? ORDER BY id LIMIT ?",
+            (posting.letter.to, posting.id, limit),
+        )
+        return [posting_from_row(r) for r in rows]
 
     async def postings_pending(self, ids: Sequence[int]) -> int:
         if not ids:

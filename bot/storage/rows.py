@@ -109,10 +109,10 @@ def due_heads(rows: Iterable[Row], now: float) -> list[Posting]:
         if r["dest"] in waiting or r["next_at"] > now:
             waiting.add(r["dest"])
             continue
-        due.append(Posting(
-            id=r["id"],
-            table_id=r["table_id"],
-            letter=Letter.model_validate_json(r["letter"]),
-            tries=r["tries"],
-        ))
+        due.append(posting_from_row(r))
     return due
+
+
+def posting_from_row(r: Row) -> Posting:
+    return Posting(id=r["id"], table_id=r["table_id"],
+                   letter=Letter.model_validate_json(r["letter"]), tries=r["tries"])

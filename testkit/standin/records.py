@@ -336,6 +336,9 @@ class InteractionResult:
     callback_flags: int = 0
     original: Message | None = None
     followups: list[Message] = field(default_factory=list)
+    posts: list[Message] = field(default_factory=list)
+    """Public followups made once the interaction was answered: posts of the channel (the
+    bot's table posts through the token), not part of the answer."""
     original_edited: bool = False
     followup_first: bool = False
     """A followup answered a deferred update (type 6) before any @original edit: the reply

@@ -1178,6 +1178,12 @@ class DiscordStandIn:
             if m.channel_id == channel_id and not m.deleted and (ephemeral or not m.ephemeral)
         ]
 
+    def answers(self) -> set[int]:
+        """The messages made as their own interaction's original response (its answer); a
+        followup is a message of its channel like a post (the bot's table posts may be)."""
+        return {r.original.id for r in self.interactions
+                if r.original is not None and r.original.interaction_id == r.id}
+
     def dms(self, user: User | int) -> list[Message]:
         """Live DMs the bot sent to user, oldest first."""
         uid = _uid(user)
@@ -2116,7 +2122,8 @@ class DiscordStandIn:
         if isinstance(rec, web.Response):
             return rec
         payload: JSON = req.body or {}
-        archived = self._archived(req, self.channels[rec.channel_id])
+        ch = self.channels[rec.channel_id]
+        archived = self._archived(req, ch)
         if archived is not None:
             return archived
         problems = limits.check_message(
@@ -2143,6 +2150,11 @@ class DiscordStandIn:
             rec.original_edited = True
             msg = original
         else:
+            if (not wanted and req.files and not ch.is_dm
+                    and not self.permissions(self.bot_user, ch.id) & ATTACH_FILES):
+                # a public followup is a post of the channel: taken as the bot's own posts
+                # are (its permissions there), files where it may not attach them refused
+                return self._error(req, 403, 50013, "Missing Permissions", violation=False)
             msg = self._new_message(
                 rec.channel_id,
                 payload,
@@ -2151,9 +2163,16 @@ class DiscordStandIn:
                 webhook_id=self.application_id,
                 visible_to=rec.user_id if wanted else None,
             )
-            if not rec.followups and not rec.original_edited:
-                rec.followup_first = True
-            rec.followups.append(msg)
+            answered = bool(rec.followups) or (
+                rec.callback_type == 5 and original is not None and not original.loading
+            ) or (rec.callback_type == 6 and (rec.original_edited or (
+                original is not None and original.deleted)))  # a picker answered by going
+            if not wanted and answered:
+                rec.posts.append(msg)
+            else:
+                if not rec.followups and not rec.original_edited:
+                    rec.followup_first = True
+                rec.followups.append(msg)
         rec.done.set()
         self._touch()
         return self._json(self._message_payload(msg))
@@ -2167,7 +2186,7 @@ class DiscordStandIn:
         if wmid == "@original":
             msg = rec.original
         else:
-            msg = next((m for m in rec.messages if m.id == int(wmid)), None)
+            msg = next((m for m in [*rec.messages, *rec.posts] if m.id == int(wmid)), None)
         if msg is None or msg.deleted:
             return self._error(req, 404, 10008, "Unknown Message", rec=rec)
         if req.method == "GET":

@@ -179,8 +179,9 @@ class Run:
         """What each recipient finally sees: every channel and DM message, in order (turn
         deadlines aside: they are set by the clock, and a restart takes time)."""
         seen: dict[str, list[str]] = {}
+        answers = self.dc.answers()
         for msg in self.dc.messages:
-            if msg.ephemeral or msg.author_id != self.dc.bot_user_id or msg.interaction_id:
+            if msg.ephemeral or msg.author_id != self.dc.bot_user_id or msg.id in answers:
                 continue
             where = f"dm:{msg.dm_recipient_id}" if msg.is_dm else f"channel:{msg.channel_id}"
             shown = json.dumps([msg.content, msg.embeds, msg.components], sort_keys=True)

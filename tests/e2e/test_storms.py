@@ -22,13 +22,23 @@ def created_once(world: World, letters: list[Row], by_nonce: Counter[str]) -> No
     (a slot: the first of its letters sent posts it, the next ones edit it). `letters`: the
     outbox's rows (id, table_id, letter); `by_nonce`: the bot's messages by nonce."""
     salt = query(world, "SELECT value FROM meta WHERE key = 'nonce_salt'")[0]["value"]
+    rows = query(world, "SELECT id, letter, message_id FROM outbox")
+    made = {int(r["id"]): r["message_id"] for r in rows if json.loads(r["letter"])["op"] == "send"}
+    # a channel post sent as an interaction's followup carries no nonce: each public
+    # followup in a channel is the message of exactly one letter, and that letter's alone
+    followups = {m.id for m in world.dc.messages if m.webhook_id is not None
+                 and m.visible_to is None and m.dm_recipient_id is None
+                 and m.interaction_id is not None and m.id not in world.dc.answers()}
+    claimed = Counter(made.values())
+    assert all(claimed[m] == 1 for m in followups), "a followup posted for no letter, or twice"
     kept: dict[tuple[int, str, str], list[int]] = {}
     for row in letters:
         letter = json.loads(row["letter"])
         if letter["op"] != "send":
             continue
         if letter["slot"] is None:
-            assert by_nonce[f"{salt}{row['id']}"] == 1, f"letter {row['id']} not delivered once"
+            once = by_nonce[f"{salt}{row['id']}"] + (made.get(int(row["id"])) in followups)
+            assert once == 1, f"letter {row['id']} not delivered once"
         else:
             kept.setdefault((row["table_id"], letter["to"], letter["slot"]), []).append(row["id"])
     for slot, ids in kept.items():

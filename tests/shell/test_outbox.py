@@ -13,7 +13,7 @@ from bot.drawings import Drawn
 from bot.messages import Outgoing
 from bot.models import Letter, Posting
 from bot.outbox import Sender
-from bot.pacing import paced
+from bot.pacing import Pacer, paced
 from bot.storage import Change, SqliteStorage
 from bot.transport import Outcome
 from tests.shell.conftest import Flaky, lobby
@@ -35,11 +35,11 @@ class Script:
         await asyncio.sleep(self.drawing(letter))
         return []
 
-    def exempt(self, letter: Letter, living: int | None) -> bool:
+    def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
         return not paced(letter)
 
     async def deliver(self, letter: Letter, nonce: str, living: int | None,
-                      drawn: Drawn) -> Outcome:
+                      drawn: Drawn, *, again: bool = False) -> Outcome:
         text = letter.body.content
         self.tries[text] = self.tries.get(text, 0) + 1
         self.calls.append((letter.to, text, nonce))
@@ -253,3 +253,64 @@ async def test_an_edit_that_would_leave_its_message_as_it_is_is_not_sent(
     sent = [text for _, text, _ in script.calls]
     assert sent == ["turn 1", "turn 2", "turn 1", "casebook 1"]
     assert sender.skipped == 3
+
+
+async def test_an_edit_waiting_for_the_budget_goes_out_with_the_newest_body(
+        storage: SqliteStorage) -> None:
+    """Issue 21: under a backlog a table message (or a casebook DM) is sent once with its
+    newest state, not once per state it passed through: the edits stored while the first
+    waited for the budget replace it, up to a letter of another kind (order is kept)."""
+    hold = asyncio.Event()  # the budget is spent until the test lets it go
+    pacer = Pacer(rate=1000.0, gate=lambda: hold)
+    script = Script()
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0), pacer=pacer)
+    first = await owe(storage, living_edit("turn 1"), casebook("casebook 1"))
+    sender.start()
+    sender.kick()
+    try:
+        for _ in range(100):  # both wait for the budget
+            if pacer.waited == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert pacer.waited == 2 and script.calls == []
+        newer = await owe(storage, living_edit("turn 2"), living_edit("turn 3"),
+                          post("a notice"), living_edit("turn 4"),
+                          casebook("casebook 2"), casebook("casebook 3"))
+        hold.set()
+        assert await sender.delivered([*first, *newer], 5.0)
+    finally:
+        await sender.stop()
+        await pacer.close()
+    by_destination: dict[str, list[str | None]] = {}
+    for to, text, _ in script.calls:
+        by_destination.setdefault(to, []).append(text)
+    assert by_destination == {"c:10": ["turn 3", "a notice", "turn 4"], "u:7": ["casebook 3"]}
+    assert sender.skipped == 4 and sender.sent == 4
+    assert await storage.postings_pending([*first, *newer]) == 0
+    # the letter sent in a replaced one's place carries its own nonce
+    salt = await storage.nonce_salt()
+    assert ("u:7", "casebook 3", f"{salt}{newer[-1]}") in script.calls
+
+
+async def test_an_edit_not_replaced_whole_by_the_newer_one_still_goes_out(
+        storage: SqliteStorage) -> None:
+    hold = asyncio.Event()
+    pacer = Pacer(rate=1000.0, gate=lambda: hold)
+    script = Script()
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0), pacer=pacer)
+    first = await owe(storage, living_edit("turn 1"))
+    sender.start()
+    sender.kick()
+    try:
+        for _ in range(100):
+            if pacer.waited == 1:
+                break
+            await asyncio.sleep(0.02)
+        newer = await owe(storage, living_edit(None))  # keeps turn 1's text: no replacement
+        hold.set()
+        assert await sender.delivered([*first, *newer], 5.0)
+    finally:
+        await sender.stop()
+        await pacer.close()
+    assert [text for _, text, _ in script.calls] == ["turn 1", None]
+    assert sender.skipped == 0

@@ -139,3 +139,27 @@ def test_a_dm_waits_for_the_opening_of_its_channel_ahead_instead_of_opening_it_a
 
     assert asyncio.run(both()).verdict == "sent"
     assert opened == [7]
+
+
+def test_a_dms_channel_is_opened_while_it_is_prepared_not_in_a_sending_slot() -> None:
+    """The sender prepares a letter outside its sending slots: a DM to a member whose
+    channel is not open yet waits for the opening (a request under the global limit) there,
+    not in a slot that a table post outside the limit needs."""
+    opened: list[int] = []
+
+    class CountingHTTP(FakeHTTP):
+        async def start_private_message(self, user_id: int) -> dict[str, Any]:
+            opened.append(user_id)
+            return await super().start_private_message(user_id)
+
+    async def prepared_then_sent() -> tuple[list[int], Outcome]:
+        client = FakeClient()
+        client.http = CountingHTTP()
+        transport = Transport(client)  # type: ignore[arg-type]
+        letter = Letter.dm(7, Outgoing(content="your cards"))
+        drawn = await transport.prepare(letter)
+        before = list(opened)
+        return before, await transport.deliver(letter, "n4", None, drawn)
+
+    before, outcome = asyncio.run(prepared_then_sent())
+    assert before == [7] and opened == [7] and outcome.verdict == "sent"
