@@ -9,6 +9,8 @@ from typing import Any, cast
 import discord
 from pydantic import BaseModel
 
+CONTENT_LIMIT = 2000
+"""A message's text."""
 DESCRIPTION_LIMIT = 4096
 """An embed's description: room for texts longer than a message, such as a rules summary,
 whose translations run longer than the English."""

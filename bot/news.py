@@ -16,7 +16,7 @@ from typing import Any, Literal
 from bot import languages
 from bot.components import TableButton
 from bot.i18n import SOURCE, tr
-from bot.messages import Outgoing
+from bot.messages import CONTENT_LIMIT, Outgoing
 from bot.models import LIVING, Letter, Table
 from bot.plug import YOUR_TURN, A, AnyGame, E, GameModule, O, S
 
@@ -36,7 +36,7 @@ def headed(game: GameModule[S, A, E, O], table: Table, out: Outgoing, lang: str)
     go = tr(lang, "go to the table")
     head = f"-# {game.title} · {where} · [{go}]({link(table)})"
     body = out.content or ""
-    return out.model_copy(update={"content": f"{head}\n{body}"[:2000].rstrip()})
+    return out.model_copy(update={"content": f"{head}\n{body}"[:CONTENT_LIMIT].rstrip()})
 
 
 def headed_in_dm(game: GameModule[S, A, E, O], table: Table, out: Outgoing,
@@ -153,6 +153,14 @@ def alerted(
     return pinged, dms
 
 
+def fitted(lines: list[str]) -> str:
+    """The lines within a message's 2,000 characters: the oldest news goes first (one news
+    alone, an AI's long turn, may still be too long: then its end is cut)."""
+    while len(lines) > 1 and len("\n".join(lines)) > CONTENT_LIMIT:
+        lines = lines[1:]
+    return "\n".join(lines)[:CONTENT_LIMIT]
+
+
 def living(
     game: AnyGame,
     table: Table,
@@ -171,28 +179,30 @@ def living(
     out = game.table_message(table, state, lang=lang)
     added = [news] if news else []
     feed = [*table.feed, *added]
-    fresh = fresh or bool(pinged) or len("\n".join(feed)) > FEED_LIMIT
-    if fresh:
-        feed = added
-    lines = list(feed)
     waited = [] if state is None or game.is_over(state) else [
         (u, game.awaited(state, s, lang=lang) or tr(lang, YOUR_TURN))
         for s in game.waiting_on(state) if (u := table.seats[s].human) is not None]
     # what each member waited on must do; a mention pings only in a new post, and only those
     # just alerted (`pinged`)
-    lines += [f"🔔 <@{u}>: {what}." for u, what in waited]
+    tail = [f"🔔 <@{u}>: {what}." for u, what in waited]
     if waited and table.deadline is not None:
         when = f"<t:{int(table.deadline)}:R>"
-        lines.append(tr(lang, "⏰ An AI plays for them {when}.", when=when) if len(waited) == 1
-                     else tr(lang, "⏰ An AI plays {when} for anyone who has not chosen by then.",
-                             when=when))
+        tail.append(tr(lang, "⏰ An AI plays for them {when}.", when=when) if len(waited) == 1
+                    else tr(lang, "⏰ An AI plays {when} for anyone who has not chosen by then.",
+                            when=when))
+    # the limit counts the whole text: five members' lines under a long feed passed 2,000
+    # characters, and Discord refused the edit (`bench.load`, 200 tables)
+    fresh = fresh or bool(pinged) or len("\n".join([*feed, *tail])) > FEED_LIMIT
+    if fresh:
+        feed = added
+    lines = [*feed, *tail]
     components = list(out.components)
     if state is not None and game.is_over(state) and table.status == "over" \
             and game.under_way(state):
         again = TableButton(game.prefix, "again", table.id, lang)
         components.append({"type": 1, "components": [again.item.to_component_dict()]})
     body = out.model_copy(update={
-        "content": "\n".join(lines) if lines else out.content,
+        "content": fitted(lines) if lines else out.content,
         "mentions": list(pinged),
         "components": components,
     })
