@@ -33,7 +33,7 @@ from engine.mansion.coach import advise
 from engine.mansion.state import Variant
 from engine.mansion.why import explain
 from testkit.once import Once
-from tests.mansion_bot.test_rendering import CASES, Step, fits, games, table_for
+from tests.mansion_bot.test_rendering import CASES, fits, games, played, table_for
 
 LANGUAGES = ("fr", "de", "es")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -46,12 +46,6 @@ edition): a fragment of them is not English left behind."""
 
 once_explain, once_advise = Once(explain), Once(advise)
 REVIEWER_ONCE = dataclasses.replace(REVIEWER, review=Once(REVIEWER.review))
-
-
-@cache
-def game_once(players: int, seed: int, variant: Variant, series: Literal[1, 2, 3]
-              ) -> list[Step]:
-    return list(games(players, seed, variant, series))
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +99,7 @@ def english_in(text: str, lang: str) -> list[str]:
 def rendered(lang: str, players: int, seed: int, variant: Variant, series: Literal[1, 2, 3]
              ) -> Iterator[tuple[str, Outgoing]]:
     """Every message of a whole seeded game, in `lang`, with where it comes from."""
-    for n, (state, events) in enumerate(game_once(players, seed, variant, series)):
+    for n, (state, events) in enumerate(played(players, seed, variant, series)):
         table = table_for(state, series=series)
         news = GAME.news(table, state, events, lang=lang)
         if news:
