@@ -11,6 +11,7 @@ import itertools
 import random
 import sqlite3
 from collections import Counter
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -27,6 +28,7 @@ from bot.reviews import TITLE
 from bot.storage import SqliteStorage
 from bot.tables import Place, Reply, TableService
 from bot.watching import toggle
+from testkit.once import Reviewing, reviews_once
 from testkit.standin import Message
 
 
@@ -87,6 +89,9 @@ class AuditedPlay(Generic[T]):
     """Channel ids start at this, member ids at ten times it (apart for each game)."""
     MAX_STEPS: ClassVar[int]
     """Moves per table before the audit calls it stuck (a failure, not a timeout)."""
+    REVIEWING: ClassVar[Reviewing]
+    """The game's `bot.<game>.reviewing`: while the audit plays, each review is worked out
+    once for the bot and the check of what it sent (`testkit.once.reviews_once`)."""
 
     def __init__(self, path: Path, seed: int, audit: T) -> None:
         self.path = path
@@ -96,6 +101,7 @@ class AuditedPlay(Generic[T]):
         self.service = TableService(self.storage, {self.GAME.key: self.GAME}, ai_delay=0.0,
                                     seed=lambda: self.rng.randrange(2**62))
         self._reader: sqlite3.Connection | None = None
+        self._open = ExitStack()
         self._interactions = itertools.count(1)
         self._replies: dict[int, int] = {}
         """interaction id → the member it answers."""
@@ -106,9 +112,11 @@ class AuditedPlay(Generic[T]):
 
     async def __aenter__(self) -> Self:
         await self.storage.open()
+        self._open.enter_context(reviews_once(self.REVIEWING))
         return self.reading()
 
     async def __aexit__(self, *exc: object) -> None:
+        self._open.close()
         self.close()
         await self.storage.close()
 

@@ -42,11 +42,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from bot.mansion import coaching
+from bot.mansion import coaching, reviewing
 from bot.mansion.game import GAME
-from bot.mansion.reviewing import REVIEWER
 from bot.models import Letter
 from bot.plug import plug
 from engine.mansion import GameState, player_view, public_view
@@ -79,6 +78,7 @@ from testkit.mansion_secrecy import (
     revealed,
     tells_a_choice,
 )
+from testkit.once import Reviewing
 from testkit.standin import Message
 
 
@@ -103,6 +103,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
     PLAYERS = (3, 4, 4, 5)
     NUMBERS = 20_000
     MAX_STEPS = 1500
+    REVIEWING: ClassVar[Reviewing] = reviewing
 
     def __init__(self, path: Path, seed: int, forced: Mapping[str, Any] | None = None
                  ) -> None:
@@ -142,7 +143,7 @@ class MansionAuditor(AuditedPlay[MansionAudit]):
         # the game this change ended (each game of a series): each member's review of it
         ended = next((e.round for e in events if isinstance(e, RoundOver)), None)
         reviews = {} if ended is None else {
-            i: REVIEWER.letter(state, i, "en", ended)
+            i: reviewing.REVIEWER.letter(state, i, "en", ended)
             for i, s in enumerate(state.seats) if s.id.startswith("u")}
         may_know = knowable(state)
         may_read = {seat: set(asks) for seat, asks in self._tips.items()}

@@ -29,11 +29,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.i18n import SOURCE
 from bot.messages import Outgoing
 from bot.plug import plug
+from bot.thirteen_clues import reviewing
 from bot.thirteen_clues.coaching import hint_text
 from bot.thirteen_clues.game import GAME
 from bot.thirteen_clues.reviewing import review_letter
@@ -41,6 +42,7 @@ from engine.thirteen_clues import GameState, player_view
 from engine.thirteen_clues.coach import advise
 from engine.thirteen_clues.events import CardsDealt, GameOver, InformantCard, QuestionAnswered
 from testkit.audited import AuditedPlay, Tally, as_message, is_review
+from testkit.once import Reviewing
 from testkit.play import named_cards
 
 CANDIDATE_LISTS = ("accp", "accl", "accw", "accgo", "mark")
@@ -94,6 +96,7 @@ class Auditor(AuditedPlay[Audit]):
     PLAYERS = (2, 3, 3, 4, 4, 5, 6)
     NUMBERS = 10_000
     MAX_STEPS = 800
+    REVIEWING: ClassVar[Reviewing] = reviewing
 
     def __init__(self, path: Path, seed: int) -> None:
         super().__init__(path, seed, Audit())

@@ -159,7 +159,15 @@ def _fitting(action_card: str) -> frozenset[str]:
 
 
 def _hands(deal: Deal) -> dict[int, frozenset[str]]:
-    return {
-        seat: frozenset(c for i, c in enumerate(CARD_IDS) if mask >> i & 1)
-        for seat, mask in enumerate(deal.hands)
-    }
+    return {seat: _cards(mask) for seat, mask in enumerate(deal.hands)}
+
+
+def _cards(mask: int) -> frozenset[str]:
+    """The cards of a hand's bit mask, found bit by bit (tens of thousands of deals a game:
+    a hand has a few cards of the whole deck)."""
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(CARD_IDS[low.bit_length() - 1])
+        mask ^= low
+    return frozenset(cards)

@@ -45,6 +45,8 @@ TripleIds = tuple[str, str, str]
 """(suspect, vehicle, destination) card ids."""
 State = tuple[int, ...]
 """Cards left per class."""
+Split = tuple[tuple[int, ...], tuple[int, ...]]
+"""A free-seat deal of one pool: cards per seat, and the room the seats have left."""
 
 
 class Inconsistent(ValueError):
@@ -456,6 +458,7 @@ class _Solver:
             self.weights[(-1, ())] = weights
         solution, state = self.starts[bisect_right(weights, rng.randrange(weights[-1]))]
         chosen = [left[c].pop(rng.randrange(len(left[c]))) for c in solution]
+        class_of = self.class_of
         for depth, level in enumerate(self.levels):
             moves = level.moves[state]
             key = (depth, state)
@@ -470,7 +473,7 @@ class _Solver:
             for lc, count in enumerate(taken):
                 for card in _draw(pools[lc], count, rng):
                     hands[level.seat] |= 1 << card
-                    left[self.class_of[card]].remove(card)
+                    left[class_of[card]].remove(card)
         pools = self._pools(len(self.levels), left)
         if self.tail is not None:
             for p, counts in enumerate(self.tail.sample(state, rng)):
@@ -545,6 +548,9 @@ class _Tail:
         self.counts: dict[tuple[int, ...], int] = {}
         self.tables: dict[tuple[int, ...], list[dict[tuple[int, ...], int]]] = {}
         self.share_memo: dict[tuple[int, ...], list[list[int]]] = {}
+        self.option_memo: dict[
+            tuple[tuple[int, ...], int, tuple[int, ...]], tuple[list[Split], list[int]]
+        ] = {}
 
     def count(self, pools: tuple[int, ...]) -> int:
         """Ways to deal the pools to the free seats (each seat exactly its room)."""
@@ -603,15 +609,26 @@ class _Tail:
         out = []
         room = self.caps
         for p in range(len(pools)):
-            options = []
-            weights = []
+            options, weights = self._options(pools, p, room)
+            split, room = options[_weighted(weights, rng)]
+            out.append(split)
+        return out
+
+    def _options(
+        self, pools: tuple[int, ...], p: int, room: tuple[int, ...]
+    ) -> tuple[list[Split], list[int]]:
+        """The ways to deal pool `p` into `room` (each with the room left) and their weights:
+        the same for every deal sampled from here, so worked out once."""
+        got = self.option_memo.get((pools, p, room))
+        if got is None:
+            options: list[Split] = []
+            weights: list[int] = []
             for split, ways in _splits(pools[p], self.patterns[p], room):
                 nxt = tuple(r - t for r, t in zip(room, split, strict=True))
                 options.append((split, nxt))
                 weights.append(ways * self._inside(pools, p + 1, nxt))
-            split, room = options[_weighted(weights, rng)]
-            out.append(split)
-        return out
+            got = self.option_memo[(pools, p, room)] = (options, weights)
+        return got
 
 
 def _splits(

@@ -104,6 +104,8 @@ class Board:
                     self.holds[seat][low.bit_length() - 1] |= bit
                     h ^= low
         self.mine = {INDEX[c] for c in view.clues}
+        self.shown_memo: dict[tuple[int, tuple[int, int, int], int], float] = {}
+        """`_shown` by its arguments: asked again for every deal sampled and every seat."""
 
     def gain(self, removed: float) -> float:
         """The score of an outcome removing `removed` worth (see `information`)."""
@@ -114,7 +116,7 @@ class Board:
 
     def _worth(self, mask: int) -> float:
         if not self.weighted:
-            return float(bin(mask).count("1"))
+            return float(mask.bit_count())
         total = 0.0
         while mask:
             low = mask & -mask
@@ -168,11 +170,14 @@ class Board:
         """The score of `card` shown after the seats of `passed` (a bitmask) held none of
         `named`: it removes the solutions naming it, and, for a named card no other seat may
         now hold, those not naming it (it can only be the solution's)."""
-        mask = self.naming[card]
-        for x in named:
-            if x != card and x not in self.mine and self.pinnable(x, passed):
-                mask |= self.all_possible & ~self.naming[x]
-        return self.gain(self._worth(mask))
+        got = self.shown_memo.get((card, named, passed))
+        if got is None:
+            mask = self.naming[card]
+            for x in named:
+                if x != card and x not in self.mine and self.pinnable(x, passed):
+                    mask |= self.all_possible & ~self.naming[x]
+            got = self.shown_memo[(card, named, passed)] = self.gain(self._worth(mask))
+        return got
 
     def pinnable(self, card: int, excluded: int) -> bool:
         """Once the seats of `excluded` are known not to hold `card`, only the solution may."""
@@ -273,7 +278,7 @@ _SUBSETS = ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2))
 
 
 def _pop(x: int) -> int:
-    return bin(x).count("1")
+    return x.bit_count()
 
 
 def all_snoop_target(view: PlayerView, card: str) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import Any, Literal
 
 import pytest
@@ -77,6 +78,13 @@ def games(players: int, seed: int, variant: Variant = "standard", series: Litera
         yield state, events
 
 
+@cache
+def played(players: int, seed: int, variant: Variant, series: Literal[1, 2, 3]) -> list[Step]:
+    """A case's game, played once per test process: this module's test and the language
+    tests (`test_languages`) render the same games (they only read the states)."""
+    return list(games(players, seed, variant, series))
+
+
 CASES: list[tuple[int, int, Variant, Literal[1, 2, 3]]] = [
     (3, 1, "standard", 1), (4, 2, "one_against_all", 1), (5, 3, "standard", 2),
     (3, 4, "one_against_all", 2)]
@@ -102,7 +110,7 @@ def lines(out: Outgoing) -> Iterator[tuple[str, str]]:
 def test_every_message_fits_and_keeps_secrets(players: int, seed: int, variant: Variant,
                                               series: Literal[1, 2, 3]) -> None:
     messages = 0
-    for n, (state, events) in enumerate(games(players, seed, variant, series)):
+    for n, (state, events) in enumerate(played(players, seed, variant, series)):
         table = table_for(state, series=series)
         news = GAME.news(table, state, events, lang="en")
         if news:
