@@ -23,7 +23,8 @@ def test_the_table_message_fits_with_every_waiting_member_under_a_long_feed() ->
                 update={"feed": feed, "deadline": 1_800_000_000.0})
             _, letters = news.living(plug(GAME), table, state, "🕵️ " + "n" * (size % 100 + 40))
             for letter in letters:
-                assert len(letter.body.content or "") <= CONTENT_LIMIT, len(letter.body.content)
+                text = letter.body.content or ""
+                assert len(text) <= CONTENT_LIMIT, len(text)
             checked += 1
     assert checked > 20, checked
 
