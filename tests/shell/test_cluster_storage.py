@@ -340,7 +340,11 @@ async def test_a_stopped_sender_passes_its_destinations_on_in_order(
 
     stopped = Sender(one, first, undeliverable)
     stopped.start()
-    await asyncio.sleep(0.3)
+    # stopped halfway: once it has sent a few (a fixed 0.3 s was at times none at all, on a
+    # loaded machine with four test processes)
+    deadline = time.monotonic() + 10
+    while len(first.calls) < 14 and time.monotonic() < deadline:  # a second round: marks
+        await asyncio.sleep(0.01)
     await stopped.stop()
     assert 0 < await one.postings_pending(ids) < 140
     carrying_on = Sender(two, second, undeliverable)
