@@ -57,20 +57,25 @@ def test_the_ceiling_keeps_any_second_within_discord_limit_and_shares_it() -> No
     assert 2 * Pacer(rate=45.0 / 2).ceiling == DISCORD_LIMIT - JITTER  # a cluster of two
 
 
-async def test_a_late_wake_up_is_made_up_but_no_second_exceeds_the_ceiling() -> None:
-    """A busy event loop wakes the pacer late: the budget of the time it slept is handed out
-    at once (a bucket of two requests spent 25 a second of 45 with the loop busy 20 ms at a
-    time), and the sliding second still holds no more than `ceiling`."""
+def recorded(rate: float) -> tuple[Pacer, list[float], list[float]]:
+    """A pacer on a clock the test moves (`now[0]`), and when it handed out each request
+    (`granted`, on that clock)."""
     now = [0.0]
     granted: list[float] = []
-    """When each request was handed out, on the pacer's clock."""
 
     class Recorded(Pacer):
         def _grant(self) -> None:
             super()._grant()
             granted.append(now[0])
 
-    pacer = Recorded(rate=45.0, clock=lambda: now[0])
+    return Recorded(rate=rate, clock=lambda: now[0]), now, granted
+
+
+async def test_a_late_wake_up_is_made_up_but_no_second_exceeds_the_ceiling() -> None:
+    """A busy event loop wakes the pacer late: the budget of the time it slept is handed out
+    at once (a bucket of two requests spent 25 a second of 45 with the loop busy 20 ms at a
+    time), and the sliding second still holds no more than `ceiling`."""
+    pacer, now, granted = recorded(45.0)
     tasks = [asyncio.create_task(pacer.take(PROMPT)) for _ in range(400)]
     await asyncio.sleep(0.05)
     assert len(granted) == 1  # the burst of one; the clock stands still
@@ -111,15 +116,7 @@ async def test_a_global_429_is_charged_and_halves_the_share_for_a_while() -> Non
     hold it clears tells the pacer, which charges that try and spends half its share for
     `BACK_OFF` seconds (in a cluster the others spend the token's budget too), then all of
     it again."""
-    now = [0.0]
-    granted: list[float] = []
-
-    class Recorded(Pacer):
-        def _grant(self) -> None:
-            super()._grant()
-            granted.append(now[0])
-
-    pacer = Recorded(rate=20.0, clock=lambda: now[0])
+    pacer, now, granted = recorded(20.0)
     hold = GlobalHold(pacer.refused)
     tasks = [asyncio.create_task(pacer.take(PROMPT)) for _ in range(200)]
     await asyncio.sleep(0.02)
