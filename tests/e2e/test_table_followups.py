@@ -158,3 +158,47 @@ async def test_a_followup_not_marked_sent_is_found_not_posted_again(
     assert any(r.startswith(f"GET /channels/{world.channel}/messages") for r in dc.requests)
     [row] = query(world, f"SELECT state, message_id FROM outbox WHERE id = {lost[0]}")
     assert row["state"] == "sent" and row["message_id"] == posts[0].id
+
+
+async def test_a_post_tried_before_without_read_message_history_is_posted_not_given_up(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the bot may not read the channel's history, the look for a followup that may
+    have gone out cannot be made: the post goes by the bot's route (with its nonce) rather
+    than being given up, and the table keeps its message (at worst shown twice after such a
+    crash, never lost)."""
+    import discord
+
+    dc = world.dc
+    lost: list[int] = []
+    async with world.running():
+        assert world.bot is not None
+        storage = world.bot.sender.storage
+        mark_sent = storage.posting_sent
+
+        async def killed_once(posting: Posting, message_id: int | None) -> Any:
+            letter = posting.letter
+            if not lost and letter.op == "send" and letter.kind == "c":
+                lost.append(posting.id)
+                raise RuntimeError("killed between the followup and its mark")
+            return await mark_sent(posting, message_id)
+
+        class Response:
+            status, reason = 403, "Forbidden"
+
+        async def no_history(*_: object, **__: object) -> Any:
+            raise discord.Forbidden(Response(), {"code": 50001, "message": "Missing Access"})
+
+        await open_and_deal(world, world.users[:3], assist="full")
+        monkeypatch.setattr(storage, "posting_sent", killed_once)
+        monkeypatch.setattr(world.bot.http, "logs_from", no_history)
+        world.expect_error("killed between the followup and its mark")
+        world.expect_error("delivery to c:")
+        last = dc.channel_messages(world.channel)[-1].id
+        await _play_turn_by_command(world)
+        await dc.settle(timeout=10)
+        posts = _public_posts(world, last)
+    assert lost
+    [row] = query(world, f"SELECT state, message_id FROM outbox WHERE id = {lost[0]}")
+    assert row["state"] == "sent", row["state"]
+    assert row["message_id"] in [m.id for m in posts] and len(posts) == 2
