@@ -136,17 +136,17 @@ def _keep_token(interaction: discord.Interaction) -> None:
     message = interaction.message
     if tokens is not None and message is not None and not message.flags.ephemeral:
         tokens.remember(message.id, interaction.token)
-    _offer(interaction, loading=True)  # it posts once the member has their answer
+    _offer(interaction)  # it posts once the member has their answer
 
 
-def _offer(interaction: discord.Interaction, *, loading: bool) -> None:
+def _offer(interaction: discord.Interaction) -> None:
     """An interaction in a server channel, acknowledged: its token may post the channel's
-    next table message as a followup (`loading`: once its answer is given: a "thinking"
-    defer's first followup would resolve it, and a click's answer comes before any post)."""
+    next table message as a followup, once its answer is given (a "thinking" defer's first
+    followup would resolve it, and a click's answer comes before any post)."""
     tokens = _tokens(interaction)
     if tokens is not None and interaction.guild_id is not None \
             and interaction.channel_id is not None:
-        tokens.offer(interaction.channel_id, interaction.token, loading=loading)
+        tokens.offer(interaction.channel_id, interaction.token, loading=True)
 
 
 def _tokens(interaction: discord.Interaction) -> MessageTokens | None:
@@ -187,7 +187,7 @@ async def acknowledge(interaction: discord.Interaction) -> bool:
         return True
     if not await defer(interaction, ephemeral=True, thinking=True):
         return False
-    _offer(interaction, loading=True)
+    _offer(interaction)
     return True
 
 

@@ -63,21 +63,11 @@ class MessageTokens:
     def token_for(self, message_id: int | None) -> Borrowed | None:
         """A token that may edit this message now, if a click brought one or it was posted
         through one."""
-        if message_id is None:
-            return None
-        held = self._by_message.get(message_id)
-        if held is None:
-            return None
-        if held.until <= self._clock():
-            del self._by_message[message_id]
-            return None
-        return held
+        return None if message_id is None else self._live(self._by_message, message_id)
 
     def forget(self, message_id: int, token: str) -> None:
         """Discord refused this token (expired, or the message is no longer its original)."""
-        held = self._by_message.get(message_id)
-        if held is not None and held.token == token:
-            del self._by_message[message_id]
+        _drop(self._by_message, message_id, token)
 
     def offer(self, channel_id: int, token: str, *, loading: bool = False) -> None:
         """An interaction in this server channel, just acknowledged; `loading`: as a
@@ -101,20 +91,20 @@ class MessageTokens:
 
     def for_channel(self, channel_id: int) -> Borrowed | None:
         """The channel's newest token that may post a followup there now."""
-        held = self._by_channel.get(channel_id)
-        if held is None:
-            return None
-        if held.until <= self._clock():
-            del self._by_channel[channel_id]
-            return None
-        return held
+        return self._live(self._by_channel, channel_id)
 
     def refused(self, channel_id: int, token: str) -> None:
         """Discord refused a followup through this token: the channel's next post goes by
         the bot's own route unless a newer interaction brings another."""
-        held = self._by_channel.get(channel_id)
-        if held is not None and held.token == token:
-            del self._by_channel[channel_id]
+        _drop(self._by_channel, channel_id, token)
+
+    def _live(self, held: dict[int, Borrowed], key: int) -> Borrowed | None:
+        """The token held under `key` while it lasts (an expired one is dropped)."""
+        borrowed = held.get(key)
+        if borrowed is not None and borrowed.until <= self._clock():
+            del held[key]
+            return None
+        return borrowed
 
     def _forget_expired(self, now: float) -> None:
         for message_id in [m for m, b in self._by_message.items() if b.until <= now]:
@@ -123,3 +113,9 @@ class MessageTokens:
             del self._by_channel[channel_id]
         for token in [t for t, (_, until) in self._loading.items() if until <= now]:
             del self._loading[token]
+
+
+def _drop(held: dict[int, Borrowed], key: int, token: str) -> None:
+    """Forget the token held under `key` if it is this one (a newer one stays)."""
+    if key in held and held[key].token == token:
+        del held[key]

@@ -262,7 +262,7 @@ class Sender:
                 living = await self.storage.slot_message(posting.table_id, letter.to, letter.slot)
         kept = letter.target == LIVING or letter.living or letter.slot is not None
         body = letter.body.model_dump_json() if kept else ""
-        if living is not None and kept and self._shown.get(living) == body:
+        if kept and self._shows(living, body):
             await self._skip(posting)
             return True
         # a channel post tried before may be out already as a followup (it has no nonce)
@@ -271,14 +271,14 @@ class Sender:
         if exempt and letter.op == "send" and letter.kind == "c":
             await self.storage.posting_tried(posting)  # before the followup: see `again`
         if self.pacer is not None and not exempt:
-            await self.pacer.take(rank_of(letter))
-            if kept_key(posting) is not None:
+            waited = await self.pacer.take(rank_of(letter))
+            if waited and kept_key(posting) is not None:  # newer edits may be stored since
                 newer = await self._newest(posting, done)
                 if newer is not posting:
                     posting, letter = newer, newer.letter
                     nonce = f"{await self.storage.nonce_salt()}{posting.id}"
                     body = letter.body.model_dump_json()
-                    if living is not None and self._shown.get(living) == body:
+                    if self._shows(living, body):
                         await self._skip(posting)
                         return True
                     drawn = await self.transport.prepare(letter)
@@ -307,6 +307,10 @@ class Sender:
         self._handled.add(posting.id)
         self._resolve([posting.id])
         return True
+
+    def _shows(self, living: int | None, body: str) -> bool:
+        """Whether the kept message already shows this body (an edit to it changes nothing)."""
+        return living is not None and self._shown.get(living) == body
 
     async def _newest(self, posting: Posting, done: set[int]) -> Posting:
         """The newest letter stored for the message this one keeps up to date, when the

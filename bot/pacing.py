@@ -126,18 +126,19 @@ class Pacer:
         self._tokens -= 1
         self._granted.append(self._clock())
 
-    async def take(self, priority: int) -> None:
-        """Wait for one request's share of the budget."""
+    async def take(self, priority: int) -> bool:
+        """Wait for one request's share of the budget; True if it had to wait."""
         self._refill(self.catch_up if self._queue else self.burst)
         if not self._queue and self._tokens >= 1 and self._open() and not self._full_for():
             self._grant()
-            return
+            return False
         self.waited += 1
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._queue, (priority, next(self._order), future))
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._serve(), name="rest-pacer")
         await future
+        return True
 
     async def _serve(self) -> None:
         while self._queue:

@@ -125,6 +125,27 @@ async def test_a_thinking_commands_token_is_not_used_while_it_loads(world: World
     assert posts[-1].webhook_id is not None and posts[-1].pings == [following]
 
 
+def _first_post_mark_lost(world: World, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The first channel post's mark fails, as if the process died between its followup and
+    its mark; returns (once it happened) that posting's id."""
+    assert world.bot is not None
+    storage = world.bot.sender.storage
+    mark_sent = storage.posting_sent
+    lost: list[int] = []
+
+    async def killed_once(posting: Posting, message_id: int | None) -> Any:
+        letter = posting.letter
+        if not lost and letter.op == "send" and letter.kind == "c":
+            lost.append(posting.id)
+            raise RuntimeError("killed between the followup and its mark")
+        return await mark_sent(posting, message_id)
+
+    monkeypatch.setattr(storage, "posting_sent", killed_once)
+    world.expect_error("killed between the followup and its mark")
+    world.expect_error("delivery to c:")
+    return lost
+
+
 async def test_a_followup_not_marked_sent_is_found_not_posted_again(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -132,23 +153,9 @@ async def test_a_followup_not_marked_sent_is_found_not_posted_again(
     would post it again at the restart. The try is counted before the followup is sent, and
     a post tried before looks through the channel's latest messages first."""
     dc = world.dc
-    lost: list[int] = []
     async with world.running():
-        assert world.bot is not None
-        storage = world.bot.sender.storage
-        mark_sent = storage.posting_sent
-
-        async def killed_once(posting: Posting, message_id: int | None) -> Any:
-            letter = posting.letter
-            if not lost and letter.op == "send" and letter.kind == "c":
-                lost.append(posting.id)  # as if the process died before the mark
-                raise RuntimeError("killed between the followup and its mark")
-            return await mark_sent(posting, message_id)
-
         await open_and_deal(world, world.users[:3], assist="full")
-        monkeypatch.setattr(storage, "posting_sent", killed_once)
-        world.expect_error("killed between the followup and its mark")
-        world.expect_error("delivery to c:")
+        lost = _first_post_mark_lost(world, monkeypatch)
         last = dc.channel_messages(world.channel)[-1].id
         await _play_turn_by_command(world)
         await dc.settle(timeout=10)
@@ -170,18 +177,8 @@ async def test_a_post_tried_before_without_read_message_history_is_posted_not_gi
     import discord
 
     dc = world.dc
-    lost: list[int] = []
     async with world.running():
         assert world.bot is not None
-        storage = world.bot.sender.storage
-        mark_sent = storage.posting_sent
-
-        async def killed_once(posting: Posting, message_id: int | None) -> Any:
-            letter = posting.letter
-            if not lost and letter.op == "send" and letter.kind == "c":
-                lost.append(posting.id)
-                raise RuntimeError("killed between the followup and its mark")
-            return await mark_sent(posting, message_id)
 
         class Response:
             status, reason = 403, "Forbidden"
@@ -190,10 +187,8 @@ async def test_a_post_tried_before_without_read_message_history_is_posted_not_gi
             raise discord.Forbidden(Response(), {"code": 50001, "message": "Missing Access"})
 
         await open_and_deal(world, world.users[:3], assist="full")
-        monkeypatch.setattr(storage, "posting_sent", killed_once)
+        lost = _first_post_mark_lost(world, monkeypatch)
         monkeypatch.setattr(world.bot.http, "logs_from", no_history)
-        world.expect_error("killed between the followup and its mark")
-        world.expect_error("delivery to c:")
         last = dc.channel_messages(world.channel)[-1].id
         await _play_turn_by_command(world)
         await dc.settle(timeout=10)
