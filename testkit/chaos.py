@@ -35,7 +35,7 @@ from testkit.standin import (
     User,
     running_standin,
 )
-from testkit.standin.process import BotProcess
+from testkit.standin.process import NO_HELPERS, BotProcess
 
 ENV = {"AI_DELAY_SECONDS": "0.05"}
 START_TIMEOUT = 120.0
@@ -71,13 +71,15 @@ class Report:
 
 class Chaos:
     def __init__(self, dc: DiscordStandIn, db: Path, rng: random.Random,
-                 url: str | None = None, shards: int = 1) -> None:
+                 url: str | None = None, shards: int = 1, helpers: bool = True) -> None:
         """`url`: a PostgreSQL database instead of the SQLite file `db`; `shards`: processes,
-        one shard each (more than one needs `url`)."""
+        one shard each (more than one needs `url`); `helpers`: the bot starts its helper
+        processes, as deployed."""
         self.dc = dc
         self.db = db
         self.url = url
         self.shards = shards
+        self.env = ENV if helpers else {**ENV, **NO_HELPERS}
         self.rng = rng
         self.procs: dict[int, BotProcess] = {}
         self.started: list[BotProcess] = []
@@ -90,7 +92,7 @@ class Chaos:
     # the bot's life ----------------------------------------------------------------------
 
     async def start(self, shard: int = 0) -> None:
-        env = dict(ENV)
+        env = dict(self.env)
         if self.url is not None:
             env["DATABASE_URL"] = self.url
         if self.shards > 1:
@@ -310,9 +312,11 @@ class Chaos:
 
 
 async def run_chaos(tmp: Path, *, games: int, kills: int, seed: int = 7,
-                    limit: float = 120.0, url: str | None = None, shards: int = 1) -> Report:
+                    limit: float = 120.0, url: str | None = None, shards: int = 1,
+                    helpers: bool = True) -> Report:
     """Play `games` tables at once while the bot is killed `kills` times; with `shards`
-    above 1, a cluster of that many processes on the PostgreSQL database at `url`."""
+    above 1, a cluster of that many processes on the PostgreSQL database at `url`;
+    `helpers`: each process starts its helper processes, as deployed."""
     started = time.monotonic()
     async with running_standin(check=False) as dc:
         dc.max_concurrency = shards  # each shard its own IDENTIFY bucket: restarts at once
@@ -324,7 +328,8 @@ async def run_chaos(tmp: Path, *, games: int, kills: int, seed: int = 7,
         channels = [c for _, c in places]
         pairs = [(dc.add_user(f"Ann{i}", guild_id=g.id), dc.add_user(f"Bea{i}", guild_id=g.id))
                  for i, (g, _) in enumerate(places)]
-        chaos = Chaos(dc, tmp / "chaos.sqlite3", random.Random(seed), url, shards)
+        chaos = Chaos(dc, tmp / "chaos.sqlite3", random.Random(seed), url, shards,
+                      helpers)
         try:
             await play_all(chaos, dc, pairs, channels, games=games, kills=kills, limit=limit)
         finally:

@@ -21,6 +21,10 @@ from typing import IO
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _serial = itertools.count(1)
+NO_HELPERS = {"AI_WORKERS": "0", "DRAW_WORKERS": "0"}
+"""Environment for a bot that thinks and draws in its own process: a start without the
+three helper processes `python -m bot` spawns (~2 s of CPU importing the games), for tests
+of the bot's own process (the helpers' are tests/process/test_helpers.py's)."""
 
 
 class BotProcess:

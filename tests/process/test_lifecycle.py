@@ -13,9 +13,13 @@ from pathlib import Path
 import pytest
 
 from testkit.standin import running_standin
-from testkit.standin.process import BotProcess
+from testkit.standin.process import NO_HELPERS, BotProcess
 
-ENV = {"AI_DELAY_SECONDS": "0.05"}
+AS_DEPLOYED = {"AI_DELAY_SECONDS": "0.05"}
+"""`python -m bot` as deployed: its AI and drawing helper processes started."""
+ENV = {**AS_DEPLOYED, **NO_HELPERS}
+"""Without the helpers where a test proves something of the bot's own process: the lease,
+the database."""
 
 
 def owed(db: Path) -> int:
@@ -40,7 +44,7 @@ async def test_sigterm_mid_action_loses_nothing_and_exits_in_time(tmp_path: Path
     async with running_standin() as dc:
         guild = dc.add_guild()
         ann, bea = (dc.add_user(n, guild_id=guild.id) for n in ("Ann", "Bea"))
-        proc = await dc.start_bot_process(database_path=db, env=ENV)
+        proc = await dc.start_bot_process(database_path=db, env=AS_DEPLOYED)  # helpers too
         channel = guild.channel_id
         for user, command in ((ann, "new"), (bea, "join")):
             done = await dc.slash(user, channel, "13clues", command)
