@@ -1,5 +1,6 @@
 """CPython's garbage collector, set for a process whose event loop must answer within
-milliseconds (`python -m bot`; the tests' in-process bots keep the defaults).
+milliseconds (`python -m bot`; the tests' in-process bots run with the test process's own
+settings, tests/conftest.py).
 
 Why: a full collection walks every tracked object while the event loop waits. In a bot at
 200 busy tables (`bench.cluster` with a stall probe, issue 19) full collections paused the
