@@ -9,6 +9,7 @@ state.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -63,11 +64,9 @@ def yield_on_wake() -> None:
     batch = getattr(os, "SCHED_BATCH", None)
     if batch is None:
         return
-    try:
+    with contextlib.suppress(OSError):  # a sandbox that refuses it: the niceness alone
         os.sched_setscheduler(0, batch | getattr(os, "SCHED_RESET_ON_FORK", 0),
                               os.sched_param(0))
-    except OSError:  # a sandbox that refuses it: the niceness alone
-        pass
 
 
 def _exit_with(parent: int) -> None:
