@@ -38,8 +38,9 @@ RATE = 70.0
 after the bot shows them the last change, so uncapped, each setup is offered what it lets
 through: on 2 cores 1 process on PostgreSQL was offered 103–109 a second and 2 processes 84–86
 in the same run (the REST budget split in two shows changes later), and their first callbacks
-were compared at different loads. Every setup sustains 70 a second on an idle machine, so all
-are compared at one load; `interactions/s` says what each was offered."""
+were compared at different loads. Every setup sustains 70 a second on a quiet machine (with
+the cap, each made 62–65 a second at load 3), so all are compared at one load;
+`interactions/s` says what each was offered."""
 
 
 class PolledTables:
