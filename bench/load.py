@@ -200,15 +200,44 @@ class Figures:
     """Mansion members who found the message they would click moved on, and read again."""
 
 
+class Offered:
+    """At most `rate` member interactions a second, in all (bursts of a quarter second's
+    worth): the members act when the bot lets them (after the last change), so without a
+    cap a faster setup is offered more work than a slower one, and two setups compared
+    (`bench.cluster`'s 1 and 2 processes) are not measured at the same load."""
+
+    BURST = 0.25
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self._tokens = rate * self.BURST
+        self._at = time.monotonic()
+        self._lock = asyncio.Lock()
+
+    async def admit(self) -> None:
+        async with self._lock:  # first come, first served
+            now = time.monotonic()
+            self._tokens = min(self.rate * self.BURST,
+                               self._tokens + (now - self._at) * self.rate)
+            self._at = now
+            if self._tokens < 1:
+                await asyncio.sleep((1 - self._tokens) / self.rate)
+                self._tokens, self._at = 1.0, time.monotonic()
+            self._tokens -= 1
+
+
 class Driver:
     """Plays the members of every table through the stand-in until the deadline."""
 
     def __init__(self, dc: DiscordStandIn, db: Path, deadline: float, seed: int,
                  think: tuple[float, float] = (1.0, 3.0),
-                 rows: Callable[[int], Mapping[str, Any] | None] | None = None) -> None:
+                 rows: Callable[[int], Mapping[str, Any] | None] | None = None,
+                 offered: Offered | None = None) -> None:
         """`rows`: where a channel's latest table row is read, instead of the SQLite file
-        `db` (a PostgreSQL database: `bench.cluster`)."""
+        `db` (a PostgreSQL database: `bench.cluster`); `offered`: a cap on the members'
+        interactions a second (None: as fast as the bot lets them act)."""
         self.dc = dc
+        self.offered = offered
         self.rows = rows
         self.think = think
         """Seconds a member takes to read the table and act, drawn uniformly."""
@@ -235,6 +264,10 @@ class Driver:
 
     # -- interactions ----------------------------------------------------------------------
 
+    async def _admit(self) -> None:
+        if self.offered is not None:
+            await self.offered.admit()
+
     async def answered(self, rec: InteractionResult, kind: str) -> InteractionResult:
         self.figures.interactions.append(rec)
         self.figures.kinds[rec.id] = kind
@@ -247,15 +280,18 @@ class Driver:
 
     async def slash(self, user: User, channel: int, name: str, group: str = "13clues",
                     **options: Any) -> InteractionResult:
+        await self._admit()
         rec = await self.dc.slash(user, channel, group, name, wait=False, **options)
         return await self.answered(rec, f"/{group} {name}")
 
     async def click(self, user: User, msg: Message, custom_id: str) -> InteractionResult:
+        await self._admit()
         rec = await self.dc.click(user, msg, custom_id, wait=False)
         return await self.answered(rec, f"click {':'.join(custom_id.split(':')[:2])}")
 
     async def select(self, user: User, msg: Message, custom_id: str, values: list[str]
                      ) -> InteractionResult:
+        await self._admit()
         rec = await self.dc.select(user, msg, custom_id, values, wait=False)
         return await self.answered(rec, f"select {':'.join(custom_id.split(':')[:2])}")
 
@@ -754,8 +790,10 @@ class Cluster:
 async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path | None,
               entry: str = "bench.probe:main", think: tuple[float, float] = (1.0, 3.0),
               games: tuple[str, ...] = ("13clues", "mansion"),
-              cluster: Cluster | None = None, ramp: float = PACES["busy"][1]) -> Run:
-    """`ramp`: the tables are opened over this many seconds (each at a random moment)."""
+              cluster: Cluster | None = None, ramp: float = PACES["busy"][1],
+              rate: float | None = None) -> Run:
+    """`ramp`: the tables are opened over this many seconds (each at a random moment);
+    `rate`: at most this many member interactions a second (`Offered`)."""
     where = cluster or Cluster()
     workdir = Path(tempfile.mkdtemp(prefix=f"bench-load-{n}-"))
     db = workdir / "bot.sqlite3"
@@ -811,7 +849,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             begin = time.monotonic()
             rest_mark = dc.under_limit.mark()
             refused_mark = len(dc.under_limit.refused)
-            driver = Driver(dc, db, begin + seconds, seed, think, where.rows)
+            driver = Driver(dc, db, begin + seconds, seed, think, where.rows,
+                            None if rate is None else Offered(rate))
             if profile is not None:
                 spy = start_profiler(proc.pid, profile / f"load-{n}.txt", seconds)
             tasks = [

@@ -105,7 +105,7 @@ class DeductionBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         storage = storage_for(self.config.database_url, self.config.database_path,
-                              self.config.shard_ids)
+                              self.config.shard_ids, self.config.shard_count)
         self.storage = storage
         await storage.open()
         i18n.preload()

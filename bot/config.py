@@ -51,7 +51,7 @@ class Config:
     rest_per_second: float = DEFAULT_RATE
     """This process's share of Discord's global rate limit (50 requests a second per token,
     every process together; interaction answers are outside it): the outbox paces its
-    requests below it. REST_PER_SECOND, by default 45 / the cluster's size (`rest_share`)."""
+    requests below it. REST_PER_SECOND, by default about 45 / the cluster's size (`rest_share`)."""
     shard_count: int | None = None
     """Shards of the whole bot (SHARD_COUNT); None: as many as Discord recommends."""
     shard_ids: tuple[int, ...] | None = None
@@ -118,9 +118,23 @@ class Config:
         return f"{scheme}://{user}{at}{place}"
 
 
+SKEW_MARGIN = 3.0
+"""Requests a second left unspent for each process of a cluster past the first (`rest_share`)."""
+
+
 def rest_share(processes: int) -> float:
-    """One process's safe share of the global REST limit in a cluster of `processes`."""
-    return DEFAULT_RATE / processes
+    """One process's safe share of the global REST limit in a cluster of `processes`: 45 /
+    N, less `SKEW_MARGIN` for each process past the first (2 processes: 21 each, 3: 13).
+
+    Why the margin: each process paces its own requests, and none escapes its pacer (in a
+    2-process `bench.cluster` run at 200 tables, each process's pacer granted 813 and 1,105
+    requests for 723 and 1,014 made under the limit), yet 2 processes met 20–30 global 429s
+    where 1 met 1–6. A request leaves its process some time after its grant (the event loop
+    busy, or preempted in a send), and two processes' delays are independent: their requests,
+    paced apart, reach Discord bunched, and a second of them can hold more than 2 × the
+    share. One process's requests are all delayed together, which its sliding second
+    (`Pacer.ceiling`) still bounds."""
+    return (DEFAULT_RATE - SKEW_MARGIN * (processes - 1)) / processes
 
 
 def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:

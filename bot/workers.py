@@ -9,6 +9,7 @@ state.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -24,8 +25,9 @@ PARENT_WATCH_SECONDS = 0.5
 def helper_pool(
     workers: int, *, niceness: int = 0, warmers: Sequence[Callable[[], object]] = ()
 ) -> ProcessPoolExecutor:
-    """`workers` spawned helpers; each lowers its CPU priority by `niceness` (the event loop
-    of the bot comes first when the cores are busy) and runs `warmers` (module-level
+    """`workers` spawned helpers; each lowers its CPU priority by `niceness`, and with any
+    niceness waits for the bot to block rather than preempt it (`yield_on_wake`): the event
+    loop of the bot comes first when the cores are busy. Each runs `warmers` (module-level
     functions) before taking work."""
     return ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context("spawn"),
@@ -45,11 +47,26 @@ def _start_helper(
                      daemon=True).start()
     if niceness:
         os.nice(niceness)
+        yield_on_wake()
     for warm in warmers:
         try:
             warm()
         except Exception:  # a helper that cannot warm up still works, only slower at first
             logging.getLogger(__name__).exception("warming a helper up failed")
+
+
+def yield_on_wake() -> None:
+    """This process no longer preempts a running one when it wakes (Linux's SCHED_BATCH,
+    not passed on to its children; nothing elsewhere). Niceness gives a helper a smaller
+    share of a busy core, but a helper handed work may still take the core from the event
+    loop the moment it wakes, and the loop then waits a whole scheduling round in the middle
+    of a handler; as a batch process it waits for the loop to block or use up its slice."""
+    batch = getattr(os, "SCHED_BATCH", None)
+    if batch is None:
+        return
+    with contextlib.suppress(OSError):  # a sandbox that refuses it: the niceness alone
+        os.sched_setscheduler(0, batch | getattr(os, "SCHED_RESET_ON_FORK", 0),
+                              os.sched_param(0))
 
 
 def _exit_with(parent: int) -> None:

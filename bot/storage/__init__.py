@@ -32,9 +32,11 @@ __all__ = [
 
 
 def storage_for(database_url: str | None, database_path: Path,
-                shards: tuple[int, ...] | None = None) -> Storage:
+                shards: tuple[int, ...] | None = None, shard_count: int | None = None
+                ) -> Storage:
     """PostgreSQL at `database_url` if there is one, else the SQLite file; `shards`: the
-    shard set of this process in a cluster (PostgreSQL only), None for every shard."""
+    shard set of this process in a cluster (PostgreSQL only) of `shard_count`, None for
+    every shard."""
     if database_url is not None:
-        return PostgresStorage(database_url, shards=shards)
+        return PostgresStorage(database_url, shards=shards, shard_count=shard_count)
     return SqliteStorage(database_path)

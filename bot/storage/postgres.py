@@ -72,6 +72,10 @@ WAKE = "deduction_wake"
 that stored them (its `holder`)."""
 FOREIGN_WAKE = 0.25
 """Another process's commits wake this one's sender and dispatcher at most this often."""
+HANDOVER = 3.0
+"""Seconds after its due time a timer of another shard's table may be fired here (its own
+process fires it at once; that process hears of it within FOREIGN_WAKE, or at the 2 s look
+again when a NOTIFY was lost)."""
 LANGUAGES = "deduction_languages"
 """The NOTIFY channel of writes of a member's languages; the payload is the member's id and
 the writing process's `holder`."""
@@ -118,12 +122,15 @@ class PostgresStorage(SqlStorage):
     shared = True
 
     def __init__(self, url: str, *, pool_size: int = 10,
-                 shards: tuple[int, ...] | None = None) -> None:
-        """`shards`: the shards this process plays in a cluster (None: every shard)."""
+                 shards: tuple[int, ...] | None = None, shard_count: int | None = None
+                 ) -> None:
+        """`shards`: the shards this process plays in a cluster (None: every shard), of
+        `shard_count` (its timers go to the process that plays their table's shard)."""
         super().__init__()
         self.url = url
         self.pool_size = pool_size
         self.shards = shards
+        self.shard_count = shard_count
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
         self._quick: asyncpg.Pool[asyncpg.Record] | None = None
         """The clicks' lane (`QUICK_LANE`)."""
@@ -416,15 +423,30 @@ class PostgresStorage(SqlStorage):
 
     # timers -------------------------------------------------------------------------------
 
+    def _fires_at(self) -> str:
+        """SQL: when this process fires timer `t`: when it is due if its table's shard is
+        this process's (`(guild_id >> 22) % shard_count`, Discord's routing), `HANDOVER`
+        seconds later otherwise. The process that plays a table's shard has it in memory
+        and takes its clicks: fired by another, half of a 2-process cluster's timers (an
+        AI's move) cost that process a read and parse of the table, and the next click in
+        the shard's process another (its copy was now stale). A timer whose shard's
+        process is gone still fires, late by `HANDOVER`."""
+        if self.shards is None or self.shard_count is None:
+            return "t.due"
+        mine = ",".join(str(int(s)) for s in self.shards)
+        return (f"(CASE WHEN (t.guild_id >> 22) % {int(self.shard_count)} IN ({mine})"
+                f" THEN t.due ELSE t.due + {HANDOVER} END)")
+
     async def due_timers(
         self, now: float, limit: int, running: Collection[int] = ()
     ) -> list[Timer]:
-        """Due timers, earliest first, but for those `running` (in a handler's hands) and
-        those another process claims: each is claimed here, so it fires in one process."""
+        """Due timers, earliest first, but for those `running` (in a handler's hands), those
+        another process claims, and those of another shard until `HANDOVER` has passed
+        (`_fires_at`): each is claimed here, so it fires in one process."""
         rows = await self._rows(
             "UPDATE timers SET claimed_until = ?, claimed_by = ? WHERE id IN ("
             " SELECT t.id FROM timers t JOIN tables b ON b.id = t.table_id"
-            " WHERE t.due <= ?"
+            f" WHERE {self._fires_at()} <= ?"
             f" AND (t.claimed_until < ? OR t.claimed_by = ? OR {gone('t.claimed_by')})"
             " AND b.paused IS NULL AND t.id <> ALL(?::bigint[]) ORDER BY t.due, t.id LIMIT ?"
             " FOR UPDATE OF t SKIP LOCKED) RETURNING *",
@@ -434,10 +456,12 @@ class PostgresStorage(SqlStorage):
         return sorted((timer_from_row(r) for r in rows), key=lambda t: (t.due, t.id))
 
     async def next_timer_due(self) -> float | None:
-        """As SqlStorage's, another process's timer counted when its claim runs out."""
+        """As SqlStorage's, another process's timer counted when its claim runs out, and
+        another shard's when `HANDOVER` has passed."""
+        fires = self._fires_at()
         row = await self._row(
-            f"SELECT MIN(CASE WHEN t.claimed_by = ? OR {gone('t.claimed_by')} THEN t.due"
-            " ELSE GREATEST(t.due, t.claimed_until) END) AS due FROM timers t"
+            f"SELECT MIN(CASE WHEN t.claimed_by = ? OR {gone('t.claimed_by')} THEN {fires}"
+            f" ELSE GREATEST({fires}, t.claimed_until) END) AS due FROM timers t"
             " JOIN tables b ON b.id = t.table_id WHERE b.paused IS NULL",
             (self.holder,),
         )

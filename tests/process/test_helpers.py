@@ -91,3 +91,19 @@ def test_helpers_exit_when_the_bot_is_sigkilled(moment: str, tmp_path: Path) -> 
     for pid in left:  # never leave them behind, whatever the verdict
         os.kill(pid, signal.SIGKILL)
     assert not left, f"helpers {left} outlived their SIGKILLed bot"
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux's scheduling policy")
+def test_a_niced_helper_never_preempts_the_bot() -> None:
+    """A niced helper runs as a batch process (woken with work, it waits for the event loop
+    to block), and its niceness is on top of the bot's; a helper at the bot's own priority
+    stays an ordinary process."""
+    from bot.workers import helper_pool
+
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    with helper_pool(1, niceness=5) as niced, helper_pool(1) as plain:
+        policy = niced.submit(os.sched_getscheduler, 0).result(timeout=60)
+        assert policy == os.SCHED_BATCH | os.SCHED_RESET_ON_FORK  # its children: ordinary
+        assert niced.submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=60) == min(
+            19, mine + 5)
+        assert plain.submit(os.sched_getscheduler, 0).result(timeout=60) == os.SCHED_OTHER

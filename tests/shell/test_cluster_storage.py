@@ -19,7 +19,7 @@ from bot.models import Letter, TimerSpec
 from bot.plug import plug
 from bot.storage import Change, Committed, SqliteStorage, TimerPlan
 from bot.storage.common import CLAIM_SECONDS, POLL_SECONDS, TIMER_CLAIM_SECONDS
-from bot.storage.postgres import FOREIGN_WAKE, PostgresStorage
+from bot.storage.postgres import FOREIGN_WAKE, HANDOVER, PostgresStorage
 from bot.tables import TableService
 from bot.thirteen_clues.game import GAME
 from engine.thirteen_clues.actions import ChoosePass
@@ -188,6 +188,31 @@ async def test_timers_claimed_at_once_fire_once(
     got = await asyncio.gather(one.due_timers(now, 200), two.due_timers(now, 200))
     ids = [t.id for timers in got for t in timers]
     assert len(ids) == len(set(ids)) == 120
+
+
+async def test_a_timer_fires_in_the_process_of_its_tables_shard(postgres_url: str) -> None:
+    """The process that plays a table's shard fires its timers when due; another only once
+    HANDOVER has passed (the shard's process dead, or deaf)."""
+    zero, one = (PostgresStorage(postgres_url, shards=(s,), shard_count=2) for s in (0, 1))
+    await zero.open()
+    await one.open()
+    try:
+        table = (await zero.create_table(lobby(guild_id=1 << 22), lambda t: Change(t))).table
+        due = time.time() - 0.5
+        await zero.commit(Change(table, timers=TimerPlan(add=(
+            TimerSpec(kind="ai", seat=1, key="k", due=due),))))
+        now = time.time()
+        assert await zero.due_timers(now, 10) == []  # shard 1's table: not yet for shard 0
+        assert await zero.next_timer_due() == pytest.approx(due + HANDOVER)
+        assert await one.next_timer_due() == pytest.approx(due)
+        [late] = await zero.due_timers(due + HANDOVER, 10)  # shard 1's process never came
+        assert late.table_id == table.id
+        assert await one.due_timers(due + HANDOVER, 10) == []  # claimed: it fires once
+        await zero.retry_timer(late.id, due)
+        [mine] = await one.due_timers(now, 10)
+        assert mine.id == late.id
+    finally:
+        await asyncio.gather(zero.close(), one.close())
 
 
 async def test_a_commit_wakes_the_other_processes(

@@ -58,9 +58,9 @@ def test_a_shard_cluster_is_set_by_environment_or_flags(
     monkeypatch.setenv("SHARD_IDS", "3,2")
     config = Config.from_env(env_file=None)
     assert (config.shard_count, config.shard_ids, config.cluster_size) == (4, (2, 3), 2)
-    assert config.rest_per_second == 22.5  # its share: two processes of two shards each
+    assert config.rest_per_second == 21.0  # its share: two processes of two shards each
     flagged = Config.from_env(env_file=None, flags={"SHARD_IDS": "0", "CLUSTER_SIZE": "3"})
-    assert flagged.shard_ids == (0,) and flagged.rest_per_second == 15.0
+    assert flagged.shard_ids == (0,) and flagged.rest_per_second == 13.0
     monkeypatch.setenv("REST_PER_SECOND", "10")
     assert Config.from_env(env_file=None).rest_per_second == 10.0  # said outright, it wins
     store = storage_for(config.database_url, config.database_path, config.shard_ids)
