@@ -30,13 +30,21 @@ class Script:
         self.drawing = drawing
         self.calls: list[tuple[str, str | None, str]] = []
         self.tries: dict[str | None, int] = {}
+        self.lent: dict[str, asyncio.Event] = {}
+        """Destinations an interaction's token sends to, outside the budget, once set."""
 
     async def prepare(self, letter: Letter) -> Drawn:
         await asyncio.sleep(self.drawing(letter))
         return []
 
     def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
-        return not paced(letter)
+        return not paced(letter) or (not again and self.lending(letter.to).is_set())
+
+    async def borrowable(self, letter: Letter, living: int | None) -> None:
+        await self.lending(letter.to).wait()
+
+    def lending(self, destination: str) -> asyncio.Event:
+        return self.lent.setdefault(destination, asyncio.Event())
 
     async def deliver(self, letter: Letter, nonce: str, living: int | None,
                       drawn: Drawn, *, again: bool = False) -> Outcome:
