@@ -7,12 +7,11 @@ instead, and when it runs short it serves the requests that matter most first.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import itertools
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 from bot.models import Letter
 
@@ -33,6 +32,9 @@ what discord.py sends on its own (command sync, member lookups). A cluster of N 
 one token gives each 45 / N."""
 
 # Who waits for the budget when it is short, first served first.
+ANSWER = -1
+"""An interaction's answer: outside the budget, but first for what it needs before it goes
+(its pictures: `bot.drawings`)."""
 PROMPT = 0
 """The DMs of the member who acted or is to act now: a prompt to answer, their private news,
 their casebook, the alert that their turn has come."""
@@ -47,6 +49,8 @@ def rank_of(letter: Letter) -> int:
     """Who goes first when the budget is short: it depends on whom a DM is for (`later`), not
     on what it is: a casebook is urgent to the member about to act on it, and can wait for
     the others."""
+    if not paced(letter):
+        return ANSWER
     if letter.kind == "u":
         return KEPT if letter.later else PROMPT
     return TABLE
@@ -171,45 +175,6 @@ class Pacer:
         for _, _, future in self._queue:
             future.cancel()
         self._queue.clear()
-
-
-class Turns:
-    """At most `size` holders at once, the waiters served by priority (lower first), then in
-    arrival order: requests that discord.py would queue on one rate-limit bucket take their
-    budget in their turn here, right before they go (`Transport`)."""
-
-    def __init__(self, size: int = 1) -> None:
-        self.size = size
-        self._held = 0
-        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-
-    @contextlib.asynccontextmanager
-    async def turn(self, priority: int) -> AsyncIterator[None]:
-        if self._held < self.size and not self._queue:
-            self._held += 1
-        else:
-            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            heapq.heappush(self._queue, (priority, next(self._order), future))
-            try:
-                await future
-            except asyncio.CancelledError:
-                if future.done() and not future.cancelled():
-                    self._release()  # handed its turn as it was cancelled: pass it on
-                raise
-        try:
-            yield
-        finally:
-            self._release()
-
-    def _release(self) -> None:
-        """Hand the turn to the most urgent waiter still waiting, or free it."""
-        while self._queue:
-            _, _, future = heapq.heappop(self._queue)
-            if not future.done():
-                future.set_result(None)
-                return
-        self._held -= 1
 
 
 class GlobalHold(asyncio.Event):

@@ -24,7 +24,8 @@ from bot.drawings import Drawn, as_file, with_images
 from bot.message_tokens import Borrowed, MessageTokens
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
-from bot.pacing import PROMPT, Pacer, Turns, paced, rank_of
+from bot.pacing import PROMPT, Pacer, paced, rank_of
+from bot.turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ class Outcome:
 class PictureSource(Protocol):
     """Draws a letter's pictures (`bot.drawings.Drawings`)."""
 
-    async def pictures(self, refs: Sequence[Picture]) -> Drawn: ...
+    async def pictures(self, refs: Sequence[Picture], priority: int) -> Drawn: ...
 
 
 class KnownChannels(Protocol):
@@ -145,7 +146,7 @@ class Transport:
                 # sending it tries again, and says what Discord's refusal means
         if not letter.body.pictures or self.draw is None:
             return []
-        return await self.draw.pictures(letter.body.pictures)
+        return await self.draw.pictures(letter.body.pictures, rank_of(letter))
 
     def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
         """Whether the letter goes out through an interaction's webhook, outside the global

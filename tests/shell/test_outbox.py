@@ -322,3 +322,36 @@ async def test_an_edit_not_replaced_whole_by_the_newer_one_still_goes_out(
         await pacer.close()
     assert [text for _, text, _ in script.calls] == ["turn 1", None]
     assert sender.skipped == 0
+
+
+async def test_a_letter_waiting_for_the_budget_goes_out_when_a_token_comes(
+        storage: SqliteStorage) -> None:
+    """Issue 21: a table post stored before an interaction's token may post in its channel (a
+    slash command's "thinking" answer not given yet) waits for the budget behind the DMs
+    ahead of it, until the token comes: then it goes out through the token at once, outside
+    the budget, and its channel's next letter follows it; the DMs still wait for their
+    budget. (At 400 tables such posts waited up to 54 s for budget they never spent.)"""
+    hold = asyncio.Event()  # the budget is spent until the test lets it go
+    pacer = Pacer(rate=1000.0, gate=lambda: hold)
+    script = Script()
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0), pacer=pacer)
+    dms = await owe(storage, dm("your turn", 7), dm("news", 8))
+    table = await owe(storage, post("the table"), living_edit("its edit"))
+    sender.start()
+    sender.kick()
+    try:
+        for _ in range(100):  # the DMs and the post wait for the budget
+            if pacer.waited == 3:
+                break
+            await asyncio.sleep(0.02)
+        assert pacer.waited == 3 and script.calls == []
+        script.lending("c:10").set()  # an interaction in the channel: its token may post
+        assert await sender.delivered(table, 2.0)
+        assert [to for to, _, _ in script.calls] == ["c:10", "c:10"]
+        assert await storage.postings_pending(dms) == 2
+        hold.set()
+        assert await sender.delivered(dms, 2.0)
+    finally:
+        await sender.stop()
+        await pacer.close()
+    assert [text for _, text, _ in script.calls] == ["the table", "its edit", "your turn", "news"]
