@@ -51,7 +51,10 @@ OPENING = 2
 (`POST /users/@me/channels` has no channel in its route), one at a time without Discord's
 headers for it; budget handed to more than that waits there. At 400 tables (`bench.load`)
 the openings given the budget waited there a median 18 s, then went out together, past the
-global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s."""
+global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s. An
+opening takes its turn by the rank of the letter that needs it, and the budget in its turn as
+urgent: a watcher's opening paced last held a turn for seconds, and the openings of the
+members to act waited behind it (1–2 a second for half a minute)."""
 
 ORIGINAL = cast(int, "@original")
 """An interaction's own response as a webhook message id: discord.py types the id as int, and
@@ -353,7 +356,7 @@ class Transport:
             channel_id = await self.known.dm_channel(user_id)
         if channel_id is None:
             async with self._openings.turn(rank):
-                await self._pace(rank)
+                await self._pace(PROMPT)  # holding a turn: see `OPENING`
                 data = await self.client.http.start_private_message(user_id)
             channel_id = int(data["id"])
             if self.known is not None:
