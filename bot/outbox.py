@@ -258,7 +258,6 @@ class Sender:
             self._resolve([posting.id])
             return True
         nonce = f"{await self.storage.nonce_salt()}{posting.id}"
-        drawn = await self.transport.prepare(letter)  # not in a slot: see `prepare`
         living = None
         if posting.table_id is not None:
             if letter.target == LIVING:
@@ -268,8 +267,9 @@ class Sender:
         kept = letter.target == LIVING or letter.living or letter.slot is not None
         body = letter.body.model_dump_json() if kept else ""
         if kept and self._shows(living, body):
-            await self._skip(posting)
+            await self._skip(posting)  # before its pictures are drawn: they would go unused
             return True
+        drawn = await self.transport.prepare(letter)  # not in a slot: see `prepare`
         # a channel post tried before may be out already as a followup (it has no nonce)
         again = posting.tries > 0 and letter.op == "send" and letter.kind == "c"
         exempt = self.transport.exempt(letter, living, again=again)

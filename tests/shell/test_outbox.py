@@ -30,10 +30,13 @@ class Script:
         self.drawing = drawing
         self.calls: list[tuple[str, str | None, str]] = []
         self.tries: dict[str | None, int] = {}
+        self.prepared: list[str | None] = []
+        """The letters whose pictures were drawn (and DM channels opened)."""
         self.lent: dict[str, asyncio.Event] = {}
         """Destinations an interaction's token sends to, outside the budget, once set."""
 
     async def prepare(self, letter: Letter) -> Drawn:
+        self.prepared.append(letter.body.content)
         await asyncio.sleep(self.drawing(letter))
         return []
 
@@ -261,6 +264,7 @@ async def test_an_edit_that_would_leave_its_message_as_it_is_is_not_sent(
     sent = [text for _, text, _ in script.calls]
     assert sent == ["turn 1", "turn 2", "turn 1", "casebook 1"]
     assert sender.skipped == 3
+    assert script.prepared == sent  # no picture is drawn for an edit that is not sent
 
 
 async def test_an_edit_waiting_for_the_budget_goes_out_with_the_newest_body(
