@@ -34,7 +34,8 @@ one token gives each 45 / N."""
 # Who waits for the budget when it is short, first served first.
 ANSWER = -1
 """An interaction's answer: outside the budget, but first for what it needs before it goes
-(its pictures: `bot.drawings`)."""
+(its pictures: `bot.drawings`). And a DM channel's opening once it holds its turn
+(`bot.transport.OPENING`): the openings behind it wait for it."""
 PROMPT = 0
 """The DMs of the member who acted or is to act now: a prompt to answer, their private news,
 their casebook, the alert that their turn has come."""

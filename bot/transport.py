@@ -24,7 +24,7 @@ from bot.drawings import Drawn, as_file, with_images
 from bot.message_tokens import Borrowed, MessageTokens
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
-from bot.pacing import PROMPT, Pacer, paced, rank_of
+from bot.pacing import ANSWER, PROMPT, Pacer, paced, rank_of
 from bot.turns import Turns
 
 log = logging.getLogger(__name__)
@@ -52,9 +52,10 @@ OPENING = 2
 headers for it; budget handed to more than that waits there. At 400 tables (`bench.load`)
 the openings given the budget waited there a median 18 s, then went out together, past the
 global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s. An
-opening takes its turn by the rank of the letter that needs it, and the budget in its turn as
-urgent: a watcher's opening paced last held a turn for seconds, and the openings of the
-members to act waited behind it (1–2 a second for half a minute)."""
+opening takes its turn by the rank of the letter that needs it, and the budget in its turn
+before anything else: paced by its letter's rank, a watcher's opening held a turn for seconds
+and the openings of the members to act waited behind it (1–2 a second for half a minute);
+paced with the acting members' DMs, each waited behind those (934 openings took 80 s)."""
 
 ORIGINAL = cast(int, "@original")
 """An interaction's own response as a webhook message id: discord.py types the id as int, and
@@ -356,7 +357,7 @@ class Transport:
             channel_id = await self.known.dm_channel(user_id)
         if channel_id is None:
             async with self._openings.turn(rank):
-                await self._pace(PROMPT)  # holding a turn: see `OPENING`
+                await self._pace(ANSWER)  # holding a turn: see `OPENING`
                 data = await self.client.http.start_private_message(user_id)
             channel_id = int(data["id"])
             if self.known is not None:

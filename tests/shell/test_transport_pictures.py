@@ -15,6 +15,7 @@ from bot.drawings import Drawings
 from bot.messages import Outgoing
 from bot.messages import Picture as PictureRef
 from bot.models import Letter
+from bot.pacing import ANSWER, Pacer
 from bot.thirteen_clues.game import GAME
 from bot.transport import OPENING, Outcome, Transport
 from testkit.letters import play
@@ -172,6 +173,12 @@ def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
     release = asyncio.Event()
     opened: list[int] = []
     flying = [0, 0]  # now, most
+    paced: list[int] = []
+
+    class Recording(Pacer):
+        async def take(self, priority: int) -> bool:
+            paced.append(priority)
+            return False
 
     class GatedHTTP(FakeHTTP):
         async def start_private_message(self, user_id: int) -> dict[str, Any]:
@@ -185,7 +192,7 @@ def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
     async def prepared() -> None:
         client = FakeClient()
         client.http = GatedHTTP()
-        transport = Transport(client)  # type: ignore[arg-type]
+        transport = Transport(client, pacer=Recording())  # type: ignore[arg-type]
         body = Outgoing(content="news")
         first = [asyncio.create_task(transport.prepare(Letter.dm(u, body, later=True)))
                  for u in range(1, OPENING + 1)]
@@ -200,3 +207,5 @@ def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
     asyncio.run(prepared())
     assert flying[1] == OPENING
     assert opened == [*range(1, OPENING + 1), 13, 11, 12]
+    # in its turn an opening is paced first: the openings behind it wait for it
+    assert paced == [ANSWER] * len(opened)
