@@ -166,8 +166,8 @@ class Drawings:
             drawer = self._drawer(ref)
             loop = asyncio.get_running_loop()
             async with self._turns.turn(priority):
-                if self._closed:
-                    return None  # the bot is stopping: its letters stay pending
+                if self._closed:  # the bot is stopping: as a drawing the closing cancelled
+                    raise asyncio.CancelledError
                 try:
                     picture = await loop.run_in_executor(self._executor, _checked, drawer, ref)
                 except BrokenProcessPool:
