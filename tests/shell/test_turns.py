@@ -1,5 +1,6 @@
-"""Turns: at most `size` holders, the waiters served most urgent first, then in arrival order;
-a waiter cancelled, even as its turn came, passes the turn on."""
+"""Turns: at most `size` holders, the waiters served most urgent first, then in arrival order,
+but none passed by one that came `step` seconds a rank after it; a waiter cancelled, even as
+its turn came, passes the turn on."""
 
 from __future__ import annotations
 
@@ -50,3 +51,27 @@ async def test_a_cancelled_waiter_passes_its_turn_on() -> None:
     await asyncio.wait_for(asyncio.gather(holder, last), 1.0)
     assert order == ["holder", "last"]
     assert gone.cancelled() and handed.cancelled()
+
+
+async def test_a_waiter_is_not_passed_by_more_urgent_ones_that_came_long_after_it() -> None:
+    now = [0.0]
+    turns = Turns(1, step=3.0, clock=lambda: now[0])
+    release = asyncio.Event()
+    order: list[str] = []
+
+    async def hold(name: str, priority: int) -> None:
+        async with turns.turn(priority):
+            order.append(name)
+            await release.wait()
+
+    tasks = [asyncio.create_task(hold("holder", 0))]
+    await asyncio.sleep(0)
+    for name, priority, at in (("others' picture", 2, 0.0), ("soon after", 0, 5.0),
+                               ("long after", 0, 6.5), ("table", 1, 2.0)):
+        now[0] = at
+        tasks.append(asyncio.create_task(hold(name, priority)))
+        await asyncio.sleep(0)
+    release.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), 1.0)
+    # due: others' picture 0 + 2 × 3 = 6, soon after 5, long after 6.5, table 2 + 3 = 5
+    assert order == ["holder", "soon after", "table", "others' picture", "long after"]
