@@ -24,8 +24,10 @@ from typing import Any
 import discord
 
 from bot.messages import Picture as PictureRef
+from bot.pacing import ANSWER
 from bot.pictures.cache import PictureCache
 from bot.pictures.picture import ATTACHMENT_LIMIT, DESCRIPTION_LIMIT, Picture
+from bot.turns import Turns
 from bot.workers import helper_pool
 
 log = logging.getLogger(__name__)
@@ -36,10 +38,19 @@ pure rendering; run in a worker when the letter is sent)."""
 
 MAX_ATTACHMENTS = 10
 """Discord's limit of files per message."""
-DRAWING_NICENESS = 10
+DRAWING_NICENESS = 5
 """The drawing processes run at a lower CPU priority than the bot: when the cores are busy,
-a member's click is acknowledged first and a picture waits (`bench.load`)."""
+a member's click is acknowledged first and a picture waits (`bench.load`). The AI helpers'
+(`THINKING_NICENESS`), not lower: at 10 the AI's thinking took the drawings' turns, and at 400
+tables (some 35 pictures a second, 11 ms of CPU each) the letters carrying pictures waited for
+them 17 s at the median, a member's hand among them."""
 
+IN_HAND = 8
+"""Drawings handed to each helper at once; the others wait in the bot, most urgent first. One
+each left the helpers idle while a drawing's result came back and the next was handed over
+(a drawing takes some 11 ms of CPU; under load the round trip took longer: `bench.load` at
+400 tables drew a third as much), and 8 of 11 ms keep an urgent picture's wait under 0.1 s of
+drawing."""
 Drawn = list[tuple[PictureRef, Picture]]
 """The pictures of a letter, drawn, each beside the reference it was drawn from."""
 
@@ -70,9 +81,14 @@ class Drawings:
         self.cache = cache if cache is not None else PictureCache(max_items=512)
         self.workers = workers
         self._executor = self._start()
+        self._closed = False
         self._drawing: dict[str, asyncio.Future[Picture | None]] = {}
         """Pictures being drawn, by cache key: a second letter asking for one waits for it
         (every seat's copy of the reveal is drawn once)."""
+        self._turns = Turns(IN_HAND * max(1, workers))
+        """The drawings handed to the helpers (`IN_HAND` each), most urgent first: in the
+        executor's own queue, first come first served, the acting member's hand waited
+        behind every other seat's pictures."""
 
     @classmethod
     def of(cls, games: Iterable[Any], cache: PictureCache | None = None,
@@ -106,6 +122,7 @@ class Drawings:
 
     def close(self) -> None:
         """Stop drawing (a drawing under way finishes; none is started after)."""
+        self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     def picture(self, ref: PictureRef) -> Picture:
@@ -118,12 +135,13 @@ class Drawings:
         """The PNG bytes of `ref`."""
         return self.picture(ref).png
 
-    async def pictures(self, refs: Sequence[PictureRef]) -> Drawn:
+    async def pictures(self, refs: Sequence[PictureRef], priority: int = ANSWER) -> Drawn:
         """These references' pictures (at most Discord's 10): the cached ones at once, the
-        others drawn apart, each in its own turn. A picture that cannot be drawn is left
-        out (logged): the text still says everything."""
+        others drawn apart, each in its own turn, by `priority` (lower first: the rank of
+        the letter that carries them, `bot.pacing.rank_of`). A picture that cannot be drawn
+        is left out (logged): the text still says everything."""
         chosen = list(refs[:MAX_ATTACHMENTS])
-        drawn = await asyncio.gather(*(self._picture(r) for r in chosen))
+        drawn = await asyncio.gather(*(self._picture(r, priority) for r in chosen))
         return [(r, p) for r, p in zip(chosen, drawn, strict=True) if p is not None]
 
     async def files(self, refs: Sequence[PictureRef]) -> list[tuple[PictureRef, discord.File]]:
@@ -131,29 +149,34 @@ class Drawings:
         else by the picture's alt text."""
         return [(r, as_file(r, p)) for r, p in await self.pictures(refs)]
 
-    async def _picture(self, ref: PictureRef) -> Picture | None:
+    async def _picture(self, ref: PictureRef, priority: int) -> Picture | None:
         key = self.cache.key(ref.kind, _scene(ref))
         found = self.cache.peek(key)
         if found is not None:
             return found
         pending = self._drawing.get(key)
         if pending is None:
-            pending = self._drawing[key] = asyncio.ensure_future(self._draw_apart(ref, key))
+            pending = self._drawing[key] = asyncio.ensure_future(
+                self._draw_apart(ref, key, priority))
             pending.add_done_callback(lambda _: self._drawing.pop(key, None))
         return await asyncio.shield(pending)
 
-    async def _draw_apart(self, ref: PictureRef, key: str) -> Picture | None:
+    async def _draw_apart(self, ref: PictureRef, key: str, priority: int) -> Picture | None:
         try:
             drawer = self._drawer(ref)
             loop = asyncio.get_running_loop()
-            try:
-                picture = await loop.run_in_executor(self._executor, _checked, drawer, ref)
-            except BrokenProcessPool:
-                # a helper died (killed, out of memory): a fresh pool, and one more try
-                log.warning("a drawing process died; starting fresh ones")
-                self.close()
-                self._executor = self._start()
-                picture = await loop.run_in_executor(self._executor, _checked, drawer, ref)
+            async with self._turns.turn(priority):
+                if self._closed:  # the bot is stopping: as a drawing the closing cancelled
+                    raise asyncio.CancelledError
+                try:
+                    picture = await loop.run_in_executor(self._executor, _checked, drawer, ref)
+                except BrokenProcessPool:
+                    # a helper died (killed, out of memory): a fresh pool, and one more try
+                    log.warning("a drawing process died; starting fresh ones")
+                    self._executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = self._start()
+                    picture = await loop.run_in_executor(self._executor, _checked, drawer,
+                                                         ref)
         except Exception:
             log.exception("cannot draw a picture of kind %s (%s)", ref.kind, ref.filename)
             return None

@@ -21,6 +21,7 @@ then the bot's own token posts and edits as before.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,17 +49,22 @@ class MessageTokens:
         """Each server channel's newest token that may post a followup there now."""
         self._loading: dict[str, tuple[int, float]] = {}
         """Tokens of deferred "thinking" answers not given yet: (channel, until)."""
+        self._waiting: dict[tuple[str, int], list[asyncio.Future[None]]] = {}
+        """Letters waiting for the budget that a token for this channel ("c") or message
+        ("m") would send at once (`usable`)."""
 
     def remember(self, message_id: int, token: str) -> None:
         """A fresh token whose original response is this message (the newest one wins)."""
         now = self._clock()
         self._forget_expired(now)
         self._by_message[message_id] = Borrowed(token, now + LIFETIME)
+        self._wake("m", message_id)
 
     def posted(self, message_id: int, through: Borrowed) -> None:
         """A followup posted through this channel token: the same token edits it while it
         lasts."""
         self._by_message[message_id] = Borrowed(through.token, through.until, message_id)
+        self._wake("m", message_id)
 
     def token_for(self, message_id: int | None) -> Borrowed | None:
         """A token that may edit this message now, if a click brought one or it was posted
@@ -78,6 +84,7 @@ class MessageTokens:
             self._loading[token] = (channel_id, now + LIFETIME)
         else:
             self._by_channel[channel_id] = Borrowed(token, now + LIFETIME)
+            self._wake("c", channel_id)
 
     def resolved(self, token: str | None) -> None:
         """The deferred answer of this token was given: it may post followups now."""
@@ -88,6 +95,7 @@ class MessageTokens:
         newest = self._by_channel.get(channel_id)
         if until > self._clock() and (newest is None or newest.until < until):
             self._by_channel[channel_id] = Borrowed(token, until)
+            self._wake("c", channel_id)
 
     def for_channel(self, channel_id: int) -> Borrowed | None:
         """The channel's newest token that may post a followup there now."""
@@ -97,6 +105,32 @@ class MessageTokens:
         """Discord refused a followup through this token: the channel's next post goes by
         the bot's own route unless a newer interaction brings another."""
         _drop(self._by_channel, channel_id, token)
+
+    async def usable(self, *, channel: int | None = None, message: int | None = None) -> None:
+        """Return once a token may post in `channel`, or edit `message` (at once if one may
+        now). A letter waiting for the budget races this (`Sender`): a slash command's post
+        is stored before its "thinking" answer resolves the channel's token, and at 400
+        tables such posts waited for the budget behind the DMs for up to 50 s, only to go
+        out through the token that had come meanwhile (`bench.load`)."""
+        kind, key = ("c", channel) if channel is not None else ("m", message)
+        assert key is not None
+        if (self.for_channel(key) if kind == "c" else self.token_for(key)) is not None:
+            return
+        future = asyncio.get_running_loop().create_future()
+        waiting = self._waiting.setdefault((kind, key), [])
+        waiting.append(future)
+        try:
+            await future
+        finally:
+            if future in waiting:
+                waiting.remove(future)
+            if not waiting and self._waiting.get((kind, key)) is waiting:
+                del self._waiting[(kind, key)]
+
+    def _wake(self, kind: str, key: int) -> None:
+        for future in self._waiting.pop((kind, key), []):
+            if not future.done():
+                future.set_result(None)
 
     def _live(self, held: dict[int, Borrowed], key: int) -> Borrowed | None:
         """The token held under `key` while it lasts (an expired one is dropped)."""

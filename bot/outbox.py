@@ -58,6 +58,11 @@ class Deliverer(Protocol):
         channel post, that it goes out as an interaction's followup."""
         ...
 
+    async def borrowable(self, letter: Letter, living: int | None) -> None:
+        """Return once this letter may go outside the global limit after all (an
+        interaction's token came that sends it); never, for a letter none sends."""
+        ...
+
 
 class Sender:
     def __init__(
@@ -253,7 +258,6 @@ class Sender:
             self._resolve([posting.id])
             return True
         nonce = f"{await self.storage.nonce_salt()}{posting.id}"
-        drawn = await self.transport.prepare(letter)  # not in a slot: see `prepare`
         living = None
         if posting.table_id is not None:
             if letter.target == LIVING:
@@ -263,25 +267,27 @@ class Sender:
         kept = letter.target == LIVING or letter.living or letter.slot is not None
         body = letter.body.model_dump_json() if kept else ""
         if kept and self._shows(living, body):
-            await self._skip(posting)
+            await self._skip(posting)  # before its pictures are drawn: they would go unused
             return True
+        drawn = await self.transport.prepare(letter)  # not in a slot: see `prepare`
         # a channel post tried before may be out already as a followup (it has no nonce)
         again = posting.tries > 0 and letter.op == "send" and letter.kind == "c"
         exempt = self.transport.exempt(letter, living, again=again)
+        waited = False
+        if self.pacer is not None and not exempt:
+            waited, exempt = await self._budget(self.pacer, letter, living, again=again)
         if exempt and letter.op == "send" and letter.kind == "c":
             await self.storage.posting_tried(posting)  # before the followup: see `again`
-        if self.pacer is not None and not exempt:
-            waited = await self.pacer.take(rank_of(letter))
-            if waited and kept_key(posting) is not None:  # newer edits may be stored since
-                newer = await self._newest(posting, done)
-                if newer is not posting:
-                    posting, letter = newer, newer.letter
-                    nonce = f"{await self.storage.nonce_salt()}{posting.id}"
-                    body = letter.body.model_dump_json()
-                    if self._shows(living, body):
-                        await self._skip(posting)
-                        return True
-                    drawn = await self.transport.prepare(letter)
+        if waited and kept_key(posting) is not None:  # newer edits may be stored since
+            newer = await self._newest(posting, done)
+            if newer is not posting:
+                posting, letter = newer, newer.letter
+                nonce = f"{await self.storage.nonce_salt()}{posting.id}"
+                body = letter.body.model_dump_json()
+                if self._shows(living, body):
+                    await self._skip(posting)
+                    return True
+                drawn = await self.transport.prepare(letter)
         async with self._reply_slots if letter.op == "reply" else self._slots:
             outcome = await self.transport.deliver(letter, nonce, living, drawn, again=again)
         if outcome.verdict == "sent":
@@ -307,6 +313,28 @@ class Sender:
         self._handled.add(posting.id)
         self._resolve([posting.id])
         return True
+
+    async def _budget(self, pacer: Pacer, letter: Letter, living: int | None, *,
+                      again: bool) -> tuple[bool, bool]:
+        """Wait for the letter's share of the budget, or for an interaction's token that
+        sends it outside the limit, whichever comes first: (whether it waited, whether it
+        is exempt now). A slash command's table post is stored before its "thinking" answer
+        makes the channel's token usable: at 400 tables 385 of 400 such posts waited for the
+        budget behind the DMs (up to 54 s, holding their channel's later letters back) and
+        then went out through the token that had come meanwhile (`bench.load`). A post
+        tried before goes by the bot's route (`again`): it waits for the budget alone."""
+        take = asyncio.ensure_future(pacer.take(rank_of(letter)))
+        if again:
+            return await take, False
+        borrow = asyncio.ensure_future(self.transport.borrowable(letter, living))
+        try:
+            await asyncio.wait((take, borrow), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            borrow.cancel()
+            take.cancel()  # a waiter cancelled gives its turn away (`Pacer`)
+        if take.done() and not take.cancelled():
+            return take.result(), False
+        return True, True
 
     def _shows(self, living: int | None, body: str) -> bool:
         """Whether the kept message already shows this body (an edit to it changes nothing)."""

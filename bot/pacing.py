@@ -32,6 +32,10 @@ what discord.py sends on its own (command sync, member lookups). A cluster of N 
 one token gives each 45 / N."""
 
 # Who waits for the budget when it is short, first served first.
+ANSWER = -1
+"""An interaction's answer: outside the budget, but first for what it needs before it goes
+(its pictures: `bot.drawings`). And a DM channel's opening once it holds its turn
+(`bot.transport.OPENING`): the openings behind it wait for it."""
 PROMPT = 0
 """The DMs of the member who acted or is to act now: a prompt to answer, their private news,
 their casebook, the alert that their turn has come."""
@@ -46,6 +50,8 @@ def rank_of(letter: Letter) -> int:
     """Who goes first when the budget is short: it depends on whom a DM is for (`later`), not
     on what it is: a casebook is urgent to the member about to act on it, and can wait for
     the others."""
+    if not paced(letter):
+        return ANSWER
     if letter.kind == "u":
         return KEPT if letter.later else PROMPT
     return TABLE

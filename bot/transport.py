@@ -24,7 +24,8 @@ from bot.drawings import Drawn, as_file, with_images
 from bot.message_tokens import Borrowed, MessageTokens
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
-from bot.pacing import PROMPT, Pacer, paced, rank_of
+from bot.pacing import ANSWER, PROMPT, Pacer, paced, rank_of
+from bot.turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,17 @@ CANNOT_DM_RELATIONSHIP = 50278
 
 RECENT = 20
 """The channel's latest messages looked through for a post that may have gone out already."""
+
+OPENING = 2
+"""DM channels opened at once. discord.py sends every opening on one rate-limit bucket
+(`POST /users/@me/channels` has no channel in its route), one at a time without Discord's
+headers for it; budget handed to more than that waits there. At 400 tables (`bench.load`)
+the openings given the budget waited there a median 18 s, then went out together, past the
+global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s. An
+opening takes its turn by the rank of the letter that needs it, and the budget in its turn
+before anything else: paced by its letter's rank, a watcher's opening held a turn for seconds
+and the openings of the members to act waited behind it (1–2 a second for half a minute);
+paced with the acting members' DMs, each waited behind those (934 openings took 80 s)."""
 
 ORIGINAL = cast(int, "@original")
 """An interaction's own response as a webhook message id: discord.py types the id as int, and
@@ -72,7 +84,7 @@ class Outcome:
 class PictureSource(Protocol):
     """Draws a letter's pictures (`bot.drawings.Drawings`)."""
 
-    async def pictures(self, refs: Sequence[Picture]) -> Drawn: ...
+    async def pictures(self, refs: Sequence[Picture], priority: int) -> Drawn: ...
 
 
 class KnownChannels(Protocol):
@@ -102,6 +114,8 @@ class Transport:
         opens each member's once."""
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
+        self._openings = Turns(OPENING)
+        """DM channels being opened, most urgent first (`_dm_channel`)."""
 
     def open_dm_soon(self, user_id: int) -> None:
         """Open a member's DM channel now, in the background, because a seated member will
@@ -136,7 +150,7 @@ class Transport:
                 # sending it tries again, and says what Discord's refusal means
         if not letter.body.pictures or self.draw is None:
             return []
-        return await self.draw.pictures(letter.body.pictures)
+        return await self.draw.pictures(letter.body.pictures, rank_of(letter))
 
     def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
         """Whether the letter goes out through an interaction's webhook, outside the global
@@ -144,17 +158,27 @@ class Transport:
         message a token may edit. `again`: a channel post tried before, by the bot's route."""
         return not paced(letter) or (not again and self._borrowed(letter, living) is not None)
 
+    async def borrowable(self, letter: Letter, living: int | None) -> None:
+        """Return once an interaction's token may send this letter outside the global limit
+        (see `_borrowed`); never, for a letter no token sends."""
+        way = _borrowing(letter)
+        if way == "channel":
+            await self.tokens.usable(channel=letter.address)
+        elif way == "message" and living is not None:
+            await self.tokens.usable(message=living)
+        else:
+            await asyncio.get_running_loop().create_future()
+
     def _borrowed(self, letter: Letter, living: int | None) -> Borrowed | None:
         """An interaction's token for this letter: for a channel post, the channel's newest
         usable one; for an edit, one that may edit its message: the table message (a click
         on it, or posted as a followup), or a kept DM (a slot) whose own component the
         member clicked (the 13 Clues pass prompt, which becomes their case file and
         casebook)."""
-        if letter.op == "send" and letter.kind == "c":
+        way = _borrowing(letter)
+        if way == "channel":
             return self.tokens.for_channel(letter.address)
-        if letter.op == "edit" and letter.target == LIVING and letter.kind == "c":
-            return self.tokens.token_for(living)
-        if letter.kind == "u" and letter.slot is not None:
+        if way == "message":
             return self.tokens.token_for(living)
         return None
 
@@ -332,8 +356,9 @@ class Transport:
         if channel_id is None and self.known is not None:
             channel_id = await self.known.dm_channel(user_id)
         if channel_id is None:
-            await self._pace(rank)
-            data = await self.client.http.start_private_message(user_id)
+            async with self._openings.turn(rank):
+                await self._pace(ANSWER)  # holding a turn: see `OPENING`
+                data = await self.client.http.start_private_message(user_id)
             channel_id = int(data["id"])
             if self.known is not None:
                 await self.known.remember_dm_channel(user_id, channel_id)
@@ -373,6 +398,17 @@ class Transport:
         finally:
             for f in files:
                 f.close()
+
+
+def _borrowing(letter: Letter) -> Literal["channel", "message"] | None:
+    """How an interaction's token may send this letter: as a followup in its channel (a
+    channel post), as an edit of its message (the table message, a kept DM), or not."""
+    if letter.op == "send" and letter.kind == "c":
+        return "channel"
+    if (letter.op == "edit" and letter.target == LIVING and letter.kind == "c") or (
+            letter.kind == "u" and letter.slot is not None):
+        return "message"
+    return None
 
 
 def _id(data: Any) -> int | None:

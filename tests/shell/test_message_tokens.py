@@ -4,6 +4,8 @@ the newest one for a message or a channel, never past its lifetime, never while 
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.message_tokens import LIFETIME, MessageTokens
 
 
@@ -62,3 +64,33 @@ def test_a_channel_posts_through_its_newest_token_once_its_answer_is_given() -> 
     assert tokens.token_for(42) is None  # the click's lifetime, not the post's
     tokens.resolved("slow")  # answered after its lifetime: never usable
     assert tokens.for_channel(5) is None
+
+
+async def test_a_letter_waiting_for_the_budget_hears_of_a_token_that_sends_it() -> None:
+    """`usable` returns at once when a token may post in the channel or edit the message, and
+    otherwise as soon as one may: a click on the message, a followup posted through a
+    token, a channel's interaction answered (a "thinking" one only once its answer is
+    given)."""
+    tokens = MessageTokens()
+    tokens.offer(5, "click")
+    await asyncio.wait_for(tokens.usable(channel=5), 0.1)  # one may already
+
+    channel = asyncio.create_task(tokens.usable(channel=6))
+    message = asyncio.create_task(tokens.usable(message=42))
+    posted = asyncio.create_task(tokens.usable(message=43))
+    other = asyncio.create_task(tokens.usable(message=44))
+    await asyncio.sleep(0)
+    tokens.offer(6, "thinking", loading=True)
+    tokens.remember(41, "another message's click")
+    await asyncio.sleep(0.01)
+    assert not any(t.done() for t in (channel, message, posted, other))
+    tokens.resolved("thinking")
+    tokens.remember(42, "a click on it")
+    held = tokens.for_channel(6)
+    assert held is not None
+    tokens.posted(43, held)
+    await asyncio.wait_for(asyncio.gather(channel, message, posted), 0.1)
+    assert not other.done()
+    other.cancel()
+    await asyncio.gather(other, return_exceptions=True)
+    assert tokens._waiting == {}  # nothing left behind by a waiter that gave up

@@ -9,6 +9,7 @@ import time
 from bot.messages import Outgoing
 from bot.models import Letter
 from bot.pacing import (
+    ANSWER,
     BACK_OFF,
     DISCORD_LIMIT,
     JITTER,
@@ -98,6 +99,7 @@ def test_priorities_of_letters() -> None:
     assert rank_of(Letter.dm(1, body, slot="casebook", later=True)) == KEPT
     assert rank_of(Letter.dm(1, body, later=True)) == KEPT
     assert not paced(Letter.reply(3, "token", body)) and paced(Letter.edit(2, 4, body))
+    assert rank_of(Letter.reply(3, "token", body)) == ANSWER  # first for its pictures
 
 
 async def test_no_budget_is_handed_out_while_a_global_429_is_waited_out() -> None:

@@ -15,8 +15,9 @@ from bot.drawings import Drawings
 from bot.messages import Outgoing
 from bot.messages import Picture as PictureRef
 from bot.models import Letter
+from bot.pacing import ANSWER, Pacer
 from bot.thirteen_clues.game import GAME
-from bot.transport import Outcome, Transport
+from bot.transport import OPENING, Outcome, Transport
 from testkit.letters import play
 
 
@@ -163,3 +164,48 @@ def test_a_dms_channel_is_opened_while_it_is_prepared_not_in_a_sending_slot() ->
 
     before, outcome = asyncio.run(prepared_then_sent())
     assert before == [7] and opened == [7] and outcome.verdict == "sent"
+
+
+def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
+    """discord.py sends every DM channel's opening on one rate-limit bucket: budget handed to
+    more openings than go at once waited there, then went out together past the global
+    limit. So they take their turns here (`OPENING` at once), the acting member's first."""
+    release = asyncio.Event()
+    opened: list[int] = []
+    flying = [0, 0]  # now, most
+    paced: list[int] = []
+
+    class Recording(Pacer):
+        async def take(self, priority: int) -> bool:
+            paced.append(priority)
+            return False
+
+    class GatedHTTP(FakeHTTP):
+        async def start_private_message(self, user_id: int) -> dict[str, Any]:
+            flying[0] += 1
+            flying[1] = max(flying)
+            await release.wait()
+            opened.append(user_id)
+            flying[0] -= 1
+            return await super().start_private_message(user_id)
+
+    async def prepared() -> None:
+        client = FakeClient()
+        client.http = GatedHTTP()
+        transport = Transport(client, pacer=Recording())  # type: ignore[arg-type]
+        body = Outgoing(content="news")
+        first = [asyncio.create_task(transport.prepare(Letter.dm(u, body, later=True)))
+                 for u in range(1, OPENING + 1)]
+        await asyncio.sleep(0.01)
+        later = [asyncio.create_task(transport.prepare(Letter.dm(u, body, later=True)))
+                 for u in (11, 12)]
+        acting = asyncio.create_task(transport.prepare(Letter.dm(13, body)))
+        await asyncio.sleep(0.01)
+        release.set()
+        await asyncio.gather(*first, *later, acting)
+
+    asyncio.run(prepared())
+    assert flying[1] == OPENING
+    assert opened == [*range(1, OPENING + 1), 13, 11, 12]
+    # in its turn an opening is paced first: the openings behind it wait for it
+    assert paced == [ANSWER] * len(opened)
