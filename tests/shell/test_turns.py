@@ -5,19 +5,28 @@ its turn came, passes the turn on."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 
 from bot.turns import Turns
+
+
+def holding(turns: Turns, release: asyncio.Event, order: list[str]
+           ) -> Callable[[str, int], Coroutine[None, None, None]]:
+    """A task body that takes a turn at `priority`, notes its name, and holds the turn until
+    `release`."""
+    async def hold(name: str, priority: int) -> None:
+        async with turns.turn(priority):
+            order.append(name)
+            await release.wait()
+
+    return hold
 
 
 async def test_waiters_are_served_most_urgent_first_then_in_arrival_order() -> None:
     turns = Turns(2)
     release = asyncio.Event()
     order: list[str] = []
-
-    async def hold(name: str, priority: int) -> None:
-        async with turns.turn(priority):
-            order.append(name)
-            await release.wait()
+    hold = holding(turns, release, order)
 
     first = [asyncio.create_task(hold(n, 2)) for n in ("a", "b")]  # both hold a turn
     await asyncio.sleep(0)
@@ -34,15 +43,11 @@ async def test_a_cancelled_waiter_passes_its_turn_on() -> None:
     turns = Turns(1)
     release = asyncio.Event()
     order: list[str] = []
+    hold = holding(turns, release, order)
 
-    async def hold(name: str) -> None:
-        async with turns.turn(0):
-            order.append(name)
-            await release.wait()
-
-    holder = asyncio.create_task(hold("holder"))
+    holder = asyncio.create_task(hold("holder", 0))
     await asyncio.sleep(0)
-    gone, handed, last = (asyncio.create_task(hold(n)) for n in ("gone", "handed", "last"))
+    gone, handed, last = (asyncio.create_task(hold(n, 0)) for n in ("gone", "handed", "last"))
     await asyncio.sleep(0.01)
     gone.cancel()  # cancelled while it waits
     release.set()
@@ -58,11 +63,7 @@ async def test_a_waiter_is_not_passed_by_more_urgent_ones_that_came_long_after_i
     turns = Turns(1, step=3.0, clock=lambda: now[0])
     release = asyncio.Event()
     order: list[str] = []
-
-    async def hold(name: str, priority: int) -> None:
-        async with turns.turn(priority):
-            order.append(name)
-            await release.wait()
+    hold = holding(turns, release, order)
 
     tasks = [asyncio.create_task(hold("holder", 0))]
     await asyncio.sleep(0)
