@@ -210,7 +210,9 @@ def living(
     table = table.model_copy(update={"feed": feed})
     if not fresh:
         return table, [Letter.edit(table.channel_id, LIVING, body)]
-    retired = Outgoing(content="\n".join(shown)) if carry_feed and shown else Outgoing.retired()
+    # an AI's held steps joined the feed unchecked: the retired message's feed may pass the
+    # limit (2,093 characters at 400 tables, `bench.load`: Discord refused the edit)
+    retired = Outgoing(content=fitted(shown)) if carry_feed and shown else Outgoing.retired()
     if was_lobby:
         retired = Outgoing(content=tr(lang, "🪑 **{game}**: this table has started below.",
                                       game=game.title))

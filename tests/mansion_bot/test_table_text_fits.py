@@ -33,3 +33,15 @@ def test_one_news_longer_than_a_message_is_cut_not_refused() -> None:
     state, _ = next(games(4, 1))
     _, letters = news.living(plug(GAME), table_for(state), state, "x" * 2500)
     assert all(len(letter.body.content or "") <= CONTENT_LIMIT for letter in letters)
+
+
+def test_a_retired_message_carrying_a_long_feed_fits() -> None:
+    """An AI's held steps join the feed unchecked; the message retired with that feed keeps
+    its newest news within the limit."""
+    state, _ = next(games(4, 1))
+    feed = [f"{i:03} " + "·" * 96 for i in range(21)]  # 2,120 characters
+    table = table_for(state).model_copy(update={"feed": feed})
+    _, letters = news.living(plug(GAME), table, state, "🕵️ news", fresh=True, carry_feed=True)
+    retired = letters[0].body.content or ""
+    assert len(retired) <= CONTENT_LIMIT, len(retired)
+    assert retired.endswith(feed[-1]) and feed[-2] in retired
