@@ -21,11 +21,11 @@ import asyncpg
 from bot.languages import FRESH_SECONDS
 from testkit.play import first_of_each
 from testkit.standin import running_standin
-from testkit.standin.process import BotProcess
+from testkit.standin.process import NO_HELPERS, BotProcess
 from testkit.standin.records import Message, User
 from testkit.standin.server import DiscordStandIn
 
-ENV = {"AI_DELAY_SECONDS": "0.3", "SHARD_COUNT": "2", "AI_WORKERS": "0", "DRAW_WORKERS": "0"}
+ENV = {"AI_DELAY_SECONDS": "0.3", "SHARD_COUNT": "2", **NO_HELPERS}
 
 
 async def rows(url: str, sql: str, *args: object) -> list[asyncpg.Record]:
