@@ -154,6 +154,12 @@ class Letter(BaseModel):
     def address(self) -> int:
         return int(self.to.split(":", 1)[1])
 
+    @property
+    def channel_post(self) -> bool:
+        """A new message in a server channel: one an interaction's followup may post, and
+        one that carries no nonce when it does."""
+        return self.op == "send" and self.kind == "c"
+
 
 class Posting(BaseModel):
     """A stored letter on its way: its row id (the nonce comes from it) and its tries."""

@@ -271,12 +271,12 @@ class Sender:
             return True
         drawn = await self.transport.prepare(letter)  # not in a slot: see `prepare`
         # a channel post tried before may be out already as a followup (it has no nonce)
-        again = posting.tries > 0 and letter.op == "send" and letter.kind == "c"
+        again = posting.tries > 0 and letter.channel_post
         exempt = self.transport.exempt(letter, living, again=again)
         waited = False
         if self.pacer is not None and not exempt:
             waited, exempt = await self._budget(self.pacer, letter, living, again=again)
-        if exempt and letter.op == "send" and letter.kind == "c":
+        if exempt and letter.channel_post:
             await self.storage.posting_tried(posting)  # before the followup: see `again`
         if waited and kept_key(posting) is not None:  # newer edits may be stored since
             newer = await self._newest(posting, done)

@@ -191,7 +191,7 @@ class Transport:
         `again`: a channel post tried before (a followup carries no nonce: it may be posted
         already, see `_posted_before`)."""
         try:
-            if again and letter.op == "send" and letter.kind == "c":
+            if again and letter.channel_post:
                 found = await self._posted_before(letter)
                 if found is not None:
                     return found
@@ -218,7 +218,7 @@ class Transport:
         the token for it (expired, or the message is gone: the bot's own route then sends
         it, or posts it again)."""
         try:
-            if letter.op == "send" and letter.kind == "c":
+            if letter.channel_post:
                 return await self._post_through(borrowed, letter, drawn)
             assert living is not None
             edit = letter.model_copy(update={"op": "reply", "token": borrowed.token,
@@ -403,7 +403,7 @@ class Transport:
 def _borrowing(letter: Letter) -> Literal["channel", "message"] | None:
     """How an interaction's token may send this letter: as a followup in its channel (a
     channel post), as an edit of its message (the table message, a kept DM), or not."""
-    if letter.op == "send" and letter.kind == "c":
+    if letter.channel_post:
         return "channel"
     if (letter.op == "edit" and letter.target == LIVING and letter.kind == "c") or (
             letter.kind == "u" and letter.slot is not None):
