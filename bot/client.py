@@ -24,6 +24,7 @@ from bot.interactions import answer, expired, language_of, unchanged
 from bot.languages import Languages
 from bot.lease import Lease
 from bot.lobby import TableClick
+from bot.models import Letter
 from bot.outbox import Sender
 from bot.pacing import GlobalHold, Pacer
 from bot.plug import AnyGame
@@ -186,7 +187,8 @@ class DeductionBot(commands.AutoShardedBot):
             return
         await self.storage.identify_turn(shard_id % self._buckets, IDENTIFY_SPACING)
 
-    def _wake(self) -> None:
+    def _wake(self, letters: Sequence[Letter] = ()) -> None:
+        self.sender.urge(letters)
         self.sender.kick()
         self.timers.wake()
 

@@ -112,6 +112,9 @@ class Letter(BaseModel):
     """A DM to a member who neither acted nor is to act now (another member's casebook or
     news, a watcher's): when the budget is short it goes after the table message (issue 21:
     the acting member's own DMs first, others' last)."""
+    own: bool = False
+    """A DM to the member whose click or command made the change: when the budget is short it
+    goes first (`bot.pacing.OWN`)."""
 
     @classmethod
     def post(cls, channel_id: int, body: Outgoing, *, living: bool = False) -> Letter:
@@ -123,8 +126,9 @@ class Letter(BaseModel):
 
     @classmethod
     def dm(cls, user_id: int, body: Outgoing, *, once: str | None = None,
-           slot: str | None = None, later: bool = False) -> Letter:
-        return cls(to=f"u:{user_id}", op="send", body=body, once=once, slot=slot, later=later)
+           slot: str | None = None, later: bool = False, own: bool = False) -> Letter:
+        return cls(to=dm_to(user_id), op="send", body=body, once=once, slot=slot, later=later,
+                   own=own)
 
     @classmethod
     def reply(
@@ -159,6 +163,11 @@ class Letter(BaseModel):
         """A new message in a server channel: one an interaction's followup may post, and
         one that carries no nonce when it does."""
         return self.op == "send" and self.kind == "c"
+
+
+def dm_to(user_id: int) -> str:
+    """A member's DMs as a letter's destination (`Letter.to`)."""
+    return f"u:{user_id}"
 
 
 class Posting(BaseModel):

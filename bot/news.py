@@ -77,30 +77,34 @@ def letters(
     `slow`: the letters rendered ahead in the thinkers' pool (`GameModule.slow_letters`), by
     seat. `langs`: each member's language (user → code), that of their DMs; the channel
     reads the table's (`languages.of`). `acted`: the seat whose member's interaction made
-    this change: its DMs, and those of the seats to act, go before the table message when
-    the budget is short; the others' are `later` (issue 21)."""
+    this change: its DMs (and `told`'s) are `own`, first when the budget is short; those of
+    the seats to act go after the table message, and the others' are `later`, last (issue
+    21)."""
     owed: list[Letter] = []
     to_act = set() if game.is_over(state) else set(game.waiting_on(state))
-    first = to_act | {s for s in (acted, told) if s is not None}
+    own = {s for s in (acted, told) if s is not None}
+    first = to_act | own
     prompted: set[int] = set()  # seats this change DMs a prompt: for `dm`, that is the alert
     for seat, ref in enumerate(table.seats):
         if ref.human is None:
             continue
         lang = langs.get(ref.human, SOURCE)
         out = game.letter(table, state, events, seat, lang=lang)
-        later = seat not in first
+        later, mine = seat not in first, seat in own
         if out is not None and not (seat == told and not out.pictures):
             owed.append(Letter.dm(ref.human, headed(game, table, out, lang),
-                                  slot=game.letter_slot(state, events, seat), later=later))
+                                  slot=game.letter_slot(state, events, seat), later=later,
+                                  own=mine))
             if out.components:
                 prompted.add(seat)
         if slow is not None and seat in slow:
             owed.append(Letter.dm(ref.human, headed(game, table, slow[seat], lang),
-                                  later=later))
+                                  later=later, own=mine))
         kept_dms = game.slots(table, state, events, seat, catch_up=seat in newly_waiting,
                               lang=lang) if seat in to_act else {}
         for slot, kept in kept_dms.items():
-            owed.append(Letter.dm(ref.human, headed(game, table, kept, lang), slot=slot))
+            owed.append(Letter.dm(ref.human, headed(game, table, kept, lang), slot=slot,
+                                  own=mine))
         if not channel and game.is_over(state):  # the channel cannot show the end
             bye = game.farewell(table, state, seat, lang=lang)
             if bye is not None:

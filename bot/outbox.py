@@ -18,7 +18,7 @@ from typing import Protocol
 
 from bot.drawings import Drawn
 from bot.models import LIVING, ON_ITS_WAY, Letter, Posting
-from bot.pacing import Pacer, rank_of
+from bot.pacing import Pacer, paced, rank_of
 from bot.storage import Storage
 from bot.storage.common import CLAIM_SECONDS
 from bot.transport import Outcome
@@ -46,7 +46,7 @@ Undeliverable = Callable[[Posting, Outcome], Awaitable[None]]
 
 
 class Deliverer(Protocol):
-    async def prepare(self, letter: Letter) -> Drawn: ...
+    async def prepare(self, letter: Letter, rank: int | None = None) -> Drawn: ...
 
     async def deliver(
         self, letter: Letter, nonce: str, living: int | None, drawn: Drawn, *,
@@ -92,6 +92,9 @@ class Sender:
         tables) a reply queued behind hundreds of DMs and channel posts came after 10 s."""
         self._kicked = asyncio.Event()
         self._busy: dict[str, asyncio.Task[None]] = {}
+        self._urgent: dict[str, int] = {}
+        """The most urgent rank of a letter stored for a destination while its worker had it
+        in hand (`urge`): the worker's letters go at that rank, since it waits behind them."""
         self._watch: dict[int, asyncio.Future[None]] = {}
         self._handled: set[int] = set()
         """Letters finished (sent, failed, or put off) since the current read of the due
@@ -143,6 +146,19 @@ class Sender:
 
     def kick(self) -> None:
         self._kicked.set()
+
+    def urge(self, letters: Iterable[Letter]) -> None:
+        """A change stored these letters: where one is more urgent than the letters of its
+        destination in a worker's hand, which it must wait for (a destination's order), those
+        go at its rank (`Pacer.hurry`)."""
+        for letter in letters:
+            if letter.to not in self._busy or not paced(letter):
+                continue
+            rank = rank_of(letter)
+            if rank < self._urgent.get(letter.to, rank + 1):
+                self._urgent[letter.to] = rank
+                if self.pacer is not None:
+                    self.pacer.hurry(letter.to, rank)
 
     @property
     def working(self) -> int:
@@ -217,18 +233,19 @@ class Sender:
         try:
             later = superseded(postings)
             done: set[int] = set()
-            for posting in postings:
+            for posting, rank in zip(postings, behind(postings), strict=True):
                 if posting.id in done:
                     continue  # replaced by a newer one while it waited for the budget
                 if posting.id in later:
                     await self._skip(posting)
-                elif not await self._one(posting, done):
+                elif not await self._one(posting, done, rank):
                     break  # the rest of this destination waits for it
         except Exception:
             log.exception("delivery to %s failed", destination)
             await asyncio.sleep(1.0)  # a storage fault: do not spin on it
         finally:
             self._busy.pop(destination, None)
+            self._urgent.pop(destination, None)
             with contextlib.suppress(Exception):  # else its claim runs out
                 await self.storage.release_destination(destination)
             self.kick()
@@ -241,10 +258,11 @@ class Sender:
             except Exception:
                 log.exception("could not renew the outbox's claims; trying again")
 
-    async def _one(self, posting: Posting, done: set[int]) -> bool:
+    async def _one(self, posting: Posting, done: set[int], rank: int) -> bool:
         """Deliver one letter; False when it must be tried again later. A kept message's
         edit that waited for the budget goes out with the newest body stored for it since
-        (the letters it replaces are added to `done`, marked without a request)."""
+        (the letters it replaces are added to `done`, marked without a request). `rank`: the
+        most urgent of the letters in hand behind it, which wait for it."""
         letter = posting.letter
         if letter.op == "reply" and letter.follows:
             siblings = range(posting.id - letter.follows, posting.id)
@@ -269,13 +287,14 @@ class Sender:
         if kept and self._shows(living, body):
             await self._skip(posting)  # before its pictures are drawn: they would go unused
             return True
-        drawn = await self.transport.prepare(letter)  # not in a slot: see `prepare`
+        rank = min(rank, self._urgent.get(letter.to, rank))
+        drawn = await self.transport.prepare(letter, rank)  # not in a slot: see `prepare`
         # a channel post tried before may be out already as a followup (it has no nonce)
         again = posting.tries > 0 and letter.channel_post
         exempt = self.transport.exempt(letter, living, again=again)
         waited = False
         if self.pacer is not None and not exempt:
-            waited, exempt = await self._budget(self.pacer, letter, living, again=again)
+            waited, exempt = await self._budget(self.pacer, letter, living, rank, again=again)
         if exempt and letter.channel_post:
             await self.storage.posting_tried(posting)  # before the followup: see `again`
         if waited and kept_key(posting) is not None:  # newer edits may be stored since
@@ -287,7 +306,7 @@ class Sender:
                 if self._shows(living, body):
                     await self._skip(posting)
                     return True
-                drawn = await self.transport.prepare(letter)
+                drawn = await self.transport.prepare(letter, rank)
         async with self._reply_slots if letter.op == "reply" else self._slots:
             outcome = await self.transport.deliver(letter, nonce, living, drawn, again=again)
         if outcome.verdict == "sent":
@@ -314,7 +333,7 @@ class Sender:
         self._resolve([posting.id])
         return True
 
-    async def _budget(self, pacer: Pacer, letter: Letter, living: int | None, *,
+    async def _budget(self, pacer: Pacer, letter: Letter, living: int | None, rank: int, *,
                       again: bool) -> tuple[bool, bool]:
         """Wait for the letter's share of the budget, or for an interaction's token that
         sends it outside the limit, whichever comes first: (whether it waited, whether it
@@ -323,7 +342,8 @@ class Sender:
         budget behind the DMs (up to 54 s, holding their channel's later letters back) and
         then went out through the token that had come meanwhile (`bench.load`). A post
         tried before goes by the bot's route (`again`): it waits for the budget alone."""
-        take = asyncio.ensure_future(pacer.take(rank_of(letter)))
+        rank = min(rank, self._urgent.get(letter.to, rank))  # `urge`d meanwhile
+        take = asyncio.ensure_future(pacer.take(rank, key=letter.to))
         if again:
             return await take, False
         borrow = asyncio.ensure_future(self.transport.borrowable(letter, living))
@@ -401,6 +421,16 @@ def superseded(postings: list[Posting]) -> set[int]:
             later.add(before.id)
         last[key] = posting
     return later
+
+
+def behind(postings: list[Posting]) -> list[int]:
+    """For each of a destination's letters (in order), the most urgent rank among it and the
+    letters after it, which wait for it."""
+    ranks: list[int] = []
+    for posting in reversed(postings):
+        rank = rank_of(posting.letter)
+        ranks.append(min(rank, ranks[-1]) if ranks else rank)
+    return ranks[::-1]
 
 
 def kept_key(posting: Posting) -> tuple[int | None, str] | None:

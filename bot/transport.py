@@ -23,8 +23,8 @@ from discord.http import Route
 from bot.drawings import Drawn, as_file, with_images
 from bot.message_tokens import Borrowed, MessageTokens
 from bot.messages import Outgoing, Picture
-from bot.models import LIVING, Letter
-from bot.pacing import ANSWER, PROMPT, Pacer, paced, rank_of
+from bot.models import LIVING, Letter, dm_to
+from bot.pacing import PROMPT, Pacer, paced, rank_of
 from bot.turns import Turns
 
 log = logging.getLogger(__name__)
@@ -51,11 +51,12 @@ OPENING = 2
 (`POST /users/@me/channels` has no channel in its route), one at a time without Discord's
 headers for it; budget handed to more than that waits there. At 400 tables (`bench.load`)
 the openings given the budget waited there a median 18 s, then went out together, past the
-global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s. An
-opening takes its turn by the rank of the letter that needs it, and the budget in its turn
-before anything else: paced by its letter's rank, a watcher's opening held a turn for seconds
-and the openings of the members to act waited behind it (1–2 a second for half a minute);
-paced with the acting members' DMs, each waited behind those (934 openings took 80 s)."""
+global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s. So at
+most this many wait there. An opening takes the budget at the rank of the letter that needs
+it, then a turn: paced in its turn, a watcher's opening held a turn for seconds and the
+openings of the members to act waited behind it; given the budget first in its turn (before
+anything else) the ramp's 934 openings took two thirds of the budget at 400 tables, and the
+members who had just started a game waited 10 s for their hand behind them."""
 
 ORIGINAL = cast(int, "@original")
 """An interaction's own response as a webhook message id: discord.py types the id as int, and
@@ -135,22 +136,24 @@ class Transport:
         except Exception as exc:  # Discord, the network, or the database (closing, say)
             log.info("could not open the DM channel of %s ahead: %r", user_id, exc)
 
-    async def prepare(self, letter: Letter) -> Drawn:
+    async def prepare(self, letter: Letter, rank: int | None = None) -> Drawn:
         """The letter's pictures, drawn before its turn to be sent, and a DM's channel,
         opened (the sender does this outside its sending slots: a letter waiting for its
         drawing, or for its member's DM channel to open under a short budget, must not hold
         up the letters that need neither; at 400 tables the DMs of new members waiting for
         their channels held every slot, and the table posts, outside the global limit,
-        waited for them)."""
+        waited for them). `rank`: the letter's priority, when more urgent letters to its
+        destination wait for it (None: its own)."""
+        rank = rank_of(letter) if rank is None else rank
         if letter.kind == "u":
             try:
-                await self._dm_channel(letter.address, rank_of(letter))
+                await self._dm_channel(letter.address, rank)
             except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as exc:
                 log.info("could not open the DM channel of %s yet: %r", letter.address, exc)
                 # sending it tries again, and says what Discord's refusal means
         if not letter.body.pictures or self.draw is None:
             return []
-        return await self.draw.pictures(letter.body.pictures, rank_of(letter))
+        return await self.draw.pictures(letter.body.pictures, rank)
 
     def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
         """Whether the letter goes out through an interaction's webhook, outside the global
@@ -340,9 +343,9 @@ class Transport:
                                    rank=rank)
         return Outcome("sent", _id(data))
 
-    async def _pace(self, rank: int | None) -> None:
+    async def _pace(self, rank: int | None, key: str | None = None) -> None:
         if self.pacer is not None and rank is not None:
-            await self.pacer.take(rank)
+            await self.pacer.take(rank, key)
 
     async def _dm_channel(self, user_id: int, rank: int) -> int:
         """The member's DM channel, opened once and kept (in the database, when `known`): it
@@ -351,13 +354,15 @@ class Transport:
         channels for 934 members)."""
         opening = self._opening.get(user_id)
         if opening is not None and opening is not asyncio.current_task():
+            if self.pacer is not None:
+                self.pacer.hurry(dm_to(user_id), rank)  # its opening waits at its rank
             await asyncio.wait([opening])
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None and self.known is not None:
             channel_id = await self.known.dm_channel(user_id)
         if channel_id is None:
+            await self._pace(rank, dm_to(user_id))  # before its turn: see `OPENING`
             async with self._openings.turn(rank):
-                await self._pace(ANSWER)  # holding a turn: see `OPENING`
                 data = await self.client.http.start_private_message(user_id)
             channel_id = int(data["id"])
             if self.known is not None:

@@ -25,7 +25,7 @@ async def toggle(tables: TableService, table_id: int, user_id: int, place: Place
         on = user_id not in now
         kept = [*now, user_id] if on else [u for u in now if u != user_id]
         after = table.model_copy(update={"options": {**table.options, WATCHERS: kept}})
-        owed = [Letter.dm(user_id, news_dm(game, after, lang), slot=SLOT)] if on else []
+        owed = [Letter.dm(user_id, news_dm(game, after, lang), slot=SLOT, own=True)] if on else []
         await tables._store(Change(after, expected=table.version, letters=owed))
     if on:
         return tr(lang, "👀 You are watching this {game} table: what the channel is told comes "

@@ -9,7 +9,7 @@ import threading
 
 from bot.drawings import IN_HAND, Drawings
 from bot.messages import Picture as PictureRef
-from bot.pacing import ANSWER, KEPT, PROMPT, TABLE
+from bot.pacing import ANSWER, KEPT, OWN, PROMPT, TABLE
 from bot.pictures.picture import Picture
 
 
@@ -32,8 +32,9 @@ async def test_the_most_urgent_pictures_are_drawn_first() -> None:
                  for i in range(IN_HAND)]
         await asyncio.sleep(0.05)
         waiting = [asyncio.create_task(drawings.pictures([ref(name)], priority))
-                   for name, priority in (("others' casebook", KEPT), ("table", TABLE),
-                                          ("own hand", PROMPT), ("an answer", ANSWER))]
+                   for name, priority in (("others' casebook", KEPT), ("a prompt", PROMPT),
+                                          ("table", TABLE), ("own hand", OWN),
+                                          ("an answer", ANSWER))]
         await asyncio.sleep(0.05)
         gate.set()
         results = await asyncio.wait_for(asyncio.gather(*early, *waiting), 5.0)
@@ -41,4 +42,4 @@ async def test_the_most_urgent_pictures_are_drawn_first() -> None:
         drawings.close()
     assert all(len(r) == 1 for r in results)
     assert drawn[:IN_HAND] == [f"early {i}" for i in range(IN_HAND)]
-    assert drawn[IN_HAND:] == ["an answer", "own hand", "table", "others' casebook"]
+    assert drawn[IN_HAND:] == ["an answer", "own hand", "table", "a prompt", "others' casebook"]

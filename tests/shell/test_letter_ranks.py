@@ -1,13 +1,14 @@
 """Who a DM is for decides its rank when the REST budget is short (issue 21): the DMs of the
-member who acted and of the members to act now (their prompt, their casebook, their alert) go
-before the table message; the other members' DMs (their case file, their news) after it."""
+member who acted go before the table message; those of the members to act now (their prompt,
+their casebook, their alert) after it; the other members' DMs (their case file, their news)
+last."""
 
 from __future__ import annotations
 
 import random
 
 from bot.news import letters
-from bot.pacing import KEPT, PROMPT, rank_of
+from bot.pacing import KEPT, OWN, PROMPT, rank_of
 from bot.plug import plug
 from bot.thirteen_clues.game import GAME
 from testkit.letters import table_for
@@ -35,7 +36,7 @@ def test_the_acting_and_awaited_members_dms_go_first_and_the_others_last() -> No
                 if letter.kind != "u":
                     continue
                 seat = users[letter.address]
-                expected = PROMPT if seat in waiting or seat == acted else KEPT
+                expected = OWN if seat == acted else PROMPT if seat in waiting else KEPT
                 assert rank_of(letter) == expected, (seed, seat, waiting, acted, letter.body)
                 what = "casebook" if letter.slot is not None else "dm"
                 ranks[what, expected] = ranks.get((what, expected), 0) + 1
@@ -43,5 +44,7 @@ def test_the_acting_and_awaited_members_dms_go_first_and_the_others_last() -> No
                 break
             acted = waiting[0]
             state, events = GAME.apply(state, GAME.ai_action(state, acted, "easy", rng))
-    # the deal's pass prompts and the awaited members' casebooks first; others' case files last
+    # the acting member's own DMs first; the deal's pass prompts and the awaited members'
+    # casebooks after the table; others' case files last
     assert ranks.get(("casebook", PROMPT), 0) > 10 and ranks.get(("casebook", KEPT), 0) >= 3, ranks
+    assert ranks.get(("dm", OWN), 0) + ranks.get(("casebook", OWN), 0) > 5, ranks

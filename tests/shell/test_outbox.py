@@ -35,7 +35,7 @@ class Script:
         self.lent: dict[str, asyncio.Event] = {}
         """Destinations an interaction's token sends to, outside the budget, once set."""
 
-    async def prepare(self, letter: Letter) -> Drawn:
+    async def prepare(self, letter: Letter, rank: int | None = None) -> Drawn:
         self.prepared.append(letter.body.content)
         await asyncio.sleep(self.drawing(letter))
         return []
@@ -360,3 +360,40 @@ async def test_a_letter_waiting_for_the_budget_goes_out_when_a_token_comes(
         await pacer.close()
     texts = [text for _, text, _ in script.calls]
     assert texts[:2] == ["the table", "its edit"] and set(texts[2:]) == {"news", "your turn"}
+
+
+async def test_a_destination_waiting_for_the_budget_goes_at_the_rank_of_what_waits_behind_it(
+        storage: SqliteStorage) -> None:
+    """Issue 21: a destination's letters go in order, so a DM that could wait (another
+    member's news) holds back the member's own DM behind it: it takes the budget at that
+    DM's rank, whether the own DM was in hand when it began to wait (u:7) or was stored while
+    it waited (u:9, `Sender.urge`). Both go before the table and another member's prompt."""
+    hold = asyncio.Event()  # the budget is spent until the test lets it go
+    pacer = Pacer(rate=20.0, gate=lambda: hold)  # 50 ms apart: the order is the pacer's
+    script = Script()
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0), pacer=pacer)
+
+    def news(text: str, user: int, *, later: bool = False, own: bool = False) -> Letter:
+        return Letter.dm(user, Outgoing(content=text), later=later, own=own)
+
+    first = await owe(storage, news("a prompt", 8), post("the table"),
+                      news("7's old news", 7, later=True), news("7's own", 7, own=True),
+                      news("9's old news", 9, later=True))
+    sender.start()
+    sender.kick()
+    try:
+        for _ in range(100):
+            if pacer.waited == 4:
+                break
+            await asyncio.sleep(0.02)
+        assert pacer.waited == 4 and script.calls == []
+        own = news("9's own", 9, own=True)
+        newer = await owe(storage, own)
+        sender.urge([own])
+        hold.set()
+        assert await sender.delivered([*first, *newer], 5.0)
+    finally:
+        await sender.stop()
+        await pacer.close()
+    assert [text for _, text, _ in script.calls] == [
+        "7's old news", "9's old news", "7's own", "9's own", "the table", "a prompt"]

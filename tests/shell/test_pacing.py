@@ -14,6 +14,7 @@ from bot.pacing import (
     DISCORD_LIMIT,
     JITTER,
     KEPT,
+    OWN,
     PROMPT,
     TABLE,
     GlobalHold,
@@ -34,12 +35,13 @@ async def test_the_bucket_paces_at_its_rate_and_serves_by_priority() -> None:
     await pacer.take(TABLE)  # the burst is spent: everyone below waits
     started = time.monotonic()
     tasks = [asyncio.create_task(one(n, r)) for n, r in
-             [("kept", KEPT), ("table", TABLE), ("prompt", PROMPT), ("table2", TABLE)]]
+             [("kept", KEPT), ("table", TABLE), ("prompt", PROMPT), ("table2", TABLE),
+              ("own", OWN)]]
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - started
-    assert served == ["prompt", "table", "table2", "kept"]
-    assert elapsed >= 4 / 20.0 * 0.9  # four more requests at 20 a second
-    assert pacer.waited == 4
+    assert served == ["own", "table", "table2", "prompt", "kept"]
+    assert elapsed >= 5 / 20.0 * 0.9  # five more requests at 20 a second
+    assert pacer.waited == 5
     await pacer.close()
 
 
@@ -94,6 +96,8 @@ async def test_a_late_wake_up_is_made_up_but_no_second_exceeds_the_ceiling() -> 
 def test_priorities_of_letters() -> None:
     body = Outgoing(content="x")
     assert rank_of(Letter.dm(1, body)) == PROMPT
+    assert rank_of(Letter.dm(1, body, own=True)) == OWN
+    assert rank_of(Letter.dm(1, body, slot="casebook", own=True)) == OWN  # asked for, or acting
     assert rank_of(Letter.post(2, body)) == TABLE
     assert rank_of(Letter.dm(1, body, slot="casebook")) == PROMPT  # the member's to act on
     assert rank_of(Letter.dm(1, body, slot="casebook", later=True)) == KEPT
@@ -137,4 +141,25 @@ async def test_a_global_429_is_charged_and_halves_the_share_for_a_while() -> Non
     assert after >= 20.0 * BACK_OFF * 0.9  # the whole share again
     for task in tasks:
         task.cancel()
+    await pacer.close()
+
+
+async def test_a_waiting_request_is_hurried_to_a_more_urgent_rank_never_slowed() -> None:
+    pacer = Pacer(rate=20.0, burst=1.0)
+    served: list[str] = []
+
+    async def one(name: str, rank: int, key: str | None = None) -> None:
+        await pacer.take(rank, key=key)
+        served.append(name)
+
+    await pacer.take(TABLE)  # the burst is spent: everyone below waits
+    tasks = [asyncio.create_task(one(n, r, k)) for n, r, k in
+             [("kept", KEPT, "u:1"), ("table", TABLE, None), ("own", OWN, "u:2")]]
+    await asyncio.sleep(0)
+    pacer.hurry("u:1", OWN)  # a DM of its destination behind it is the member's own
+    pacer.hurry("u:2", KEPT)  # never slowed
+    pacer.hurry("u:3", OWN)  # nothing waits for it
+    await asyncio.gather(*tasks)
+    assert served == ["own", "kept", "table"]
+    assert pacer.waited == 3
     await pacer.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Hashable
 from typing import Any
 
 import discord
@@ -15,7 +16,7 @@ from bot.drawings import Drawings
 from bot.messages import Outgoing
 from bot.messages import Picture as PictureRef
 from bot.models import Letter
-from bot.pacing import ANSWER, Pacer
+from bot.pacing import KEPT, PROMPT, Pacer
 from bot.thirteen_clues.game import GAME
 from bot.transport import OPENING, Outcome, Transport
 from testkit.letters import play
@@ -176,7 +177,7 @@ def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
     paced: list[int] = []
 
     class Recording(Pacer):
-        async def take(self, priority: int) -> bool:
+        async def take(self, priority: int, key: Hashable | None = None) -> bool:
             paced.append(priority)
             return False
 
@@ -207,5 +208,6 @@ def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
     asyncio.run(prepared())
     assert flying[1] == OPENING
     assert opened == [*range(1, OPENING + 1), 13, 11, 12]
-    # in its turn an opening is paced first: the openings behind it wait for it
-    assert paced == [ANSWER] * len(opened)
+    # each opening is paced at the rank of the letter that needs it, before its turn: one
+    # that can wait waits for the budget without holding a turn
+    assert paced == [KEPT] * (OPENING + 2) + [PROMPT]
