@@ -52,6 +52,8 @@ class MessageTokens:
         self._waiting: dict[tuple[str, int], list[asyncio.Future[None]]] = {}
         """Letters waiting for the budget that a token for this channel ("c") or message
         ("m") would send at once (`usable`)."""
+        self._wanted: dict[int, asyncio.Event] = {}
+        """Channels whose waiters an answer not given yet is watching for (`awaited`)."""
 
     def remember(self, message_id: int, token: str) -> None:
         """A fresh token whose original response is this message (the newest one wins)."""
@@ -119,6 +121,9 @@ class MessageTokens:
         future = asyncio.get_running_loop().create_future()
         waiting = self._waiting.setdefault((kind, key), [])
         waiting.append(future)
+        wanted = self._wanted.pop(key, None) if kind == "c" else None
+        if wanted is not None:
+            wanted.set()
         try:
             await future
         finally:
@@ -126,6 +131,25 @@ class MessageTokens:
                 waiting.remove(future)
             if not waiting and self._waiting.get((kind, key)) is waiting:
                 del self._waiting[(kind, key)]
+
+    def coming(self, channel_id: int) -> bool:
+        """Whether a token for this channel is loading: a slash command's "thinking" answer,
+        given soon, will let its followups post there."""
+        now = self._clock()
+        return any(c == channel_id and until > now for c, until in self._loading.values())
+
+    async def awaited(self, token: str) -> None:
+        """Return once a letter waits for a token of the channel this loading token will
+        post in (`usable`); never, for a token that is not loading. The answer that resolves
+        it must not wait for that letter: a slash command's answer waits briefly for its
+        change's news (`bot.outbox.REPLY_WAIT`), and its table post for its token."""
+        held = self._loading.get(token)
+        if held is None:
+            await asyncio.get_running_loop().create_future()
+            return
+        channel_id = held[0]
+        while ("c", channel_id) not in self._waiting:
+            await self._wanted.setdefault(channel_id, asyncio.Event()).wait()
 
     def _wake(self, kind: str, key: int) -> None:
         for future in self._waiting.pop((kind, key), []):

@@ -41,6 +41,9 @@ NEWER = 50
 the same message."""
 REPLY_WAIT = 1.5
 """How long a reply waits for the news of its own change before it answers anyway."""
+TOKEN_WAIT = 3.0
+"""How long a channel post waits for a token on its way (`Deliverer.coming`) before it
+takes the budget too, whichever comes first."""
 
 Undeliverable = Callable[[Posting, Outcome], Awaitable[None]]
 
@@ -61,6 +64,16 @@ class Deliverer(Protocol):
     async def borrowable(self, letter: Letter, living: int | None) -> None:
         """Return once this letter may go outside the global limit after all (an
         interaction's token came that sends it); never, for a letter none sends."""
+        ...
+
+    def coming(self, letter: Letter) -> bool:
+        """Whether a token that sends this letter outside the global limit is on its way
+        (an interaction's answer not given yet)."""
+        ...
+
+    async def awaited(self, letter: Letter) -> None:
+        """Return once a letter waits for the token this answer gives (`coming`); never for
+        another letter."""
         ...
 
 
@@ -264,10 +277,8 @@ class Sender:
         (the letters it replaces are added to `done`, marked without a request). `rank`: the
         most urgent of the letters in hand behind it, which wait for it."""
         letter = posting.letter
-        if letter.op == "reply" and letter.follows:
-            siblings = range(posting.id - letter.follows, posting.id)
-            if not await self.delivered(siblings, REPLY_WAIT):
-                letter = letter.with_note(letter.pending or ON_ITS_WAY)
+        if letter.op == "reply" and letter.follows and not await self._news_out(posting):
+            letter = letter.with_note(letter.pending or ON_ITS_WAY)
         if letter.kind == "u" and await self.storage.dm_closed(
             letter.address, time.time()
         ):
@@ -333,6 +344,21 @@ class Sender:
         self._resolve([posting.id])
         return True
 
+    async def _news_out(self, reply: Posting) -> bool:
+        """Whether the news of a reply's change is out, waited for briefly; not when a letter
+        of it waits for the token this reply gives (a slash command's table post): at 400
+        tables each such answer and post waited for each other until `REPLY_WAIT` ran out,
+        or the post took the budget first and went by the bot's route (`bench.load`)."""
+        siblings = range(reply.id - reply.letter.follows, reply.id)
+        news = asyncio.ensure_future(self.delivered(siblings, REPLY_WAIT))
+        held = asyncio.ensure_future(self.transport.awaited(reply.letter))
+        try:
+            await asyncio.wait((news, held), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            held.cancel()
+            news.cancel()
+        return news.done() and not news.cancelled() and news.result()
+
     async def _budget(self, pacer: Pacer, letter: Letter, living: int | None, rank: int, *,
                       again: bool) -> tuple[bool, bool]:
         """Wait for the letter's share of the budget, or for an interaction's token that
@@ -340,8 +366,15 @@ class Sender:
         is exempt now). A slash command's table post is stored before its "thinking" answer
         makes the channel's token usable: at 400 tables 385 of 400 such posts waited for the
         budget behind the DMs (up to 54 s, holding their channel's later letters back) and
-        then went out through the token that had come meanwhile (`bench.load`). A post
-        tried before goes by the bot's route (`again`): it waits for the budget alone."""
+        then went out through the token that had come meanwhile (`bench.load`); given the
+        budget sooner, 111 of them went by the bot's route, and so did 251 edits of them. So
+        a post whose token is on its way waits for it first (`TOKEN_WAIT`). A post tried
+        before goes by the bot's route (`again`): it waits for the budget alone."""
+        if not again and self.transport.coming(letter):
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(TOKEN_WAIT):
+                    await self.transport.borrowable(letter, living)
+                    return True, True
         rank = min(rank, self._urgent.get(letter.to, rank))  # `urge`d meanwhile
         take = asyncio.ensure_future(pacer.take(rank, key=letter.to))
         if again:

@@ -172,6 +172,18 @@ class Transport:
         else:
             await asyncio.get_running_loop().create_future()
 
+    def coming(self, letter: Letter) -> bool:
+        """Whether a token that would post this letter outside the global limit is on its
+        way: a slash command's answer not given yet, in the letter's channel."""
+        return _borrowing(letter) == "channel" and self.tokens.coming(letter.address)
+
+    async def awaited(self, letter: Letter) -> None:
+        """Return once a letter waits for the token this answer resolves (`coming`)."""
+        if letter.op == "reply" and letter.token is not None:
+            await self.tokens.awaited(letter.token)
+        else:
+            await asyncio.get_running_loop().create_future()
+
     def _borrowed(self, letter: Letter, living: int | None) -> Borrowed | None:
         """An interaction's token for this letter: for a channel post, the channel's newest
         usable one; for an edit, one that may edit its message: the table message (a click

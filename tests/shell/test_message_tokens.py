@@ -94,3 +94,26 @@ async def test_a_letter_waiting_for_the_budget_hears_of_a_token_that_sends_it() 
     other.cancel()
     await asyncio.gather(other, return_exceptions=True)
     assert tokens._waiting == {}  # nothing left behind by a waiter that gave up
+
+
+async def test_a_loading_answer_hears_of_a_letter_waiting_for_its_token() -> None:
+    """A slash command's post waits for the command's token (`coming`) and the command's
+    answer, which waits for the news, hears that it must not wait for it (`awaited`)."""
+    now = [100.0]
+    tokens = MessageTokens(clock=lambda: now[0])
+    tokens.offer(5, "thinking", loading=True)
+    assert tokens.coming(5) and not tokens.coming(6)
+    heard = asyncio.create_task(tokens.awaited("thinking"))
+    never = asyncio.create_task(tokens.awaited("not loading"))
+    await asyncio.sleep(0)
+    assert not heard.done()
+    post = asyncio.create_task(tokens.usable(channel=5))
+    await asyncio.wait_for(heard, 1.0)
+    tokens.resolved("thinking")
+    await asyncio.wait_for(post, 1.0)
+    assert not tokens.coming(5) and not never.done()
+    never.cancel()
+    now[0] += LIFETIME + 1
+    tokens.offer(5, "late", loading=True)
+    now[0] += LIFETIME + 1
+    assert not tokens.coming(5)  # a token that can no longer come

@@ -11,7 +11,7 @@ import pytest
 
 from bot.drawings import Drawn
 from bot.messages import Outgoing
-from bot.models import Letter, Posting
+from bot.models import ON_ITS_WAY, Letter, Posting
 from bot.outbox import Sender
 from bot.pacing import Pacer, paced
 from bot.storage import Change, SqliteStorage
@@ -34,6 +34,10 @@ class Script:
         """The letters whose pictures were drawn (and DM channels opened)."""
         self.lent: dict[str, asyncio.Event] = {}
         """Destinations an interaction's token sends to, outside the budget, once set."""
+        self.loading: dict[str, str] = {}
+        """Answers not given yet (their tokens), and the destination each lends once given."""
+        self.borrowing: dict[str, asyncio.Event] = {}
+        """Destinations a letter waits for a token of, once set."""
 
     async def prepare(self, letter: Letter, rank: int | None = None) -> Drawn:
         self.prepared.append(letter.body.content)
@@ -44,7 +48,18 @@ class Script:
         return not paced(letter) or (not again and self.lending(letter.to).is_set())
 
     async def borrowable(self, letter: Letter, living: int | None) -> None:
+        self.borrowing.setdefault(letter.to, asyncio.Event()).set()
         await self.lending(letter.to).wait()
+
+    def coming(self, letter: Letter) -> bool:
+        return letter.to in self.loading.values()
+
+    async def awaited(self, letter: Letter) -> None:
+        to = self.loading.get(letter.token or "")
+        if to is None:
+            await asyncio.get_running_loop().create_future()
+        else:
+            await self.borrowing.setdefault(to, asyncio.Event()).wait()
 
     def lending(self, destination: str) -> asyncio.Event:
         return self.lent.setdefault(destination, asyncio.Event())
@@ -54,6 +69,8 @@ class Script:
         text = letter.body.content
         self.tries[text] = self.tries.get(text, 0) + 1
         self.calls.append((letter.to, text, nonce))
+        if letter.token in self.loading:  # an answer given: its token posts now
+            self.lending(self.loading.pop(letter.token)).set()
         await asyncio.sleep(self.delay(letter))
         return self.answer(letter, self.tries[text])
 
@@ -397,3 +414,29 @@ async def test_a_destination_waiting_for_the_budget_goes_at_the_rank_of_what_wai
         await pacer.close()
     assert [text for _, text, _ in script.calls] == [
         "7's old news", "9's old news", "7's own", "9's own", "the table", "a prompt"]
+
+
+async def test_a_slash_commands_post_waits_for_its_token_and_its_answer_does_not_wait_for_it(
+        storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: a slash command's table post is stored before its "thinking" answer gives
+    the token that posts it outside the budget, and the answer waits for its change's news.
+    The post waits for the token rather than take the budget (it would go by the bot's route,
+    and every edit of it after), and the answer goes at once, saying the news follows: at
+    400 tables each waited for the other until the answer's wait ran out (`bench.load`)."""
+    monkeypatch.setattr("bot.outbox.REPLY_WAIT", 60.0)  # only the fix lets them go in time
+    hold = asyncio.Event()  # no budget at all: only the token sends the post
+    pacer = Pacer(rate=1000.0, gate=lambda: hold)
+    script = Script()
+    script.loading["the command's token"] = "c:10"
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0), pacer=pacer)
+    ids = await owe(storage, post("the lobby"),
+                    Letter.reply(99, "the command's token", Outgoing(content="Table open."),
+                                 follows=1))
+    try:
+        assert await run_until_done(sender, ids, timeout=5.0)
+    finally:
+        await sender.stop()
+        await pacer.close()
+    assert [(to, text) for to, text, _ in script.calls] == [
+        ("i:99", f"Table open.\n-# {ON_ITS_WAY}"), ("c:10", "the lobby")]
+    assert pacer.waited == 0
