@@ -127,7 +127,7 @@ class Letter(BaseModel):
     @classmethod
     def dm(cls, user_id: int, body: Outgoing, *, once: str | None = None,
            slot: str | None = None, later: bool = False, own: bool = False) -> Letter:
-        return cls(to=dm_to(user_id), op="send", body=body, once=once, slot=slot, later=later,
+        return cls(to=f"u:{user_id}", op="send", body=body, once=once, slot=slot, later=later,
                    own=own)
 
     @classmethod
@@ -163,11 +163,6 @@ class Letter(BaseModel):
         """A new message in a server channel: one an interaction's followup may post, and
         one that carries no nonce when it does."""
         return self.op == "send" and self.kind == "c"
-
-
-def dm_to(user_id: int) -> str:
-    """A member's DMs as a letter's destination (`Letter.to`)."""
-    return f"u:{user_id}"
 
 
 class Posting(BaseModel):

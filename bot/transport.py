@@ -23,8 +23,8 @@ from discord.http import Route
 from bot.drawings import Drawn, as_file, with_images
 from bot.message_tokens import Borrowed, MessageTokens
 from bot.messages import Outgoing, Picture
-from bot.models import LIVING, Letter, dm_to
-from bot.pacing import PROMPT, Pacer, paced, rank_of
+from bot.models import LIVING, Letter
+from bot.pacing import ANSWER, PROMPT, Pacer, paced, rank_of
 from bot.turns import Turns
 
 log = logging.getLogger(__name__)
@@ -51,12 +51,14 @@ OPENING = 2
 (`POST /users/@me/channels` has no channel in its route), one at a time without Discord's
 headers for it; budget handed to more than that waits there. At 400 tables (`bench.load`)
 the openings given the budget waited there a median 18 s, then went out together, past the
-global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s. So at
-most this many wait there. An opening takes the budget at the rank of the letter that needs
-it, then a turn: paced in its turn, a watcher's opening held a turn for seconds and the
-openings of the members to act waited behind it; given the budget first in its turn (before
-anything else) the ramp's 934 openings took two thirds of the budget at 400 tables, and the
-members who had just started a game waited 10 s for their hand behind them."""
+global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s. An
+opening takes its turn by the rank of the letter that needs it, and the budget in its turn
+before anything else: paced by its letter's rank, a watcher's opening held a turn for seconds
+and the openings of the members to act waited behind it (1–2 a second for half a minute);
+paced with the acting members' DMs, each waited behind those (934 openings took 80 s); given
+the budget before its turn, openings left together again when the cores were busy (132
+global 429s at 400 tables). An opening begun ahead is hurried by the letter that waits for it
+(`Turns.hurry`)."""
 
 ORIGINAL = cast(int, "@original")
 """An interaction's own response as a webhook message id: discord.py types the id as int, and
@@ -355,9 +357,9 @@ class Transport:
                                    rank=rank)
         return Outcome("sent", _id(data))
 
-    async def _pace(self, rank: int | None, key: str | None = None) -> None:
+    async def _pace(self, rank: int | None) -> None:
         if self.pacer is not None and rank is not None:
-            await self.pacer.take(rank, key)
+            await self.pacer.take(rank)
 
     async def _dm_channel(self, user_id: int, rank: int) -> int:
         """The member's DM channel, opened once and kept (in the database, when `known`): it
@@ -366,15 +368,14 @@ class Transport:
         channels for 934 members)."""
         opening = self._opening.get(user_id)
         if opening is not None and opening is not asyncio.current_task():
-            if self.pacer is not None:
-                self.pacer.hurry(dm_to(user_id), rank)  # its opening waits at its rank
+            self._openings.hurry(user_id, rank)  # it waits at this letter's rank now
             await asyncio.wait([opening])
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None and self.known is not None:
             channel_id = await self.known.dm_channel(user_id)
         if channel_id is None:
-            await self._pace(rank, dm_to(user_id))  # before its turn: see `OPENING`
-            async with self._openings.turn(rank):
+            async with self._openings.turn(rank, user_id):
+                await self._pace(ANSWER)  # holding a turn: see `OPENING`
                 data = await self.client.http.start_private_message(user_id)
             channel_id = int(data["id"])
             if self.known is not None:

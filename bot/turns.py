@@ -13,7 +13,7 @@ import contextlib
 import heapq
 import itertools
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Hashable
 
 STEP = 3.0
 """Seconds of head start a waiter gets over one a rank less urgent (`Turns`)."""
@@ -34,25 +34,46 @@ class Turns:
         self._held = 0
         self._queue: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
+        self._waiting: dict[Hashable, tuple[float, int, asyncio.Future[None]]] = {}
+        """The waiters that came with a key, by key: when they came, their priority, their
+        turn."""
 
     @contextlib.asynccontextmanager
-    async def turn(self, priority: int) -> AsyncIterator[None]:
-        if self._held < self.size and not self._queue:
+    async def turn(self, priority: int, key: Hashable | None = None) -> AsyncIterator[None]:
+        """`key`: what the turn is for, by which `hurry` finds it."""
+        if self._held < self.size and all(f.done() for _, _, f in self._queue):
+            self._queue.clear()  # no waiter: only places `hurry` left behind
             self._held += 1
         else:
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            due = self._clock() + priority * self.step
-            heapq.heappush(self._queue, (due, next(self._order), future))
+            came = self._clock()
+            heapq.heappush(self._queue, (came + priority * self.step, next(self._order), future))
+            if key is not None:
+                self._waiting[key] = (came, priority, future)
             try:
                 await future
             except asyncio.CancelledError:
                 if future.done() and not future.cancelled():
                     self._release()  # handed its turn as it was cancelled: pass it on
                 raise
+            finally:
+                if key is not None and self._waiting.get(key, (0, 0, None))[2] is future:
+                    del self._waiting[key]
         try:
             yield
         finally:
             self._release()
+
+    def hurry(self, key: Hashable, priority: int) -> None:
+        """Serve the waiter for `key` at `priority` if that is more urgent than its own (a
+        member's opening begun ahead, `open_dm_soon`, that their own DM now waits for); its
+        old place is passed over when reached."""
+        waiting = self._waiting.get(key)
+        if waiting is None or waiting[1] <= priority or waiting[2].done():
+            return
+        came, _, future = waiting
+        self._waiting[key] = (came, priority, future)
+        heapq.heappush(self._queue, (came + priority * self.step, next(self._order), future))
 
     def _release(self) -> None:
         """Hand the turn to the most urgent waiter still waiting, or free it."""

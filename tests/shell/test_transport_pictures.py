@@ -16,7 +16,7 @@ from bot.drawings import Drawings
 from bot.messages import Outgoing
 from bot.messages import Picture as PictureRef
 from bot.models import Letter
-from bot.pacing import KEPT, PROMPT, Pacer
+from bot.pacing import ANSWER, Pacer
 from bot.thirteen_clues.game import GAME
 from bot.transport import OPENING, Outcome, Transport
 from testkit.letters import play
@@ -170,7 +170,8 @@ def test_a_dms_channel_is_opened_while_it_is_prepared_not_in_a_sending_slot() ->
 def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
     """discord.py sends every DM channel's opening on one rate-limit bucket: budget handed to
     more openings than go at once waited there, then went out together past the global
-    limit. So they take their turns here (`OPENING` at once), the acting member's first."""
+    limit. So they take their turns here (`OPENING` at once), the acting member's first,
+    and an opening begun ahead is hurried by the member's own DM that waits for it."""
     release = asyncio.Event()
     opened: list[int] = []
     flying = [0, 0]  # now, most
@@ -201,13 +202,15 @@ def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
         later = [asyncio.create_task(transport.prepare(Letter.dm(u, body, later=True)))
                  for u in (11, 12)]
         acting = asyncio.create_task(transport.prepare(Letter.dm(13, body)))
+        transport.open_dm_soon(14)  # seated: opened ahead, as a prompt's
         await asyncio.sleep(0.01)
+        own = asyncio.create_task(transport.prepare(Letter.dm(14, body, own=True)))
+        await asyncio.sleep(0.01)  # the member's own DM hurries the opening begun ahead
         release.set()
-        await asyncio.gather(*first, *later, acting)
+        await asyncio.gather(*first, *later, acting, own)
 
     asyncio.run(prepared())
     assert flying[1] == OPENING
-    assert opened == [*range(1, OPENING + 1), 13, 11, 12]
-    # each opening is paced at the rank of the letter that needs it, before its turn: one
-    # that can wait waits for the budget without holding a turn
-    assert paced == [KEPT] * (OPENING + 2) + [PROMPT]
+    assert opened == [*range(1, OPENING + 1), 14, 13, 11, 12]
+    # in its turn an opening is paced first: the openings behind it wait for it
+    assert paced == [ANSWER] * len(opened)

@@ -76,3 +76,29 @@ async def test_a_waiter_is_not_passed_by_more_urgent_ones_that_came_long_after_i
     await asyncio.wait_for(asyncio.gather(*tasks), 1.0)
     # due: others' picture 0 + 2 × 3 = 6, soon after 5, long after 6.5, table 2 + 3 = 5
     assert order == ["holder", "soon after", "table", "others' picture", "long after"]
+
+
+async def test_a_waiter_is_hurried_to_a_more_urgent_rank_and_its_old_place_is_passed_over(
+) -> None:
+    turns = Turns(1)
+    release = asyncio.Event()
+    order: list[str] = []
+
+    async def hold(name: str, priority: int, key: str | None = None) -> None:
+        async with turns.turn(priority, key):
+            order.append(name)
+            await release.wait()
+
+    first = asyncio.create_task(hold("holder", 0))
+    await asyncio.sleep(0)
+    waiting = [asyncio.create_task(hold(n, p, k)) for n, p, k in
+               (("opened ahead", 3, "member"), ("table", 1, None), ("prompt", 2, "other"))]
+    await asyncio.sleep(0.01)
+    turns.hurry("member", 0)  # the member's own DM now waits for that opening
+    turns.hurry("other", 3)  # never slowed
+    release.set()
+    await asyncio.gather(first, *waiting)
+    assert order == ["holder", "opened ahead", "table", "prompt"]
+    async with turns.turn(5):  # the places left behind do not hold a free turn back
+        order.append("free")
+    assert order[-1] == "free"
