@@ -286,7 +286,6 @@ class Sender:
             self._handled.add(posting.id)
             self._resolve([posting.id])
             return True
-        nonce = f"{await self.storage.nonce_salt()}{posting.id}"
         living = None
         if posting.table_id is not None:
             if letter.target == LIVING:
@@ -294,6 +293,12 @@ class Sender:
             elif letter.slot is not None:
                 living = await self.storage.slot_message(posting.table_id, letter.to, letter.slot)
         kept = letter.target == LIVING or letter.living or letter.slot is not None
+        if letter.body.pictures and kept_key(posting) is not None:
+            latest = await self._latest(posting, done, living)  # only the newest is drawn
+            if latest is None:
+                return True
+            posting, letter = latest, latest.letter
+        nonce = f"{await self.storage.nonce_salt()}{posting.id}"
         body = letter.body.model_dump_json() if kept else ""
         if kept and self._shows(living, body):
             await self._skip(posting)  # before its pictures are drawn: they would go unused
@@ -309,14 +314,13 @@ class Sender:
         if exempt and letter.channel_post:
             await self.storage.posting_tried(posting)  # before the followup: see `again`
         if waited and kept_key(posting) is not None:  # newer edits may be stored since
-            newer = await self._newest(posting, done)
-            if newer is not posting:
-                posting, letter = newer, newer.letter
+            latest = await self._latest(posting, done, living)
+            if latest is None:
+                return True
+            if latest is not posting:
+                posting, letter = latest, latest.letter
                 nonce = f"{await self.storage.nonce_salt()}{posting.id}"
                 body = letter.body.model_dump_json()
-                if self._shows(living, body):
-                    await self._skip(posting)
-                    return True
                 drawn = await self.transport.prepare(letter, rank)
         async with self._reply_slots if letter.op == "reply" else self._slots:
             outcome = await self.transport.deliver(letter, nonce, living, drawn, again=again)
@@ -392,6 +396,19 @@ class Sender:
     def _shows(self, living: int | None, body: str) -> bool:
         """Whether the kept message already shows this body (an edit to it changes nothing)."""
         return living is not None and self._shown.get(living) == body
+
+    async def _latest(self, posting: Posting, done: set[int], living: int | None
+                      ) -> Posting | None:
+        """`_newest`, or None when the newest would leave the message as it shows (it is then
+        marked without a request). Checked before a kept message's pictures are drawn too:
+        under a backlog the drawings queue (at 400 tables the Mansion table message's markers
+        waited up to 8 s for theirs), and an edit drawn while a newer one waited to replace
+        it was a drawing for nothing."""
+        newer = await self._newest(posting, done)
+        if newer is not posting and self._shows(living, newer.letter.body.model_dump_json()):
+            await self._skip(newer)
+            return None
+        return newer
 
     async def _newest(self, posting: Posting, done: set[int]) -> Posting:
         """The newest letter stored for the message this one keeps up to date, when the

@@ -440,3 +440,31 @@ async def test_a_slash_commands_post_waits_for_its_token_and_its_answer_does_not
     assert [(to, text) for to, text, _ in script.calls] == [
         ("i:99", f"Table open.\n-# {ON_ITS_WAY}"), ("c:10", "the lobby")]
     assert pacer.waited == 0
+
+
+async def test_a_kept_message_draws_only_its_newest_body(storage: SqliteStorage) -> None:
+    """Issue 21: under a backlog drawings queue; an edit of the table message (or a casebook)
+    replaced whole by a newer one stored while its destination was busy is not drawn: only
+    the newest is, and sent."""
+    from bot.messages import Picture
+
+    def markers(turn: int) -> Picture:
+        return Picture(kind="mbm.markers", data={"turn": turn}, filename="markers.png")
+
+    script = Script(delay=lambda letter: 0.3 if letter.body.content == "a notice" else 0.0)
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0))
+    first = await owe(storage, post("a notice"), living_edit("turn 1", pictures=[markers(1)]))
+    sender.start()
+    sender.kick()
+    try:
+        for _ in range(100):  # the notice is being sent: the edit behind it waits
+            if script.calls:
+                break
+            await asyncio.sleep(0.01)
+        newer = await owe(storage, living_edit("turn 2", pictures=[markers(2)]))
+        assert await sender.delivered([*first, *newer], 5.0)
+    finally:
+        await sender.stop()
+    assert [text for _, text, _ in script.calls] == ["a notice", "turn 2"]
+    assert script.prepared == ["a notice", "turn 2"]  # turn 1's markers never drawn
+    assert sender.skipped == 1
