@@ -52,8 +52,10 @@ class MessageTokens:
         self._waiting: dict[tuple[str, int], list[asyncio.Future[None]]] = {}
         """Letters waiting for the budget that a token for this channel ("c") or message
         ("m") would send at once (`usable`)."""
+        self._holding: dict[int, int] = {}
+        """Letters that wait for a token on its way to their channel, by channel (`holding`)."""
         self._wanted: dict[int, asyncio.Event] = {}
-        """Channels whose waiters an answer not given yet is watching for (`awaited`)."""
+        """Channels whose holding letters an answer not given yet watches for (`awaited`)."""
 
     def remember(self, message_id: int, token: str) -> None:
         """A fresh token whose original response is this message (the newest one wins)."""
@@ -121,9 +123,6 @@ class MessageTokens:
         future = asyncio.get_running_loop().create_future()
         waiting = self._waiting.setdefault((kind, key), [])
         waiting.append(future)
-        wanted = self._wanted.pop(key, None) if kind == "c" else None
-        if wanted is not None:
-            wanted.set()
         try:
             await future
         finally:
@@ -138,9 +137,23 @@ class MessageTokens:
         now = self._clock()
         return any(c == channel_id and until > now for c, until in self._loading.values())
 
+    async def holding(self, channel_id: int) -> None:
+        """`usable` for a letter that waits for a token on its way (`coming`) rather than
+        take the budget: the answer that gives it hears of it (`awaited`)."""
+        self._holding[channel_id] = self._holding.get(channel_id, 0) + 1
+        wanted = self._wanted.pop(channel_id, None)
+        if wanted is not None:
+            wanted.set()
+        try:
+            await self.usable(channel=channel_id)
+        finally:
+            self._holding[channel_id] -= 1
+            if not self._holding[channel_id]:
+                del self._holding[channel_id]
+
     async def awaited(self, token: str) -> None:
         """Return once a letter waits for a token of the channel this loading token will
-        post in (`usable`); never, for a token that is not loading. The answer that resolves
+        post in (`holding`); never, for a token that is not loading. The answer that gives
         it must not wait for that letter: a slash command's answer waits briefly for its
         change's news (`bot.outbox.REPLY_WAIT`), and its table post for its token."""
         held = self._loading.get(token)
@@ -148,7 +161,7 @@ class MessageTokens:
             await asyncio.get_running_loop().create_future()
             return
         channel_id = held[0]
-        while ("c", channel_id) not in self._waiting:
+        while channel_id not in self._holding:
             await self._wanted.setdefault(channel_id, asyncio.Event()).wait()
 
     def _wake(self, kind: str, key: int) -> None:

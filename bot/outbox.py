@@ -42,8 +42,8 @@ the same message."""
 REPLY_WAIT = 1.5
 """How long a reply waits for the news of its own change before it answers anyway."""
 TOKEN_WAIT = 3.0
-"""How long a channel post waits for a token on its way (`Deliverer.coming`) before it
-takes the budget too, whichever comes first."""
+"""How long a channel post waits for a token on its way (`Deliverer.coming`) when the budget
+is short, before it takes the budget too, whichever comes first."""
 
 Undeliverable = Callable[[Posting, Outcome], Awaitable[None]]
 
@@ -61,9 +61,11 @@ class Deliverer(Protocol):
         channel post, that it goes out as an interaction's followup."""
         ...
 
-    async def borrowable(self, letter: Letter, living: int | None) -> None:
+    async def borrowable(self, letter: Letter, living: int | None, *,
+                         holding: bool = False) -> None:
         """Return once this letter may go outside the global limit after all (an
-        interaction's token came that sends it); never, for a letter none sends."""
+        interaction's token came that sends it); never, for a letter none sends.
+        `holding`: it waits for a token on its way (`coming`) instead of the budget."""
         ...
 
     def coming(self, letter: Letter) -> bool:
@@ -72,8 +74,8 @@ class Deliverer(Protocol):
         ...
 
     async def awaited(self, letter: Letter) -> None:
-        """Return once a letter waits for the token this answer gives (`coming`); never for
-        another letter."""
+        """Return once a letter waits for the token this answer gives (`borrowable`'s
+        `holding`); never for another letter."""
         ...
 
 
@@ -349,10 +351,10 @@ class Sender:
         return True
 
     async def _news_out(self, reply: Posting) -> bool:
-        """Whether the news of a reply's change is out, waited for briefly; not when a letter
-        of it waits for the token this reply gives (a slash command's table post): at 400
-        tables each such answer and post waited for each other until `REPLY_WAIT` ran out,
-        or the post took the budget first and went by the bot's route (`bench.load`)."""
+        """Whether the news of a reply's change is out (or goes right after it), waited for
+        briefly. A letter of it that waits for the token this reply gives (a slash command's
+        table post, when the budget is short) goes right after it: at 400 tables each such
+        answer and post waited for each other until `REPLY_WAIT` ran out (`bench.load`)."""
         siblings = range(reply.id - reply.letter.follows, reply.id)
         news = asyncio.ensure_future(self.delivered(siblings, REPLY_WAIT))
         held = asyncio.ensure_future(self.transport.awaited(reply.letter))
@@ -361,6 +363,8 @@ class Sender:
         finally:
             held.cancel()
             news.cancel()
+        if held.done() and not held.cancelled():
+            return True
         return news.done() and not news.cancelled() and news.result()
 
     async def _budget(self, pacer: Pacer, letter: Letter, living: int | None, rank: int, *,
@@ -372,12 +376,14 @@ class Sender:
         budget behind the DMs (up to 54 s, holding their channel's later letters back) and
         then went out through the token that had come meanwhile (`bench.load`); given the
         budget sooner, 111 of them went by the bot's route, and so did 251 edits of them. So
-        a post whose token is on its way waits for it first (`TOKEN_WAIT`). A post tried
-        before goes by the bot's route (`again`): it waits for the budget alone."""
-        if not again and self.transport.coming(letter):
+        when the budget is short a post whose token is on its way waits for it first
+        (`TOKEN_WAIT`; the command's answer then goes first, `_news_out`); when it is not,
+        the post goes at once by the bot's route, before the answer that tells of it. A post
+        tried before goes by the bot's route (`again`): it waits for the budget alone."""
+        if not again and self.transport.coming(letter) and pacer.backlog:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(TOKEN_WAIT):
-                    await self.transport.borrowable(letter, living)
+                    await self.transport.borrowable(letter, living, holding=True)
                     return True, True
         rank = min(rank, self._urgent.get(letter.to, rank))  # `urge`d meanwhile
         take = asyncio.ensure_future(pacer.take(rank, key=letter.to))

@@ -162,6 +162,11 @@ class Pacer:
                 del self._waiting[key]
         return True
 
+    @property
+    def backlog(self) -> int:
+        """Requests waiting for the budget now: it is short."""
+        return sum(1 for _, _, future in self._queue if not future.done())
+
     def hurry(self, key: Hashable, priority: int) -> None:
         """Serve the request waiting for `key` at `priority` if that is more urgent than its
         own: a destination's letters go in order, so a DM that can wait holds back the

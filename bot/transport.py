@@ -163,11 +163,15 @@ class Transport:
         message a token may edit. `again`: a channel post tried before, by the bot's route."""
         return not paced(letter) or (not again and self._borrowed(letter, living) is not None)
 
-    async def borrowable(self, letter: Letter, living: int | None) -> None:
+    async def borrowable(self, letter: Letter, living: int | None, *,
+                         holding: bool = False) -> None:
         """Return once an interaction's token may send this letter outside the global limit
-        (see `_borrowed`); never, for a letter no token sends."""
+        (see `_borrowed`); never, for a letter no token sends. `holding`: it waits for the
+        token on its way (`coming`) rather than take the budget."""
         way = _borrowing(letter)
-        if way == "channel":
+        if way == "channel" and holding:
+            await self.tokens.holding(letter.address)
+        elif way == "channel":
             await self.tokens.usable(channel=letter.address)
         elif way == "message" and living is not None:
             await self.tokens.usable(message=living)

@@ -103,27 +103,26 @@ async def test_an_expired_channel_token_falls_back_to_the_bots_own_post(world: W
     assert f"POST /channels/{world.channel}/messages" in made
 
 
-async def test_a_thinking_commands_token_posts_only_once_its_answer_is_given(
-        world: World) -> None:
+async def test_a_thinking_commands_token_is_not_used_while_it_loads(world: World) -> None:
     """After a restart the bot holds no token: the command's own is the only one in the
-    channel, and it is still "thinking" when the turn's post is due (its answer waits for
-    the news). Posting through it would resolve the member's ephemeral answer with the table
-    message, hidden from everyone else. So the post waits for the token and the answer goes
-    first (saying the news follows): the post then goes through the token, outside the
-    global limit, not by the bot's route."""
+    channel, and it is still "thinking" when the turn's post goes (its answer waits for the
+    news). Posting through it would resolve the member's ephemeral answer with the table
+    message, hidden from everyone else; so the bot's own route posts it."""
     dc = world.dc
     async with world.running():
         await open_and_deal(world, world.users[:3], assist="full")
     async with world.running():
         last = dc.channel_messages(world.channel)[-1].id
-        mark = dc.under_limit.mark()
         recs, following = await _play_turn_by_command(world)
         assert len(recs) == 1  # the first turn is one question
         _answered_apart(world, recs)
         [post] = _public_posts(world, last)
-        made = _bot_route_calls(world, mark)
-    assert post.webhook_id is not None and post.pings == [following]
-    assert f"POST /channels/{world.channel}/messages" not in made
+        assert post.webhook_id is None and post.pings == [following]
+        # answered now: the next turn's post goes through that command's token
+        recs, following = await _play_turn_by_command(world)
+        _answered_apart(world, recs)
+        posts = _public_posts(world, last)
+    assert posts[-1].webhook_id is not None and posts[-1].pings == [following]
 
 
 def _first_post_mark_lost(world: World, monkeypatch: pytest.MonkeyPatch) -> list[int]:

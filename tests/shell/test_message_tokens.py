@@ -107,10 +107,13 @@ async def test_a_loading_answer_hears_of_a_letter_waiting_for_its_token() -> Non
     never = asyncio.create_task(tokens.awaited("not loading"))
     await asyncio.sleep(0)
     assert not heard.done()
-    post = asyncio.create_task(tokens.usable(channel=5))
+    racing = asyncio.create_task(tokens.usable(channel=5))  # for the budget as well
+    await asyncio.sleep(0)
+    assert not heard.done()
+    post = asyncio.create_task(tokens.holding(5))  # for the token alone
     await asyncio.wait_for(heard, 1.0)
     tokens.resolved("thinking")
-    await asyncio.wait_for(post, 1.0)
+    await asyncio.wait_for(asyncio.gather(post, racing), 1.0)
     assert not tokens.coming(5) and not never.done()
     never.cancel()
     now[0] += LIFETIME + 1

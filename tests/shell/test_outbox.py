@@ -11,7 +11,7 @@ import pytest
 
 from bot.drawings import Drawn
 from bot.messages import Outgoing
-from bot.models import ON_ITS_WAY, Letter, Posting
+from bot.models import Letter, Posting
 from bot.outbox import Sender
 from bot.pacing import Pacer, paced
 from bot.storage import Change, SqliteStorage
@@ -37,7 +37,7 @@ class Script:
         self.loading: dict[str, str] = {}
         """Answers not given yet (their tokens), and the destination each lends once given."""
         self.borrowing: dict[str, asyncio.Event] = {}
-        """Destinations a letter waits for a token of, once set."""
+        """Destinations a letter waits for a token on its way of, once set."""
 
     async def prepare(self, letter: Letter, rank: int | None = None) -> Drawn:
         self.prepared.append(letter.body.content)
@@ -47,8 +47,10 @@ class Script:
     def exempt(self, letter: Letter, living: int | None, *, again: bool = False) -> bool:
         return not paced(letter) or (not again and self.lending(letter.to).is_set())
 
-    async def borrowable(self, letter: Letter, living: int | None) -> None:
-        self.borrowing.setdefault(letter.to, asyncio.Event()).set()
+    async def borrowable(self, letter: Letter, living: int | None, *,
+                         holding: bool = False) -> None:
+        if holding:
+            self.borrowing.setdefault(letter.to, asyncio.Event()).set()
         await self.lending(letter.to).wait()
 
     def coming(self, letter: Letter) -> bool:
@@ -420,26 +422,35 @@ async def test_a_slash_commands_post_waits_for_its_token_and_its_answer_does_not
         storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 21: a slash command's table post is stored before its "thinking" answer gives
     the token that posts it outside the budget, and the answer waits for its change's news.
-    The post waits for the token rather than take the budget (it would go by the bot's route,
-    and every edit of it after), and the answer goes at once, saying the news follows: at
-    400 tables each waited for the other until the answer's wait ran out (`bench.load`)."""
+    When the budget is short, the post waits for the token rather than take the budget (it
+    would go by the bot's route, and every edit of it after), and the answer goes at once,
+    its news right after it: at 400 tables each waited for the other until the answer's
+    wait ran out (`bench.load`)."""
     monkeypatch.setattr("bot.outbox.REPLY_WAIT", 60.0)  # only the fix lets them go in time
     hold = asyncio.Event()  # no budget at all: only the token sends the post
     pacer = Pacer(rate=1000.0, gate=lambda: hold)
     script = Script()
     script.loading["the command's token"] = "c:10"
     sender = Sender(storage, script, lambda p, o: asyncio.sleep(0), pacer=pacer)
-    ids = await owe(storage, post("the lobby"),
-                    Letter.reply(99, "the command's token", Outgoing(content="Table open."),
-                                 follows=1))
+    waiting = await owe(storage, dm("a deal", 7))
+    sender.start()
+    sender.kick()
     try:
+        for _ in range(100):  # the budget is short: a DM waits for it
+            if pacer.waited == 1:
+                break
+            await asyncio.sleep(0.02)
+        ids = await owe(storage, post("the lobby"),
+                        Letter.reply(99, "the command's token", Outgoing(content="Table open."),
+                                     follows=1))
         assert await run_until_done(sender, ids, timeout=5.0)
+        assert await storage.postings_pending(waiting) == 1
     finally:
         await sender.stop()
         await pacer.close()
     assert [(to, text) for to, text, _ in script.calls] == [
-        ("i:99", f"Table open.\n-# {ON_ITS_WAY}"), ("c:10", "the lobby")]
-    assert pacer.waited == 0
+        ("i:99", "Table open."), ("c:10", "the lobby")]  # the news right after it
+    assert pacer.waited == 1
 
 
 async def test_a_kept_message_draws_only_its_newest_body(storage: SqliteStorage) -> None:
