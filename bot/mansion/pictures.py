@@ -74,18 +74,31 @@ _UNDRAWN: dict[str, Any] = {"observations": [], "waiting": [], "rounds": [], "pl
                             "prompt": None}
 """Fields of a view no picture draws: left out of the stored input (smaller letters, and a
 cache key that does not change with them), put back empty when drawing."""
+_NOT_IN_HAND: dict[str, Any] = {"dealer": 0, "fugitive": None, "turn": 0, "turn_number": 0,
+                                "tray": [], "draw_size": 0, "discard": [], "master": None,
+                                "ended_by": None, "end_reason": ""}
+_SEAT: dict[str, Any] = {"marker": "", "clue_count": 0, "action_count": 0,
+                         "eliminated": False, "fugitive": False, "score": 0}
+"""What the hand picture does not draw either: the table's state and the other seats but
+their names. Why: they change every turn, and a member's `hand` asked again after a turn
+that changed nothing in it was a new input, drawn again; now the bot's cache answers it."""
 
 
 def view_data(view: PublicView, *, lang: str = SOURCE, rounds: bool = False
               ) -> dict[str, Any]:
     """The stored input of a picture of `view` in `lang`: the view without what no picture
-    draws (the finished games of the series too, unless the reveal needs them)."""
+    draws (the finished games of the series too, unless the reveal needs them); a seat's
+    view (its hand) also without what its hand picture does not draw (`_NOT_IN_HAND`)."""
     skip = {"observations", "waiting", "played"}
     if isinstance(view, PlayerView):
-        skip.add("prompt")
+        skip |= {"prompt", *_NOT_IN_HAND}
     if not rounds:
         skip.add("rounds")
     data = view.model_dump(mode="json", exclude=skip)
+    if isinstance(view, PlayerView):
+        data["seats"] = [{"name": s["name"]} if i != view.seat else
+                         {k: s[k] for k in ("name", "marker", "fugitive", "eliminated")}
+                         for i, s in enumerate(data["seats"])]
     return data if lang == SOURCE else {**data, "lang": lang}
 
 
@@ -133,7 +146,8 @@ def _lang(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 def _player(data: dict[str, Any]) -> PlayerView:
-    return PlayerView.model_validate({**_UNDRAWN, **data})
+    seats = [{**_SEAT, **seat} for seat in data["seats"]]
+    return PlayerView.model_validate({**_UNDRAWN, **_NOT_IN_HAND, **data, "seats": seats})
 
 
 def _public(data: dict[str, Any]) -> PublicView:

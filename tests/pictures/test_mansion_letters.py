@@ -86,6 +86,28 @@ def test_the_markers_picture_is_drawn_again_only_when_what_it_shows_changes(vari
     assert carried >= 4 * len(keys), (carried, len(keys))  # 115 and 12 on this seed
 
 
+def test_a_hand_pictures_input_is_what_it_draws() -> None:
+    """The hand picture's stored input leaves out the table's state and the other seats but
+    their names: drawn from it, the picture is the one the seat's whole view gives, and the
+    input changes only when that picture does (a `hand` asked again after turns that moved
+    nothing of the seat's is the same input: the bot's cache answers it), in play."""
+    inputs: dict[str, bytes] = {}
+    carried = 0
+    for sent in play(4, 51, game=MANSION, max_steps=400):
+        for ref in sent.body.pictures:
+            if ref.kind != pictures.HAND or sent.over:  # (the end's shows no solution)
+                continue
+            whole = pictures.hand_picture(player_view(sent.state, ref.data["seat"]))
+            drawn = pictures.draw_hand(ref.data)
+            assert drawn.png == whole.png and drawn.description == whole.description
+            key = json.dumps(ref.data, sort_keys=True)
+            assert inputs.setdefault(key, drawn.png) == drawn.png
+            carried += 1
+    # 52 carried, 31 inputs (with the whole view: nearly one input each)
+    assert len(set(inputs.values())) == len(inputs) and 2 * carried >= 3 * len(inputs), \
+        (carried, len(inputs))
+
+
 def test_notes_carry_a_picture_at_bookkeeping_and_full_only() -> None:
     state = next(s.state for s in play(4, 9, game=MANSION, max_steps=30, hands=False)
                  if s.state.turn_number >= 3)
