@@ -113,10 +113,6 @@ class Canvas:
         self.image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
         return length / self.scale
 
-    def paste(self, tile: Image.Image, xy: tuple[float, float]) -> None:
-        """Paste an RGBA tile made at this canvas's scale, its top-left at `xy`."""
-        self.image.paste(tile, (self.px(xy[0]), self.px(xy[1])), tile)
-
     def stamp(self, sprite: Sprite, xy: tuple[float, float]) -> None:
         """Put `sprite` with its top-left at `xy`, pasted in final pixels once the picture
         is reduced: the same pixels as drawing it here and reducing (within a level on its

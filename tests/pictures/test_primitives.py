@@ -93,7 +93,7 @@ def test_a_stamped_card_is_the_card_drawn_and_reduced(xy: tuple[float, float]) -
                width=2.5)
     for left, tile in ((x, face_tile(SPEC, CARD, 2)), (x + 140, back_tile(CARD, 2, "A"))):
         drawn.rect((left + 2, y + 3, left + w + 2, y + h + 3), (12, 14, 22), radius=0.085 * w)
-        drawn.paste(tile, (left, y))
+        drawn.image.paste(tile, (drawn.px(left), drawn.px(y)), tile)
     difference = ImageChops.difference(stamped.finish(), drawn.finish()).convert("L")
     changed = difference.point(lambda v: 255 if v > 2 else 0).histogram()[255]
     assert changed <= 3 and ImageStat.Stat(difference).mean[0] < 0.05
