@@ -3,15 +3,17 @@ the reveal, and (in `notes_picture`) the notes grid.
 
 Pure functions from the engine's views to a `Picture`, drawn with the shared toolkit as 13
 Clues' are; no discord import. Secrecy is structural: `hand_picture` reads one seat's
-`PlayerView`, `markers_picture` a `PublicView`, and `reveal_picture` refuses a view whose
-game is not over. Each picture is first a `Page`, whose JSON is exactly what it shows (the
-cache key).
+`PlayerView`, `markers_picture` a `PublicView` (through `Markers`, which holds nothing but
+the public markers), and `reveal_picture` refuses a view whose game is not over. Each
+picture is first a `Page`, whose JSON is exactly what it shows (the cache key).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from pydantic import BaseModel
 
 from bot.i18n import SOURCE, tr
 from bot.mansion import notes_picture
@@ -27,7 +29,7 @@ from bot.pictures.panels import SUBTITLE, TITLE, Group, Panel
 from bot.pictures.picture import Picture
 from engine.mansion.cards import ACTIONS, BY_KIND, Kind
 from engine.mansion.records import Accused
-from engine.mansion.state import RoundResult
+from engine.mansion.state import Options, RoundResult
 from engine.mansion.views import PlayerView, PublicView
 
 CACHE = PictureCache()
@@ -51,7 +53,7 @@ def hand_picture(view: PlayerView, *, lang: str = SOURCE,
     return page_picture(page, f"mansion-hand-seat{view.seat + 1}.png", description, cache)
 
 
-def markers_picture(view: PublicView, *, lang: str = SOURCE,
+def markers_picture(view: PublicView | Markers, *, lang: str = SOURCE,
                     cache: PictureCache | None = CACHE) -> Picture:
     """Where everyone is: each seat's destination marker around the tray and the markers
     lying by it (all public)."""
@@ -72,18 +74,68 @@ _UNDRAWN: dict[str, Any] = {"observations": [], "waiting": [], "rounds": [], "pl
                             "prompt": None}
 """Fields of a view no picture draws: left out of the stored input (smaller letters, and a
 cache key that does not change with them), put back empty when drawing."""
+_NOT_IN_HAND: dict[str, Any] = {"dealer": 0, "fugitive": None, "turn": 0, "turn_number": 0,
+                                "tray": [], "draw_size": 0, "discard": [], "master": None,
+                                "ended_by": None, "end_reason": ""}
+_SEAT: dict[str, Any] = {"marker": "", "clue_count": 0, "action_count": 0,
+                         "eliminated": False, "fugitive": False, "score": 0}
+"""What the hand picture does not draw either: the table's state and the other seats but
+their names. Why: they change every turn, and a member's `hand` asked again after a turn
+that changed nothing in it was a new input, drawn again; now the bot's cache answers it."""
 
 
 def view_data(view: PublicView, *, lang: str = SOURCE, rounds: bool = False
               ) -> dict[str, Any]:
     """The stored input of a picture of `view` in `lang`: the view without what no picture
-    draws (the finished games of the series too, unless the reveal needs them)."""
+    draws (the finished games of the series too, unless the reveal needs them); a seat's
+    view (its hand) also without what its hand picture does not draw (`_NOT_IN_HAND`)."""
     skip = {"observations", "waiting", "played"}
     if isinstance(view, PlayerView):
-        skip.add("prompt")
+        skip |= {"prompt", *_NOT_IN_HAND}
     if not rounds:
         skip.add("rounds")
     data = view.model_dump(mode="json", exclude=skip)
+    if isinstance(view, PlayerView):
+        data["seats"] = [{"name": s["name"]} if i != view.seat else
+                         {k: s[k] for k in ("name", "marker", "fugitive", "eliminated")}
+                         for i, s in enumerate(data["seats"])]
+    return data if lang == SOURCE else {**data, "lang": lang}
+
+
+class MarkerSeat(BaseModel):
+    """A seat as the markers picture shows it: its name, its marker, its public tags."""
+
+    name: str
+    marker: str
+    fugitive: bool
+    eliminated: bool
+    score: int
+
+
+class Markers(BaseModel):
+    """What the markers picture shows, and nothing else: its stored input and so its key.
+
+    Why not the public view: the living table message carries this picture, and the view
+    changes every turn (the turn, whose turn, the hands' sizes, the piles), which would make
+    every turn's picture a new one to draw. The table message's text says all of those; the
+    picture keeps what changes only when a marker moves (or a seat is eliminated, or a game
+    of the series is won), so one drawing serves many turns."""
+
+    options: Options
+    round: int
+    seats: list[MarkerSeat]
+    tray: list[str]
+
+    @classmethod
+    def of(cls, view: PublicView) -> Markers:
+        seats = [MarkerSeat(name=s.name, marker=s.marker, fugitive=s.fugitive,
+                            eliminated=s.eliminated, score=s.score) for s in view.seats]
+        return cls(options=view.options, round=view.round, seats=seats, tray=list(view.tray))
+
+
+def markers_data(view: PublicView, *, lang: str = SOURCE) -> dict[str, Any]:
+    """The stored input of the markers picture of `view` in `lang` (see `Markers`)."""
+    data = Markers.of(view).model_dump(mode="json")
     return data if lang == SOURCE else {**data, "lang": lang}
 
 
@@ -94,7 +146,8 @@ def _lang(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 def _player(data: dict[str, Any]) -> PlayerView:
-    return PlayerView.model_validate({**_UNDRAWN, **data})
+    seats = [{**_SEAT, **seat} for seat in data["seats"]]
+    return PlayerView.model_validate({**_UNDRAWN, **_NOT_IN_HAND, **data, "seats": seats})
 
 
 def _public(data: dict[str, Any]) -> PublicView:
@@ -108,8 +161,8 @@ def draw_hand(data: dict[str, Any]) -> Picture:
 
 
 def draw_markers(data: dict[str, Any]) -> Picture:
-    lang, view = _lang(data)
-    return markers_picture(_public(view), lang=lang)
+    lang, markers = _lang(data)
+    return markers_picture(Markers.model_validate(markers), lang=lang)
 
 
 def draw_reveal(data: dict[str, Any]) -> Picture:
@@ -140,11 +193,11 @@ DRAWERS: dict[str, Callable[[dict[str, Any]], Picture]] = {
 # ------------------------------------------------------------------------- shared bits
 
 
-def _name(view: PublicView, seat: int) -> str:
+def _name(view: PublicView | Markers, seat: int) -> str:
     return drawn_name(view.seats[seat].name, seat)
 
 
-def _alt(view: PublicView, seat: int) -> str:
+def _alt(view: PublicView | Markers, seat: int) -> str:
     return alt_name(view.seats[seat].name, seat)
 
 
@@ -152,7 +205,7 @@ def _names(lang: str, cards: list[str] | tuple[str, ...]) -> str:
     return ", ".join(card_name(lang, c) for c in cards) or tr(lang, "none")
 
 
-def table_line(view: PublicView, lang: str = SOURCE) -> str:
+def table_line(view: PublicView | Markers, lang: str = SOURCE) -> str:
     line = tr(lang, "Clue: Mystery Beyond the Mansion · {players} players · {variant}",
               players=len(view.seats), variant=tr(lang, VARIANT_NAME[view.options.variant]))
     if view.options.series_wins > 1:
@@ -249,47 +302,40 @@ def hand_page(view: PlayerView, *, lang: str = SOURCE) -> tuple[Page, str]:
 # ------------------------------------------------------------------------- the markers
 
 
-def markers_page(view: PublicView, *, lang: str = SOURCE) -> tuple[Page, str]:
+def markers_page(view: PublicView | Markers, *, lang: str = SOURCE) -> tuple[Page, str]:
     """The page and alt text of `markers_picture`: the seats clockwise around the tray (the
-    first half along the top, left to right, the rest along the bottom, right to left)."""
-    n = len(view.seats)
-    playing = view.phase == "playing"
-    turn_number = view.turn_number if playing and view.turn_number else None
+    first half along the top, left to right, the rest along the bottom, right to left).
+    Only the markers and the seats' tags: the table message's text says the turn, the
+    hands' sizes and the piles (see `Markers`)."""
+    markers = view if isinstance(view, Markers) else Markers.of(view)
+    n = len(markers.seats)
+    series = markers.options.series_wins > 1
     alt = [tr(lang, "Where everyone is at a {players}-player Clue: Mystery Beyond the Mansion "
-                    "table, turn {turn}.", players=n, turn=turn_number) if turn_number else
-           tr(lang, "Where everyone is at a {players}-player Clue: Mystery Beyond the Mansion "
                     "table.", players=n)]
     seats: list[Panel] = []
-    for i, info in enumerate(view.seats):
-        turn = playing and i == view.turn
+    for i, info in enumerate(markers.seats):
         notes = [w for w, on in ((tr(lang, "fugitive"), info.fugitive),
                                  (tr(lang, "accused wrongly"), info.eliminated)) if on]
-        cards = (tr(lang, "{clues} Clue", clues=info.clue_count) if info.fugitive else
-                 tr(lang, "{clues} Clue · {actions} Action", clues=info.clue_count,
-                    actions=info.action_count))
-        won = tr(lang, "{score} won", score=info.score) if view.options.series_wins > 1 else ""
+        won = tr(lang, "{score} won", score=info.score) if series else ""
         slots = [marker_slot(info.marker, lang=lang)] if info.marker else []
-        seats.append(_seat_panel(_name(view, i), [Group(slots)], " · ".join(notes),
-                                 " · ".join(x for x in (cards, won) if x), winner=turn,
-                                 badge=tr(lang, "Turn") if turn else ""))
+        seats.append(_seat_panel(_name(markers, i), [Group(slots)], " · ".join(notes), won,
+                                 winner=False, badge=""))
         where = card_name(lang, info.marker) if info.marker else tr(lang, "no marker yet")
-        tags = [*notes, *([won] if won else []), *([tr(lang, "their turn")] if turn else [])]
+        tags = [*notes, *([won] if won else [])]
         extra = f" ({', '.join(tags)})" if tags else ""
-        alt.append(f"{_alt(view, i)}{extra}: {where}.")
+        alt.append(f"{_alt(markers, i)}{extra}: {where}.")
     seats = same_width(seats)
     top = (n + 1) // 2
     tray = Panel(tr(lang, "By the tray"),
-                 [Group([marker_slot(d, lang=lang) for d in view.tray])],
+                 [Group([marker_slot(d, lang=lang) for d in markers.tray])],
                  subtitle=tr(lang, "Free markers: a Suggestion from ANY destination takes one"),
                  card=SMALL_CARD, min_width=380)
-    alt.append(tr(lang, "By the tray: {cards}.", cards=_names(lang, view.tray)))
+    alt.append(tr(lang, "By the tray: {cards}.", cards=_names(lang, markers.tray)))
     rows = [seats[:top], [tray], list(reversed(seats[top:]))]
-    footer = tr(lang, "Clockwise: {seats} · draw pile {draw} · discard {discard}",
-                seats=" > ".join(_name(view, i) for i in range(n)), draw=view.draw_size,
-                discard=len(view.discard))
-    title = (tr(lang, "Where everyone is · turn {turn}", turn=turn_number) if turn_number
-             else tr(lang, "Where everyone is"))
-    page = Page(title=title, subtitle=table_line(view, lang), rows=rows, footer=footer)
+    footer = tr(lang, "Clockwise: {seats}",
+                seats=" > ".join(_name(markers, i) for i in range(n)))
+    page = Page(title=tr(lang, "Where everyone is"), subtitle=table_line(markers, lang),
+                rows=rows, footer=footer)
     return page, " ".join(alt)
 
 

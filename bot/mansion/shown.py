@@ -20,10 +20,11 @@ def hand_picture(view: PlayerView, lang: str, *, embed: int | None = None) -> Pi
 def markers_picture(view: PublicView, lang: str, *, embed: int | None = None
                     ) -> Picture | None:
     """The markers around the tray (public, in the table's language); None before every
-    seat has its marker."""
+    seat has its marker. Its input is what it shows (`pictures.Markers`), not the whole
+    view: it stays the same, and is drawn once, for as long as no marker moves."""
     if any(not s.marker for s in view.seats):
         return None
-    return Picture(kind=pictures.MARKERS, data=pictures.view_data(view, lang=lang),
+    return Picture(kind=pictures.MARKERS, data=pictures.markers_data(view, lang=lang),
                    filename="mansion-markers.png", embed=embed)
 
 

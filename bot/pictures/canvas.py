@@ -8,6 +8,7 @@ the final pixels and never in the working resolution.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -17,6 +18,10 @@ from bot.pictures.fonts import fit, font_for
 from bot.pictures.glyphs import GLYPHS
 
 Box = tuple[float, float, float, float]
+Sprite = Callable[[int, int], Image.Image]
+"""An opaque thing drawn once (a card with its shadow): given the working-resolution offset
+(0 to scale-1 each way) of its top-left inside a final pixel, its RGBA picture drawn at that
+offset and reduced to final pixels, to paste after the reduction (see `Canvas.stamp`)."""
 
 SCALE = 2
 """Working resolution per logical pixel: 2 removes the jaggies at a quarter of 4x's cost."""
@@ -25,11 +30,13 @@ SCALE = 2
 @lru_cache(maxsize=1024)  # a few KB each: a few MB at most
 def text_mask(
     text: str, size: int, stroke: int, anchor: str
-) -> tuple[Image.Image, tuple[int, int]]:
-    """`text` rendered once as a coverage mask, with its offset from the anchor point.
+) -> tuple[Image.Image, tuple[int, int], float]:
+    """`text` rendered once as a coverage mask, with its offset from the anchor point and
+    its advance width (working pixels, stroke included).
 
     Why: FreeType rendering (bold above all: a stroked outline) is the costliest step of a
-    picture, and the same words come back in every picture (titles, names, captions)."""
+    picture, and the same words come back in every picture (titles, names, captions); the
+    width is measured once with it (measuring again cost a casebook about a millisecond)."""
     face = font_for(text, size)
     # whole pixels from FreeType; Pillow's stubs say float
     x0, y0, x1, y1 = (int(v) for v in face.getbbox(text, anchor=anchor, stroke_width=stroke))
@@ -37,7 +44,7 @@ def text_mask(
     ImageDraw.Draw(mask).text(
         (-x0, -y0), text, font=face, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
     )
-    return mask, (x0, y0)
+    return mask, (x0, y0), face.getlength(text) + 2 * stroke
 
 
 class Canvas:
@@ -49,6 +56,7 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.image)
         self.faces: list[str] = []
         """Ids of the card faces drawn, in order: what a secrecy test checks."""
+        self._stamps: list[tuple[Image.Image, tuple[int, int]]] = []
 
     def px(self, value: float) -> int:
         return round(value * self.scale)
@@ -100,17 +108,23 @@ class Canvas:
             text, size = fit(text, size, int(max_width), min_size)
         px = self.px(size)
         stroke = max(1, round(size * self.scale / 26)) if bold else 0
-        mask, (dx, dy) = text_mask(text, px, stroke, anchor)
+        mask, (dx, dy), length = text_mask(text, px, stroke, anchor)
         x, y = self.px(xy[0]) + dx, self.px(xy[1]) + dy
         self.image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
-        return (font_for(text, px).getlength(text) + 2 * stroke) / self.scale
+        return length / self.scale
 
-    def paste(self, tile: Image.Image, xy: tuple[float, float]) -> None:
-        """Paste an RGBA tile made at this canvas's scale, its top-left at `xy`."""
-        self.image.paste(tile, (self.px(xy[0]), self.px(xy[1])), tile)
+    def stamp(self, sprite: Sprite, xy: tuple[float, float]) -> None:
+        """Put `sprite` with its top-left at `xy`, pasted in final pixels once the picture
+        is reduced: the same pixels as drawing it here and reducing (within a level on its
+        edges), at a quarter of the pasting, and the sprite is drawn once per process.
+        Nothing may be drawn over a stamp afterwards (it would end up underneath)."""
+        x, y = self.px(xy[0]), self.px(xy[1])
+        ox, oy = x % self.scale, y % self.scale
+        self._stamps.append((sprite(ox, oy), ((x - ox) // self.scale, (y - oy) // self.scale)))
 
     def finish(self) -> Image.Image:
-        """The picture at its logical size."""
-        if self.scale == 1:
-            return self.image
-        return self.image.reduce(self.scale)
+        """The picture at its logical size, the stamps on it."""
+        image = self.image if self.scale == 1 else self.image.reduce(self.scale)
+        for sprite, xy in self._stamps:
+            image.paste(sprite, xy, sprite)
+        return image

@@ -190,10 +190,38 @@ def back_tile(size: Size, scale: int, label: str = "") -> Image.Image:
     return tile
 
 
-def _shadow(canvas: Canvas, xy: tuple[float, float], size: Size) -> None:
-    x, y = xy
-    w, h = size
-    canvas.rect((x + 2, y + 3, x + w + 2, y + h + 3), (12, 14, 22), radius=0.085 * w)
+SHADOW: RGB = (12, 14, 22)
+SHADOW_OFFSET = (2, 3)
+"""A card's shadow: the card's shape, this far right and down, under it."""
+
+
+def _sprite(tile: Image.Image, size: Size, scale: int, ox: int, oy: int) -> Image.Image:
+    """A card tile with its shadow, drawn `(ox, oy)` working pixels into a block of whole
+    final pixels and reduced to them (premultiplied, as `Image.reduce` does for RGBA): what
+    drawing the two on the page and reducing the page gives, pasted in a quarter of the
+    time, and the shadow's rounded rectangle drawn once per process instead of per card."""
+    w = size[0]
+    dx, dy = (round(d * scale) for d in SHADOW_OFFSET)
+    width = -(-(ox + tile.width + dx) // scale) * scale
+    height = -(-(oy + tile.height + dy) // scale) * scale
+    block = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    ImageDraw.Draw(block).rounded_rectangle(
+        (ox + dx, oy + dy, ox + dx + tile.width - 1, oy + dy + tile.height - 1),
+        radius=round(0.085 * w * scale), fill=SHADOW)
+    block.paste(tile, (ox, oy), tile)
+    return block.reduce(scale)
+
+
+@lru_cache(maxsize=512)  # 50-75 KB each (final pixels): under 40 MB
+def face_sprite(spec: FaceSpec, size: Size, scale: int, ox: int, oy: int) -> Image.Image:
+    """The card face with its shadow, ready to stamp (see `Canvas.stamp`)."""
+    return _sprite(face_tile(spec, size, scale), size, scale, ox, oy)
+
+
+@lru_cache(maxsize=64)
+def back_sprite(size: Size, scale: int, label: str, ox: int, oy: int) -> Image.Image:
+    """The card back with its shadow, ready to stamp (see `Canvas.stamp`)."""
+    return _sprite(back_tile(size, scale, label), size, scale, ox, oy)
 
 
 def draw_face(
@@ -201,11 +229,9 @@ def draw_face(
 ) -> None:
     """Draw a card face up at `xy` and record `card_id` as shown."""
     canvas.faces.append(card_id)
-    _shadow(canvas, xy, size)
-    canvas.paste(face_tile(spec, size, canvas.scale), xy)
+    canvas.stamp(lambda ox, oy: face_sprite(spec, size, canvas.scale, ox, oy), xy)
 
 
 def draw_back(canvas: Canvas, xy: tuple[float, float], size: Size = CARD, label: str = "") -> None:
     """Draw a card face down at `xy`, `label` (a letter, "?") on its medallion."""
-    _shadow(canvas, xy, size)
-    canvas.paste(back_tile(size, canvas.scale, label), xy)
+    canvas.stamp(lambda ox, oy: back_sprite(size, canvas.scale, label, ox, oy), xy)

@@ -143,12 +143,29 @@ VIEW, REVEAL, CASEBOOK = "13c.view", "13c.reveal", "13c.casebook"
 """The kinds of picture a letter may carry (see `DRAWERS`)."""
 
 
+UNDRAWN: dict[str, Any] = {"turn": 0, "turn_number": 0, "supply": 0, "questions": [],
+                           "consultations": [], "accusations": [], "winner": None,
+                           "secret_questions": [], "my_accusations": []}
+UNDRAWN_SEAT: dict[str, Any] = {"glasses": 0, "top_secret_used": False}
+"""Fields of a view (and of its seats) the player picture does not draw: left out of its
+stored input, put back empty when drawing. Why: the question log, the turn and the seats'
+glasses change at every question, so with them every seat's picture was a new input after
+every question (in seeded games, 504 inputs of 504 letters), drawn again in a helper even
+when it looked the same; without them an input changes only when the picture does, and the
+bot's own cache answers the rest."""
+
+
 def view_data(view: PlayerView, *, lang: str = SOURCE, accusations: bool = False
               ) -> dict[str, Any]:
-    """The stored input of a picture of the seat's view: the view, nothing else; without the
-    seat's own accusations unless asked (the casebook's deduction needs them: a wrong one
-    rules its three cards out together; the player picture does not draw them)."""
-    data = view.model_dump(mode="json", exclude=None if accusations else {"my_accusations"})
+    """The stored input of a picture of the seat's view: the seat's own view, nothing else.
+    The player picture's leaves out what it does not draw (`UNDRAWN`); the casebook's
+    (`accusations`) is the whole view, its deduction needs every answer and the seat's own
+    accusations (a wrong one rules its three cards out together)."""
+    if accusations:
+        data = view.model_dump(mode="json")
+    else:
+        data = view.model_dump(mode="json", exclude={**dict.fromkeys(UNDRAWN, True),
+                                                     "seats": {"__all__": set(UNDRAWN_SEAT)}})
     return data if lang == SOURCE else {**data, "lang": lang}
 
 
@@ -163,14 +180,16 @@ def _lang(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return str(rest.pop("lang", SOURCE)), rest
 
 
-# The drawers go through CACHE, keyed by the scene: two inputs that look the same (a view
-# that changed only in what the picture does not draw, such as the question log) share one
-# rendering, for the cost of building the scene (a millisecond or two).
+# The drawers go through CACHE, keyed by the scene: two inputs that look the same (a casebook
+# whose view changed in nothing it shows) share one rendering, for the cost of building the
+# scene (a millisecond or two).
 
 
 def draw_view(data: dict[str, Any]) -> Picture:
     lang, view = _lang(data)
-    return player_picture(PlayerView.model_validate({"my_accusations": [], **view}), lang=lang)
+    seats = [{**UNDRAWN_SEAT, **seat} for seat in view.pop("seats")]
+    return player_picture(PlayerView.model_validate({**UNDRAWN, **view, "seats": seats}),
+                          lang=lang)
 
 
 def draw_reveal(data: dict[str, Any]) -> Picture:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -30,6 +31,7 @@ from bot.pictures.picture import DESCRIPTION_LIMIT
 from bot.registry import GAMES
 from bot.thirteen_clues import pictures
 from bot.thirteen_clues.game import GAME
+from engine.thirteen_clues import player_view
 from engine.thirteen_clues.cards import CARDS
 from testkit.letters import Sent, play
 from testkit.standin import limits
@@ -178,6 +180,31 @@ def test_the_drawn_faces_of_a_letter_picture_never_show_the_own_holder() -> None
                     faces = drawings.picture(ref).faces
                     assert not faces & set(holders[sent.seat])
                     assert faces  # it does draw cards: its screen, the others' holders
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_a_view_pictures_input_is_what_it_draws(players: int) -> None:
+    """The player picture's stored input leaves out what it does not draw (the question
+    log, the turn, the glasses): drawn from it, the page is the one the seat's whole view
+    gives, and the input changes only when that page does, so a seat's picture after a
+    question that moved nothing it shows is the same input (the bot's cache answers it)."""
+    inputs: dict[str, str] = {}
+    carried = 0
+    for sent in play(players, 20, hands=False):
+        for ref in sent.body.pictures:
+            if ref.kind != pictures.VIEW:
+                continue
+            assert not set(ref.data) & set(pictures.UNDRAWN)
+            whole = player_view(sent.state, ref.data["seat"])
+            page, alt = pictures.player_page(whole)
+            drawn = pictures.draw_view(ref.data)
+            assert drawn.png == pictures.player_picture(whole).png and drawn.description == alt
+            shown = page.to_json() + alt
+            key = json.dumps(ref.data, sort_keys=True)
+            assert inputs.setdefault(key, shown) == shown
+            carried += 1
+    pages = set(inputs.values())
+    assert len(pages) == len(inputs) and carried >= 2 * len(inputs), (carried, len(inputs))
 
 
 def test_a_card_id_is_a_word_of_its_own() -> None:

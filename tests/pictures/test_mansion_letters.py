@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.drawings import Drawings
@@ -19,7 +21,7 @@ from bot.mansion.game import GAME
 from bot.mansion.notes import notes_message
 from bot.messages import Picture as PictureRef
 from bot.plug import plug
-from engine.mansion import GameState, player_view
+from engine.mansion import GameState, player_view, public_view
 from testkit.letters import play, table_for
 from testkit.mansion_inputs import check_member_picture, check_public_picture
 from tests.pictures.golden import check_golden
@@ -59,6 +61,51 @@ def test_no_mansion_picture_input_holds_what_its_reader_may_not_see(
                 check_member_picture(ref, state, sent.seat)
                 checked["member"] += 1
     assert checked["member"] and checked["channel"], checked
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_markers_picture_is_drawn_again_only_when_what_it_shows_changes(variant: str
+                                                                            ) -> None:
+    """The living table message carries the markers at every change: their input (the key
+    the picture is drawn once for) is the same for as long as no marker moves, no seat is
+    eliminated and no game of the series is won, however many turns go by; the turn, the
+    hands' sizes and the piles are the message's text (`table_embed`), not the picture's."""
+    keys: dict[object, str] = {}
+    carried = 0
+    for sent in play(4, 50, game=MANSION, variant=variant, max_steps=400, hands=False):
+        for ref in sent.body.pictures:
+            if ref.kind != pictures.MARKERS:
+                continue
+            view = public_view(sent.state)
+            shown = (view.round, tuple(view.tray),
+                     tuple((s.marker, s.fugitive, s.eliminated, s.score) for s in view.seats))
+            key = json.dumps(ref.data, sort_keys=True)
+            assert keys.setdefault(shown, key) == key, f"turn {view.turn_number}: a new input"
+            carried += 1
+    assert len(set(keys.values())) == len(keys) > 1
+    assert carried >= 4 * len(keys), (carried, len(keys))  # 115 and 12 on this seed
+
+
+def test_a_hand_pictures_input_is_what_it_draws() -> None:
+    """The hand picture's stored input leaves out the table's state and the other seats but
+    their names: drawn from it, the picture is the one the seat's whole view gives, and the
+    input changes only when that picture does (a `hand` asked again after turns that moved
+    nothing of the seat's is the same input: the bot's cache answers it), in play."""
+    inputs: dict[str, bytes] = {}
+    carried = 0
+    for sent in play(4, 51, game=MANSION, max_steps=400):
+        for ref in sent.body.pictures:
+            if ref.kind != pictures.HAND or sent.over:  # (the end's shows no solution)
+                continue
+            whole = pictures.hand_picture(player_view(sent.state, ref.data["seat"]))
+            drawn = pictures.draw_hand(ref.data)
+            assert drawn.png == whole.png and drawn.description == whole.description
+            key = json.dumps(ref.data, sort_keys=True)
+            assert inputs.setdefault(key, drawn.png) == drawn.png
+            carried += 1
+    # 52 carried, 31 inputs (with the whole view: nearly one input each)
+    assert len(set(inputs.values())) == len(inputs) and 2 * carried >= 3 * len(inputs), \
+        (carried, len(inputs))
 
 
 def test_notes_carry_a_picture_at_bookkeeping_and_full_only() -> None:

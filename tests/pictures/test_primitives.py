@@ -74,6 +74,32 @@ def test_canvas_records_faces_not_backs() -> None:
     assert image.getpixel((10 + CARD[0] // 2, 10 + 115)) != image.getpixel((150 + 20, 10 + 115))
 
 
+@pytest.mark.parametrize("xy", [(10, 10), (10.5, 11), (11.25, 10.75), (12.4, 13.5)])
+def test_a_stamped_card_is_the_card_drawn_and_reduced(xy: tuple[float, float]) -> None:
+    """A card is stamped in final pixels after the reduction (`Canvas.stamp`): the pixels
+    are those of drawing its shadow and tile at the working resolution and reducing the
+    page, within a level or two on its anti-aliased edges, at any position (odd working
+    pixels included); a ring drawn before it differs in at most 3 pixels, where the
+    ring's edge and the shadow's rounded corner share a final pixel."""
+    x, y = xy
+    w, h = CARD
+    stamped = Canvas(300, 200, THEME.panel)
+    stamped.rect((x - 4, y - 4, x + w + 4, y + h + 4), None, radius=12, outline=THEME.accent,
+                 width=2.5)
+    draw_face(stamped, "candlestick", SPEC, (x, y))
+    draw_back(stamped, (x + 140, y), CARD, "A")
+    drawn = Canvas(300, 200, THEME.panel)
+    drawn.rect((x - 4, y - 4, x + w + 4, y + h + 4), None, radius=12, outline=THEME.accent,
+               width=2.5)
+    for left, tile in ((x, face_tile(SPEC, CARD, 2)), (x + 140, back_tile(CARD, 2, "A"))):
+        drawn.rect((left + 2, y + 3, left + w + 2, y + h + 3), (12, 14, 22), radius=0.085 * w)
+        drawn.image.paste(tile, (drawn.px(left), drawn.px(y)), tile)
+    difference = ImageChops.difference(stamped.finish(), drawn.finish()).convert("L")
+    changed = difference.point(lambda v: 255 if v > 2 else 0).histogram()[255]
+    assert changed <= 3 and ImageStat.Stat(difference).mean[0] < 0.05
+    assert ImageStat.Stat(difference.crop((round(x) + 130, 0, 300, 200))).extrema[0][1] <= 2
+
+
 def test_tiles_are_cached_and_anti_aliased() -> None:
     assert face_tile(SPEC, CARD, 2) is face_tile(SPEC, CARD, 2)
     tile = back_tile(CARD, 2, "?")
