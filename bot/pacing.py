@@ -34,8 +34,7 @@ one token gives each 45 / N."""
 # Who waits for the budget when it is short, first served first.
 ANSWER = -1
 """An interaction's answer: outside the budget, but first for what it needs before it goes
-(its pictures: `bot.drawings`). And a DM channel's opening once it holds its turn
-(`bot.transport.OPENING`): the openings behind it wait for it."""
+(its pictures: `bot.drawings`)."""
 OWN = 0
 """The DMs of the member whose click or command made the change: their private news (a
 consulted informant, a shown card), a new game's hand, what they asked for. They are looking

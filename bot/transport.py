@@ -24,7 +24,7 @@ from bot.drawings import Drawn, as_file, with_images
 from bot.message_tokens import Borrowed, MessageTokens
 from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
-from bot.pacing import ANSWER, PROMPT, Pacer, paced, rank_of
+from bot.pacing import PROMPT, Pacer, paced, rank_of
 from bot.turns import Turns
 
 log = logging.getLogger(__name__)
@@ -51,14 +51,14 @@ OPENING = 2
 (`POST /users/@me/channels` has no channel in its route), one at a time without Discord's
 headers for it; budget handed to more than that waits there. At 400 tables (`bench.load`)
 the openings given the budget waited there a median 18 s, then went out together, past the
-global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s. An
-opening takes its turn by the rank of the letter that needs it, and the budget in its turn
-before anything else: paced by its letter's rank, a watcher's opening held a turn for seconds
-and the openings of the members to act waited behind it (1–2 a second for half a minute);
-paced with the acting members' DMs, each waited behind those (934 openings took 80 s); given
-the budget before its turn, openings left together again when the cores were busy (132
-global 429s at 400 tables). An opening begun ahead is hurried by the letter that waits for it
-(`Turns.hurry`)."""
+global limit (186 of 237 global 429s), and each 429 halves the pacer's rate for 2 s. So an
+opening takes its turn by the rank of the letter that needs it, then the budget in its turn
+at that rank; a more urgent opening that waits for a turn hurries the holders' budget to its
+rank (`_hurry_opening`), so that a watcher's opening holding a turn does not keep the acting
+member's waiting. Given the budget before anything else in its turn, the ramp's 934 openings
+(most of them opened ahead, at a member's join) took two thirds of the budget at 400 tables,
+and the acting members' own DMs waited 10 s behind them; given the budget before its turn,
+openings left together when the cores were busy (132 global 429s)."""
 
 ORIGINAL = cast(int, "@original")
 """An interaction's own response as a webhook message id: discord.py types the id as int, and
@@ -118,6 +118,10 @@ class Transport:
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
         self._openings = Turns(OPENING)
+        self._in_turn: dict[int, int] = {}
+        """The openings holding a turn, by member: the rank they wait for the budget at."""
+        self._hurried: dict[int, int] = {}
+        """The openings hurried (`_hurry_opening`), by member: the rank they go at."""
         """DM channels being opened, most urgent first (`_dm_channel`)."""
 
     def open_dm_soon(self, user_id: int) -> None:
@@ -361,9 +365,18 @@ class Transport:
                                    rank=rank)
         return Outcome("sent", _id(data))
 
-    async def _pace(self, rank: int | None) -> None:
+    async def _pace(self, rank: int | None, key: str | None = None) -> None:
         if self.pacer is not None and rank is not None:
-            await self.pacer.take(rank)
+            await self.pacer.take(rank, key)
+
+    def _hurry_opening(self, user_id: int, rank: int) -> None:
+        """A member's DM channel's opening, waiting for its turn or, in its turn, for the
+        budget, goes at `rank` now if that is more urgent."""
+        self._hurried[user_id] = min(rank, self._hurried.get(user_id, rank))
+        self._openings.hurry(user_id, rank)
+        if user_id in self._in_turn and self.pacer is not None:
+            self._in_turn[user_id] = min(rank, self._in_turn[user_id])
+            self.pacer.hurry(f"u:{user_id}", rank)
 
     async def _dm_channel(self, user_id: int, rank: int) -> int:
         """The member's DM channel, opened once and kept (in the database, when `known`): it
@@ -372,15 +385,23 @@ class Transport:
         channels for 934 members)."""
         opening = self._opening.get(user_id)
         if opening is not None and opening is not asyncio.current_task():
-            self._openings.hurry(user_id, rank)  # it waits at this letter's rank now
+            self._hurry_opening(user_id, rank)  # it waits at this letter's rank now
             await asyncio.wait([opening])
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None and self.known is not None:
             channel_id = await self.known.dm_channel(user_id)
         if channel_id is None:
-            async with self._openings.turn(rank, user_id):
-                await self._pace(ANSWER)  # holding a turn: see `OPENING`
-                data = await self.client.http.start_private_message(user_id)
+            for holder, held in list(self._in_turn.items()):
+                if held > rank:  # it waits for a turn they hold: see `OPENING`
+                    self._hurry_opening(holder, rank)
+            try:
+                async with self._openings.turn(rank, user_id):
+                    rank = self._in_turn[user_id] = min(rank, self._hurried.get(user_id, rank))
+                    await self._pace(rank, f"u:{user_id}")  # holding a turn: see `OPENING`
+                    data = await self.client.http.start_private_message(user_id)
+            finally:
+                self._in_turn.pop(user_id, None)
+                self._hurried.pop(user_id, None)
             channel_id = int(data["id"])
             if self.known is not None:
                 await self.known.remember_dm_channel(user_id, channel_id)

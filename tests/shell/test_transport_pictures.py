@@ -16,7 +16,7 @@ from bot.drawings import Drawings
 from bot.messages import Outgoing
 from bot.messages import Picture as PictureRef
 from bot.models import Letter
-from bot.pacing import ANSWER, Pacer
+from bot.pacing import KEPT, OWN, PROMPT, Pacer
 from bot.thirteen_clues.game import GAME
 from bot.transport import OPENING, Outcome, Transport
 from testkit.letters import play
@@ -212,5 +212,40 @@ def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
     asyncio.run(prepared())
     assert flying[1] == OPENING
     assert opened == [*range(1, OPENING + 1), 14, 13, 11, 12]
-    # in its turn an opening is paced first: the openings behind it wait for it
-    assert paced == [ANSWER] * len(opened)
+    # in its turn an opening is paced at its letter's rank (the member's own DM's, hurried)
+    assert paced == [KEPT, KEPT, OWN, PROMPT, KEPT, KEPT]
+
+
+def test_an_urgent_opening_hurries_the_budget_of_the_openings_holding_the_turns() -> None:
+    """Openings held in their turns wait for the budget at their letters' rank; one that
+    can wait (a watcher's, another member's news) must not keep the acting member's opening
+    waiting for a turn behind a prompt's budget: it goes at the waiting member's rank."""
+    hold = asyncio.Event()  # the budget is spent until the test lets it go
+    order: list[str] = []
+
+    async def scenario() -> None:
+        pacer = Pacer(rate=20.0, gate=lambda: hold)
+        client = FakeClient()
+        transport = Transport(client, pacer=pacer)  # type: ignore[arg-type]
+        body = Outgoing(content="news")
+
+        async def prompt() -> None:
+            await pacer.take(PROMPT)
+            order.append("a prompt")
+
+        async def opened(user: int, *, later: bool = False, own: bool = False) -> None:
+            await transport.prepare(Letter.dm(user, body, later=later, own=own))
+            order.append(f"opened {user}")
+
+        holders = [asyncio.create_task(opened(u, later=True)) for u in range(1, OPENING + 1)]
+        await asyncio.sleep(0.01)  # both hold a turn and wait for the budget
+        waiting = asyncio.create_task(prompt())
+        await asyncio.sleep(0.01)
+        own = asyncio.create_task(opened(9, own=True))  # waits for a turn
+        await asyncio.sleep(0.01)
+        hold.set()
+        await asyncio.gather(*holders, waiting, own)
+        await pacer.close()
+
+    asyncio.run(scenario())
+    assert order == [*(f"opened {u}" for u in range(1, OPENING + 1)), "opened 9", "a prompt"]
