@@ -60,6 +60,13 @@ member's waiting. Given the budget before anything else in its turn, the ramp's 
 and the acting members' own DMs waited 10 s behind them; given the budget before its turn,
 openings left together when the cores were busy (132 global 429s)."""
 
+OPENING_STEP = 60.0
+"""Seconds of head start an opening gets over one a rank less urgent (`Turns`): in effect
+strictly by rank. With the drawings' 3 s, the acting member's opening waited behind every
+prompt's and watcher's opening begun 6–9 s before it (the members' joins ahead of a deal at
+400 tables: own DMs p90 17.6 s for their channel); one that can wait only delays a DM that
+can wait."""
+
 ORIGINAL = cast(int, "@original")
 """An interaction's own response as a webhook message id: discord.py types the id as int, and
 its message route takes this name as well."""
@@ -117,11 +124,14 @@ class Transport:
         opens each member's once."""
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
-        self._openings = Turns(OPENING)
+        self._openings = Turns(OPENING, step=OPENING_STEP)
         self._in_turn: dict[int, int] = {}
         """The openings holding a turn, by member: the rank they wait for the budget at."""
         self._hurried: dict[int, int] = {}
         """The openings hurried (`_hurry_opening`), by member: the rank they go at."""
+        self._wanting: dict[int, int] = {}
+        """The openings waiting for a turn, by member: their rank. A turn's holder takes the
+        budget at the most urgent of them, since they wait for it."""
         """DM channels being opened, most urgent first (`_dm_channel`)."""
 
     def open_dm_soon(self, user_id: int) -> None:
@@ -394,12 +404,16 @@ class Transport:
             for holder, held in list(self._in_turn.items()):
                 if held > rank:  # it waits for a turn they hold: see `OPENING`
                     self._hurry_opening(holder, rank)
+            self._wanting[user_id] = rank
             try:
                 async with self._openings.turn(rank, user_id):
-                    rank = self._in_turn[user_id] = min(rank, self._hurried.get(user_id, rank))
+                    del self._wanting[user_id]
+                    rank = self._in_turn[user_id] = min(
+                        rank, self._hurried.get(user_id, rank), *self._wanting.values())
                     await self._pace(rank, f"u:{user_id}")  # holding a turn: see `OPENING`
                     data = await self.client.http.start_private_message(user_id)
             finally:
+                self._wanting.pop(user_id, None)
                 self._in_turn.pop(user_id, None)
                 self._hurried.pop(user_id, None)
             channel_id = int(data["id"])
