@@ -73,9 +73,10 @@ that stored them (its `holder`)."""
 FOREIGN_WAKE = 0.25
 """Another process's commits wake this one's sender and dispatcher at most this often."""
 HANDOVER = 3.0
-"""Seconds after its due time a timer of another shard's table may be fired here (its own
-process fires it at once; that process hears of it within FOREIGN_WAKE, or at the 2 s look
-again when a NOTIFY was lost)."""
+"""Seconds after its due time a timer of another shard's table may be fired here, and after
+it was stored a letter another process sends best may be sent here (that process fires or
+sends it at once; it hears of it within FOREIGN_WAKE, or at the 2 s look again when a NOTIFY
+was lost): a dead or deaf process's timers and letters still go, late by this."""
 LANGUAGES = "deduction_languages"
 """The NOTIFY channel of writes of a member's languages; the payload is the member's id and
 the writing process's `holder`."""
@@ -296,7 +297,7 @@ class PostgresStorage(SqlStorage):
                 f"INSERT INTO tables ({', '.join(row)}) VALUES ({_marks(1, len(row))})",
                 *row.values(),
             )
-            ids = await _insert_letters(con, created.id, change.letters, now)
+            ids = await _insert_letters(con, created.id, change.letters, now, self.holder)
             await _move_timers(con, created, change.timers)
             await _wake_others(con, change, self.holder)
             return ids
@@ -327,7 +328,7 @@ class PostgresStorage(SqlStorage):
                     f"UPDATE tables SET {sets} WHERE id = $1", new.id, *columns.values())
             if change.log is not None:
                 await _insert_log(con, new, change.log, now)
-            ids = await _insert_letters(con, new.id, change.letters, now)
+            ids = await _insert_letters(con, new.id, change.letters, now, self.holder)
             await _move_timers(con, new, change.timers)
             await _wake_others(con, change, self.holder)
             if change.winners is not None:
@@ -359,13 +360,39 @@ class PostgresStorage(SqlStorage):
             which, args = self._not_held_elsewhere(now)
         else:
             which, args = " AND o.dest = ANY(?::text[])", (list(only),)
+        sendable, first = self._sendable_at()
         return await self._rows(
-            "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
-            " LEFT JOIN tables t ON t.id = o.table_id"
+            f"SELECT o.id, o.table_id, o.dest, o.letter, o.tries, {sendable} AS next_at"
+            " FROM outbox o LEFT JOIN tables t ON t.id = o.table_id"
             f" WHERE o.state = 'pending' AND {NOT_HELD}"
             f" AND o.dest <> ALL(?::text[]){which}"
             f" ORDER BY {URGENT_FIRST} LIMIT ?",
-            (list(busy), *args, limit),
+            (*first, list(busy), *args, limit),
+        )
+
+    def _sendable_at(self) -> tuple[str, tuple[Any, ...]]:
+        """SQL: when this process may send letter `o` (of table `t`, joined LEFT), and its
+        arguments. In a cluster each letter has a process that sends it best, at once: a
+        channel's, the process of its table's shard (`_fires_at`), which holds the tokens
+        of the channel's interactions (`bot.message_tokens`: edits and posts through them
+        are outside the global limit); an answer's or a DM's, the process that stored it,
+        which took the interaction (an answer's followups resolve its token there; a click
+        on a kept DM reaches shard 0, whose process stores the edit of that DM and holds
+        the token that makes it) and is already awake for it. Sent by another process, a
+        2-process cluster made 1.7× one process's requests under the limit per interaction.
+        Another process sends it `HANDOVER` seconds after it was stored, or at once when the
+        process that stored it is gone. Each letter's own process, not its destination's
+        head's: a destination is still in one process's hands at a time, and a letter not
+        yet sendable here holds back the rest of its destination."""
+        if self.shards is None or self.shard_count is None:
+            return super()._sendable_at()
+        mine = ",".join(str(int(s)) for s in self.shards)
+        return (
+            "(CASE WHEN CASE WHEN o.dest LIKE 'c:%'"
+            f" THEN COALESCE((t.guild_id >> 22) % {int(self.shard_count)} IN ({mine}), TRUE)"
+            f" ELSE o.made_by IS NULL OR o.made_by = ? OR {gone('o.made_by')} END"
+            f" THEN o.next_at ELSE GREATEST(o.next_at, o.created_at + {HANDOVER}) END)",
+            (self.holder,),
         )
 
     def _not_held_elsewhere(self, now: float) -> tuple[str, tuple[Any, ...]]:
@@ -576,16 +603,17 @@ async def _insert_log(con: Con, table: Table, log: LogEntry, now: float) -> None
 
 
 async def _insert_letters(
-    con: Con, table_id: int, letters: Iterable[Letter], now: float
+    con: Con, table_id: int, letters: Iterable[Letter], now: float, holder: str
 ) -> tuple[int, ...]:
-    """Every letter in one statement, in order (ids from the sequence, row by row); a
-    letter said `once` per table that is already stored is skipped."""
+    """Every letter in one statement, in order (ids from the sequence, row by row), named
+    after the process that stores them (`holder`: `PostgresStorage._sendable_at`); a letter
+    said `once` per table that is already stored is skipped."""
     letters = list(letters)
     if not letters:
         return ()
     rows = await con.fetch(
-        "INSERT INTO outbox (table_id, dest, letter, once, created_at)"
-        " SELECT $1, x.dest, x.letter, x.once, $5"
+        "INSERT INTO outbox (table_id, dest, letter, once, created_at, made_by)"
+        " SELECT $1, x.dest, x.letter, x.once, $5, $6"
         " FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY"
         " AS x(dest, letter, once, n) ORDER BY x.n"
         " ON CONFLICT (table_id, once) WHERE once IS NOT NULL DO NOTHING RETURNING id",
@@ -594,6 +622,7 @@ async def _insert_letters(
         [letter.model_dump_json() for letter in letters],
         [letter.once for letter in letters],
         now,
+        holder,
     )
     return tuple(sorted(int(r["id"]) for r in rows))
 

@@ -215,6 +215,50 @@ async def test_a_timer_fires_in_the_process_of_its_tables_shard(postgres_url: st
         await asyncio.gather(zero.close(), one.close())
 
 
+async def test_a_letter_goes_first_from_the_process_that_sends_it_best(
+    postgres_url: str,
+) -> None:
+    """In a cluster a channel's letters are sent first by the process of its table's shard
+    (it holds the channel's interaction tokens), an answer's and a DM's by the process that
+    stored them (it took the interaction); another process sends them once HANDOVER has
+    passed since they were stored (that process dead, or deaf), or at once when the process
+    that stored them is gone."""
+    zero, one = (PostgresStorage(postgres_url, shards=(s,), shard_count=2) for s in (0, 1))
+    await zero.open()
+    await one.open()
+    try:
+        assert await zero.acquire_lease("zero", 30, time.time()) is None
+        # shard 1's table; a DM click (which reaches shard 0) changes it in process 0
+        table = (await zero.create_table(lobby(guild_id=1 << 22), lambda t: Change(t))).table
+        stored = time.time()
+        await zero.commit(Change(table, letters=[
+            post("table"), Letter.dm(5, Outgoing(content="hand")),
+            Letter.reply(7, "token", Outgoing(content="answer"))]))
+        now = time.time()
+        assert [p.letter.to for p in await one.due_postings(now, 10)] == ["c:10"]
+        mine = await zero.due_postings(now, 10)
+        assert [p.letter.to for p in mine] == ["i:7", "u:5"]
+        for posting in mine:
+            await zero.posting_sent(posting, None)
+        await one.release_destination("c:10")  # shard 1's process never sent it
+        assert await zero.due_postings(now, 10) == []
+        assert await zero.next_posting_at() == pytest.approx(stored + HANDOVER, abs=1.0)
+        [late] = await zero.due_postings(now + HANDOVER + 1, 10)
+        assert late.letter.to == "c:10"
+        await zero.posting_sent(late, 1)
+        # process 0 stores a DM and dies: its letters pass on at once
+        await zero.commit(Change(table, letters=[Letter.dm(6, Outgoing(content="news"))]))
+        assert await one.due_postings(time.time(), 10) == []
+        assert zero._lease is not None
+        zero._lease.terminate()  # as a SIGKILL ends it
+        deadline = time.monotonic() + 5
+        while not await one.due_postings(time.time(), 10) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert [p.letter.to for p in await one.due_postings(time.time(), 10)] == ["u:6"]
+    finally:
+        await asyncio.gather(zero.close(), one.close())
+
+
 async def test_a_commit_wakes_the_other_processes(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
