@@ -71,7 +71,8 @@ WAKE = "deduction_wake"
 """The NOTIFY channel of commits that store letters or timers; the payload names the process
 that stored them (its `holder`)."""
 FOREIGN_WAKE = 0.25
-"""Another process's commits wake this one's sender and dispatcher at most this often."""
+"""Another process's commits wake this one's sender and dispatcher at most this often (the
+first at once)."""
 HANDOVER = 3.0
 """Seconds after its due time a timer of another shard's table may be fired here, and after
 it was stored a letter another process sends best may be sent here (that process fires or
@@ -211,18 +212,26 @@ class PostgresStorage(SqlStorage):
 
         A commit's NOTIFY names the process that made it, which kicked its own sender and
         dispatcher already and delivers what it stored: its own is ignored, and another
-        process's wake this one at most once per FOREIGN_WAKE (under load, dozens a second
-        would each cost a look at the outbox and the timers, and find the letters claimed
-        by the process that stored them). A member's languages written anywhere move their
-        `language_mark`."""
+        process's wake this one at once, then at most once per FOREIGN_WAKE (under load,
+        dozens a second would each cost a look at the outbox and the timers, and find the
+        letters claimed by the process that stored them). At once: a channel's letters that
+        another process stored (a DM click reaches shard 0) are sent first by the channel's
+        shard's process (`_sendable_at`), which learns of them here. A member's languages
+        written anywhere move their `language_mark`."""
         loop = asyncio.get_running_loop()
-        next_wake = 0.0
+        last = -FOREIGN_WAKE
+        coming = False
+
+        def rouse() -> None:
+            nonlocal last, coming
+            last, coming = loop.time(), False
+            wake()
 
         def woken(payload: str) -> None:
-            nonlocal next_wake
-            if payload != self.holder and loop.time() >= next_wake:
-                next_wake = loop.time() + FOREIGN_WAKE
-                loop.call_later(FOREIGN_WAKE, wake)
+            nonlocal coming
+            if payload != self.holder and not coming:
+                coming = True
+                loop.call_at(max(loop.time(), last + FOREIGN_WAKE), rouse)
 
         def language(payload: str) -> None:
             user_id, _, writer = payload.partition(" ")

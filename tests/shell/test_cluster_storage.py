@@ -271,7 +271,9 @@ async def test_a_commit_wakes_the_other_processes(
     await asyncio.sleep(0.2)
     assert not woken.is_set()
     await one.commit(Change(table, letters=[post("news")]))
+    stored = time.monotonic()
     await asyncio.wait_for(woken.wait(), 5)
+    assert time.monotonic() - stored < FOREIGN_WAKE  # at once, not at the window's end
     await asyncio.sleep(FOREIGN_WAKE + 0.2)
     assert not own.is_set()  # the process that stored them kicked itself already
 
