@@ -259,6 +259,33 @@ async def test_a_letter_goes_first_from_the_process_that_sends_it_best(
         await asyncio.gather(zero.close(), one.close())
 
 
+async def test_a_reply_waits_for_its_news_sent_by_another_process(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """A reply waits for the letters of its own change (`Letter.follows`): another process
+    may send them (a channel's letters go from its shard's process), and the wait ends when
+    that one marks them sent, not when REPLY_WAIT runs out."""
+    from bot.outbox import REPLY_WAIT, Sender
+    from tests.shell.test_outbox import Script
+
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    [news] = (await one.commit(Change(table, letters=[post("news")]))).letters
+
+    async def undeliverable(*_: object) -> None:
+        raise AssertionError("nothing is refused here")
+
+    async def sent_elsewhere() -> None:
+        await asyncio.sleep(0.3)
+        [posting] = await two.due_postings(time.time(), 10)
+        await two.posting_sent(posting, 5)
+
+    waiting = Sender(one, Script(), undeliverable)
+    started = time.monotonic()
+    arrived, _ = await asyncio.gather(waiting.delivered([news], REPLY_WAIT), sent_elsewhere())
+    assert arrived and time.monotonic() - started < REPLY_WAIT - 0.5
+
+
 async def test_a_commit_wakes_the_other_processes(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
