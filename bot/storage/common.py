@@ -455,6 +455,11 @@ class SqlStorage(ABC):
         )
         return int(row["n"]) if row else 0
 
+    async def pending_elsewhere(self, ids: Sequence[int]) -> int:
+        """How many of these pending letters another process of a cluster sends first
+        (`_sendable_at`); none on one process, known without a read."""
+        return 0
+
     async def nonce_salt(self) -> str:
         if self._salt is None:
             row = await self._row("SELECT value FROM meta WHERE key = 'nonce_salt'")

@@ -26,7 +26,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
@@ -381,28 +381,42 @@ class PostgresStorage(SqlStorage):
 
     def _sendable_at(self) -> tuple[str, tuple[Any, ...]]:
         """SQL: when this process may send letter `o` (of table `t`, joined LEFT), and its
-        arguments. In a cluster each letter has a process that sends it best, at once: a
-        channel's, the process of its table's shard (`_fires_at`), which holds the tokens
-        of the channel's interactions (`bot.message_tokens`: edits and posts through them
-        are outside the global limit); an answer's or a DM's, the process that stored it,
-        which took the interaction (an answer's followups resolve its token there; a click
-        on a kept DM reaches shard 0, whose process stores the edit of that DM and holds
-        the token that makes it) and is already awake for it. Sent by another process, a
-        2-process cluster made 1.7× one process's requests under the limit per interaction.
-        Another process sends it `HANDOVER` seconds after it was stored, or at once when the
-        process that stored it is gone. Each letter's own process, not its destination's
-        head's: a destination is still in one process's hands at a time, and a letter not
-        yet sendable here holds back the rest of its destination."""
+        arguments: at once if it sends it best (`_sends_best`), else `HANDOVER` seconds
+        after it was stored (its process dead, or deaf). Each letter's own process, not its
+        destination's head's: a destination is still in one process's hands at a time, and
+        a letter not yet sendable here holds back the rest of its destination."""
         if self.shards is None or self.shard_count is None:
             return super()._sendable_at()
+        best, args = self._sends_best()
+        return (f"(CASE WHEN {best} THEN o.next_at"
+                f" ELSE GREATEST(o.next_at, o.created_at + {HANDOVER}) END)", args)
+
+    def _sends_best(self) -> tuple[str, tuple[Any, ...]]:
+        """SQL: in a cluster, this process sends letter `o` best: a channel's, if it plays
+        its table's shard (`_fires_at`), which holds the tokens of the channel's
+        interactions (`bot.message_tokens`: edits and posts through them are outside the
+        global limit); an answer's or a DM's, if it stored it, or the process that did is
+        gone. That one took the interaction: an answer's followups resolve its token there,
+        and a click on a kept DM reaches shard 0, whose process stores the edit of that DM
+        and holds the token that makes it. Sent by another process, a 2-process cluster
+        made 1.7× one process's requests under the limit per interaction."""
+        assert self.shards is not None and self.shard_count is not None
         mine = ",".join(str(int(s)) for s in self.shards)
         return (
-            "(CASE WHEN CASE WHEN o.dest LIKE 'c:%'"
+            "(CASE WHEN o.dest LIKE 'c:%'"
             f" THEN COALESCE((t.guild_id >> 22) % {int(self.shard_count)} IN ({mine}), TRUE)"
-            f" ELSE o.made_by IS NULL OR o.made_by = ? OR {gone('o.made_by')} END"
-            f" THEN o.next_at ELSE GREATEST(o.next_at, o.created_at + {HANDOVER}) END)",
+            f" ELSE o.made_by IS NULL OR o.made_by = ? OR {gone('o.made_by')} END)",
             (self.holder,),
         )
+
+    async def pending_elsewhere(self, ids: Sequence[int]) -> int:
+        if self.shards is None or self.shard_count is None or not ids:
+            return 0
+        best, args = self._sends_best()
+        return int(await self._value(
+            "SELECT COUNT(*) FROM outbox o LEFT JOIN tables t ON t.id = o.table_id"
+            f" WHERE o.id = ANY(?::bigint[]) AND o.state = 'pending' AND NOT {best}",
+            (list(ids), *args)))
 
     def _not_held_elsewhere(self, now: float) -> tuple[str, tuple[Any, ...]]:
         return (" AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.dest = o.dest"

@@ -259,31 +259,38 @@ async def test_a_letter_goes_first_from_the_process_that_sends_it_best(
         await asyncio.gather(zero.close(), one.close())
 
 
-async def test_a_reply_waits_for_its_news_sent_by_another_process(
-    pair: tuple[PostgresStorage, PostgresStorage],
-) -> None:
-    """A reply waits for the letters of its own change (`Letter.follows`): another process
-    may send them (a channel's letters go from its shard's process), and the wait ends when
-    that one marks them sent, not when REPLY_WAIT runs out."""
+async def test_a_reply_waits_for_its_news_sent_by_another_process(postgres_url: str) -> None:
+    """A reply waits for the letters of its own change (`Letter.follows`): in a cluster
+    another process may send them (a shard-1 channel's, here), and the wait ends when that
+    one marks them sent, not when REPLY_WAIT runs out. Letters it sends itself are waited
+    for without asking the database again."""
     from bot.outbox import REPLY_WAIT, Sender
     from tests.shell.test_outbox import Script
 
-    one, two = pair
-    table = (await one.create_table(lobby(), lambda t: Change(t))).table
-    [news] = (await one.commit(Change(table, letters=[post("news")]))).letters
+    zero, one = (PostgresStorage(postgres_url, shards=(s,), shard_count=2) for s in (0, 1))
+    await zero.open()
+    await one.open()
+    try:
+        table = (await zero.create_table(lobby(guild_id=1 << 22), lambda t: Change(t))).table
+        news, dm = (await zero.commit(Change(table, letters=[
+            post("news"), Letter.dm(5, Outgoing(content="hand"))]))).letters
+        assert await zero.pending_elsewhere([news, dm]) == 1  # the channel's: shard 1's
+        assert await one.pending_elsewhere([news, dm]) == 1  # the DM: zero's, which stored it
 
-    async def undeliverable(*_: object) -> None:
-        raise AssertionError("nothing is refused here")
+        async def undeliverable(*_: object) -> None:
+            raise AssertionError("nothing is refused here")
 
-    async def sent_elsewhere() -> None:
-        await asyncio.sleep(0.3)
-        [posting] = await two.due_postings(time.time(), 10)
-        await two.posting_sent(posting, 5)
+        async def sent_by_one() -> None:
+            await asyncio.sleep(0.3)
+            [posting] = await one.due_postings(time.time(), 10)
+            await one.posting_sent(posting, 5)
 
-    waiting = Sender(one, Script(), undeliverable)
-    started = time.monotonic()
-    arrived, _ = await asyncio.gather(waiting.delivered([news], REPLY_WAIT), sent_elsewhere())
-    assert arrived and time.monotonic() - started < REPLY_WAIT - 0.5
+        waiting = Sender(zero, Script(), undeliverable)
+        started = time.monotonic()
+        arrived, _ = await asyncio.gather(waiting.delivered([news], REPLY_WAIT), sent_by_one())
+        assert arrived and time.monotonic() - started < REPLY_WAIT - 0.5
+    finally:
+        await asyncio.gather(zero.close(), one.close())
 
 
 async def test_a_commit_wakes_the_other_processes(
