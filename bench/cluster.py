@@ -113,6 +113,10 @@ def figures(name: str, result: Run) -> str:
         f"{result.rest_window / result.seconds:.1f} requests/s, peak {result.rest_peak}/s, 429s "
         f"{result.rest_429}; unanswered {result.unanswered}, bot errors "
         f"{len(result.bot_errors)}, Discord rule violations {len(result.violations)}"
+        + f"\n    stand-in {result.rest_kinds}"
+        + "\n    slowest kinds (bot side, p99): " + "; ".join(
+            f"{kind} {pct(xs, 0.99) * 1000:.0f} ms (n={len(xs)})"
+            for kind, xs in sorted(result.by_kind.items(), key=lambda kv: -pct(kv[1], 0.99))[:5])
         + "".join(f"\n    bot: {e[:240]}" for e in result.bot_errors[:3])
         + "".join(f"\n    violation: {v[:400]}" for v in result.violations[:3]))
 

@@ -92,8 +92,7 @@ async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None
     out = as_outgoing(body)
     kwargs = out.reply_kwargs()
     kwargs.pop("attachments", None)  # a new message has nothing to take away
-    if not interaction.response.is_done() and _on_channel_message(interaction):
-        await _borrow(interaction)
+    await borrow_first(interaction)
     drawings: Drawings | None = getattr(interaction.client, "drawings", None)
     if out.pictures and drawings is not None and interaction.response.is_done():
         drawn = await drawings.files(out.pictures)
@@ -111,6 +110,13 @@ async def answer(interaction: discord.Interaction, body: str | Outgoing) -> None
     tokens = _tokens(interaction)
     if tokens is not None:
         tokens.resolved(interaction.token)  # answered: its token may post
+
+
+async def borrow_first(interaction: discord.Interaction) -> None:
+    """A click on a channel message not yet acknowledged is, as `answer` acknowledges it: a
+    deferred update of that message, its token kept (its ephemeral answer follows)."""
+    if not interaction.response.is_done() and _on_channel_message(interaction):
+        await _borrow(interaction)
 
 
 def _on_channel_message(interaction: discord.Interaction) -> bool:

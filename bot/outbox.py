@@ -44,6 +44,9 @@ REPLY_WAIT = 1.5
 TOKEN_WAIT = 3.0
 """How long a channel post waits for a token on its way (`Deliverer.coming`) when the budget
 is short, before it takes the budget too, whichever comes first."""
+SENT_ELSEWHERE = 0.1
+"""In a cluster, how often a reply waiting for news of its change that another process
+sends asks whether it went out."""
 
 Undeliverable = Callable[[Posting, Outcome], Awaitable[None]]
 
@@ -191,15 +194,28 @@ class Sender:
         return False
 
     async def delivered(self, ids: Iterable[int], timeout: float) -> bool:
-        """Wait until these letters are sent or failed; True if they all are."""
+        """Wait until these letters are sent or failed; True if they all are. In a cluster
+        another process may send some of them (a channel's letters go from its shard's
+        process): then the database is asked again every `SENT_ELSEWHERE` seconds."""
         wanted = list(ids)
-        futures = [self._watch.setdefault(i, asyncio.get_running_loop().create_future())
-                   for i in wanted]
+        loop = asyncio.get_running_loop()
+        futures = [self._watch.setdefault(i, loop.create_future()) for i in wanted]
+        elsewhere = False
         if await self.storage.postings_pending(wanted) == 0:
             self._resolve(wanted)
+        else:
+            elsewhere = await self.storage.pending_elsewhere(wanted) > 0
+        end = loop.time() + timeout
         try:
-            # asyncio.wait leaves the futures alone on a timeout: others may share them
-            _, pending = await asyncio.wait(futures, timeout=timeout)
+            while True:
+                left = end - loop.time()
+                look = min(left, SENT_ELSEWHERE) if elsewhere else left
+                # asyncio.wait leaves the futures alone on a timeout: others may share them
+                _, pending = await asyncio.wait(futures, timeout=max(0.0, look))
+                if not pending or loop.time() >= end:
+                    break
+                if await self.storage.postings_pending(wanted) == 0:
+                    self._resolve(wanted)
         finally:
             for i in wanted:
                 future = self._watch.get(i)

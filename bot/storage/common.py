@@ -314,6 +314,11 @@ class SqlStorage(ABC):
         """The destinations this process now claims of `dests` (a shared backend)."""
         return dests
 
+    def _sendable_at(self) -> tuple[str, tuple[Any, ...]]:
+        """SQL: when this process may send letter `o` (of table `t`, joined LEFT), and its
+        arguments: when it is due, unless another process of a cluster sends it best."""
+        return "o.next_at", ()
+
     def _not_held_elsewhere(self, now: float) -> tuple[str, tuple[Any, ...]]:
         """An SQL condition (` AND …` on `o`, the outbox) leaving out the destinations
         another living process claims at `now`, and its arguments; none on one process."""
@@ -388,13 +393,14 @@ class SqlStorage(ABC):
     async def next_posting_at(self) -> float | None:
         """When the earliest letter at the head of its destination is due (but for those
         another process holds: it sends them, and they would wake this one at once, again
-        and again, until they are sent)."""
+        and again, until they are sent), or may be sent here (`_sendable_at`)."""
+        sendable, first = self._sendable_at()
         elsewhere, args = self._not_held_elsewhere(time.time())
         row = await self._row(
-            "SELECT MIN(o.next_at) AS at FROM outbox o"
+            f"SELECT MIN({sendable}) AS at FROM outbox o"
             " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
             " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE {NOT_HELD}{elsewhere}", args
+            f" WHERE {NOT_HELD}{elsewhere}", (*first, *args)
         )
         return None if row is None or row["at"] is None else float(row["at"])
 
@@ -448,6 +454,11 @@ class SqlStorage(ABC):
             tuple(ids),
         )
         return int(row["n"]) if row else 0
+
+    async def pending_elsewhere(self, ids: Sequence[int]) -> int:
+        """How many of these pending letters another process of a cluster sends first
+        (`_sendable_at`); none on one process, known without a read."""
+        return 0
 
     async def nonce_salt(self) -> str:
         if self._salt is None:

@@ -26,7 +26,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
@@ -71,11 +71,13 @@ WAKE = "deduction_wake"
 """The NOTIFY channel of commits that store letters or timers; the payload names the process
 that stored them (its `holder`)."""
 FOREIGN_WAKE = 0.25
-"""Another process's commits wake this one's sender and dispatcher at most this often."""
+"""Another process's commits wake this one's sender and dispatcher at most this often (the
+first at once)."""
 HANDOVER = 3.0
-"""Seconds after its due time a timer of another shard's table may be fired here (its own
-process fires it at once; that process hears of it within FOREIGN_WAKE, or at the 2 s look
-again when a NOTIFY was lost)."""
+"""Seconds after its due time a timer of another shard's table may be fired here, and after
+it was stored a letter another process sends best may be sent here (that process fires or
+sends it at once; it hears of it within FOREIGN_WAKE, or at the 2 s look again when a NOTIFY
+was lost): a dead or deaf process's timers and letters still go, late by this."""
 LANGUAGES = "deduction_languages"
 """The NOTIFY channel of writes of a member's languages; the payload is the member's id and
 the writing process's `holder`."""
@@ -210,18 +212,26 @@ class PostgresStorage(SqlStorage):
 
         A commit's NOTIFY names the process that made it, which kicked its own sender and
         dispatcher already and delivers what it stored: its own is ignored, and another
-        process's wake this one at most once per FOREIGN_WAKE (under load, dozens a second
-        would each cost a look at the outbox and the timers, and find the letters claimed
-        by the process that stored them). A member's languages written anywhere move their
-        `language_mark`."""
+        process's wake this one at once, then at most once per FOREIGN_WAKE (under load,
+        dozens a second would each cost a look at the outbox and the timers, and find the
+        letters claimed by the process that stored them). At once: a channel's letters that
+        another process stored (a DM click reaches shard 0) are sent first by the channel's
+        shard's process (`_sendable_at`), which learns of them here. A member's languages
+        written anywhere move their `language_mark`."""
         loop = asyncio.get_running_loop()
-        next_wake = 0.0
+        last = -FOREIGN_WAKE
+        coming = False
+
+        def rouse() -> None:
+            nonlocal last, coming
+            last, coming = loop.time(), False
+            wake()
 
         def woken(payload: str) -> None:
-            nonlocal next_wake
-            if payload != self.holder and loop.time() >= next_wake:
-                next_wake = loop.time() + FOREIGN_WAKE
-                loop.call_later(FOREIGN_WAKE, wake)
+            nonlocal coming
+            if payload != self.holder and not coming:
+                coming = True
+                loop.call_at(max(loop.time(), last + FOREIGN_WAKE), rouse)
 
         def language(payload: str) -> None:
             user_id, _, writer = payload.partition(" ")
@@ -296,7 +306,7 @@ class PostgresStorage(SqlStorage):
                 f"INSERT INTO tables ({', '.join(row)}) VALUES ({_marks(1, len(row))})",
                 *row.values(),
             )
-            ids = await _insert_letters(con, created.id, change.letters, now)
+            ids = await _insert_letters(con, created.id, change.letters, now, self.holder)
             await _move_timers(con, created, change.timers)
             await _wake_others(con, change, self.holder)
             return ids
@@ -327,7 +337,7 @@ class PostgresStorage(SqlStorage):
                     f"UPDATE tables SET {sets} WHERE id = $1", new.id, *columns.values())
             if change.log is not None:
                 await _insert_log(con, new, change.log, now)
-            ids = await _insert_letters(con, new.id, change.letters, now)
+            ids = await _insert_letters(con, new.id, change.letters, now, self.holder)
             await _move_timers(con, new, change.timers)
             await _wake_others(con, change, self.holder)
             if change.winners is not None:
@@ -359,14 +369,54 @@ class PostgresStorage(SqlStorage):
             which, args = self._not_held_elsewhere(now)
         else:
             which, args = " AND o.dest = ANY(?::text[])", (list(only),)
+        sendable, first = self._sendable_at()
         return await self._rows(
-            "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
-            " LEFT JOIN tables t ON t.id = o.table_id"
+            f"SELECT o.id, o.table_id, o.dest, o.letter, o.tries, {sendable} AS next_at"
+            " FROM outbox o LEFT JOIN tables t ON t.id = o.table_id"
             f" WHERE o.state = 'pending' AND {NOT_HELD}"
             f" AND o.dest <> ALL(?::text[]){which}"
             f" ORDER BY {URGENT_FIRST} LIMIT ?",
-            (list(busy), *args, limit),
+            (*first, list(busy), *args, limit),
         )
+
+    def _sendable_at(self) -> tuple[str, tuple[Any, ...]]:
+        """SQL: when this process may send letter `o` (of table `t`, joined LEFT), and its
+        arguments: at once if it sends it best (`_sends_best`), else `HANDOVER` seconds
+        after it was stored (its process dead, or deaf). Each letter's own process, not its
+        destination's head's: a destination is still in one process's hands at a time, and
+        a letter not yet sendable here holds back the rest of its destination."""
+        if self.shards is None or self.shard_count is None:
+            return super()._sendable_at()
+        best, args = self._sends_best()
+        return (f"(CASE WHEN {best} THEN o.next_at"
+                f" ELSE GREATEST(o.next_at, o.created_at + {HANDOVER}) END)", args)
+
+    def _sends_best(self) -> tuple[str, tuple[Any, ...]]:
+        """SQL: in a cluster, this process sends letter `o` best: a channel's, if it plays
+        its table's shard (`_fires_at`), which holds the tokens of the channel's
+        interactions (`bot.message_tokens`: edits and posts through them are outside the
+        global limit); an answer's or a DM's, if it stored it, or the process that did is
+        gone. That one took the interaction: an answer's followups resolve its token there,
+        and a click on a kept DM reaches shard 0, whose process stores the edit of that DM
+        and holds the token that makes it. Sent by another process, a 2-process cluster
+        made 1.7× one process's requests under the limit per interaction."""
+        assert self.shards is not None and self.shard_count is not None
+        mine = ",".join(str(int(s)) for s in self.shards)
+        return (
+            "(CASE WHEN o.dest LIKE 'c:%'"
+            f" THEN COALESCE((t.guild_id >> 22) % {int(self.shard_count)} IN ({mine}), TRUE)"
+            f" ELSE o.made_by IS NULL OR o.made_by = ? OR {gone('o.made_by')} END)",
+            (self.holder,),
+        )
+
+    async def pending_elsewhere(self, ids: Sequence[int]) -> int:
+        if self.shards is None or self.shard_count is None or not ids:
+            return 0
+        best, args = self._sends_best()
+        return int(await self._value(
+            "SELECT COUNT(*) FROM outbox o LEFT JOIN tables t ON t.id = o.table_id"
+            f" WHERE o.id = ANY(?::bigint[]) AND o.state = 'pending' AND NOT {best}",
+            (list(ids), *args)))
 
     def _not_held_elsewhere(self, now: float) -> tuple[str, tuple[Any, ...]]:
         return (" AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.dest = o.dest"
@@ -576,16 +626,17 @@ async def _insert_log(con: Con, table: Table, log: LogEntry, now: float) -> None
 
 
 async def _insert_letters(
-    con: Con, table_id: int, letters: Iterable[Letter], now: float
+    con: Con, table_id: int, letters: Iterable[Letter], now: float, holder: str
 ) -> tuple[int, ...]:
-    """Every letter in one statement, in order (ids from the sequence, row by row); a
-    letter said `once` per table that is already stored is skipped."""
+    """Every letter in one statement, in order (ids from the sequence, row by row), named
+    after the process that stores them (`holder`: `PostgresStorage._sendable_at`); a letter
+    said `once` per table that is already stored is skipped."""
     letters = list(letters)
     if not letters:
         return ()
     rows = await con.fetch(
-        "INSERT INTO outbox (table_id, dest, letter, once, created_at)"
-        " SELECT $1, x.dest, x.letter, x.once, $5"
+        "INSERT INTO outbox (table_id, dest, letter, once, created_at, made_by)"
+        " SELECT $1, x.dest, x.letter, x.once, $5, $6"
         " FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY"
         " AS x(dest, letter, once, n) ORDER BY x.n"
         " ON CONFLICT (table_id, once) WHERE once IS NOT NULL DO NOTHING RETURNING id",
@@ -594,6 +645,7 @@ async def _insert_letters(
         [letter.model_dump_json() for letter in letters],
         [letter.once for letter in letters],
         now,
+        holder,
     )
     return tuple(sorted(int(r["id"]) for r in rows))
 

@@ -174,6 +174,11 @@ MIGRATIONS: tuple[str, ...] = (
         channel_id INTEGER NOT NULL
     );
     """,
+    # 6: the process that stored a letter (its claims' `holder`): in a shard cluster it
+    # sends the letter first (it holds the interaction's token); NULL on one process
+    """
+    ALTER TABLE outbox ADD COLUMN made_by TEXT;
+    """,
 )
 
 POSTGRES_TERMS = (

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from engine.thirteen_clues import deduction
 from engine.thirteen_clues.cards import CARDS, Category
@@ -84,12 +83,43 @@ def best_passes(dealt: Sequence[str], careful: bool) -> list[tuple[str, str, str
     return best
 
 
+Shape = tuple[str, ...]
+"""Five dealt cards as a pass sees them: grouped by suit (which suit does not matter, only
+which cards share one), each card a letter for its category, upper case in the holder and
+lower case behind the screen; sorted."""
+
+_LETTER = {c: (card.suit, card.category.value[0]) for c, card in CARDS.items()}
+
+_BY_SHAPE: dict[tuple[Shape, float], float] = {}
+"""`pass_chance` of each shape met so far (114 shapes in all, for each model)."""
+
+
 def pass_chance(holder: Triple, screen: tuple[str, ...], model: float = PASS_MODEL) -> float:
-    """The chance that a player dealt `holder` and `screen` passes `holder`."""
-    return _chance(frozenset(holder), frozenset(screen), model)
+    """The chance that a player dealt `holder` and `screen` passes `holder`. It depends only
+    on the cards' categories, on which share a suit and on which are in the holder
+    (`best_passes` compares suits, and looks at nothing else), so it is computed once per
+    shape. Kept per pair of card sets instead (no two cards share category and suit:
+    351,000 pairs), a process's first minutes missed the cache for most of the pairs
+    of one `odds`: 30-100 ms of the event loop at a 13 Clues answer, which set a cluster's
+    first-callback tail (`bench.cluster`)."""
+    key = (_shape(holder, screen), model)
+    found = _BY_SHAPE.get(key)
+    if found is None:
+        found = _BY_SHAPE[key] = _chance(frozenset(holder), frozenset(screen), model)
+    return found
 
 
-@cache
+def _shape(holder: Triple, screen: tuple[str, ...]) -> Shape:
+    suits: dict[str, str] = {}
+    for c in holder:
+        suit, letter = _LETTER[c]
+        suits[suit] = suits.get(suit, "") + letter.upper()
+    for c in screen:
+        suit, letter = _LETTER[c]
+        suits[suit] = suits.get(suit, "") + letter
+    return tuple(sorted("".join(sorted(group)) for group in suits.values()))
+
+
 def _chance(holder: frozenset[str], screen: frozenset[str], model: float) -> float:
     dealt = sorted(holder | screen)
     legal = passes(dealt)

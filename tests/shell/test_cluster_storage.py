@@ -215,6 +215,84 @@ async def test_a_timer_fires_in_the_process_of_its_tables_shard(postgres_url: st
         await asyncio.gather(zero.close(), one.close())
 
 
+async def test_a_letter_goes_first_from_the_process_that_sends_it_best(
+    postgres_url: str,
+) -> None:
+    """In a cluster a channel's letters are sent first by the process of its table's shard
+    (it holds the channel's interaction tokens), an answer's and a DM's by the process that
+    stored them (it took the interaction); another process sends them once HANDOVER has
+    passed since they were stored (that process dead, or deaf), or at once when the process
+    that stored them is gone."""
+    zero, one = (PostgresStorage(postgres_url, shards=(s,), shard_count=2) for s in (0, 1))
+    await zero.open()
+    await one.open()
+    try:
+        assert await zero.acquire_lease("zero", 30, time.time()) is None
+        # shard 1's table; a DM click (which reaches shard 0) changes it in process 0
+        table = (await zero.create_table(lobby(guild_id=1 << 22), lambda t: Change(t))).table
+        stored = time.time()
+        await zero.commit(Change(table, letters=[
+            post("table"), Letter.dm(5, Outgoing(content="hand")),
+            Letter.reply(7, "token", Outgoing(content="answer"))]))
+        now = time.time()
+        assert [p.letter.to for p in await one.due_postings(now, 10)] == ["c:10"]
+        mine = await zero.due_postings(now, 10)
+        assert [p.letter.to for p in mine] == ["i:7", "u:5"]
+        for posting in mine:
+            await zero.posting_sent(posting, None)
+        await one.release_destination("c:10")  # shard 1's process never sent it
+        assert await zero.due_postings(now, 10) == []
+        assert await zero.next_posting_at() == pytest.approx(stored + HANDOVER, abs=1.0)
+        [late] = await zero.due_postings(now + HANDOVER + 1, 10)
+        assert late.letter.to == "c:10"
+        await zero.posting_sent(late, 1)
+        # process 0 stores a DM and dies: its letters pass on at once
+        await zero.commit(Change(table, letters=[Letter.dm(6, Outgoing(content="news"))]))
+        assert await one.due_postings(time.time(), 10) == []
+        assert zero._lease is not None
+        zero._lease.terminate()  # as a SIGKILL ends it
+        deadline = time.monotonic() + 5
+        while not await one.due_postings(time.time(), 10) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert [p.letter.to for p in await one.due_postings(time.time(), 10)] == ["u:6"]
+    finally:
+        await asyncio.gather(zero.close(), one.close())
+
+
+async def test_a_reply_waits_for_its_news_sent_by_another_process(postgres_url: str) -> None:
+    """A reply waits for the letters of its own change (`Letter.follows`): in a cluster
+    another process may send them (a shard-1 channel's, here), and the wait ends when that
+    one marks them sent, not when REPLY_WAIT runs out. Letters it sends itself are waited
+    for without asking the database again."""
+    from bot.outbox import REPLY_WAIT, Sender
+    from tests.shell.test_outbox import Script
+
+    zero, one = (PostgresStorage(postgres_url, shards=(s,), shard_count=2) for s in (0, 1))
+    await zero.open()
+    await one.open()
+    try:
+        table = (await zero.create_table(lobby(guild_id=1 << 22), lambda t: Change(t))).table
+        news, dm = (await zero.commit(Change(table, letters=[
+            post("news"), Letter.dm(5, Outgoing(content="hand"))]))).letters
+        assert await zero.pending_elsewhere([news, dm]) == 1  # the channel's: shard 1's
+        assert await one.pending_elsewhere([news, dm]) == 1  # the DM: zero's, which stored it
+
+        async def undeliverable(*_: object) -> None:
+            raise AssertionError("nothing is refused here")
+
+        async def sent_by_one() -> None:
+            await asyncio.sleep(0.3)
+            [posting] = await one.due_postings(time.time(), 10)
+            await one.posting_sent(posting, 5)
+
+        waiting = Sender(zero, Script(), undeliverable)
+        started = time.monotonic()
+        arrived, _ = await asyncio.gather(waiting.delivered([news], REPLY_WAIT), sent_by_one())
+        assert arrived and time.monotonic() - started < REPLY_WAIT - 0.5
+    finally:
+        await asyncio.gather(zero.close(), one.close())
+
+
 async def test_a_commit_wakes_the_other_processes(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
@@ -227,7 +305,9 @@ async def test_a_commit_wakes_the_other_processes(
     await asyncio.sleep(0.2)
     assert not woken.is_set()
     await one.commit(Change(table, letters=[post("news")]))
+    stored = time.monotonic()
     await asyncio.wait_for(woken.wait(), 5)
+    assert time.monotonic() - stored < FOREIGN_WAKE  # at once, not at the window's end
     await asyncio.sleep(FOREIGN_WAKE + 0.2)
     assert not own.is_set()  # the process that stored them kicked itself already
 

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.thirteen_clues import GameState, PlayerView, apply, player_view
+from engine.thirteen_clues import GameState, PlayerView, apply, choices, player_view
 from engine.thirteen_clues.actions import ChoosePass
 from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.bruteforce import true_triple
-from engine.thirteen_clues.cards import CARDS
-from engine.thirteen_clues.choices import odds, pass_chance
+from engine.thirteen_clues.cards import CARDS, Category
+from engine.thirteen_clues.choices import PASS_MODEL, odds, pass_chance
 from engine.thirteen_clues.deduction import solve
 from testkit.thirteen_clues import fresh_game, turns_view
 
@@ -87,3 +87,22 @@ def test_on_ai_passed_deals_the_true_holder_is_likelier_under_the_choice_odds() 
         exact, chosen = solve(view), odds(view)
         better += chosen.triple_probability(truth) > exact.triple_probability(truth)
     assert better >= games * 0.7
+
+
+def test_a_pass_chance_is_worked_out_once_per_shape_and_is_the_same_for_every_deal() -> None:
+    """`pass_chance` is kept per shape of deal (categories, which cards share a suit, which
+    are in the holder), not per pair of card sets: a few hundred shapes where 5,000 random
+    deals are 5,000 pairs, and each deal's chance is what working it out for those very
+    cards gives (114 shapes in all)."""
+    rng = random.Random(19)
+    by_category = {cat: [c for c in CARDS if CARDS[c].category == cat] for cat in Category}
+    deals: set[tuple[tuple[str, str, str], tuple[str, ...]]] = set()
+    while len(deals) < 5000:
+        person, location, weapon = (rng.choice(by_category[cat]) for cat in Category)
+        holder = (person, location, weapon)
+        rest = sorted(c for c in CARDS if c not in holder)
+        deals.add((holder, tuple(rng.sample(rest, 2))))
+    for holder, screen in sorted(deals):
+        worked_out = choices._chance(frozenset(holder), frozenset(screen), PASS_MODEL)
+        assert pass_chance(holder, screen) == worked_out, (holder, screen)
+    assert len(choices._BY_SHAPE) < 500
