@@ -379,6 +379,14 @@ class Transport:
         if self.pacer is not None and rank is not None:
             await self.pacer.take(rank, key)
 
+    def hurry(self, destination: str, rank: int) -> None:
+        """A more urgent letter waits behind those in hand for `destination`: a member's DM
+        channel's opening goes at its rank."""
+        kind, _, address = destination.partition(":")
+        if kind == "u" and (int(address) in self._opening or int(address) in self._wanting
+                            or int(address) in self._in_turn):
+            self._hurry_opening(int(address), rank)
+
     def _hurry_opening(self, user_id: int, rank: int) -> None:
         """A member's DM channel's opening, waiting for its turn or, in its turn, for the
         budget, goes at `rank` now if that is more urgent."""

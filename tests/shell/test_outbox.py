@@ -13,7 +13,7 @@ from bot.drawings import Drawn
 from bot.messages import Outgoing
 from bot.models import Letter, Posting
 from bot.outbox import Sender
-from bot.pacing import Pacer, paced
+from bot.pacing import OWN, Pacer, paced
 from bot.storage import Change, SqliteStorage
 from bot.transport import Outcome
 from tests.shell.conftest import Flaky, lobby
@@ -36,6 +36,8 @@ class Script:
         """Destinations an interaction's token sends to, outside the budget, once set."""
         self.loading: dict[str, str] = {}
         """Answers not given yet (their tokens), and the destination each lends once given."""
+        self.hurried: list[tuple[str, int]] = []
+        """What `hurry` was told: a destination and the rank its letters in hand go at."""
         self.borrowing: dict[str, asyncio.Event] = {}
         """Destinations a letter waits for a token on its way of, once set."""
 
@@ -55,6 +57,9 @@ class Script:
 
     def coming(self, letter: Letter) -> bool:
         return letter.to in self.loading.values()
+
+    def hurry(self, destination: str, rank: int) -> None:
+        self.hurried.append((destination, rank))
 
     async def awaited(self, letter: Letter) -> None:
         to = self.loading.get(letter.token or "")
@@ -416,6 +421,7 @@ async def test_a_destination_waiting_for_the_budget_goes_at_the_rank_of_what_wai
         await pacer.close()
     assert [text for _, text, _ in script.calls] == [
         "7's old news", "9's old news", "7's own", "9's own", "the table", "a prompt"]
+    assert script.hurried == [("u:9", OWN)]  # and what 9's old news waits for (its opening)
 
 
 async def test_a_slash_commands_post_waits_for_its_token_and_its_answer_does_not_wait_for_it(

@@ -205,15 +205,17 @@ def test_dm_channels_are_opened_a_few_at_a_time_most_urgent_first() -> None:
         transport.open_dm_soon(14)  # seated: opened ahead, as a prompt's
         await asyncio.sleep(0.01)
         own = asyncio.create_task(transport.prepare(Letter.dm(14, body, own=True)))
+        transport.open_dm_soon(15)
         await asyncio.sleep(0.01)  # the member's own DM hurries the opening begun ahead
+        transport.hurry("u:15", OWN)  # the sender's: an own DM stored behind 15's letters
         release.set()
         await asyncio.gather(*first, *later, acting, own)
 
     asyncio.run(prepared())
     assert flying[1] == OPENING
-    assert opened == [*range(1, OPENING + 1), 14, 13, 11, 12]
+    assert opened == [*range(1, OPENING + 1), 14, 15, 13, 11, 12]
     # in its turn an opening is paced at its letter's rank (the member's own DM's, hurried)
-    assert paced == [KEPT, KEPT, OWN, PROMPT, KEPT, KEPT]
+    assert paced == [KEPT, KEPT, OWN, OWN, PROMPT, KEPT, KEPT]
 
 
 def test_an_urgent_opening_hurries_the_budget_of_the_openings_holding_the_turns() -> None:
