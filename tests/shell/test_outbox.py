@@ -97,6 +97,14 @@ def dm(text: str, user: int) -> Letter:
     return Letter.dm(user, Outgoing(content=text))
 
 
+async def budget_awaited(pacer: Pacer, waiting: int) -> None:
+    """Return once `waiting` requests have waited for the pacer's budget (up to 2 s)."""
+    for _ in range(100):
+        if pacer.waited >= waiting:
+            return
+        await asyncio.sleep(0.02)
+
+
 async def run_until_done(sender: Sender, ids: tuple[int, ...], timeout: float = 5.0) -> bool:
     sender.start()
     sender.kick()
@@ -304,10 +312,7 @@ async def test_an_edit_waiting_for_the_budget_goes_out_with_the_newest_body(
     sender.start()
     sender.kick()
     try:
-        for _ in range(100):  # both wait for the budget
-            if pacer.waited == 2:
-                break
-            await asyncio.sleep(0.02)
+        await budget_awaited(pacer, 2)  # both wait for the budget
         assert pacer.waited == 2 and script.calls == []
         newer = await owe(storage, living_edit("turn 2"), living_edit("turn 3"),
                           post("a notice"), living_edit("turn 4"),
@@ -338,10 +343,7 @@ async def test_an_edit_not_replaced_whole_by_the_newer_one_still_goes_out(
     sender.start()
     sender.kick()
     try:
-        for _ in range(100):
-            if pacer.waited == 1:
-                break
-            await asyncio.sleep(0.02)
+        await budget_awaited(pacer, 1)
         newer = await owe(storage, living_edit(None))  # keeps turn 1's text: no replacement
         hold.set()
         assert await sender.delivered([*first, *newer], 5.0)
@@ -368,10 +370,7 @@ async def test_a_letter_waiting_for_the_budget_goes_out_when_a_token_comes(
     sender.start()
     sender.kick()
     try:
-        for _ in range(100):  # the DMs and the post wait for the budget
-            if pacer.waited == 3:
-                break
-            await asyncio.sleep(0.02)
+        await budget_awaited(pacer, 3)  # the DMs and the post wait for the budget
         assert pacer.waited == 3 and script.calls == []
         script.lending("c:10").set()  # an interaction in the channel: its token may post
         assert await sender.delivered(table, 2.0)
@@ -406,10 +405,7 @@ async def test_a_destination_waiting_for_the_budget_goes_at_the_rank_of_what_wai
     sender.start()
     sender.kick()
     try:
-        for _ in range(100):
-            if pacer.waited == 4:
-                break
-            await asyncio.sleep(0.02)
+        await budget_awaited(pacer, 4)
         assert pacer.waited == 4 and script.calls == []
         own = news("9's own", 9, own=True)
         newer = await owe(storage, own)
@@ -442,10 +438,7 @@ async def test_a_slash_commands_post_waits_for_its_token_and_its_answer_does_not
     sender.start()
     sender.kick()
     try:
-        for _ in range(100):  # the budget is short: a DM waits for it
-            if pacer.waited == 1:
-                break
-            await asyncio.sleep(0.02)
+        await budget_awaited(pacer, 1)  # the budget is short: a DM waits for it
         ids = await owe(storage, post("the lobby"),
                         Letter.reply(99, "the command's token", Outgoing(content="Table open."),
                                      follows=1))
