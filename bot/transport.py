@@ -125,6 +125,7 @@ class Transport:
         self._dm_channels: dict[int, int] = {}
         self._opening: dict[int, asyncio.Task[None]] = {}
         self._openings = Turns(OPENING, step=OPENING_STEP)
+        """DM channels being opened, most urgent first (`_dm_channel`)."""
         self._in_turn: dict[int, int] = {}
         """The openings holding a turn, by member: the rank they wait for the budget at."""
         self._hurried: dict[int, int] = {}
@@ -132,7 +133,6 @@ class Transport:
         self._wanting: dict[int, int] = {}
         """The openings waiting for a turn, by member: their rank. A turn's holder takes the
         budget at the most urgent of them, since they wait for it."""
-        """DM channels being opened, most urgent first (`_dm_channel`)."""
 
     def open_dm_soon(self, user_id: int) -> None:
         """Open a member's DM channel now, in the background, because a seated member will
