@@ -329,7 +329,7 @@ class Sender:
         if kept and self._shows(living, body):
             await self._skip(posting)  # before its pictures are drawn: they would go unused
             return True
-        rank = min(rank, self._urgent.get(letter.to, rank))
+        rank = self._rank(letter, rank)
         drawn = await self.transport.prepare(letter, rank)  # not in a slot: see `prepare`
         # a channel post tried before may be out already as a followup (it has no nonce)
         again = posting.tries > 0 and letter.channel_post
@@ -404,13 +404,12 @@ class Sender:
         (`TOKEN_WAIT`; the command's answer then goes first, `_news_out`); when it is not,
         the post goes at once by the bot's route, before the answer that tells of it. A post
         tried before goes by the bot's route (`again`): it waits for the budget alone."""
-        if not again and self.transport.coming(letter) and pacer.backlog:
+        if not again and self.transport.coming(letter) and pacer.short:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(TOKEN_WAIT):
                     await self.transport.borrowable(letter, living, holding=True)
                     return True, True
-        rank = min(rank, self._urgent.get(letter.to, rank))  # `urge`d meanwhile
-        take = asyncio.ensure_future(pacer.take(rank, key=letter.to))
+        take = asyncio.ensure_future(pacer.take(self._rank(letter, rank), key=letter.to))
         if again:
             return await take, False
         borrow = asyncio.ensure_future(self.transport.borrowable(letter, living))
@@ -422,6 +421,11 @@ class Sender:
         if take.done() and not take.cancelled():
             return take.result(), False
         return True, True
+
+    def _rank(self, letter: Letter, behind: int) -> int:
+        """The rank a letter goes at: the most urgent of its own, of the letters in hand
+        behind it (`behind`), and of those stored for its destination since (`urge`)."""
+        return min(behind, self._urgent.get(letter.to, behind))
 
     def _shows(self, living: int | None, body: str) -> bool:
         """Whether the kept message already shows this body (an edit to it changes nothing)."""

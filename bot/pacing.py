@@ -7,13 +7,12 @@ instead, and when it runs short it serves the requests that matter most first.
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Hashable
 
 from bot.models import Letter
+from bot.turns import Waitlist
 
 DISCORD_LIMIT = 50
 JITTER = 3
@@ -95,10 +94,7 @@ class Pacer:
         self._gate = gate
         self._tokens = self.burst
         self._at = clock()
-        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._waiting: dict[Hashable, tuple[int, asyncio.Future[None]]] = {}
-        """The waiting requests taken with a key, by key: their priority and turn."""
-        self._order = itertools.count()
+        self._waiting = Waitlist(clock=clock)
         self._pump: asyncio.Task[None] | None = None
         self.waited = 0
         """Requests that had to wait for the budget (a figure for benchmarks)."""
@@ -143,46 +139,35 @@ class Pacer:
     async def take(self, priority: int, key: Hashable | None = None) -> bool:
         """Wait for one request's share of the budget; True if it had to wait. `key`: what
         the request is for (a letter's destination), by which `hurry` finds it."""
-        self._refill(self.catch_up if self._queue else self.burst)
-        if not self._queue and self._tokens >= 1 and self._open() and not self._full_for():
+        waiting = bool(self._waiting)
+        self._refill(self.catch_up if waiting else self.burst)
+        if not waiting and self._tokens >= 1 and self._open() and not self._full_for():
             self._grant()
             return False
         self.waited += 1
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queue, (priority, next(self._order), future))
-        if key is not None:
-            self._waiting[key] = (priority, future)
+        waiter = self._waiting.join(priority, key)
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._serve(), name="rest-pacer")
         try:
-            await future
+            await waiter.turn
         finally:
-            if key is not None and self._waiting.get(key, (0, None))[1] is future:
-                del self._waiting[key]
+            self._waiting.leave(waiter)
         return True
 
     @property
-    def backlog(self) -> int:
-        """Requests waiting for the budget now: it is short."""
-        return sum(1 for _, _, future in self._queue if not future.done())
+    def short(self) -> bool:
+        """Whether requests wait for the budget now."""
+        return bool(self._waiting)
 
     def hurry(self, key: Hashable, priority: int) -> None:
         """Serve the request waiting for `key` at `priority` if that is more urgent than its
         own: a destination's letters go in order, so a DM that can wait holds back the
         member's own DM stored after it (at 400 tables 223 of the 1,186 prompts that waited
-        over 2 s waited behind one, `bench.load`). Its old place is passed over when reached
-        (a done future gives its turn away)."""
-        waiting = self._waiting.get(key)
-        if waiting is None or waiting[0] <= priority or waiting[1].done():
-            return
-        self._waiting[key] = (priority, waiting[1])
-        heapq.heappush(self._queue, (priority, next(self._order), waiting[1]))
+        over 2 s waited behind one, `bench.load`): see `Waitlist`."""
+        self._waiting.hurry(key, priority)
 
     async def _serve(self) -> None:
-        while self._queue:
-            if self._queue[0][2].done():  # cancelled, or served from a place `hurry` gave
-                heapq.heappop(self._queue)
-                continue
+        while self._waiting:
             gate = self._gate() if self._gate is not None else None
             if gate is not None and not gate.is_set():
                 await gate.wait()
@@ -195,10 +180,10 @@ class Pacer:
             if full:
                 await asyncio.sleep(full)
                 continue
-            _, _, future = heapq.heappop(self._queue)
-            if not future.done():  # a cancelled waiter gives its turn away
+            waiter = self._waiting.next()
+            if waiter is not None:  # a cancelled waiter gave its turn away
                 self._grant()
-                future.set_result(None)
+                waiter.turn.set_result(None)
 
     def _open(self) -> bool:
         gate = self._gate() if self._gate is not None else None
@@ -208,9 +193,7 @@ class Pacer:
         if self._pump is not None:
             self._pump.cancel()
             await asyncio.gather(self._pump, return_exceptions=True)
-        for _, _, future in self._queue:
-            future.cancel()
-        self._queue.clear()
+        self._waiting.cancel()
 
 
 class GlobalHold(asyncio.Event):

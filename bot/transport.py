@@ -127,12 +127,8 @@ class Transport:
         self._openings = Turns(OPENING, step=OPENING_STEP)
         """DM channels being opened, most urgent first (`_dm_channel`)."""
         self._in_turn: dict[int, int] = {}
-        """The openings holding a turn, by member: the rank they wait for the budget at."""
-        self._hurried: dict[int, int] = {}
-        """The openings hurried (`_hurry_opening`), by member: the rank they go at."""
-        self._wanting: dict[int, int] = {}
-        """The openings waiting for a turn, by member: their rank. A turn's holder takes the
-        budget at the most urgent of them, since they wait for it."""
+        """The openings holding a turn, by member: the rank they wait for the budget at (the
+        most urgent of theirs and the openings waiting for a turn, which wait for them)."""
 
     def open_dm_soon(self, user_id: int) -> None:
         """Open a member's DM channel now, in the background, because a seated member will
@@ -383,17 +379,15 @@ class Transport:
         """A more urgent letter waits behind those in hand for `destination`: a member's DM
         channel's opening goes at its rank."""
         kind, _, address = destination.partition(":")
-        if kind == "u" and (int(address) in self._opening or int(address) in self._wanting
-                            or int(address) in self._in_turn):
+        if kind == "u":
             self._hurry_opening(int(address), rank)
 
     def _hurry_opening(self, user_id: int, rank: int) -> None:
         """A member's DM channel's opening, waiting for its turn or, in its turn, for the
         budget, goes at `rank` now if that is more urgent."""
-        self._hurried[user_id] = min(rank, self._hurried.get(user_id, rank))
         self._openings.hurry(user_id, rank)
-        if user_id in self._in_turn and self.pacer is not None:
-            self._in_turn[user_id] = min(rank, self._in_turn[user_id])
+        if rank < self._in_turn.get(user_id, rank) and self.pacer is not None:
+            self._in_turn[user_id] = rank
             self.pacer.hurry(f"u:{user_id}", rank)
 
     async def _dm_channel(self, user_id: int, rank: int) -> int:
@@ -412,18 +406,15 @@ class Transport:
             for holder, held in list(self._in_turn.items()):
                 if held > rank:  # it waits for a turn they hold: see `OPENING`
                     self._hurry_opening(holder, rank)
-            self._wanting[user_id] = rank
             try:
-                async with self._openings.turn(rank, user_id):
-                    del self._wanting[user_id]
+                async with self._openings.turn(rank, user_id) as given:
+                    waiting = self._openings.waiting.most_urgent()
                     rank = self._in_turn[user_id] = min(
-                        rank, self._hurried.get(user_id, rank), *self._wanting.values())
+                        given, given if waiting is None else waiting)
                     await self._pace(rank, f"u:{user_id}")  # holding a turn: see `OPENING`
                     data = await self.client.http.start_private_message(user_id)
             finally:
-                self._wanting.pop(user_id, None)
                 self._in_turn.pop(user_id, None)
-                self._hurried.pop(user_id, None)
             channel_id = int(data["id"])
             if self.known is not None:
                 await self.known.remember_dm_channel(user_id, channel_id)

@@ -400,11 +400,9 @@ class PostgresStorage(SqlStorage):
         and a click on a kept DM reaches shard 0, whose process stores the edit of that DM
         and holds the token that makes it. Sent by another process, a 2-process cluster
         made 1.7× one process's requests under the limit per interaction."""
-        assert self.shards is not None and self.shard_count is not None
-        mine = ",".join(str(int(s)) for s in self.shards)
         return (
             "(CASE WHEN o.dest LIKE 'c:%'"
-            f" THEN COALESCE((t.guild_id >> 22) % {int(self.shard_count)} IN ({mine}), TRUE)"
+            f" THEN COALESCE({self._mine('t.guild_id')}, TRUE)"
             f" ELSE o.made_by IS NULL OR o.made_by = ? OR {gone('o.made_by')} END)",
             (self.holder,),
         )
@@ -483,9 +481,14 @@ class PostgresStorage(SqlStorage):
         process is gone still fires, late by `HANDOVER`."""
         if self.shards is None or self.shard_count is None:
             return "t.due"
+        return f"(CASE WHEN {self._mine('t.guild_id')} THEN t.due ELSE t.due + {HANDOVER} END)"
+
+    def _mine(self, guild_id: str) -> str:
+        """SQL: the server in column `guild_id` is on one of this process's shards (Discord's
+        routing, `(guild_id >> 22) % shard_count`)."""
+        assert self.shards is not None and self.shard_count is not None
         mine = ",".join(str(int(s)) for s in self.shards)
-        return (f"(CASE WHEN (t.guild_id >> 22) % {int(self.shard_count)} IN ({mine})"
-                f" THEN t.due ELSE t.due + {HANDOVER} END)")
+        return f"({guild_id} >> 22) % {int(self.shard_count)} IN ({mine})"
 
     async def due_timers(
         self, now: float, limit: int, running: Collection[int] = ()
