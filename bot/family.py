@@ -80,8 +80,12 @@ class GameFamily(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"never:
         """Each family answers its own verbs; a verb no family knows is from an old build."""
         raise UserError("This button belongs to an older version of the bot.")
 
-    async def table(self, interaction: discord.Interaction) -> Table:
-        return await tables_of(interaction).by_id(self.click.table_id, place_of(interaction))
+    async def table(self, interaction: discord.Interaction, *, recent: bool = True) -> Table:
+        """The clicked table as this process last knew it (`Storage.recent_table`: without a
+        round trip, before the first answer); `recent=False` reads its row, for a refusal
+        that a newer row might not make (the change itself is checked when it is stored)."""
+        return await tables_of(interaction).by_id(self.click.table_id, place_of(interaction),
+                                                  recent=recent)
 
 
 def headed_in_dm(interaction: discord.Interaction, table: Table, out: Outgoing, lang: str

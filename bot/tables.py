@@ -209,8 +209,11 @@ class TableService:
         return UserError("The {game} game in this channel is over: open a new table with {new}. "
                          "{status} and {log} still show it.", **named)
 
-    async def by_id(self, table_id: int, place: Place | None = None) -> Table:
-        table = await self.storage.table(table_id)
+    async def by_id(self, table_id: int, place: Place | None = None, *, recent: bool = False
+                    ) -> Table:
+        """`recent`: for what a click shows before it acts (`Storage.recent_table`)."""
+        storage = self.storage
+        table = await (storage.recent_table if recent else storage.table)(table_id)
         if table is None:
             raise UserError("That table no longer exists.")
         if place is not None:

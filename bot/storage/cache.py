@@ -6,7 +6,8 @@ answer waited for one).
 Why it stays true: one process holds the database (the lease), and every write to a table's
 row goes through the storage, which tells the cache once the write is stored. A read fills
 the cache only if no write to that table was told meanwhile: a read begun before a write may
-return the row as it was.
+return the row as it was. In a shard cluster other processes write too: each of their
+commits is heard of (`heard`, a NOTIFY) and drops an older copy.
 """
 
 from __future__ import annotations
@@ -73,6 +74,19 @@ class TableCache:
         table = self._items.get(table_id)
         if table is not None:
             self._items[table_id] = table.model_copy(update={"message_id": message_id})
+
+    def heard(self, table_id: int, version: int) -> None:
+        """Another process stored this version of the table: an older copy goes, and a read
+        begun before is not kept."""
+        self._bump(table_id)
+        known = self._items.get(table_id)
+        if known is not None and known.version < version:
+            del self._items[table_id]
+
+    def clear(self) -> None:
+        """Nothing kept: what other processes wrote before they were heard of is not known."""
+        for table_id in list(self._items):
+            self.forget(table_id)
 
     def forget(self, table_id: int) -> None:
         """A write whose outcome is not known here (a failed transaction)."""

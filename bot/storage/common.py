@@ -70,9 +70,10 @@ class SqlStorage(ABC):
         self._language_marks: dict[int, int] = {}
         """Member → how many times their languages row was written since this process began
         hearing of such writes (`language_mark`)."""
-        self.hears_languages = not self.shared
-        """Whether every write of a member's languages reaches `_language_marks`: always
-        on one process (its own writes), on a shared database once it listens."""
+        self.hears = not self.shared
+        """Whether every write of what this process keeps copies of (a table's row: `_tables`;
+        a member's languages: `_language_marks`) reaches it: always on one process (its own
+        writes), on a shared database while it listens."""
 
     @property
     def poll_every(self) -> float | None:
@@ -179,6 +180,18 @@ class SqlStorage(ABC):
             if current is not None:
                 return current
         return await self._read_table(table_id)
+
+    async def recent_table(self, table_id: int) -> Table | None:
+        """What a click shows before it acts: the copy kept here when every other process's
+        change of the table is heard of (on one process, always), without a round trip to
+        the database; else `table`. It may be older than the row by a commit not yet heard
+        of (a millisecond) and its living message may be behind: a change is checked against
+        the row itself, under its lock, when it is stored."""
+        if self.hears:
+            cached = self._tables.get(table_id)
+            if cached is not None:
+                return cached
+        return await self.table(table_id)
 
     async def _read_table(self, table_id: int) -> Table | None:
         stamp = self._tables.stamp(table_id)
@@ -550,7 +563,7 @@ class SqlStorage(ABC):
         """A count that moves whenever this member's languages row is written, by any
         process: what was read under the same mark is still true. None when writes of other
         processes are not heard of (a shared database not listening)."""
-        if not self.hears_languages:
+        if not self.hears:
             return None
         return self._language_marks.get(user_id, 0)
 

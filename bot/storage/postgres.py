@@ -9,7 +9,8 @@ the lease is a session advisory lock, which the server releases the moment the h
 process (or its connection) dies. Each transaction runs whole on one pooled connection.
 
 Several processes (a shard cluster) share it: the lease is one per shard set, a cached table
-is used only while its row keeps the cached version, each destination's letters are sent by
+is used only while its row keeps the cached version (checked by a read before a change, heard
+of by a NOTIFY for what a click shows), each destination's letters are sent by
 the one process that claims it (`claims`, taken with FOR UPDATE SKIP LOCKED, expiring unless
 renewed), each timer fires in the one process that claims it, and a commit that stores
 letters or timers sends a NOTIFY that wakes every other process's sender and dispatcher
@@ -78,6 +79,9 @@ HANDOVER = 3.0
 it was stored a letter another process sends best may be sent here (that process fires or
 sends it at once; it hears of it within FOREIGN_WAKE, or at the 2 s look again when a NOTIFY
 was lost): a dead or deaf process's timers and letters still go, late by this."""
+TABLES = "deduction_tables"
+"""The NOTIFY channel of changes of a table's row: the payload is the table's id, its new
+version and the writing process's `holder` (`TableCache.heard`)."""
 LANGUAGES = "deduction_languages"
 """The NOTIFY channel of writes of a member's languages; the payload is the member's id and
 the writing process's `holder`."""
@@ -173,6 +177,7 @@ class PostgresStorage(SqlStorage):
             self._lease.terminate()
             self._lease = None
         if self._listener is not None:
+            self.hears = False
             self._listener.terminate()
             self._listener = None
         if self._quick is not None:
@@ -217,7 +222,9 @@ class PostgresStorage(SqlStorage):
         letters claimed by the process that stored them). At once: a channel's letters that
         another process stored (a DM click reaches shard 0) are sent first by the channel's
         shard's process (`_sendable_at`), which learns of them here. A member's languages
-        written anywhere move their `language_mark`."""
+        written anywhere move their `language_mark`; a table's row changed anywhere drops an
+        older copy here, so a click shows the kept copy without a round trip
+        (`recent_table`)."""
         loop = asyncio.get_running_loop()
         last = -FOREIGN_WAKE
         coming = False
@@ -238,13 +245,24 @@ class PostgresStorage(SqlStorage):
             if writer != self.holder:  # its own writes were counted as they were stored
                 self.language_written(int(user_id))
 
+        def table(payload: str) -> None:
+            table_id, version, writer = payload.split(" ", 2)
+            if writer != self.holder:  # its own were kept as they were stored
+                self._tables.heard(int(table_id), int(version))
+
+        def deaf(_: object) -> None:
+            self.hears = False
+
         try:
             self._listener = await asyncpg.connect(self.url)
             await self._listener.add_listener(WAKE, lambda *a: woken(str(a[-1])))
             await self._listener.add_listener(LANGUAGES, lambda *a: language(str(a[-1])))
+            await self._listener.add_listener(TABLES, lambda *a: table(str(a[-1])))
         except FAILURES as exc:
             raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
-        self.hears_languages = True
+        self._listener.add_termination_listener(deaf)
+        self._tables.clear()  # what others wrote before this process heard of it
+        self.hears = True
 
     async def _write_language(self, user_id: int, sql: str, args: tuple[Any, ...]) -> None:
         """The write and its NOTIFY (the member, and who wrote) in one statement, delivered
@@ -334,7 +352,10 @@ class PostgresStorage(SqlStorage):
                     raise StaleVersion("This table changed in the meantime.")
                 sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(columns, start=2))
                 await con.execute(
-                    f"UPDATE tables SET {sets} WHERE id = $1", new.id, *columns.values())
+                    f"WITH changed AS (UPDATE tables SET {sets} WHERE id = $1"
+                    " RETURNING id, version) SELECT pg_notify("
+                    f"'{TABLES}', id || ' ' || version || ' ' || ${len(columns) + 2})"
+                    " FROM changed", new.id, *columns.values(), self.holder)
             if change.log is not None:
                 await _insert_log(con, new, change.log, now)
             ids = await _insert_letters(con, new.id, change.letters, now, self.holder)

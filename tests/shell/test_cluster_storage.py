@@ -7,13 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
+from bot.errors import UserError
+from bot.family import Click
 from bot.languages import Languages
+from bot.mansion.components import PanelButton
+from bot.mansion.family import custom_id as mansion_id
+from bot.mansion.game import GAME as MANSION
 from bot.messages import Outgoing
 from bot.models import Letter, TimerSpec
 from bot.plug import plug
@@ -21,7 +29,10 @@ from bot.storage import Change, Committed, SqliteStorage, TimerPlan
 from bot.storage.common import CLAIM_SECONDS, POLL_SECONDS, TIMER_CLAIM_SECONDS
 from bot.storage.postgres import FOREIGN_WAKE, HANDOVER, PostgresStorage
 from bot.tables import TableService
+from bot.thirteen_clues import components
+from bot.thirteen_clues.family import custom_id
 from bot.thirteen_clues.game import GAME
+from engine.mansion import player_view as mansion_view
 from engine.thirteen_clues.actions import ChoosePass
 from engine.thirteen_clues.cards import CARDS, Category
 from tests.shell.conftest import lobby
@@ -91,6 +102,143 @@ async def test_a_channels_cached_table_is_checked_in_the_read_that_finds_it(
     assert found is not None and found.version == 1 and found.feed == ["news"]
     assert len(reads) == 3
     assert await two.open_table(10) == found and len(reads) == 4
+
+
+async def test_a_click_shows_the_kept_copy_until_another_process_changes_the_row(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    await two.listen(lambda: None)
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    assert (await two.table(table.id)) is not None  # read whole, and kept
+    reads: list[str] = []
+    table_row = two._table_row
+
+    async def counted_row(sql: str, args: tuple[Any, ...]) -> Any:
+        reads.append(sql)
+        return await table_row(sql, args)
+
+    two._table_row = counted_row  # type: ignore[method-assign]
+    for _ in range(3):
+        shown = await two.recent_table(table.id)
+        assert shown is not None and shown.version == 0
+    assert reads == []  # nothing heard of since: no round trip
+    after = table.model_copy(update={"version": 1, "feed": ["news"]})
+    await one.commit(Change(after, expected=0))
+    for _ in range(100):  # its NOTIFY comes at the commit
+        shown = await two.recent_table(table.id)
+        assert shown is not None
+        if shown.version == 1:
+            break
+        await asyncio.sleep(0.02)
+    assert shown.version == 1 and shown.feed == ["news"] and len(reads) == 1
+    own = after.model_copy(update={"version": 2})
+    await two.commit(Change(own, expected=1))  # its own change: kept as stored
+    shown = await two.recent_table(table.id)
+    assert shown is not None and shown.version == 2 and len(reads) == 1
+    # a process that does not hear the others (its listener gone) reads the row every time
+    assert two._listener is not None
+    two._listener.terminate()
+    await asyncio.sleep(0.05)
+    assert not two.hears
+    await one.commit(Change(own.model_copy(update={"version": 3}), expected=2))
+    shown = await two.recent_table(table.id)
+    assert shown is not None and shown.version == 3
+
+
+async def test_a_process_that_does_not_listen_reads_the_row_for_a_click(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    one, two = pair
+    table = (await one.create_table(lobby(), lambda t: Change(t))).table
+    assert (await two.table(table.id)) is not None
+    await one.commit(Change(table.model_copy(update={"version": 1}), expected=0))
+    shown = await two.recent_table(table.id)
+    assert shown is not None and shown.version == 1
+
+
+async def test_a_button_made_by_a_change_not_yet_heard_of_is_not_refused(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """The member's turn came with a change another process stored, which this process has
+    not heard of yet: their button's version is newer than the kept copy, so the row decides
+    (read), not the copy (a stale refusal)."""
+    one, two = pair
+    await two.listen(lambda: None)
+    here = TableService(one, {GAME.key: plug(GAME)}, ai_delay=0.0, seed=lambda: 7)
+    there = TableService(two, {GAME.key: plug(GAME)}, ai_delay=0.0, seed=lambda: 7)
+    table = await here.open(1, 10, GAME.key, 100, "Ann", {})
+    await here.join(table.id, 101, "Bea")
+    await here.start(table.id, 100)
+    for user in (100, 101):
+        await here.act(table.id, user, lambda state, seat: GAME.ai_action(
+            state, seat, "easy", random.Random(1)))
+    before = await there.by_id(table.id)  # kept by the process the click reaches
+    first = before.seats[GAME.load(before.state or "").turn].user_id
+    assert first is not None
+    two._tables.heard = lambda table_id, version: None  # type: ignore[method-assign]
+    asked = await here.act(table.id, first, lambda state, seat: GAME.ai_action(
+        state, seat, "easy", random.Random(1)))  # not heard of by `two`
+    after = asked.table
+    turn = GAME.load(after.state or "").turn
+    user = after.seats[turn].user_id
+    assert user is not None and user != first
+    assert (await two.recent_table(table.id)) == before  # the copy, as kept
+    click = SimpleNamespace(client=SimpleNamespace(tables=there), guild_id=1, channel_id=10,
+                            user=SimpleNamespace(id=user))
+
+    def ask_button(version: int) -> components.TurnButton:
+        cid = custom_id("ask", table.id, version)
+        match = components.TurnButton.__discord_ui_compiled_template__.fullmatch(cid)
+        assert match is not None
+        return components.TurnButton(discord.ui.Button(custom_id=cid), Click.of(match))
+
+    found, state, seat = await ask_button(after.version).my_turn(click)  # type: ignore[arg-type]
+    assert found.version == after.version and state.turn == seat == turn
+    with pytest.raises(UserError):  # a button of an older version is still refused
+        await ask_button(before.version).my_turn(click)  # type: ignore[arg-type]
+
+
+async def test_a_mansion_prompt_not_yet_heard_of_is_not_refused(
+    pair: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """As above for the Mansion, whose buttons carry the prompt they answer."""
+    one, two = pair
+    await two.listen(lambda: None)
+    games = {MANSION.key: plug(MANSION)}
+    here = TableService(one, games, ai_delay=0.0, seed=lambda: 7)
+    there = TableService(two, games, ai_delay=0.0, seed=lambda: 7)
+    table = await here.open(1, 10, MANSION.key, 100, "Ann", {})
+    for user, name in ((101, "Bea"), (102, "Cy")):
+        await here.join(table.id, user, name)
+    await here.start(table.id, 100)
+    before = await there.by_id(table.id)  # kept by the process the click reaches
+    two._tables.heard = lambda table_id, version: None  # type: ignore[method-assign]
+    table_now = before
+    while True:  # the members act in `one`, unheard of by `two`, until a new prompt opens
+        state = MANSION.load(table_now.state or "")
+        seat = MANSION.waiting_on(state)[0]
+        user = table_now.seats[seat].user_id
+        assert user is not None
+        table_now = (await here.act(table.id, user, lambda state, seat: MANSION.ai_action(
+            state, seat, "easy", random.Random(1)))).table
+        state = MANSION.load(table_now.state or "")
+        prompt = next((p for p in (mansion_view(state, s).prompt
+                                   for s in MANSION.waiting_on(state)) if p is not None), None)
+        old = [mansion_view(MANSION.load(before.state or ""), s).prompt for s in range(3)]
+        if prompt is not None and all(p is None or p.id < prompt.id for p in old):
+            break
+    assert (await two.recent_table(table.id)) == before  # the copy, as kept
+    user = table_now.seats[prompt.seat].user_id
+    click = SimpleNamespace(client=SimpleNamespace(tables=there), guild_id=1, channel_id=10,
+                            user=SimpleNamespace(id=user))
+    cid = mansion_id("back", table.id, prompt.id)
+    match = PanelButton.__discord_ui_compiled_template__.fullmatch(cid)
+    assert match is not None
+    button = PanelButton(discord.ui.Button(custom_id=cid), Click.of(match))
+    found, view = await button.current(click)  # type: ignore[arg-type]
+    assert found.version == table_now.version
+    assert view.prompt is not None and view.prompt.id == prompt.id
 
 
 async def test_a_destination_is_in_one_process_hands_at_a_time(
