@@ -127,11 +127,10 @@ async def test_a_click_shows_the_kept_copy_until_another_process_changes_the_row
     await one.commit(Change(after, expected=0))
     for _ in range(100):  # its NOTIFY comes at the commit
         shown = await two.recent_table(table.id)
-        assert shown is not None
-        if shown.version == 1:
+        if shown is not None and shown.version == 1:
             break
         await asyncio.sleep(0.02)
-    assert shown.version == 1 and shown.feed == ["news"] and len(reads) == 1
+    assert shown is not None and shown.version == 1 and shown.feed == ["news"] and len(reads) == 1
     own = after.model_copy(update={"version": 2})
     await two.commit(Change(own, expected=1))  # its own change: kept as stored
     shown = await two.recent_table(table.id)
@@ -157,6 +156,11 @@ async def test_a_process_that_does_not_listen_reads_the_row_for_a_click(
     assert shown is not None and shown.version == 1
 
 
+def easy(game: Any) -> Callable[[Any, int], Any]:
+    """A member's move as an easy AI would make it."""
+    return lambda state, seat: game.ai_action(state, seat, "easy", random.Random(1))
+
+
 async def test_a_button_made_by_a_change_not_yet_heard_of_is_not_refused(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
@@ -170,15 +174,13 @@ async def test_a_button_made_by_a_change_not_yet_heard_of_is_not_refused(
     table = await here.open(1, 10, GAME.key, 100, "Ann", {})
     await here.join(table.id, 101, "Bea")
     await here.start(table.id, 100)
-    for user in (100, 101):
-        await here.act(table.id, user, lambda state, seat: GAME.ai_action(
-            state, seat, "easy", random.Random(1)))
+    for member in (100, 101):
+        await here.act(table.id, member, easy(GAME))
     before = await there.by_id(table.id)  # kept by the process the click reaches
     first = before.seats[GAME.load(before.state or "").turn].user_id
     assert first is not None
     two._tables.heard = lambda table_id, version: None  # type: ignore[method-assign]
-    asked = await here.act(table.id, first, lambda state, seat: GAME.ai_action(
-        state, seat, "easy", random.Random(1)))  # not heard of by `two`
+    asked = await here.act(table.id, first, easy(GAME))  # not heard of by `two`
     after = asked.table
     turn = GAME.load(after.state or "").turn
     user = after.seats[turn].user_id
@@ -209,8 +211,8 @@ async def test_a_mansion_prompt_not_yet_heard_of_is_not_refused(
     here = TableService(one, games, ai_delay=0.0, seed=lambda: 7)
     there = TableService(two, games, ai_delay=0.0, seed=lambda: 7)
     table = await here.open(1, 10, MANSION.key, 100, "Ann", {})
-    for user, name in ((101, "Bea"), (102, "Cy")):
-        await here.join(table.id, user, name)
+    for joining, name in ((101, "Bea"), (102, "Cy")):
+        await here.join(table.id, joining, name)
     await here.start(table.id, 100)
     before = await there.by_id(table.id)  # kept by the process the click reaches
     two._tables.heard = lambda table_id, version: None  # type: ignore[method-assign]
@@ -218,10 +220,9 @@ async def test_a_mansion_prompt_not_yet_heard_of_is_not_refused(
     while True:  # the members act in `one`, unheard of by `two`, until a new prompt opens
         state = MANSION.load(table_now.state or "")
         seat = MANSION.waiting_on(state)[0]
-        user = table_now.seats[seat].user_id
-        assert user is not None
-        table_now = (await here.act(table.id, user, lambda state, seat: MANSION.ai_action(
-            state, seat, "easy", random.Random(1)))).table
+        member = table_now.seats[seat].user_id
+        assert member is not None
+        table_now = (await here.act(table.id, member, easy(MANSION))).table
         state = MANSION.load(table_now.state or "")
         prompt = next((p for p in (mansion_view(state, s).prompt
                                    for s in MANSION.waiting_on(state)) if p is not None), None)
