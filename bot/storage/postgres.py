@@ -70,7 +70,8 @@ IDENTIFY_LOCKS = 0x44454456
 """The namespace of one lock per IDENTIFY bucket (`identify_turn`)."""
 WAKE = "deduction_wake"
 """The NOTIFY channel of commits that store letters or timers; the payload names the process
-that stored them (its `holder`)."""
+that stored them (its `holder`), and in a cluster the shard whose process should look
+(`PostgresStorage._wake`)."""
 FOREIGN_WAKE = 0.25
 """Another process's commits wake this one's sender and dispatcher at most this often (the
 first at once)."""
@@ -216,8 +217,10 @@ class PostgresStorage(SqlStorage):
         """LISTEN on a connection of its own (a pooled one must come back as it was).
 
         A commit's NOTIFY names the process that made it, which kicked its own sender and
-        dispatcher already and delivers what it stored: its own is ignored, and another
-        process's wake this one at once, then at most once per FOREIGN_WAKE (under load,
+        dispatcher already and delivers what it stored: its own is ignored, and one naming
+        another shard than this process's (`_wake`: that shard's process sends and fires
+        it first); another process's wake this one at once, then at most once per
+        FOREIGN_WAKE (under load,
         dozens a second would each cost a look at the outbox and the timers, and find the
         letters claimed by the process that stored them). At once: a channel's letters that
         another process stored (a DM click reaches shard 0) are sent first by the channel's
@@ -236,9 +239,13 @@ class PostgresStorage(SqlStorage):
 
         def woken(payload: str) -> None:
             nonlocal coming
-            if payload != self.holder and not coming:
-                coming = True
-                loop.call_at(max(loop.time(), last + FOREIGN_WAKE), rouse)
+            writer, _, shard = payload.partition(" ")
+            if writer == self.holder or coming:
+                return
+            if shard and self.shards is not None and int(shard) not in self.shards:
+                return  # another process's shard: that one sends and fires it first
+            coming = True
+            loop.call_at(max(loop.time(), last + FOREIGN_WAKE), rouse)
 
         def language(payload: str) -> None:
             user_id, _, writer = payload.partition(" ")
@@ -326,7 +333,7 @@ class PostgresStorage(SqlStorage):
             )
             ids = await _insert_letters(con, created.id, change.letters, now, self.holder)
             await _move_timers(con, created, change.timers)
-            await _wake_others(con, change, self.holder)
+            await _wake_others(con, change, self._wake(change))
             return ids
 
         try:
@@ -360,7 +367,7 @@ class PostgresStorage(SqlStorage):
                 await _insert_log(con, new, change.log, now)
             ids = await _insert_letters(con, new.id, change.letters, now, self.holder)
             await _move_timers(con, new, change.timers)
-            await _wake_others(con, change, self.holder)
+            await _wake_others(con, change, self._wake(change))
             if change.winners is not None:
                 await con.executemany(
                     "INSERT INTO results (guild_id, game, table_id, user_id, won, finished_at,"
@@ -504,6 +511,17 @@ class PostgresStorage(SqlStorage):
             return "t.due"
         return f"(CASE WHEN {self._mine('t.guild_id')} THEN t.due ELSE t.due + {HANDOVER} END)"
 
+    def _wake(self, change: Change) -> str | None:
+        """The NOTIFY that tells the other processes of what a change stores: this process's
+        `holder`, and in a cluster the shard of the changed table's server. What it stores
+        goes first from the process that plays that shard (a channel's letters, the timers)
+        or from this one (answers and DMs: `_sends_best`), so only that shard's process
+        looks (`listen`), and none is told when this process plays it."""
+        if self.shards is None or self.shard_count is None:
+            return self.holder
+        shard = (change.table.guild_id >> 22) % self.shard_count
+        return None if shard in self.shards else f"{self.holder} {shard}"
+
     def _mine(self, guild_id: str) -> str:
         """SQL: the server in column `guild_id` is on one of this process's shards (Discord's
         routing, `(guild_id >> 22) % shard_count`)."""
@@ -634,11 +652,12 @@ class PostgresStorage(SqlStorage):
 # --- statements used inside a unit of work ------------------------------------------------
 
 
-async def _wake_others(con: Con, change: Change, holder: str) -> None:
-    """Every other process's sender or dispatcher looks again once this transaction commits
-    (PostgreSQL delivers a NOTIFY at the commit, and never one of a rollback)."""
-    if change.letters or change.timers.add:
-        await con.execute("SELECT pg_notify($1, $2)", WAKE, holder)
+async def _wake_others(con: Con, change: Change, wake: str | None) -> None:
+    """Another process's sender or dispatcher looks again once this transaction commits
+    (PostgreSQL delivers a NOTIFY at the commit, and never one of a rollback); `wake`: the
+    payload (`PostgresStorage._wake`), None when no other process need look."""
+    if wake is not None and (change.letters or change.timers.add):
+        await con.execute("SELECT pg_notify($1, $2)", WAKE, wake)
 
 
 async def _insert_log(con: Con, table: Table, log: LogEntry, now: float) -> None:

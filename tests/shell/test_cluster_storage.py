@@ -461,6 +461,36 @@ async def test_a_commit_wakes_the_other_processes(
     assert not own.is_set()  # the process that stored them kicked itself already
 
 
+async def test_in_a_cluster_a_commit_wakes_only_the_process_of_its_tables_shard(
+    postgres_url: str,
+) -> None:
+    """What a commit stores goes first from its table's shard's process (a channel's letters,
+    timers) or from the process that stored it (answers, DMs): only the first is told, and
+    nobody when that is the process that stored it."""
+    zero, one = (PostgresStorage(postgres_url, shards=(s,), shard_count=2) for s in (0, 1))
+    await zero.open()
+    await one.open()
+    try:
+        woken = {0: asyncio.Event(), 1: asyncio.Event()}
+        await zero.listen(woken[0].set)
+        await one.listen(woken[1].set)
+        here = (await zero.create_table(lobby(guild_id=0), lambda t: Change(t))).table
+        there = (await zero.create_table(lobby(channel_id=11, guild_id=1 << 22),
+                                         lambda t: Change(t))).table
+        await zero.commit(Change(here, letters=[post("news"), Letter.dm(5, Outgoing(
+            content="hand"))]))  # shard 0's, stored by its own process
+        await asyncio.sleep(FOREIGN_WAKE + 0.2)
+        assert not woken[0].is_set() and not woken[1].is_set()
+        await zero.commit(Change(there, letters=[post("news", 11)]))  # a DM click on shard 1's
+        await asyncio.wait_for(woken[1].wait(), 5)
+        woken[1].clear()
+        await one.commit(Change(there, letters=[post("more", 11)]))
+        await asyncio.sleep(FOREIGN_WAKE + 0.2)
+        assert not woken[0].is_set() and not woken[1].is_set()
+    finally:
+        await asyncio.gather(zero.close(), one.close())
+
+
 async def test_a_burst_of_commits_wakes_another_process_once(
     pair: tuple[PostgresStorage, PostgresStorage],
 ) -> None:
