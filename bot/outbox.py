@@ -242,7 +242,7 @@ class Sender:
                 failures = 0
                 if self._kicked.is_set():
                     continue  # kicked meanwhile: look again now, when next is moot
-                wake = await self.storage.next_posting_at()
+                wake = await self.storage.next_posting_at(list(self._busy))
             except Exception:
                 failures += 1
                 log.exception("the outbox sender failed (%d in a row); it carries on", failures)
@@ -250,7 +250,7 @@ class Sender:
                 continue
             timeout = None if wake is None else wake - time.time()
             if timeout is not None and timeout <= 0:
-                timeout = 0.1  # due letters in workers' hands, or stored after the last look
+                timeout = 0.1  # more due than a look takes, or stored after the last look
             await sleep_until(self._kicked, polled(timeout, self.storage.poll_every))
 
     async def _pump(self) -> None:

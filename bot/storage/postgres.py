@@ -398,14 +398,17 @@ class PostgresStorage(SqlStorage):
         else:
             which, args = " AND o.dest = ANY(?::text[])", (list(only),)
         sendable, first = self._sendable_at()
+        free, held = self._not_among("o.dest", busy)
         return await self._rows(
             f"SELECT o.id, o.table_id, o.dest, o.letter, o.tries, {sendable} AS next_at"
             " FROM outbox o LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE o.state = 'pending' AND {NOT_HELD}"
-            f" AND o.dest <> ALL(?::text[]){which}"
+            f" WHERE o.state = 'pending' AND {NOT_HELD}{free}{which}"
             f" ORDER BY {URGENT_FIRST} LIMIT ?",
-            (*first, list(busy), *args, limit),
+            (*first, *held, *args, limit),
         )
+
+    def _not_among(self, column: str, values: Collection[str]) -> tuple[str, tuple[Any, ...]]:
+        return f" AND {column} <> ALL(?::text[])", (list(values),)
 
     def _sendable_at(self) -> tuple[str, tuple[Any, ...]]:
         """SQL: when this process may send letter `o` (of table `t`, joined LEFT), and its

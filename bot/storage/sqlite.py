@@ -219,14 +219,17 @@ class SqliteStorage(SqlStorage):
             raise ValueError("one process on SQLite claims no destinations")
         # the ids chosen first, the letters read for those alone: sorting whole rows read
         # every pending letter's JSON (3,000 pending: some 40 ms a read against 6 ms)
+        free, held = self._not_among("o.dest", busy)
         return await self._rows(
             "SELECT o.id, o.table_id, o.dest, o.letter, o.tries, o.next_at FROM outbox o"
             " WHERE o.id IN (SELECT o.id FROM outbox o LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE o.state = 'pending' AND {NOT_HELD}"
-            " AND o.dest NOT IN (SELECT value FROM json_each(?))"
+            f" WHERE o.state = 'pending' AND {NOT_HELD}{free}"
             f" ORDER BY {URGENT_FIRST} LIMIT ?) ORDER BY {URGENT_FIRST}",
-            (json.dumps(list(busy)), limit),
+            (*held, limit),
         )
+
+    def _not_among(self, column: str, values: Collection[str]) -> tuple[str, tuple[Any, ...]]:
+        return f" AND {column} NOT IN (SELECT value FROM json_each(?))", (json.dumps(list(values)),)
 
     async def posting_sent(self, posting: Posting, message_id: int | None) -> None:
         """Marked after its own send; a living post also becomes the table's message, and a

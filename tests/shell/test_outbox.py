@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -230,6 +231,27 @@ async def test_a_letter_waiting_for_its_pictures_holds_no_sending_slot(
     assert await run_until_done(sender, ids)
     assert [text for _, text, _ in script.calls][-1] == "drawn"
     assert sender.sent == 3
+
+
+async def test_the_sender_does_not_look_again_while_its_workers_send(
+    storage: SqliteStorage,
+) -> None:
+    # one letter takes a second to send: the sender looks at the outbox when it begins and
+    # when the worker is done, not ten times a second meanwhile
+    script = Script(delay=lambda letter: 1.0)
+    ids = await owe(storage, post("slow"))
+    looks = 0
+    due_postings = storage.due_postings
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal looks
+        looks += 1
+        return await due_postings(*args, **kwargs)
+
+    storage.due_postings = counted  # type: ignore[method-assign]
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0))
+    assert await run_until_done(sender, ids)
+    assert looks <= 4, looks
 
 
 def living_edit(text: str | None, **extra: object) -> Letter:

@@ -180,6 +180,22 @@ async def test_uncommitted_letters_are_invisible_to_the_sender(storage: SqliteSt
     assert await storage.due_postings(time.time(), 10) == []
 
 
+async def test_the_next_letter_due_leaves_out_the_destinations_in_hand(
+    storage: SqliteStorage,
+) -> None:
+    """A destination a worker is sending to needs no wake-up: the worker looks again when it
+    is done. Counted, its due head made the sender look ten times a second for nothing."""
+    await storage.create_table(lobby(), lambda t: Change(t, letters=[
+        post("now"), Letter.dm(7, Outgoing(content="dm"))]))
+    dm, _ = await storage.due_postings(time.time(), 10)
+    later = time.time() + 60
+    await storage.posting_retry(dm, later)
+    due = await storage.next_posting_at()
+    assert due is not None and due <= time.time()
+    assert await storage.next_posting_at(busy=["c:10"]) == pytest.approx(later)
+    assert await storage.next_posting_at(busy=["c:10", "u:7"]) is None
+
+
 async def test_the_outbox_marks_retries_fails_and_holds(storage: SqliteStorage) -> None:
     created = (await storage.create_table(
         lobby(), lambda t: Change(t, letters=[
