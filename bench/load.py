@@ -7,7 +7,8 @@ stand-in.
 
 For each N a fresh bot process (the project's own entry point, `python -m bot`, via
 `testkit.standin.botproc`) on a fresh SQLite file plays N tables spread over N/4 guilds, one
-channel each, the games in turn (half 13 Clues, half Mansion by default). Every table has 2–3
+channel each, the games in turn (half 13 Clues, half Mansion by default), each guild hosting
+every game. Every table has 2–3
 members driven from this process and 1–3 AI seats; a finished game is followed by a new one
 at once. 13 Clues members: lobby by commands and buttons, the pass by the DM select, turns by
 the Ask picker, the slash commands and the glass picker. Mansion members (3–5 seats, some
@@ -814,9 +815,15 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         guilds = [dc.add_guild(f"Guild {g}", shard=(g % shards, shards) if shards > 1 else None)
                   for g in range(max(1, n // 4))]
         plans = []
+        hosting: set[int] = set()
         for t in range(n):
-            guild = guilds[t % len(guilds)]
-            channel = guild.channel_id if t < len(guilds) else dc.add_channel(guild.id, f"t{t}")
+            # each turn of the games in one guild: every guild, so every shard, hosts all the
+            # games alike (with `t % guilds`, 2 shards had 13 Clues on one and the Mansion on
+            # the other, and one process of a cluster did two thirds of the work)
+            guild = guilds[(t // len(games)) % len(guilds)]
+            channel = guild.channel_id if guild.id not in hosting else dc.add_channel(
+                guild.id, f"t{t}")
+            hosting.add(guild.id)
             humans = [dc.add_user(f"m{t}-{h}", guild_id=guild.id)
                       for h in range(2 + (t % 3 == 0))]
             level = ("easy", "normal", "normal", "expert")[t % 4]
