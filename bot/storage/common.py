@@ -412,16 +412,16 @@ class SqlStorage(ABC):
         here (`_sendable_at`), but for the `busy` destinations and those another process
         holds: their holder sends them and looks again when it is done, and counted here
         they would wake this one again and again until they are sent (`bench.cluster`: 87%
-        of the sender's looks found the next letter due, nine in ten looks after them found
-        nothing to send)."""
+        of the answers were due already, the heads of destinations in this process's own
+        workers' hands, and the sender looked again every 0.1 s)."""
         sendable, first = self._sendable_at()
         elsewhere, args = self._not_held_elsewhere(time.time())
-        mine, held = self._not_among("o.dest", busy)
+        free, held = self._not_among("o.dest", busy)
         row = await self._row(
             f"SELECT MIN({sendable}) AS at FROM outbox o"
             " JOIN (SELECT MIN(id) AS id FROM outbox WHERE state = 'pending' GROUP BY dest) h"
             " ON h.id = o.id LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE {NOT_HELD}{elsewhere}{mine}", (*first, *args, *held)
+            f" WHERE {NOT_HELD}{elsewhere}{free}", (*first, *args, *held)
         )
         return None if row is None or row["at"] is None else float(row["at"])
 
