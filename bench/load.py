@@ -8,10 +8,10 @@ stand-in.
 For each N a fresh bot process (the project's own entry point, `python -m bot`, via
 `testkit.standin.botproc`) on a fresh SQLite file plays N tables spread over N/4 guilds, one
 channel each, the games in turn (half 13 Clues, half Mansion by default), each guild hosting
-every game. Every table has 2–3
-members driven from this process and 1–3 AI seats; a finished game is followed by a new one
-at once. 13 Clues members: lobby by commands and buttons, the pass by the DM select, turns by
-the Ask picker, the slash commands and the glass picker. Mansion members (3–5 seats, some
+every game. Every table has 2–3 members driven from this process and 1–3 AI seats; a
+finished game is followed by a new one at once. 13 Clues members: lobby by commands and
+buttons, the pass by the DM select, turns by the Ask picker, the slash commands and the glass
+picker. Mansion members (3–5 seats, some
 One Against All): their turns through the My turn panel (action card, its selects, go, end
 turn), their answers (show a card, pick a face-down card, answer a tip, choose the solution)
 through `/mansion hand`, the move itself chosen by the engine's `normal` AI in this process.

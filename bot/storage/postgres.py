@@ -217,17 +217,16 @@ class PostgresStorage(SqlStorage):
         """LISTEN on a connection of its own (a pooled one must come back as it was).
 
         A commit's NOTIFY names the process that made it, which kicked its own sender and
-        dispatcher already and delivers what it stored: its own is ignored, and one naming
-        another shard than this process's (`_wake`: that shard's process sends and fires
-        it first); another process's wake this one at once, then at most once per
-        FOREIGN_WAKE (under load,
-        dozens a second would each cost a look at the outbox and the timers, and find the
-        letters claimed by the process that stored them). At once: a channel's letters that
-        another process stored (a DM click reaches shard 0) are sent first by the channel's
-        shard's process (`_sendable_at`), which learns of them here. A member's languages
-        written anywhere move their `language_mark`; a table's row changed anywhere drops an
-        older copy here, so a click shows the kept copy without a round trip
-        (`recent_table`)."""
+        dispatcher already and delivers what it stored: its own is ignored, and so is one
+        naming another shard than this process's (`_wake`: that shard's process sends and
+        fires it first); another process's wake this one at once, then at most once per
+        FOREIGN_WAKE (under load, dozens a second would each cost a look at the outbox and
+        the timers, and find the letters claimed by the process that stored them). At once:
+        a channel's letters that another process stored (a DM click reaches shard 0) are sent
+        first by the channel's shard's process (`_sendable_at`), which learns of them here.
+        A member's languages written anywhere move their `language_mark`; a table's row
+        changed anywhere drops an older copy here, so a click shows the kept copy without a
+        round trip (`recent_table`)."""
         loop = asyncio.get_running_loop()
         last = -FOREIGN_WAKE
         coming = False
