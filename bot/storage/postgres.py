@@ -146,6 +146,14 @@ class PostgresStorage(SqlStorage):
         self._listener: asyncpg.Connection[asyncpg.Record] | None = None
 
     @property
+    def _cluster(self) -> tuple[tuple[int, ...], int] | None:
+        """This process's shards and the shard count, in a cluster; None for a process that
+        plays every shard."""
+        if self.shards is None or self.shard_count is None:
+            return None
+        return self.shards, self.shard_count
+
+    @property
     def lease_name(self) -> str:
         """The lease row of this process's shard set."""
         if self.shards is None:
@@ -415,7 +423,7 @@ class PostgresStorage(SqlStorage):
         after it was stored (its process dead, or deaf). Each letter's own process, not its
         destination's head's: a destination is still in one process's hands at a time, and
         a letter not yet sendable here holds back the rest of its destination."""
-        if self.shards is None or self.shard_count is None:
+        if self._cluster is None:
             return super()._sendable_at()
         best, args = self._sends_best()
         return (f"(CASE WHEN {best} THEN o.next_at"
@@ -438,7 +446,7 @@ class PostgresStorage(SqlStorage):
         )
 
     async def pending_elsewhere(self, ids: Sequence[int]) -> int:
-        if self.shards is None or self.shard_count is None or not ids:
+        if self._cluster is None or not ids:
             return 0
         best, args = self._sends_best()
         return int(await self._value(
@@ -509,7 +517,7 @@ class PostgresStorage(SqlStorage):
         AI's move) cost that process a read and parse of the table, and the next click in
         the shard's process another (its copy was now stale). A timer whose shard's
         process is gone still fires, late by `HANDOVER`."""
-        if self.shards is None or self.shard_count is None:
+        if self._cluster is None:
             return "t.due"
         return f"(CASE WHEN {self._mine('t.guild_id')} THEN t.due ELSE t.due + {HANDOVER} END)"
 
@@ -519,17 +527,20 @@ class PostgresStorage(SqlStorage):
         goes first from the process that plays that shard (a channel's letters, the timers)
         or from this one (answers and DMs: `_sends_best`), so only that shard's process
         looks (`listen`), and none is told when this process plays it."""
-        if self.shards is None or self.shard_count is None:
+        cluster = self._cluster
+        if cluster is None:
             return self.holder
-        shard = (change.table.guild_id >> 22) % self.shard_count
-        return None if shard in self.shards else f"{self.holder} {shard}"
+        shards, count = cluster
+        shard = (change.table.guild_id >> 22) % count
+        return None if shard in shards else f"{self.holder} {shard}"
 
     def _mine(self, guild_id: str) -> str:
         """SQL: the server in column `guild_id` is on one of this process's shards (Discord's
         routing, `(guild_id >> 22) % shard_count`)."""
-        assert self.shards is not None and self.shard_count is not None
-        mine = ",".join(str(int(s)) for s in self.shards)
-        return f"({guild_id} >> 22) % {int(self.shard_count)} IN ({mine})"
+        cluster = self._cluster
+        assert cluster is not None
+        shards, count = cluster
+        return f"({guild_id} >> 22) % {int(count)} IN ({','.join(str(int(s)) for s in shards)})"
 
     async def due_timers(
         self, now: float, limit: int, running: Collection[int] = ()

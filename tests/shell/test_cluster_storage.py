@@ -156,6 +156,12 @@ async def test_a_process_that_does_not_listen_reads_the_row_for_a_click(
     assert shown is not None and shown.version == 1
 
 
+def click_by(tables: TableService, user_id: int | None) -> Any:
+    """A click in channel 10 of guild 1, as much of an interaction as a family reads."""
+    return SimpleNamespace(client=SimpleNamespace(tables=tables), guild_id=1, channel_id=10,
+                           user=SimpleNamespace(id=user_id))
+
+
 def easy(game: Any) -> Callable[[Any, int], Any]:
     """A member's move as an easy AI would make it."""
     return lambda state, seat: game.ai_action(state, seat, "easy", random.Random(1))
@@ -186,8 +192,7 @@ async def test_a_button_made_by_a_change_not_yet_heard_of_is_not_refused(
     user = after.seats[turn].user_id
     assert user is not None and user != first
     assert (await two.recent_table(table.id)) == before  # the copy, as kept
-    click = SimpleNamespace(client=SimpleNamespace(tables=there), guild_id=1, channel_id=10,
-                            user=SimpleNamespace(id=user))
+    click = click_by(there, user)
 
     def ask_button(version: int) -> components.TurnButton:
         cid = custom_id("ask", table.id, version)
@@ -195,10 +200,10 @@ async def test_a_button_made_by_a_change_not_yet_heard_of_is_not_refused(
         assert match is not None
         return components.TurnButton(discord.ui.Button(custom_id=cid), Click.of(match))
 
-    found, state, seat = await ask_button(after.version).my_turn(click)  # type: ignore[arg-type]
+    found, state, seat = await ask_button(after.version).my_turn(click)
     assert found.version == after.version and state.turn == seat == turn
     with pytest.raises(UserError):  # a button of an older version is still refused
-        await ask_button(before.version).my_turn(click)  # type: ignore[arg-type]
+        await ask_button(before.version).my_turn(click)
 
 
 async def test_a_mansion_prompt_not_yet_heard_of_is_not_refused(
@@ -231,13 +236,12 @@ async def test_a_mansion_prompt_not_yet_heard_of_is_not_refused(
             break
     assert (await two.recent_table(table.id)) == before  # the copy, as kept
     user = table_now.seats[prompt.seat].user_id
-    click = SimpleNamespace(client=SimpleNamespace(tables=there), guild_id=1, channel_id=10,
-                            user=SimpleNamespace(id=user))
+    click = click_by(there, user)
     cid = mansion_id("back", table.id, prompt.id)
     match = PanelButton.__discord_ui_compiled_template__.fullmatch(cid)
     assert match is not None
     button = PanelButton(discord.ui.Button(custom_id=cid), Click.of(match))
-    found, view = await button.current(click)  # type: ignore[arg-type]
+    found, view = await button.current(click)
     assert found.version == table_now.version
     assert view.prompt is not None and view.prompt.id == prompt.id
 
