@@ -19,7 +19,7 @@ from typing import Protocol
 from bot.drawings import Drawn
 from bot.models import LIVING, ON_ITS_WAY, Letter, Posting
 from bot.pacing import Pacer, paced, rank_of
-from bot.storage import Storage
+from bot.storage import Look, Storage
 from bot.storage.common import CLAIM_SECONDS
 from bot.transport import Outcome
 
@@ -238,11 +238,12 @@ class Sender:
         while not self._stopping:
             self._kicked.clear()
             try:
-                await self._pump()
+                look = await self._pump()
                 failures = 0
                 if self._kicked.is_set():
                     continue  # kicked meanwhile: look again now, when next is moot
-                wake = await self.storage.next_posting_at(list(self._busy))
+                wake = (look.later if look.whole
+                        else await self.storage.next_posting_at(list(self._busy)))
             except Exception:
                 failures += 1
                 log.exception("the outbox sender failed (%d in a row); it carries on", failures)
@@ -253,13 +254,16 @@ class Sender:
                 timeout = 0.1  # more due than a look takes, or stored after the last look
             await sleep_until(self._kicked, polled(timeout, self.storage.poll_every))
 
-    async def _pump(self) -> None:
+    async def _pump(self) -> Look:
+        """Hands the due letters to workers; what the look found, for when to look again (a
+        letter a worker puts off while the look is under way kicks the sender at its end)."""
         # A worker may finish (and free its destination) while the read below is under way:
         # whatever it handled before the read began is marked in the database already.
         self._handled.clear()
         by_destination: dict[str, list[Posting]] = {}
         busy = list(self._busy)
-        for posting in await self.storage.due_postings(time.time(), BATCH, busy):
+        look = await self.storage.look(time.time(), BATCH, busy)
+        for posting in look.postings:
             if posting.id not in self._handled:
                 by_destination.setdefault(posting.letter.to, []).append(posting)
         for destination, postings in by_destination.items():
@@ -267,6 +271,7 @@ class Sender:
                 self._busy[destination] = asyncio.create_task(
                     self._work(destination, postings), name=f"outbox:{destination}"
                 )
+        return look
 
     async def _work(self, destination: str, postings: list[Posting]) -> None:
         try:

@@ -70,6 +70,18 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Look:
+    """One look at the outbox (`Storage.look`): the letters due now, and when the next letter
+    not among them falls due, if the look read every pending letter (`whole`); else the
+    sender asks `next_posting_at`."""
+
+    postings: list[Posting]
+    later: float | None
+    """When the earliest head of a destination not handed out falls due; None: none."""
+    whole: bool
+
+
+@dataclass(frozen=True)
 class Committed:
     table: Table
     letters: tuple[int, ...]
@@ -106,6 +118,7 @@ class Storage(Protocol):
     async def action_log(self, table_id: int) -> list[LogEntry]: ...
 
     # the outbox
+    async def look(self, now: float, limit: int, busy: Collection[str] = ()) -> Look: ...
     async def due_postings(
         self, now: float, limit: int, busy: Collection[str] = ()
     ) -> list[Posting]: ...

@@ -27,12 +27,13 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.models import Posting, Table, Timer
-from bot.storage.base import Change, Committed, LogEntry
+from bot.storage.base import Change, Committed, LogEntry, Look
 from bot.storage.cache import OpenTables, TableCache
 from bot.storage.rows import (
     Row,
     changed_columns,
     due_heads,
+    later_head,
     posting_from_row,
     table_from_row,
     timer_from_row,
@@ -303,25 +304,32 @@ class SqlStorage(ABC):
 
     # the outbox ---------------------------------------------------------------------------
 
-    async def due_postings(
-        self, now: float, limit: int, busy: Collection[str] = ()
-    ) -> list[Posting]:
+    async def look(self, now: float, limit: int, busy: Collection[str] = ()) -> Look:
         """Pending letters due now (answers, then DMs, then channels: `URGENT_FIRST`), each
         behind every earlier letter to its destination (one waiting for a retry holds back
         the rest); a paused table's channel letters wait. Letters to the `busy` destinations
         (the sender's workers have them in hand) are left out unread: under load the backlog
-        is read again at every wake-up.
+        is read again at every wake-up. The same read says when the next head falls due, as
+        `next_posting_at` would, if it held every pending letter: that query was half of the
+        outbox's (`bench.cluster`: 2 a member interaction).
 
         On a shared database only the destinations this process claims: their letters are
         read again once claimed, so that none another process sent and marked meanwhile is
         handed out a second time."""
-        postings = due_heads(await self._pending(now, limit, busy, None), now)
+        rows = await self._pending(now, limit, busy, None)
+        postings = due_heads(rows, now)
+        found = Look(postings, later_head(rows, now), whole=len(rows) < limit)
         if not self.shared or not postings:
-            return postings
+            return found
         claimed = await self._claim(sorted({p.letter.to for p in postings}), now)
-        if not claimed:
-            return []
-        return due_heads(await self._pending(now, limit, (), claimed), now)
+        postings = due_heads(await self._pending(now, limit, (), claimed), now) if claimed else []
+        return Look(postings, found.later, found.whole)
+
+    async def due_postings(
+        self, now: float, limit: int, busy: Collection[str] = ()
+    ) -> list[Posting]:
+        """The letters of a `look` (`Sender.flush`, and tests)."""
+        return (await self.look(now, limit, busy)).postings
 
     async def _claim(self, dests: list[str], now: float) -> list[str]:
         """The destinations this process now claims of `dests` (a shared backend)."""

@@ -113,6 +113,15 @@ def due_heads(rows: Iterable[Row], now: float) -> list[Posting]:
     return due
 
 
+def later_head(rows: Iterable[Row], now: float) -> float | None:
+    """From pending letters (each destination's in id order, `due_heads`): when the earliest
+    head not due now falls due; None if every head is due."""
+    heads: dict[str, float] = {}
+    for r in rows:
+        heads.setdefault(r["dest"], float(r["next_at"]))
+    return min((at for at in heads.values() if at > now), default=None)
+
+
 def posting_from_row(r: Row) -> Posting:
     return Posting(id=r["id"], table_id=r["table_id"],
                    letter=Letter.model_validate_json(r["letter"]), tries=r["tries"])

@@ -212,8 +212,8 @@ async def test_the_sender_survives_a_failing_database(
     storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = await owe(storage, post("after the outage"))
-    flaky = Flaky(storage.due_postings, 2, "disk I/O error")
-    monkeypatch.setattr(storage, "due_postings", flaky)
+    flaky = Flaky(storage.look, 2, "disk I/O error")
+    monkeypatch.setattr(storage, "look", flaky)
     script = Script()
     assert await run_until_done(Sender(storage, script, lambda p, o: asyncio.sleep(0)), ids,
                                 timeout=8.0)
@@ -241,17 +241,40 @@ async def test_the_sender_does_not_look_again_while_its_workers_send(
     script = Script(delay=lambda letter: 1.0)
     ids = await owe(storage, post("slow"))
     looks = 0
-    due_postings = storage.due_postings
+    look = storage.look
 
     async def counted(*args: Any, **kwargs: Any) -> Any:
         nonlocal looks
         looks += 1
-        return await due_postings(*args, **kwargs)
+        return await look(*args, **kwargs)
 
-    storage.due_postings = counted  # type: ignore[method-assign]
+    storage.look = counted  # type: ignore[method-assign]
     sender = Sender(storage, script, lambda p, o: asyncio.sleep(0))
     assert await run_until_done(sender, ids)
     assert looks <= 4, looks
+
+
+async def test_the_sender_asks_when_to_look_again_only_when_its_look_was_cut(
+    storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A look that read every pending letter says when the next falls due (`Storage.look`);
+    one cut at the batch asks `next_posting_at`."""
+    asked = 0
+    next_posting_at = storage.next_posting_at
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal asked
+        asked += 1
+        return await next_posting_at(*args, **kwargs)
+
+    storage.next_posting_at = counted  # type: ignore[method-assign]
+    ids = await owe(storage, post("one"), dm("two", 7))
+    assert await run_until_done(Sender(storage, Script(), lambda p, o: asyncio.sleep(0)), ids)
+    assert asked == 0
+    monkeypatch.setattr("bot.outbox.BATCH", 1)
+    ids = await owe(storage, post("three"), dm("four", 7), dm("five", 8))
+    assert await run_until_done(Sender(storage, Script(), lambda p, o: asyncio.sleep(0)), ids)
+    assert asked > 0
 
 
 def living_edit(text: str | None, **extra: object) -> Letter:

@@ -196,6 +196,28 @@ async def test_the_next_letter_due_leaves_out_the_destinations_in_hand(
     assert await storage.next_posting_at(busy=["c:10", "u:7"]) is None
 
 
+async def test_a_look_says_when_the_next_head_falls_due(storage: SqliteStorage) -> None:
+    """The sender's look reads every pending letter but for the destinations in hand: when it
+    read them all, it says when the next head it did not hand out falls due, as
+    `next_posting_at` would, and the sender asks no more (half of the outbox's queries)."""
+    await storage.create_table(lobby(), lambda t: Change(t, letters=[
+        post("first"), post("second"), Letter.dm(7, Outgoing(content="seven")),
+        Letter.dm(8, Outgoing(content="eight"))]))
+    seven, eight, first, _ = await storage.due_postings(time.time(), 10)
+    soon, later = time.time() + 60, time.time() + 90
+    await storage.posting_retry(seven, soon)
+    await storage.posting_retry(first, later)  # and the channel's second letter waits for it
+    look = await storage.look(time.time(), 10)
+    assert [p.id for p in look.postings] == [eight.id] and look.whole
+    assert look.later == pytest.approx(soon)
+    assert look.later == await storage.next_posting_at(busy=["u:8"])
+    look = await storage.look(time.time(), 10, busy=["u:7"])
+    assert look.later == pytest.approx(later) and look.whole
+    assert not (await storage.look(time.time(), 2)).whole  # more pending than read
+    look = await storage.look(time.time() + 120, 10)
+    assert len(look.postings) == 4 and look.later is None and look.whole
+
+
 async def test_the_outbox_marks_retries_fails_and_holds(storage: SqliteStorage) -> None:
     created = (await storage.create_table(
         lobby(), lambda t: Change(t, letters=[
