@@ -187,10 +187,13 @@ class DeductionBot(commands.AutoShardedBot):
             return
         await self.storage.identify_turn(shard_id % self._buckets, IDENTIFY_SPACING)
 
-    def _wake(self, letters: Sequence[Letter] = ()) -> None:
+    def _wake(self, letters: Sequence[Letter] = (), armed: float | None = 0.0) -> None:
+        """After a change (`TableService.on_commit`); with no arguments, another process's
+        (its letters and timers are not known here)."""
         self.sender.urge(letters)
         self.sender.kick()
-        self.timers.wake()
+        if armed is not None:
+            self.timers.armed(armed)
 
     async def _sync(self) -> None:
         if self.config.guild_id is not None:

@@ -110,7 +110,7 @@ class TableService:
         ai_delay: float = 1.5,
         minute_seconds: float = 60.0,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
-        on_commit: Callable[[Sequence[Letter]], None] = lambda letters: None,
+        on_commit: Callable[[Sequence[Letter], float | None], None] = lambda letters, armed: None,
         lobby_idle: float = 600.0,
         thinker: Executor | None = None,
     ) -> None:
@@ -123,8 +123,10 @@ class TableService:
         """The length of a turn-timer minute (tests shorten it)."""
         self.seed = seed
         self.on_commit = on_commit
-        """Wakes the outbox sender and the timer dispatcher after each stored change, with
-        the letters it owes when it knows them (the sender may hurry their destinations)."""
+        """Wakes the outbox sender after each stored change, with the letters it owes when it
+        knows them (the sender may hurry their destinations), and tells the timer dispatcher
+        when the earliest timer it armed falls due (None: it armed none; 0: not known here),
+        so that it looks again only if that is before its next look (`TimerDispatcher.armed`)."""
         self.lobby_idle = lobby_idle
         """Seconds after which a quiet lobby may be started or ended by any seated member."""
         self.thinker = thinker
@@ -259,7 +261,7 @@ class TableService:
     async def _store(self, change: Change) -> Committed:
         """Store a change; the sender and the timers then look at what it owes."""
         committed = await self.storage.commit(change)
-        self.on_commit(change.letters)
+        self.on_commit(change.letters, min((t.due for t in change.timers.add), default=None))
         return committed
 
     def _require_host(self, table: Table, user_id: int) -> None:
@@ -320,7 +322,7 @@ class TableService:
             except StaleVersion as exc:  # another process opened one at the same moment
                 raise UserError("A table is already open in this channel.") from exc
         _stored(reply)
-        self.on_commit(())
+        self.on_commit((), 0.0)
         return committed.table
 
     async def join(self, table_id: int, user_id: int, name: str, *, place: Place | None = None,
@@ -519,7 +521,7 @@ class TableService:
                 except StaleVersion as exc:
                     raise UserError("A table is already open in this channel.") from exc
         _stored(reply)
-        self.on_commit(())
+        self.on_commit((), 0.0)
         return committed.table
 
     # play ---------------------------------------------------------------------------------

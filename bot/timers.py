@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 
@@ -32,6 +33,9 @@ class TimerDispatcher:
         self._task: asyncio.Task[None] | None = None
         self._running: dict[int, asyncio.Task[None]] = {}
         self._stopping = False
+        self._asleep_until: float | None = None
+        """When the dispatcher looks next while it sleeps (inf: only when woken); None while
+        it looks, when what is stored meanwhile may be missed by that look."""
 
     def start(self) -> None:
         if self._task is None:
@@ -57,6 +61,14 @@ class TimerDispatcher:
         """Something changed: look at the next due time again."""
         self._wake.set()
 
+    def armed(self, due: float) -> None:
+        """A change armed a timer due at `due`: look again if that is before the next look.
+        Most changes re-arm an AI seat's move timer later than the one they take away (at
+        every change of a table an AI plays at), and woken for each, the dispatcher asked
+        the database twice a commit."""
+        if self._asleep_until is None or due < self._asleep_until:
+            self._wake.set()
+
     async def _run(self) -> None:
         failures = 0
         while not self._stopping:
@@ -78,7 +90,12 @@ class TimerDispatcher:
             delay = None if due is None else due - time.time()
             if delay is not None and delay <= 0:
                 delay = 0.25  # due timers are being handled: look again shortly
-            await sleep_until(self._wake, polled(delay, self.storage.poll_every))
+            timeout = polled(delay, self.storage.poll_every)
+            self._asleep_until = math.inf if timeout is None else time.time() + timeout
+            try:
+                await sleep_until(self._wake, timeout)
+            finally:
+                self._asleep_until = None
 
     async def _fire(self, timer: Timer) -> None:
         try:

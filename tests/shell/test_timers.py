@@ -4,12 +4,17 @@ table delays no other."""
 from __future__ import annotations
 
 import asyncio
+import random
 import time
+from typing import Any
 
 import pytest
 
 from bot.models import Timer, TimerSpec
+from bot.plug import plug
 from bot.storage import Change, SqliteStorage, TimerPlan
+from bot.tables import TableService
+from bot.thirteen_clues.game import GAME
 from bot.timers import TimerDispatcher
 from tests.shell.conftest import Flaky, lobby
 
@@ -102,3 +107,59 @@ async def test_the_dispatcher_survives_a_failing_database(
     finally:
         await dispatcher.stop()
     assert flaky.failed == 2 and len(fired) == 1
+
+
+
+async def test_a_timer_armed_after_the_next_look_does_not_wake_the_dispatcher(
+    storage: SqliteStorage,
+) -> None:
+    """Most changes re-arm an AI's move timer later than the one they take away: the
+    dispatcher, asleep until that one, is not woken to ask the database again."""
+    await arm(storage, 10, due(0, after=30))
+    looks = 0
+    next_timer_due = storage.next_timer_due
+
+    async def counted() -> float | None:
+        nonlocal looks
+        looks += 1
+        return await next_timer_due()
+
+    storage.next_timer_due = counted  # type: ignore[method-assign]
+    dispatcher = TimerDispatcher(storage, lambda timer: asyncio.sleep(0))
+    dispatcher.start()
+    try:
+        async with asyncio.timeout(5):
+            while looks == 0 or dispatcher._asleep_until is None:
+                await asyncio.sleep(0.01)
+        dispatcher.armed(time.time() + 60)  # after its next look: nothing to do before it
+        await asyncio.sleep(0.2)
+        assert looks == 1
+        dispatcher.armed(time.time() + 1)  # before it: looks again, and plans for it
+        async with asyncio.timeout(5):
+            while looks < 2:
+                await asyncio.sleep(0.01)
+    finally:
+        await dispatcher.stop()
+
+
+def easy(state: Any, seat: int) -> Any:
+    """A member's move as an easy AI would make it."""
+    return GAME.ai_action(state, seat, "easy", random.Random(1))
+
+
+async def test_a_change_tells_the_dispatcher_when_its_earliest_new_timer_is_due(
+    storage: SqliteStorage,
+) -> None:
+    told: list[float | None] = []
+    service = TableService(storage, {GAME.key: plug(GAME)}, ai_delay=5.0, seed=lambda: 7,
+                           on_commit=lambda letters, armed: told.append(armed))
+    table = await service.open(1, 10, GAME.key, 100, "Ann", {})
+    await service.join(table.id, 101, "Bea")
+    assert told == [0.0, None]  # a new table's timers are not known here; a join arms none
+    await service.add_ai(table.id, 100, 1, "normal")
+    await service.start(table.id, 100)
+    [move] = await storage.timers(table.id)
+    assert move.kind == "ai" and told[-1] == pytest.approx(move.due)
+    await service.act(table.id, 100, easy)  # Ann passes: the AI's timer is armed again
+    [again] = await storage.timers(table.id)
+    assert told[-1] == pytest.approx(again.due) and again.due >= move.due
