@@ -8,7 +8,9 @@ PostgreSQL is a throwaway durable server on a unix socket, started as the tests 
 second; INTERACTION_CREATE → the bot's first callback (median, p99, max, measured in the bot
 process); the bots' CPU per interaction, in all and for each process; and the requests a
 second the stand-in counted under Discord's global limit (mean and peak: at most 50); the
-machine's load average as the setup began and ended. The
+machine's load average as the setup began and ended; and the first callback's figures again
+for steady play, after the ramp in which every table opens (`bench.load`: a cold start of
+200 tables in 10 s, their lobbies and first deals, is one no running bot meets). The
 driver plays the members from a copy of the tables polled every 50 ms, so its reads are not
 charged to the bots. Every setup is offered the same load: at most `--rate` member
 interactions a second (`RATE`; 0 lifts the cap, and each setup is then offered what it lets
@@ -28,7 +30,7 @@ from typing import Any
 
 import asyncpg
 
-from bench.load import Cluster, Run, pct, run
+from bench.load import Cluster, Run, pct, run, spread
 from testkit import pgserver
 from testkit.drive import postgres_query
 
@@ -114,6 +116,9 @@ def figures(name: str, result: Run) -> str:
         f"{result.rest_429}; unanswered {result.unanswered}, bot errors "
         f"{len(result.bot_errors)}, Discord rule violations {len(result.violations)}"
         + f"\n    stand-in {result.rest_kinds}"
+        + (f"\n    after the ramp ({result.ramp:g} s; every table open): first callback "
+           + spread([x * 1000 for x in result.steady.bot_side], "ms")
+           + f" (n={len(result.steady.bot_side)})" if result.steady is not None else "")
         + "\n    slowest kinds (bot side, p99): " + "; ".join(
             f"{kind} {pct(xs, 0.99) * 1000:.0f} ms (n={len(xs)})"
             for kind, xs in sorted(result.by_kind.items(), key=lambda kv: -pct(kv[1], 0.99))[:5])

@@ -635,6 +635,8 @@ class Run:
                 rest_line(f", after the ramp ({self.ramp:g} s; {st.seconds:.0f} s of steady "
                           "play)", st.rest, st.seconds, st.peak, st.turns, st.refused),
                 f"  made {st.kinds}",
+                "  INTERACTION_CREATE → first callback, bot side: "
+                + spread([x * 1000 for x in st.bot_side], "ms") + f" (n={len(st.bot_side)})",
                 f"  member's action → their own last DM: {_ms(st.delays.own_dm)}; any change "
                 f"→ the table message shows it: {_ms(st.delays.table)}, "
                 f"{sum(1 for x in st.delays.table if x > TABLE_BEHIND)} more than "
@@ -906,7 +908,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         delays = dm_delays(letters, dc, dispatched, users, stopped)
         steady_figures = None if after_ramp is None else Steady.of(
             after_ramp, dc, ended, turns, dm_delays(letters, dc, dispatched, users, stopped,
-                                                    since=after_ramp.wall), recs)
+                                                    since=after_ramp.wall), recs, left)
         return Run(
             tables=n, seconds=elapsed, interactions=len(recs), rate=len(recs) / elapsed,
             latencies=latencies, bot_side=bot_side, delays=delays,
@@ -974,15 +976,18 @@ class Steady:
     delays: Delays
     late: int
     unanswered: int
+    bot_side: list[float]
+    """INTERACTION_CREATE written → the callback sent, of the interactions after the ramp."""
 
     @classmethod
     def of(cls, mark: Mark, dc: DiscordStandIn, end: float, turns: int, delays: Delays,
-           recs: Sequence[InteractionResult]) -> Steady:
+           recs: Sequence[InteractionResult], left: Mapping[int, float]) -> Steady:
         calls = dc.under_limit.since(mark.calls)
         recs = [r for r in recs if r.dispatched_at >= mark.standin]
         return cls(seconds=end - mark.at, rest=len(calls), peak=dc.under_limit.peak(mark.calls),
                    refused=len(dc.under_limit.refused) - mark.refused, turns=turns - mark.turns,
                    kinds=destinations(dc, calls), delays=delays,
+                   bot_side=[left[r.id] - r.dispatched_at for r in recs if r.id in left],
                    late=sum(1 for r in recs if r.latency is not None and r.latency > 3.0),
                    unanswered=sum(1 for r in recs if r.callback_type is None))
 
