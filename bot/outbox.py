@@ -208,11 +208,10 @@ class Sender:
         wanted = list(ids)
         loop = asyncio.get_running_loop()
         futures = [self._watch.setdefault(i, loop.create_future()) for i in wanted]
-        elsewhere = False
-        if await self.storage.postings_pending(wanted) == 0:
+        waiting, elsewhere_first = await self.storage.postings_waiting(wanted)
+        elsewhere = elsewhere_first > 0
+        if waiting == 0:
             self._resolve(wanted)
-        else:
-            elsewhere = await self.storage.pending_elsewhere(wanted) > 0
         end = loop.time() + timeout
         try:
             while True:

@@ -484,10 +484,10 @@ class SqlStorage(ABC):
         )
         return int(row["n"]) if row else 0
 
-    async def pending_elsewhere(self, ids: Sequence[int]) -> int:
-        """How many of these pending letters another process of a cluster sends first
-        (`_sendable_at`); none on one process, known without a read."""
-        return 0
+    async def postings_waiting(self, ids: Sequence[int]) -> tuple[int, int]:
+        """How many of these letters are pending, and how many of those another process of a
+        cluster sends first (`_sendable_at`: none on one process)."""
+        return await self.postings_pending(ids), 0
 
     async def nonce_salt(self) -> str:
         if self._salt is None:

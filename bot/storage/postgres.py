@@ -445,14 +445,17 @@ class PostgresStorage(SqlStorage):
             (self.holder,),
         )
 
-    async def pending_elsewhere(self, ids: Sequence[int]) -> int:
+    async def postings_waiting(self, ids: Sequence[int]) -> tuple[int, int]:
+        """One read for both counts (an answer that follows news asks it of every answer)."""
         if self._cluster is None or not ids:
-            return 0
+            return await super().postings_waiting(ids)
         best, args = self._sends_best()
-        return int(await self._value(
-            "SELECT COUNT(*) FROM outbox o LEFT JOIN tables t ON t.id = o.table_id"
-            f" WHERE o.id = ANY(?::bigint[]) AND o.state = 'pending' AND NOT {best}",
-            (list(ids), *args)))
+        row = await self._row(
+            f"SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE NOT {best}) AS elsewhere"
+            " FROM outbox o LEFT JOIN tables t ON t.id = o.table_id"
+            " WHERE o.id = ANY(?::bigint[]) AND o.state = 'pending'",
+            (*args, list(ids)))
+        return (0, 0) if row is None else (int(row["n"]), int(row["elsewhere"]))
 
     def _not_held_elsewhere(self, now: float) -> tuple[str, tuple[Any, ...]]:
         return (" AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.dest = o.dest"

@@ -434,8 +434,8 @@ async def test_a_reply_waits_for_its_news_sent_by_another_process(postgres_url: 
         table = (await zero.create_table(lobby(guild_id=1 << 22), lambda t: Change(t))).table
         news, dm = (await zero.commit(Change(table, letters=[
             post("news"), Letter.dm(5, Outgoing(content="hand"))]))).letters
-        assert await zero.pending_elsewhere([news, dm]) == 1  # the channel's: shard 1's
-        assert await one.pending_elsewhere([news, dm]) == 1  # the DM: zero's, which stored it
+        assert await zero.postings_waiting([news, dm]) == (2, 1)  # the channel's: shard 1's
+        assert await one.postings_waiting([news, dm]) == (2, 1)  # the DM: zero's, which stored it
 
         async def undeliverable(*_: object) -> None:
             raise AssertionError("nothing is refused here")
