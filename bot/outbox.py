@@ -289,9 +289,12 @@ class Sender:
         finally:
             self._busy.pop(destination, None)
             self._urgent.pop(destination, None)
-            with contextlib.suppress(Exception):  # else its claim runs out
-                await self.storage.release_destination(destination)
-            self.kick()
+            try:
+                more = await self.storage.release_destination(destination)
+            except Exception:  # its claim runs out; look again at what it held
+                more = True
+            if more:
+                self.kick()
 
     async def _keep_claims(self) -> None:
         while True:

@@ -349,11 +349,18 @@ class SqlStorage(ABC):
         another living process claims at `now`, and its arguments; none on one process."""
         return "", ()
 
-    async def release_destination(self, dest: str) -> None:
-        """The sender is done with a destination for now: another process may claim it."""
-        if self.shared:
-            await self._write("UPDATE claims SET expires = 0 WHERE dest = ? AND holder = ?",
-                              (dest, self.holder))
+    async def release_destination(self, dest: str) -> bool:
+        """The sender is done with a destination for now: another process may claim it. True
+        if letters to it are pending still (stored while it was in hand, or put off): only
+        then must the sender look at the outbox again, since every other destination was
+        looked at with or after its last change (`bench.cluster`: a look at each worker's
+        end, most of them finding nothing, made two thirds of the looks)."""
+        pending = "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'pending' AND dest = ?)"
+        if not self.shared:
+            return bool(await self._value(pending, (dest,)))
+        return bool(await self._value(
+            "WITH released AS (UPDATE claims SET expires = 0 WHERE dest = ? AND holder = ?)"
+            f" {pending}", (dest, self.holder, dest)))
 
     async def renew_claims(self, now: float) -> None:
         """Keep this process's live claims (the destinations its sender works on)."""

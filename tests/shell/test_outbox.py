@@ -254,6 +254,51 @@ async def test_the_sender_does_not_look_again_while_its_workers_send(
     assert looks <= 4, looks
 
 
+async def test_a_worker_done_with_its_destination_looks_again_only_for_its_letters(
+    storage: SqliteStorage,
+) -> None:
+    """Every other destination was looked at after its last change: the sender looks again at
+    a worker's end only when letters to its destination are pending still (stored while it
+    had them in hand); at every end, most looks found nothing."""
+    script = Script(delay=lambda letter: 0.3 if letter.body.content == "slow" else 0.0)
+    looks = 0
+    look = storage.look
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal looks
+        looks += 1
+        return await look(*args, **kwargs)
+
+    storage.look = counted  # type: ignore[method-assign]
+    ids = await owe(storage, *(dm(f"hand {user}", user) for user in range(1, 7)))
+    sender = Sender(storage, script, lambda p, o: asyncio.sleep(0))
+    sender.start()
+    try:
+        assert await sender.delivered(ids, 5.0)
+        await asyncio.sleep(0.1)
+        assert looks == 1  # six workers ended: none looked again
+        slow = await owe(storage, post("slow"))
+        sender.kick()
+        while not script.calls or script.calls[-1][1] != "slow":
+            await asyncio.sleep(0.01)
+        later = await owe(storage, post("after it"))  # its destination in hand: not read
+        sender.kick()
+        assert await sender.delivered(slow + later, 5.0)  # the slow one's end looks again
+    finally:
+        await sender.stop()
+    assert [text for _, text, _ in script.calls][-2:] == ["slow", "after it"]
+
+
+async def test_releasing_a_destination_says_whether_letters_to_it_are_pending(
+    storage: SqliteStorage,
+) -> None:
+    await owe(storage, post("one"), dm("two", 7))
+    two, _ = await storage.due_postings(time.time(), 10)  # DMs first
+    await storage.posting_sent(two, 1)
+    assert await storage.release_destination("c:10")  # "one" pending
+    assert not await storage.release_destination("u:7")
+
+
 async def test_the_sender_asks_when_to_look_again_only_when_its_look_was_cut(
     storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
