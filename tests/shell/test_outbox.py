@@ -233,50 +233,48 @@ async def test_a_letter_waiting_for_its_pictures_holds_no_sending_slot(
     assert sender.sent == 3
 
 
+def calls_of(monkeypatch: pytest.MonkeyPatch, storage: SqliteStorage, name: str
+             ) -> list[tuple[Any, ...]]:
+    """Every call of the storage's method `name` from now on (its arguments)."""
+    calls: list[tuple[Any, ...]] = []
+    method = getattr(storage, name)
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return await method(*args, **kwargs)
+
+    monkeypatch.setattr(storage, name, counted)
+    return calls
+
+
 async def test_the_sender_does_not_look_again_while_its_workers_send(
-    storage: SqliteStorage,
+    storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # one letter takes a second to send: the sender looks at the outbox when it begins and
     # when the worker is done, not ten times a second meanwhile
     script = Script(delay=lambda letter: 1.0)
     ids = await owe(storage, post("slow"))
-    looks = 0
-    look = storage.look
-
-    async def counted(*args: Any, **kwargs: Any) -> Any:
-        nonlocal looks
-        looks += 1
-        return await look(*args, **kwargs)
-
-    storage.look = counted  # type: ignore[method-assign]
+    looks = calls_of(monkeypatch, storage, "look")
     sender = Sender(storage, script, lambda p, o: asyncio.sleep(0))
     assert await run_until_done(sender, ids)
-    assert looks <= 4, looks
+    assert len(looks) <= 4, looks
 
 
 async def test_a_worker_done_with_its_destination_looks_again_only_for_its_letters(
-    storage: SqliteStorage,
+    storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Every other destination was looked at after its last change: the sender looks again at
     a worker's end only when letters to its destination are pending still (stored while it
     had them in hand); at every end, most looks found nothing."""
     script = Script(delay=lambda letter: 0.3 if letter.body.content == "slow" else 0.0)
-    looks = 0
-    look = storage.look
-
-    async def counted(*args: Any, **kwargs: Any) -> Any:
-        nonlocal looks
-        looks += 1
-        return await look(*args, **kwargs)
-
-    storage.look = counted  # type: ignore[method-assign]
+    looks = calls_of(monkeypatch, storage, "look")
     ids = await owe(storage, *(dm(f"hand {user}", user) for user in range(1, 7)))
     sender = Sender(storage, script, lambda p, o: asyncio.sleep(0))
     sender.start()
     try:
         assert await sender.delivered(ids, 5.0)
         await asyncio.sleep(0.1)
-        assert looks == 1  # six workers ended: none looked again
+        assert len(looks) == 1  # six workers ended: none looked again
         slow = await owe(storage, post("slow"))
         sender.kick()
         while not script.calls or script.calls[-1][1] != "slow":
@@ -304,22 +302,14 @@ async def test_the_sender_asks_when_to_look_again_only_when_its_look_was_cut(
 ) -> None:
     """A look that read every pending letter says when the next falls due (`Storage.look`);
     one cut at the batch asks `next_posting_at`."""
-    asked = 0
-    next_posting_at = storage.next_posting_at
-
-    async def counted(*args: Any, **kwargs: Any) -> Any:
-        nonlocal asked
-        asked += 1
-        return await next_posting_at(*args, **kwargs)
-
-    storage.next_posting_at = counted  # type: ignore[method-assign]
+    asked = calls_of(monkeypatch, storage, "next_posting_at")
     ids = await owe(storage, post("one"), dm("two", 7))
     assert await run_until_done(Sender(storage, Script(), lambda p, o: asyncio.sleep(0)), ids)
-    assert asked == 0
+    assert not asked
     monkeypatch.setattr("bot.outbox.BATCH", 1)
     ids = await owe(storage, post("three"), dm("four", 7), dm("five", 8))
     assert await run_until_done(Sender(storage, Script(), lambda p, o: asyncio.sleep(0)), ids)
-    assert asked > 0
+    assert asked
 
 
 def living_edit(text: str | None, **extra: object) -> Letter:
