@@ -10,7 +10,7 @@ process); the bots' CPU per interaction, in all and for each process; and the re
 second the stand-in counted under Discord's global limit (mean and peak: at most 50); the
 machine's load average as the setup began and ended; and the first callback's figures again
 for steady play, after the ramp in which every table opens (`bench.load`: a cold start of
-200 tables in 10 s, their lobbies and first deals, is one no running bot meets). The
+every table within seconds, their lobbies and first deals, is one no running bot meets). The
 driver plays the members from a copy of the tables polled every 50 ms, so its reads are not
 charged to the bots. Every setup is offered the same load: at most `--rate` member
 interactions a second (`RATE`; 0 lifts the cap, and each setup is then offered what it lets
