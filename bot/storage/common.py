@@ -16,6 +16,7 @@ a time sends them, in order), and timers are claimed before they fire. SQLite is
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import secrets
@@ -323,7 +324,7 @@ class SqlStorage(ABC):
             return found
         claimed = await self._claim(sorted({p.letter.to for p in postings}), now)
         postings = due_heads(await self._pending(now, limit, (), claimed), now) if claimed else []
-        return Look(postings, found.later, found.whole)
+        return dataclasses.replace(found, postings=postings)
 
     async def due_postings(
         self, now: float, limit: int, busy: Collection[str] = ()

@@ -340,7 +340,7 @@ class PostgresStorage(SqlStorage):
             )
             ids = await _insert_letters(con, created.id, change.letters, now, self.holder)
             await _move_timers(con, created, change.timers)
-            await _wake_others(con, change, self._wake(change))
+            await _wake_others(con, self._wake(change))
             return ids
 
         try:
@@ -374,7 +374,7 @@ class PostgresStorage(SqlStorage):
                 await _insert_log(con, new, change.log, now)
             ids = await _insert_letters(con, new.id, change.letters, now, self.holder)
             await _move_timers(con, new, change.timers)
-            await _wake_others(con, change, self._wake(change))
+            await _wake_others(con, self._wake(change))
             if change.winners is not None:
                 await con.executemany(
                     "INSERT INTO results (guild_id, game, table_id, user_id, won, finished_at,"
@@ -525,11 +525,14 @@ class PostgresStorage(SqlStorage):
         return f"(CASE WHEN {self._mine('t.guild_id')} THEN t.due ELSE t.due + {HANDOVER} END)"
 
     def _wake(self, change: Change) -> str | None:
-        """The NOTIFY that tells the other processes of what a change stores: this process's
-        `holder`, and in a cluster the shard of the changed table's server. What it stores
-        goes first from the process that plays that shard (a channel's letters, the timers)
-        or from this one (answers and DMs: `_sends_best`), so only that shard's process
-        looks (`listen`), and none is told when this process plays it."""
+        """The NOTIFY that tells the other processes of what a change stores (None: none is
+        sent, as it stores no letters or timers): this process's `holder`, and in a cluster
+        the shard of the changed table's server. What it stores goes first from the process
+        that plays that shard (a channel's letters, the timers) or from this one (answers
+        and DMs: `_sends_best`), so only that shard's process looks (`listen`), and none is
+        told when this process plays it."""
+        if not (change.letters or change.timers.add):
+            return None
         cluster = self._cluster
         if cluster is None:
             return self.holder
@@ -668,11 +671,11 @@ class PostgresStorage(SqlStorage):
 # --- statements used inside a unit of work ------------------------------------------------
 
 
-async def _wake_others(con: Con, change: Change, wake: str | None) -> None:
+async def _wake_others(con: Con, wake: str | None) -> None:
     """Another process's sender or dispatcher looks again once this transaction commits
     (PostgreSQL delivers a NOTIFY at the commit, and never one of a rollback); `wake`: the
     payload (`PostgresStorage._wake`), None when no other process need look."""
-    if wake is not None and (change.letters or change.timers.add):
+    if wake is not None:
         await con.execute("SELECT pg_notify($1, $2)", WAKE, wake)
 
 

@@ -3,9 +3,10 @@ SQLite (a file) and on PostgreSQL (a fresh database of the test server)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Generic, ParamSpec, TypeVar
+from typing import Any, Generic, ParamSpec, TypeVar
 
 import pytest
 
@@ -31,6 +32,11 @@ async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
     await store.open()
     yield store
     await store.close()
+
+
+def easy(game: Any) -> Callable[[Any, int], Any]:
+    """A member's move as an easy AI would make it (`TableService.act`'s `make`)."""
+    return lambda state, seat: game.ai_action(state, seat, "easy", random.Random(1))
 
 
 def lobby(channel_id: int = 10, guild_id: int = 1) -> Table:

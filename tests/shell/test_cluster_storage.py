@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from types import SimpleNamespace
@@ -35,7 +34,7 @@ from bot.thirteen_clues.game import GAME
 from engine.mansion import player_view as mansion_view
 from engine.thirteen_clues.actions import ChoosePass
 from engine.thirteen_clues.cards import CARDS, Category
-from tests.shell.conftest import lobby
+from tests.shell.conftest import easy, lobby
 
 
 @pytest.fixture
@@ -167,11 +166,6 @@ def deaf_to_changes(storage: PostgresStorage) -> None:
     next is kept, however late the NOTIFYs of the commits before it arrive (one arriving
     during the read would leave it unkept, and the test would read the row instead)."""
     storage._tables.heard = lambda table_id, version: None  # type: ignore[method-assign]
-
-
-def easy(game: Any) -> Callable[[Any, int], Any]:
-    """A member's move as an easy AI would make it."""
-    return lambda state, seat: game.ai_action(state, seat, "easy", random.Random(1))
 
 
 async def test_a_button_made_by_a_change_not_yet_heard_of_is_not_refused(

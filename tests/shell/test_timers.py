@@ -4,9 +4,7 @@ table delays no other."""
 from __future__ import annotations
 
 import asyncio
-import random
 import time
-from typing import Any
 
 import pytest
 
@@ -16,7 +14,7 @@ from bot.storage import Change, SqliteStorage, TimerPlan
 from bot.tables import TableService
 from bot.thirteen_clues.game import GAME
 from bot.timers import TimerDispatcher
-from tests.shell.conftest import Flaky, lobby
+from tests.shell.conftest import Flaky, easy, lobby
 
 
 async def arm(storage: SqliteStorage, channel: int, *specs: TimerSpec) -> int:
@@ -142,11 +140,6 @@ async def test_a_timer_armed_after_the_next_look_does_not_wake_the_dispatcher(
         await dispatcher.stop()
 
 
-def easy(state: Any, seat: int) -> Any:
-    """A member's move as an easy AI would make it."""
-    return GAME.ai_action(state, seat, "easy", random.Random(1))
-
-
 async def test_a_change_tells_the_dispatcher_when_its_earliest_new_timer_is_due(
     storage: SqliteStorage,
 ) -> None:
@@ -160,6 +153,6 @@ async def test_a_change_tells_the_dispatcher_when_its_earliest_new_timer_is_due(
     await service.start(table.id, 100)
     [move] = await storage.timers(table.id)
     assert move.kind == "ai" and told[-1] == pytest.approx(move.due)
-    await service.act(table.id, 100, easy)  # Ann passes: the AI's timer is armed again
+    await service.act(table.id, 100, easy(GAME))  # Ann passes: the AI's timer is armed again
     [again] = await storage.timers(table.id)
     assert told[-1] == pytest.approx(again.due) and again.due >= move.due
