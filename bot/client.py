@@ -34,7 +34,7 @@ from bot.tables import TableService
 from bot.timers import TimerDispatcher
 from bot.translator import CatalogTranslator
 from bot.transport import Transport
-from bot.workers import helper_pool
+from bot.workers import helper_pool, stop_pool
 from bot.world_changes import WorldChanges
 
 log = logging.getLogger(__name__)
@@ -250,6 +250,6 @@ class DeductionBot(commands.AutoShardedBot):
         if self._lease is not None:
             await self._lease.release()
         await self.storage.close()
-        self.drawings.close()
+        await self.drawings.close()
         if self._thinker is not None:
-            self._thinker.shutdown(wait=False, cancel_futures=True)
+            await stop_pool(self._thinker)

@@ -28,7 +28,7 @@ from bot.pacing import ANSWER
 from bot.pictures.cache import PictureCache
 from bot.pictures.picture import ATTACHMENT_LIMIT, DESCRIPTION_LIMIT, Picture
 from bot.turns import Turns
-from bot.workers import helper_pool
+from bot.workers import helper_pool, stop_pool
 
 log = logging.getLogger(__name__)
 
@@ -120,10 +120,10 @@ class Drawings:
                                     for _ in range(self.workers)), return_exceptions=True)
         return loop.run_in_executor(self._executor, _warm, self.warmers)
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Stop drawing (a drawing under way finishes; none is started after)."""
         self._closed = True
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        await stop_pool(self._executor)
 
     def picture(self, ref: PictureRef) -> Picture:
         """The picture `ref` names, from the cache or drawn now, in this thread (blocking).

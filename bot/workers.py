@@ -9,6 +9,7 @@ state.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import multiprocessing
@@ -16,7 +17,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 
 PARENT_WATCH_SECONDS = 0.5
 """How often a helper checks that the bot is alive (a getppid call: nothing to speak of)."""
@@ -33,6 +34,14 @@ def helper_pool(
         workers, mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_helper, initargs=(os.getpid(), niceness, tuple(warmers)),
     )
+
+
+async def stop_pool(pool: Executor) -> None:
+    """What waits is cancelled, the work under way ends, and the pool's manager thread is
+    joined before the bot exits. Left running (`shutdown(wait=False)`), it closed its wake-up
+    pipe while the interpreter's exit hook wrote to it: CPython 3.11 logged "Exception
+    ignored ... OSError: [Errno 9] Bad file descriptor" after a clean stop (`bench.cluster`)."""
+    await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
 
 
 def _start_helper(

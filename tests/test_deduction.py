@@ -51,6 +51,8 @@ def test_matches_brute_force(players: int) -> None:
         if ref.joint and any(ref.joint.values()):
             joints += 1
             assert slot_joint(view) == ref.joint
+            some = sorted(ref.joint)[n % len(ref.joint):][:1]
+            assert slot_joint(view, some) == {name: ref.joint[name] for name in some}
     assert compared >= 0.4 * POSITIONS[players]
     assert joints >= 0.1 * POSITIONS[players]
 

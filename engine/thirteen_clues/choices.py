@@ -130,9 +130,12 @@ def _chance(holder: frozenset[str], screen: frozenset[str], model: float) -> flo
 
 def odds(view: PlayerView, joint: Joint | None = None, model: float = PASS_MODEL) -> ChoiceOdds:
     """The posterior over `view.seat`'s holder under the choice model (module docstring).
-    `joint` saves computing `deduction.slot_joint` again."""
-    joint = joint if joint is not None else deduction.slot_joint(view)
+    `joint` saves computing `deduction.slot_joint` again; without it only the passer's screen
+    is counted (a fifth of the whole joint's work at five players: 5-60 ms of the event loop
+    at each casebook update, late in a game)."""
     passer = (view.seat - 1) % view.options.players
+    if joint is None:
+        joint = deduction.slot_joint(view, [f"screen:{passer}"])
     weights: dict[Triple, float] = {}
     for (triple, screen), ways in joint.get(f"screen:{passer}", {}).items():
         weights[triple] = weights.get(triple, 0.0) + ways * pass_chance(triple, screen, model)

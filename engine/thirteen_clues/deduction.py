@@ -18,7 +18,7 @@ that equivalent states merge.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from math import factorial
@@ -103,14 +103,15 @@ def solve(view: PlayerView) -> Deduction:
     )
 
 
-def slot_joint(view: PlayerView) -> Joint:
+def slot_joint(view: PlayerView, names: Collection[str] | None = None) -> Joint:
     """For every unknown slot but the own holder, the exact joint counts (holder, slot content).
 
     Keys: "screen:<seat>" (content: sorted pair with 3-6 players, (left, right) with 2) and
     "informant:<letter>" for unpeeked letters (content: 1-tuple). For each slot, summing the
-    counts over contents gives `solve(view).triples[holder]`.
+    counts over contents gives `solve(view).triples[holder]`. `names`: only these slots (each
+    costs about a solve; the choice odds need one screen of the five or so).
     """
-    return _Solver(view).joint()
+    return _Solver(view).joint(names)
 
 
 def bookkeeping(view: PlayerView) -> dict[str, Mark]:
@@ -364,11 +365,13 @@ class _Solver:
 
     # --- slot joint -----------------------------------------------------------------------
 
-    def joint(self) -> Joint:
+    def joint(self, names: Collection[str] | None = None) -> Joint:
         out: Joint = {}
         sig = self.sig
         holders = [(t, tuple(sorted(sig[c] for c in t))) for t in self.triples]
         for name, cells in self.groups.items():
+            if names is not None and name not in names:
+                continue
             table: dict[tuple[Triple, tuple[str, ...]], int] = {}
             out[name] = table
             group = _Group(self, cells)

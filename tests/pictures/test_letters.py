@@ -298,7 +298,7 @@ def test_helpers_draw_the_same_bytes_once_each_and_a_dead_helper_is_replaced(
             [(_, again)] = await drawings.pictures([view])
             assert again.png == expected[view.filename]
         finally:
-            drawings.close()
+            await drawings.close()
 
     asyncio.run(scenario())
     assert "a drawing process died" in caplog.text
@@ -334,6 +334,6 @@ def test_the_registry_warms_the_drawing_up_in_its_thread() -> None:
 
     async def warm() -> None:
         await drawings.warm()
+        await drawings.close()
 
     asyncio.run(warm())
-    drawings.close()

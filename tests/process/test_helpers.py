@@ -7,14 +7,19 @@ only after their slow start were already init's, and watched init forever) and l
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import cast
 
 import pytest
+
+from bot.workers import helper_pool, stop_pool
 
 WORKERS = 2
 BOT = """
@@ -107,3 +112,19 @@ def test_a_niced_helper_never_preempts_the_bot() -> None:
         assert niced.submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=60) == min(
             19, mine + 5)
         assert plain.submit(os.sched_getscheduler, 0).result(timeout=60) == os.SCHED_OTHER
+
+
+def test_a_stopped_pool_leaves_no_thread_for_the_exit_hook() -> None:
+    """A pool left to stop on its own closed its wake-up pipe while the interpreter's exit
+    hook wrote to it: a traceback in the log of a bot that stopped cleanly."""
+
+    async def scenario() -> None:
+        pool = helper_pool(1)
+        assert await asyncio.wrap_future(pool.submit(os.getpid)) != os.getpid()
+        # the manager thread (typeshed calls it a `_ThreadWakeup`)
+        manager = cast(threading.Thread, pool._executor_manager_thread)
+        assert manager.is_alive()
+        await stop_pool(pool)
+        assert not manager.is_alive()
+
+    asyncio.run(scenario())

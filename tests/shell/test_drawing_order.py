@@ -39,7 +39,7 @@ async def test_the_most_urgent_pictures_are_drawn_first() -> None:
         gate.set()
         results = await asyncio.wait_for(asyncio.gather(*early, *waiting), 5.0)
     finally:
-        drawings.close()
+        await drawings.close()
     assert all(len(r) == 1 for r in results)
     assert drawn[:IN_HAND] == [f"early {i}" for i in range(IN_HAND)]
     assert drawn[IN_HAND:] == ["an answer", "own hand", "table", "a prompt", "others' casebook"]

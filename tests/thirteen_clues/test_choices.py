@@ -15,7 +15,7 @@ from engine.thirteen_clues.ai import choose_action
 from engine.thirteen_clues.bruteforce import true_triple
 from engine.thirteen_clues.cards import CARDS, Category
 from engine.thirteen_clues.choices import PASS_MODEL, odds, pass_chance
-from engine.thirteen_clues.deduction import solve
+from engine.thirteen_clues.deduction import slot_joint, solve
 from testkit.thirteen_clues import fresh_game, turns_view
 
 
@@ -27,6 +27,7 @@ def test_the_choice_odds_are_a_distribution_that_keeps_the_exact_marks(
     view = turns_view(seed, players)
     exact = solve(view)
     chosen = odds(view)
+    assert chosen == odds(view, slot_joint(view))  # the passer's screen alone, as the whole
     assert set(chosen.triples) == set(exact.triples)
     assert sum(chosen.triples.values()) == pytest.approx(1.0)
     assert all(0 < p <= 1 for p in chosen.triples.values())
