@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.message_tokens import LIFETIME, MessageTokens
+from bot.message_tokens import LIFETIME, SWEEP_EVERY, MessageTokens
 
 
 def token(tokens: MessageTokens, message_id: int | None) -> str | None:
@@ -120,3 +120,19 @@ async def test_a_loading_answer_hears_of_a_letter_waiting_for_its_token() -> Non
     tokens.offer(5, "late", loading=True)
     now[0] += LIFETIME + 1
     assert not tokens.coming(5)  # a token that can no longer come
+
+
+def test_expired_tokens_are_swept_out_of_memory() -> None:
+    """Every read checks a token's time; memory is swept of the expired ones now and then,
+    not at every click (a walk over 14 minutes of tokens each time)."""
+    now = [100.0]
+    tokens = MessageTokens(clock=lambda: now[0])
+    for message_id in range(500):
+        tokens.remember(message_id, f"t{message_id}")
+        tokens.offer(message_id, f"c{message_id}", loading=message_id % 2 == 0)
+        now[0] += 0.01
+    now[0] += LIFETIME + SWEEP_EVERY
+    tokens.remember(1000, "fresh")
+    tokens.offer(1000, "fresh")
+    assert set(tokens._by_message) == {1000} and set(tokens._by_channel) == {1000}
+    assert not tokens._loading
