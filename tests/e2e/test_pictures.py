@@ -72,6 +72,9 @@ async def test_hand_dms_and_the_final_reveal_carry_pictures(world: World, worker
     dc = world.dc
     ann, bea, cid = world.users[:3]
     async with world.running(draw_workers=workers) as bot:
+        # the helpers' start (a spawn and the games' imports, at low priority) is not what
+        # this test times: on a saturated machine it outlasted the stand-in's 5 s settle
+        await bot.drawings.warm()
         await open_table(world, [ann, bea, cid], assist="full")
         deal, attachment = await dealt_picture(world, ann, "Your five cards", "13clues-seat")
         assert "five cards" in attachment["description"]
