@@ -133,11 +133,11 @@ def odds(view: PlayerView, joint: Joint | None = None, model: float = PASS_MODEL
     `joint` saves computing `deduction.slot_joint` again; without it only the passer's screen
     is counted: the whole joint, every screen and informant letter, took up to 40 ms of the
     event loop at a casebook update (`bench.cluster`), the passer's screen under 8 ms."""
-    passer = (view.seat - 1) % view.options.players
+    screen_of_passer = f"screen:{(view.seat - 1) % view.options.players}"
     if joint is None:
-        joint = deduction.slot_joint(view, [f"screen:{passer}"])
+        joint = deduction.slot_joint(view, [screen_of_passer])
     weights: dict[Triple, float] = {}
-    for (triple, screen), ways in joint.get(f"screen:{passer}", {}).items():
+    for (triple, screen), ways in joint.get(screen_of_passer, {}).items():
         weights[triple] = weights.get(triple, 0.0) + ways * pass_chance(triple, screen, model)
     total = sum(weights.values())
     if not total:
