@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 from itertools import combinations
@@ -53,6 +54,8 @@ def test_matches_brute_force(players: int) -> None:
             assert slot_joint(view) == ref.joint
             some = sorted(ref.joint)[n % len(ref.joint):][:1]
             assert slot_joint(view, some) == {name: ref.joint[name] for name in some}
+            # going on from the solve's counts (a casebook update, the coach, the expert AI)
+            assert slot_joint(view, solved=deduction) == ref.joint
     assert compared >= 0.4 * POSITIONS[players]
     assert joints >= 0.1 * POSITIONS[players]
 
@@ -330,6 +333,18 @@ def test_no_deduction_before_the_cards_are_passed() -> None:
     state, _ = new_game(players, Options(players=3), seed=0)
     with pytest.raises(ValueError):
         solve(player_view(state, 0))
+
+
+def test_a_deduction_sent_to_another_process_leaves_its_counts_behind() -> None:
+    """A pickled deduction (a helper's answer) carries its figures, not the solver's memo;
+    the joint is then counted afresh, alike."""
+    view = next(v for _, v in _positions(4, 5, seed=2) if solve(v).total)
+    solved = solve(view)
+    sent = pickle.loads(pickle.dumps(solved))
+    assert sent == solved and sent.probabilities() == solved.probabilities()
+    assert len(pickle.dumps(solved)) == len(pickle.dumps(Deduction(
+        seat=solved.seat, total=solved.total, triples=solved.triples, unknown=solved.unknown)))
+    assert slot_joint(view, solved=sent) == slot_joint(view, solved=solved) == slot_joint(view)
 
 
 def test_deduction_is_a_value() -> None:

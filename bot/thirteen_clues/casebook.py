@@ -77,10 +77,11 @@ def casebook_message(lang: str, table: Table, view: PlayerView, notes: dict[str,
 CHOICE_ODDS = N_("Odds, accounting for how players choose")
 
 
-def choice_text(lang: str, view: PlayerView) -> str | None:
+def choice_text(lang: str, view: PlayerView, solved: Deduction | None = None) -> str | None:
     """The likeliest mysteries if whoever filled your holder passed as careful players do
-    (`engine.thirteen_clues.choices`), beside the exact odds above; None once certain."""
-    odds = choices.odds(view)
+    (`engine.thirteen_clues.choices`), beside the exact odds above; None once certain.
+    `solved`: `solve(view)`, whose counts the odds go on from."""
+    odds = choices.odds(view, solved=solved)
     if len(odds.triples) <= 1:
         return None
     lines = [
@@ -114,7 +115,7 @@ def casebook_update(lang: str, before: PlayerView, after: PlayerView, assist: st
         return None
     embed = _embed(lang, after, assist, marks, deduction)
     if deduction is not None:
-        _add_choice_odds(lang, embed, choice_text(lang, after))
+        _add_choice_odds(lang, embed, choice_text(lang, after, deduction))
     return embed
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from engine.thirteen_clues import deduction
 from engine.thirteen_clues.cards import CARDS, Category
-from engine.thirteen_clues.deduction import Joint, Triple
+from engine.thirteen_clues.deduction import Deduction, Joint, Triple
 from engine.thirteen_clues.views import PlayerView
 
 PASS_MODEL = 0.8
@@ -128,14 +128,16 @@ def _chance(holder: frozenset[str], screen: frozenset[str], model: float) -> flo
     return model * chosen + (1 - model) / len(legal)
 
 
-def odds(view: PlayerView, joint: Joint | None = None, model: float = PASS_MODEL) -> ChoiceOdds:
+def odds(view: PlayerView, joint: Joint | None = None, model: float = PASS_MODEL, *,
+         solved: Deduction | None = None) -> ChoiceOdds:
     """The posterior over `view.seat`'s holder under the choice model (module docstring).
     `joint` saves computing `deduction.slot_joint` again; without it only the passer's screen
-    is counted: the whole joint, every screen and informant letter, took up to 40 ms of the
-    event loop at a casebook update (`bench.cluster`), the passer's screen under 8 ms."""
+    is counted (from `solved`'s counts when given): the whole joint, every screen and
+    informant letter, took up to 40 ms of the event loop at a casebook update
+    (`bench.cluster`), the passer's screen under 8 ms."""
     screen_of_passer = f"screen:{(view.seat - 1) % view.options.players}"
     if joint is None:
-        joint = deduction.slot_joint(view, [screen_of_passer])
+        joint = deduction.slot_joint(view, [screen_of_passer], solved=solved)
     weights: dict[Triple, float] = {}
     for (triple, screen), ways in joint.get(screen_of_passer, {}).items():
         weights[triple] = weights.get(triple, 0.0) + ways * pass_chance(triple, screen, model)

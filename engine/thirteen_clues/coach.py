@@ -68,7 +68,7 @@ def advise(view: PlayerView, solved: Deduction | None = None) -> Advice:
     filled (as `deduction.solve`); `solved` saves solving the view again."""
     result = solved if solved is not None else deduction.solve(view)
     certain = result.certain()
-    joint = deduction.slot_joint(view)
+    joint = deduction.slot_joint(view, solved=result)
     rated: list[Rated] = []
     for (witness, subject, side), spread in question_spreads(view, joint).items():
         ask = Ask(seat=view.seat, witness=witness, subject=subject, side=side)

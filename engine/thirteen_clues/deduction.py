@@ -52,6 +52,8 @@ class Deduction:
     """Holder triple -> number of consistent assignments with it; only positive entries."""
     unknown: tuple[str, ...] = ()
     """The seat's unknown cards (all categories), in deck order."""
+    _solver: _Solver | None = field(default=None, repr=False, compare=False)
+    """The counts behind it, which `slot_joint` goes on from (not pickled: its memo)."""
     _marginals: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -60,6 +62,9 @@ class Deduction:
             for card in triple:
                 marginals[card] = marginals.get(card, 0) + count
         object.__setattr__(self, "_marginals", marginals)
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k != "_solver"}
 
     def probability(self, card: str) -> float:
         """P(card is on the own holder); 0.0 for cards the seat sees or that are out of play."""
@@ -100,18 +105,23 @@ def solve(view: PlayerView) -> Deduction:
         total=sum(solver.triples.values()),
         triples=dict(solver.triples),
         unknown=solver.unknown,
+        _solver=solver,
     )
 
 
-def slot_joint(view: PlayerView, names: Collection[str] | None = None) -> Joint:
+def slot_joint(view: PlayerView, names: Collection[str] | None = None, *,
+               solved: Deduction | None = None) -> Joint:
     """For every unknown slot but the own holder, the exact joint counts (holder, slot content).
 
     Keys: "screen:<seat>" (content: sorted pair with 3-6 players, (left, right) with 2) and
     "informant:<letter>" for unpeeked letters (content: 1-tuple). For each slot, summing the
     counts over contents gives `solve(view).triples[holder]`. `names`: only these slots (each
-    costs about a solve; the choice odds need one screen of the five or so).
+    costs about a solve; the choice odds need one screen of the five or so). `solved`:
+    `solve(view)`, whose counts the joint goes on from (a casebook update, the coach and the
+    expert AI want both: a solve saved).
     """
-    return _Solver(view).joint(names)
+    solver = solved._solver if solved is not None else None
+    return (solver if solver is not None else _Solver(view)).joint(names)
 
 
 def bookkeeping(view: PlayerView) -> dict[str, Mark]:

@@ -28,6 +28,7 @@ def test_the_choice_odds_are_a_distribution_that_keeps_the_exact_marks(
     exact = solve(view)
     chosen = odds(view)
     assert chosen == odds(view, slot_joint(view))  # the passer's screen alone, as the whole
+    assert chosen == odds(view, solved=exact)  # going on from the solve's counts
     assert set(chosen.triples) == set(exact.triples)
     assert sum(chosen.triples.values()) == pytest.approx(1.0)
     assert all(0 < p <= 1 for p in chosen.triples.values())

@@ -122,7 +122,7 @@ def act(view: PlayerView, rng: random.Random, params: Params = DEFAULT) -> Actio
     result = deduction.solve(view)
     if not result.total:  # an inconsistent record cannot happen; play on the notepad
         return normal.act(view, rng)
-    joint = deduction.slot_joint(view)
+    joint = deduction.slot_joint(view, solved=result)
     odds = choices.odds(view, joint, params.pass_model).triples
     tilt = {t: p * result.total / result.triples[t] for t, p in odds.items()}
     ranked = sorted(odds.items(), key=lambda kv: (-kv[1], kv[0]))
