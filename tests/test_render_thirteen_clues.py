@@ -53,7 +53,7 @@ from engine.thirteen_clues.events import (
 )
 from engine.thirteen_clues.state import DEFAULT_EDITION, Edition, Question
 from engine.thirteen_clues.views import PlayerView, PublicView, SeatInfo, player_view, public_view
-from testkit.thirteen_clues import random_action
+from testkit.thirteen_clues import first_choice, random_action
 
 PUBLIC = Audience.public()
 NAMES = ["Ann", "Bea", "Cid", "Dan", "Eve", "Fay"]
@@ -392,6 +392,29 @@ def test_turns_and_passing() -> None:
     assert event_text("en", dealt, make_view(ABC)) is None
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_two_players_are_told_their_sides_once_drawn_not_before(seed: int) -> None:
+    """The sides of a two-player screen are drawn when play begins (`rules._begin_play`):
+    while passing, no message names a left or right card (deal order was wrong half the
+    time); from then on the case file and `hand` name the drawn ones."""
+    refs = [PlayerRef(id=str(i), name=n) for i, n in enumerate(NAMES[:2])]
+    state, events = new_game(refs, Options(players=2), seed=seed)
+    dealt = next(e for e in events if isinstance(e, CardsDealt) and e.seat == 0)
+    assert "drawn when play begins" in (event_text("en", dealt, player_view(state, 0)) or "")
+    said: list[str] = []
+    for seat in (0, 1):
+        state, events = apply(state, act.ChoosePass(seat=seat, **first_choice(
+            state.seats[seat].dealt)))
+        if seat == 0:
+            view = player_view(state, 0)
+            said += [dm_text("en", events, view) or "", embed_text(hand_embed("en", view))]
+    assert said and not any("⬅️" in text or "➡️" in text for text in said)
+    view = player_view(state, 0)
+    left, right = (card_label("en", c) for c in view.screen)
+    assert f"⬅️ left {left} · {right} right ➡️" in (dm_text("en", events, view) or "")
+    assert f"⬅️ left: {left}\nright ➡️: {right}" in embed_text(hand_embed("en", view))
+
+
 def test_pass_hint() -> None:
     hint = pass_hint("en", ["officer", "parlor", "knife", "nurse", "harbor"])
     assert hint is not None and "Purple" in hint and "🟣 Officer" in hint
@@ -441,6 +464,10 @@ def test_lobby_and_rules() -> None:
     assert "left *or* right" in rules_text("en", "2020", 2)
     assert "Persons, Locations, Weapons" in rules_text("en", "2016", 4)
     assert "Persons, Locations, Weapons" not in rules_text("en", "2020", 4)
+    for edition in ("2020", "2016"):  # two players: wrong ends the turn, no visible cards
+        assert "Wrong ends your turn. You cannot name a card you can see." in rules_text(
+            "en", edition, 2)
+    assert "any cards may be named" in rules_text("en", "2016", 3)
 
 
 def test_empty_supply_take_is_rendered() -> None:

@@ -78,15 +78,15 @@ def sees(game: Game, seat: int) -> set[str]:
 
 def accusable_cards(game: Game, seat: int) -> dict[Category, list[str]]:
     """Every card `seat` may name in an accusation now, by category, in deck order: what
-    `check` accepts. 2020: the cards in play it cannot see. 2016: any card at all (naming a
-    card it sees, or one of a suit set aside, is allowed and simply wrong). For a picker,
-    prefer `accusation_choices`."""
+    `check` accepts. 2020, and two players: the cards in play it cannot see. 2016 with 3-6
+    players: any card at all (naming a card it sees, or one of a suit set aside, is allowed
+    and simply wrong). For a picker, prefer `accusation_choices`."""
     return accusable(game.options, sees(game, seat))
 
 
 def accusable(options: Options, seen: set[str]) -> dict[Category, list[str]]:
     """Every card a seat that sees `seen` may name under `options`, by category."""
-    if options.edition == "2016":
+    if not options.bans_visible:
         return _by_category(CARDS)
     return _by_category(c for c in cards_in_play(options.players) if c not in seen)
 
@@ -268,15 +268,16 @@ def _check_consult(state: GameState, action: Consult) -> None:
 
 
 def _check_accuse(state: GameState, action: Accuse) -> None:
-    """Any card of the right category in 2016; in 2020 only cards in play the accuser
-    cannot see (see docs/decisions.md for cards of the suits set aside)."""
+    """Any card of the right category in 2016 with 3-6 players; in 2020, and with two
+    players, only cards in play the accuser cannot see (see docs/decisions.md for cards of
+    the suits set aside)."""
     named = (action.person, action.location, action.weapon)
     for card, category in zip(named, Category, strict=True):
         _known_card(card)
         if CARDS[card].category != category:
             raise RuleError("{card} is not a {category}.", card=card_name(card),
                             category=category.value)
-    if state.options.edition == "2016":
+    if not state.options.bans_visible:
         return
     allowed = {c for cards in accusable_cards(state, action.seat).values() for c in cards}
     for card in named:

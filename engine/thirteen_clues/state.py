@@ -37,6 +37,13 @@ class Options(BaseModel):
     def uses_glasses(self) -> bool:
         return self.players > 2
 
+    @property
+    def bans_visible(self) -> bool:
+        """Whether an accusation may name only cards in play the accuser cannot see: the
+        2020 rule, which two players follow under either rule set (the reference's
+        two-player rules: "The 2020 no-visible-cards rule applies")."""
+        return self.edition == "2020" or self.players == 2
+
 
 class Seat(BaseModel):
     id: str

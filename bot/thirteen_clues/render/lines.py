@@ -169,7 +169,8 @@ def _cards_dealt(event: ev.CardsDealt, view: PublicView, v: Voice) -> str:
     left = (event.seat + 1) % len(view.seats)
     lang = v.lang
     sides = (
-        tr(lang, " (`/13clues hand` shows which is your left and which your right card)")
+        tr(lang, " (which is your left and which your right card is drawn when play begins: "
+                 "your case file then shows it)")
         if len(view.seats) == 2
         else ""
     )
@@ -193,8 +194,9 @@ def _pass_chosen(event: ev.PassChosen, view: PublicView, v: Voice) -> str:
                   cards=cards_label(lang, event.cards, ", "), left=v.who(left))
         if isinstance(view, PlayerView) and view.seat == event.seat and event.waiting_for:
             # The last to choose gets the whole case file right after; say it once.
+            # two players' sides are drawn when play begins (`rules._begin_play`): not yet
             kept = [c for c in view.dealt if c not in event.cards]
-            text += "\n" + _screen_line(lang, kept, two_players=len(view.seats) == 2)
+            text += "\n" + _screen_line(lang, kept, two_players=False)
         return text
     if v.mine(event.seat):
         if event.waiting_for:

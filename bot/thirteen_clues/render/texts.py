@@ -145,11 +145,11 @@ def rules_text(lang: str, edition: Edition, players: int | None = None,
                   "face-down card; the table sees the letter only."))
     accuse = tr(lang, "⚖️ **Accuse** (`/13clues accuse`) 1 Person, 1 Location, 1 Weapon: right "
                       "wins at once; wrong never eliminates you.")
-    if first:
+    if two:  # either rule set (the reference's two-player rules)
+        wrong = tr(lang, "Wrong ends your turn. You cannot name a card you can see.")
+    elif first:
         wrong = tr(lang, "Wrong: your turn continues if you still hold glasses; any cards may "
                          "be named.")
-    elif two:
-        wrong = tr(lang, "Wrong ends your turn. You cannot name a card you can see.")
     else:
         wrong = tr(lang, "Wrong ends your turn and your glasses go to the supply. You cannot "
                          "name a card you can see.")
