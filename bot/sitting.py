@@ -33,6 +33,9 @@ from bot.storage import Change, LogEntry, StaleVersion, TimerPlan
 from bot.tables import Place, Reply, TableService, _require_playing
 
 REQUESTS = "sit_requests"
+FORMER = "former_players"
+"""Members whose seat another member took over: they saw that seat's secrets (a 13 Clues
+holder, a Mansion solution after a wrong accusation), so no other seat of the game is theirs."""
 LOGGED = "sit "
 """The action log's prefix of a seat that changed hands (`Sat` as JSON after it)."""
 
@@ -74,6 +77,10 @@ class Asked(BaseModel):
 def requests(table: Table) -> dict[int, Asked]:
     """Pending requests, by member."""
     return {int(u): Asked.model_validate(a) for u, a in table.options.get(REQUESTS, {}).items()}
+
+
+def former(table: Table) -> set[int]:
+    return set(table.options.get(FORMER, []))
 
 
 def ai_seats(table: Table) -> list[int]:
@@ -120,6 +127,10 @@ async def sit(tables: TableService, table_id: int, user_id: int, name: str,
         mine = table.seat_of(user_id)
         if mine is not None and not table.seats[mine].is_ai:
             raise UserError("You are already seated at this table.")
+        if user_id in former(table):
+            raise UserError("You played a seat of this game that another member has taken "
+                            "over: what it showed you is not another seat's to know, so you "
+                            "cannot take one.")
         seat = mine if mine is not None and seat_name is None else \
             seat_named(table, seat_name)
         module = tables.module(table)
@@ -217,9 +228,10 @@ async def seat_member(tables: TableService, table: Table, user_id: int, name: st
     seats = list(table.seats)
     seats[seat] = now
     kept = [u for u in spectators.watchers(table) if u != user_id]
+    gone = former(table) | ({sat.was.user_id} - {None, user_id})
     after = table.model_copy(update={
         "seats": seats, "state": module.dump(state), "version": table.version + 1,
-        "options": {**table.options, spectators.WATCHERS: kept},
+        "options": {**table.options, spectators.WATCHERS: kept, FORMER: sorted(gone)},
     })
     plan = tables._plan(after, None, state)
     after = after.model_copy(update={"deadline": tables._deadline(after, None, state, plan)})

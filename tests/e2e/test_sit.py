@@ -190,3 +190,31 @@ async def test_a_member_takes_a_mansion_ai_seat_and_plays_to_the_end(world: Worl
         assert final.phase == "over"
         assert moves_by(world, cid) > 0, "Cid played on in that seat"
         assert assert_mansion_secrecy(world, final, moment, since=first) > 0
+
+
+async def test_a_member_whose_seat_was_taken_over_cannot_take_another(world: World) -> None:
+    """13 Clues: Cid leaves, Dee takes over his seat; Cid saw the AI seat's holder while he
+    played, so he may not ask for it (or any seat): refused, ephemeral, nothing changes."""
+    dc = world.dc
+    ann, bea, cid, dee = world.users
+    async with world.running():
+        await open_and_deal(world, [ann, bea, cid], ai=1)
+        await dc.settle()
+        ai = next(i for i, s in enumerate(seats(world)) if s["user_id"] is None)
+        cids = next(i for i, s in enumerate(seats(world)) if s["user_id"] == cid.id)
+        await dc.slash(cid, world.channel, "13clues", "leave")
+        await dc.settle()
+        await dc.slash(dee, world.channel, "13clues", "sit", seat=str(seats(world)[cids]["name"]))
+        await dc.settle()
+        request = request_of(world, dee)
+        await dc.click(ann, request, button_of(request, "sitok"))
+        await dc.settle()
+        assert seats(world)[cids]["user_id"] == dee.id and options(world)["former_players"] == [
+            cid.id]
+        before = table_row(world)["version"]
+        refused = await dc.slash(cid, world.channel, "13clues", "sit",
+                                 seat=str(seats(world)[ai]["name"]))
+        assert refused.ephemeral and "cannot take one" in refused.text, refused.text
+        await dc.settle()
+        assert table_row(world)["version"] == before and seats(world)[ai]["user_id"] is None
+        assert options(world)["sit_requests"] == {}
