@@ -85,14 +85,11 @@ def is_over(state: GameState) -> bool:
 
 
 def winners(state: GameState) -> set[int]:
-    """The table's winner, for the stats: the Master Detective once the series is decided,
-    or the fugitive who escaped in a single game; nobody otherwise."""
-    if state.master is not None:
-        return {state.master}
-    if state.ended_by == "escaped":
-        winner = state.rounds[-1].winner
-        return {winner} if winner is not None else set()
-    return set()
+    """The table's winners, for the stats: the Master Detective once the series is decided,
+    and every fugitive who escaped in one of its games (the reference: an escape "wins that
+    game (and counts in the stats) but solves no crime")."""
+    won = {r.winner for r in state.rounds if r.how == "escaped" and r.winner is not None}
+    return won | ({state.master} if state.master is not None else set())
 
 
 def round_winners(state: GameState) -> list[int | None]:

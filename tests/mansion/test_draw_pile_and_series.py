@@ -145,6 +145,19 @@ def test_between_games_the_reveal_comes_then_the_next_deal() -> None:
     assert legal.round_winners(after) == [state.turn]
 
 
+def test_an_escape_in_a_series_counts_in_the_stats_beside_the_master_detective() -> None:
+    """The table's result (`legal.winners`, what `/stats` and `/history` record) names the
+    escaped fugitive of a game the series went on from, not only its Master Detective."""
+    state, _ = fresh_game(4, "one_against_all", seed=7, series_wins=2)
+    escaped = state.fugitive
+    state = _escape(state)
+    while not state.is_over:
+        state = _win(state)
+    assert escaped is not None and state.master is not None
+    assert legal.winners(state) == {escaped, state.master}
+    assert len(legal.winners(state)) < len(state.seats)  # a seat that won nothing is not in it
+
+
 def test_an_unsolved_game_in_a_series_deals_the_next_one() -> None:
     state = build_state(3, eliminated=[1, 2], series_wins=2)
     after, _ = play(state, Accuse(seat=0, **WRONG))
@@ -195,7 +208,8 @@ def test_an_escape_wins_the_game_but_solves_no_crime() -> None:
     while not state.is_over:
         state = _win(state)
     assert state.master is not None and state.seats[state.master].score == 2
-    assert legal.winners(state) == {state.master}
+    # the stats: the Master Detective, and each fugitive who escaped in one of the games
+    assert legal.winners(state) == {state.master, 0, 1, 2}
     assert state.rounds[-1].how == "solved" and state.rounds[-1].winner == state.master
 
 
