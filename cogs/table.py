@@ -21,7 +21,8 @@ from bot.plug import AnyGame
 from bot.replay import open_replay
 from bot.tables import TableService
 
-NEEDED = ("view_channel", "send_messages", "embed_links")
+THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+           discord.ChannelType.news_thread)
 
 
 def place_name(interaction: discord.Interaction) -> str:
@@ -97,7 +98,15 @@ class TableCog(commands.GroupCog):
                 raise UserError("Open a {game} table in a server's channel: tables play in "
                                 "channels, not in DMs.", game=self.module.title)
             perms = interaction.app_permissions
-            if not all(getattr(perms, p) for p in NEEDED):
+            # a thread takes Send Messages in Threads, not Send Messages (`world.may_post`)
+            if getattr(interaction.channel, "type", None) in THREADS:
+                if not (perms.view_channel and perms.send_messages_in_threads
+                        and perms.embed_links):
+                    raise UserError(
+                        "I need View Channel, Send Messages in Threads and Embed Links in this "
+                        "thread to run a table here. Ask a moderator to grant them, or use "
+                        "another channel.")
+            elif not (perms.view_channel and perms.send_messages and perms.embed_links):
                 raise UserError(
                     "I need View Channel, Send Messages and Embed Links in this channel to run a "
                     "table here. Ask a moderator to grant them, or use another channel."

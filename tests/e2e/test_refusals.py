@@ -220,3 +220,27 @@ async def test_new_without_send_permission_is_refused(world: World) -> None:
         await dc.settle()
         ok = await dc.slash(ann, other, "13clues", "new")
         assert "Table open" in ok.text
+
+
+async def test_new_in_a_thread_asks_for_send_messages_in_threads(world: World) -> None:
+    """A thread's posts take Send Messages in Threads (inherited from its parent), not Send
+    Messages: without it `new` is refused and stores nothing; with it alone, it opens."""
+    dc = world.dc
+    ann = world.users[0]
+    parent = dc.add_channel(world.guild.id, "threads-only")
+    async with world.running():
+        thread = dc.add_thread(parent)
+        dc.deny_send(thread)
+        await dc.settle()
+        before = Snapshot.take(world)
+        refused = await dc.slash(ann, thread, "13clues", "new")
+        await dc.settle()
+        assert refused.ephemeral and "Send Messages in Threads" in refused.text, refused.text
+        assert Snapshot.take(world) == before and not dc.channel_messages(thread)
+        dc.allow_send(thread)
+        dc.deny_send(parent)  # Send Messages taken, Send Messages in Threads kept
+        await dc.settle()
+        ok = await dc.slash(ann, thread, "13clues", "new")
+        await dc.settle()
+        assert "Table open" in ok.text, ok.text
+        assert any("/13clues join" in m.text for m in dc.channel_messages(thread))
