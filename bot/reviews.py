@@ -74,8 +74,16 @@ class Reviewer(Generic[S, R]):
         async def work() -> Outgoing:
             table = await locate()
             tables = tables_of(interaction)
+            own = Own[S, object](self.model)
+            if table.status == "lobby" or (
+                    table.status == "playing" and not self.finished(own.state(
+                        tables.state_of(table)))):
+                # a rematch or a new lobby took the channel: the game before it is reviewed
+                last = await tables.storage.last_finished(table.channel_id, table.game)
+                if last is not None and last.seat_of(interaction.user.id) is not None:
+                    table = last
             seat = tables.seat(table, interaction.user.id)
-            state = Own[S, object](self.model).state(tables.state_of(table))
+            state = own.state(tables.state_of(table))
             count = self.finished(state)
             if count == 0:
                 raise UserError(NOT_OVER, secret=lambda lang: tr(lang, self.secret))

@@ -173,5 +173,11 @@ async def test_the_review_after_the_end_by_dm_and_by_command(world: World) -> No
     async with world.running():
         again = await dc.slash(asker, world.channel, "13clues", "review")
         assert again.text == asked.text
+        # a new lobby in the channel: the game before it is still the one reviewed
+        host = next(u for u in players if u != asker)
+        await dc.slash(host, world.channel, "13clues", "new")
+        await dc.settle()
+        later = await dc.slash(asker, world.channel, "13clues", "review")
+        assert later.ephemeral and later.text == asked.text, later.text
         stranger = await dc.slash(world.users[-1], world.channel, "13clues", "review")
         assert stranger.ephemeral and "not seated" in stranger.text
