@@ -4,6 +4,8 @@ and the same command stops it. Watching leaves the players' buttons valid."""
 
 from __future__ import annotations
 
+import json
+
 from engine.thirteen_clues.cards import CARDS
 from testkit.drive import state_of, table_row
 from testkit.mansion_drive import open_mansion
@@ -82,3 +84,24 @@ async def test_a_mansion_watcher_can_stop_and_gets_nothing_more(world: World) ->
         await solve_mansion(world, players)
         await dc.settle()
         assert len(dc.dms(watcher)) == 1  # no reveal: they stopped watching
+
+
+async def test_a_watcher_with_closed_dms_stops_watching_without_a_word_in_the_channel(
+    world: World,
+) -> None:
+    """The feed cannot reach a watcher whose DMs are closed: no "I could not DM" notice in the
+    channel (it would ping them, tell the table they watch, and point them to `hand`, which
+    has nothing for a watcher); they simply stop watching."""
+    dc = world.dc
+    ann, bea, cid = world.users[:3]
+    async with world.running():
+        await open_table(world, [ann, bea])
+        dc.close_dms(cid)
+        watching = await dc.slash(cid, world.channel, "13clues", "watch")
+        assert HEAD in watching.text, watching.text
+        await dc.settle()
+        assert not any("could not DM" in m.text for m in dc.channel_messages(world.channel))
+        assert json.loads(table_row(world)["options"]).get("watchers") == []
+        dc.open_dms(cid)
+        again = await dc.slash(cid, world.channel, "13clues", "watch")
+        assert HEAD in again.text, again.text  # watching again, not stopped
