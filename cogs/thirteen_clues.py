@@ -125,7 +125,7 @@ class ThirteenCluesCog(
     @app_commands.describe(player="The player who gives you a glass")
     async def take(self, interaction: discord.Interaction, player: discord.User) -> None:
         def seat(state: actions.GameState) -> int:
-            return actions.member_seat(state, player.id)
+            return actions.member_seat(state, player.id, taking=True)
 
         await self.act(interaction, actions.take(seat), N_("You took a magnifying glass."))
 

@@ -44,10 +44,15 @@ def subject(text: str) -> str:
     return key
 
 
-def member_seat(state: GameState, user_id: int) -> int:
+def member_seat(state: GameState, user_id: int, *, taking: bool = False) -> int:
+    """The seat a member named in a command plays (`taking`: for `take`, whose button the
+    refusal names, not Ask's)."""
     for i, s in enumerate(state.seats):
         if s.id == player_id(user_id):
             return i
+    if taking:
+        raise UserError("That member is not seated at this table (AI seats: use the Take a "
+                        "glass button).")
     raise UserError("That member is not seated at this table (AI seats: use the Ask button).")
 
 

@@ -127,7 +127,10 @@ async def test_refusals_in_play_change_nothing(world: World) -> None:
                       "not something you can ask about")
         await refused(world, cmd(current, "ask", witness=current, about="red"),
                       "Ask another player")
-        await refused(world, cmd(current, "ask", witness=dee, about="red"), "not seated")
+        await refused(world, cmd(current, "ask", witness=dee, about="red"),
+                      "not seated at this table (AI seats: use the Ask button)")
+        await refused(world, cmd(current, "take", player=dee),
+                      "not seated at this table (AI seats: use the Take a glass button)")
         await refused(world, cmd(current, "ask", witness=nxt, about="red", side="left"),
                       "two-player")
         await refused(world, cmd(current, "ask", witness=nxt, about="red", top_secret=True),
