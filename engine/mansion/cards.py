@@ -167,6 +167,9 @@ ACTION_DECK: tuple[str, ...] = tuple(c.id for c in _ACTION_LIST for _ in range(c
 
 PRIVATE_TIP = "private_tip"
 """What a face-down Private Tip shows to those who may not read it (never a card id)."""
+FACE_DOWN = "face_down"
+"""What a card of a wrong accuser's unplayed Action hand shows to the others: not even its
+kind, as the hand was theirs alone (never a card id)."""
 
 
 def clue_name(card: str) -> str:

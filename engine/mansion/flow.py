@@ -271,15 +271,13 @@ def accuse(state: GameState, seat: int, named: Triple, rng: random.Random) -> li
     if correct:
         return events + end_round(state, seat, "solved", f"{me.name} solved the case.", rng)
     me.eliminated = True
+    # face down, kind and all: the secrecy contract makes only played Action cards public
     record.discarded = list(me.actions)
     for card in me.actions:
-        tip = ACTIONS[card].effect == "private_tip"
-        state.discard.append(DiscardedCard(card=card, face_up=not tip, seen_by=[seat]))
-    public_cards: list[str | None] = [
-        None if ACTIONS[c].effect == "private_tip" else c for c in me.actions
-    ]
+        state.discard.append(DiscardedCard(card=card, face_up=False, seen_by=[seat],
+                                           kind_shown=False))
     events += [
-        ActionHandDiscarded(audience=PUBLIC, seat=seat, cards=public_cards),
+        ActionHandDiscarded(audience=PUBLIC, seat=seat, cards=[None] * len(me.actions)),
         ActionHandDiscarded(audience=Audience.to(seat), seat=seat, cards=list(me.actions)),
     ]
     me.actions = []

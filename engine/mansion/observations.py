@@ -150,7 +150,7 @@ class AccusationSeen(BaseModel):
     solution: Triple | None = None
     """What the accuser saw: for the accuser only (everyone when right)."""
     discarded: list[str | None] = []
-    """A wrong accuser's Action hand; face-down Private Tips are None to others."""
+    """A wrong accuser's Action hand, discarded face down: None to the others."""
 
 
 class SolutionChosenSeen(BaseModel):

@@ -64,7 +64,11 @@ class DiscardedCard(BaseModel):
     card: str
     face_up: bool = True
     seen_by: list[int] = []
-    """For a face-down card (a Private Tip): the seats that have read it."""
+    """For a face-down card (a Private Tip, a wrong accuser's unplayed hand): the seats that
+    have read it."""
+    kind_shown: bool = True
+    """Whether every seat knows its kind when face down (a Private Tip passed in play);
+    an unplayed hand's cards show nothing (`cards.FACE_DOWN`)."""
 
 
 class RoundResult(BaseModel):

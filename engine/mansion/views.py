@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.mansion.cards import ACTIONS, PRIVATE_TIP
+from engine.mansion.cards import ACTIONS, FACE_DOWN, PRIVATE_TIP
 from engine.mansion.events import PromptInfo
 from engine.mansion.observations import (
     AccusationSeen,
@@ -263,10 +263,7 @@ def observe(record: Record, state: GameState, viewer: Viewer) -> Observation | N
                 correct=record.correct,
                 named=record.named if sees else None,
                 solution=state.solution if sees else None,
-                discarded=[
-                    c if ACTIONS[c].effect != "private_tip" or viewer == record.seat else None
-                    for c in record.discarded
-                ],
+                discarded=[c if viewer == record.seat else None for c in record.discarded],
             )
         case SolutionChosen():
             return SolutionChosenSeen(
@@ -297,7 +294,8 @@ def _suggestion(record: Suggested, state: GameState, viewer: Viewer) -> Suggesti
 
 def _discard(card: DiscardedCard, viewer: Viewer) -> DiscardInfo:
     readable = card.face_up or viewer in card.seen_by
-    return DiscardInfo(card=card.card if readable else PRIVATE_TIP, face_up=card.face_up)
+    hidden = PRIVATE_TIP if card.kind_shown else FACE_DOWN
+    return DiscardInfo(card=card.card if readable else hidden, face_up=card.face_up)
 
 
 def _played(state: GameState, viewer: Viewer) -> str | None:

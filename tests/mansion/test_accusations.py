@@ -82,18 +82,24 @@ def test_a_wrong_accuser_loses_their_turns_and_action_hand() -> None:
     me = after.seats[0]
     assert me.eliminated and me.actions == []
     discarded = after.discard[-2:]
-    assert [(d.card, d.face_up) for d in discarded] == [
-        ("suggest_present", True),
-        ("tip_red", False),
+    # face down, kind and all (the secrecy contract: only played Action cards are public)
+    assert [(d.card, d.face_up, d.seen_by) for d in discarded] == [
+        ("suggest_present", False, [0]),
+        ("tip_red", False, [0]),
     ]
     hand = of_type(events, ActionHandDiscarded)
     assert [(e.audience.scope, e.cards) for e in hand] == [
-        ("public", ["suggest_present", None]),
+        ("public", [None, None]),
         ("private", ["suggest_present", "tip_red"]),
     ]
     assert after.turn == 1 and waiting_kinds(after) == [(1, "play")]
-    assert player_view(after, 0).discard[-1].card == "tip_red"
-    assert player_view(after, 1).discard[-1].card == "private_tip"
+    assert [d.card for d in player_view(after, 0).discard[-2:]] == ["suggest_present", "tip_red"]
+    for seat in (1, 2, 3):
+        assert [d.card for d in player_view(after, seat).discard[-2:]] == ["face_down"] * 2
+        seen = next(e for e in player_view(after, seat).observations
+                    if isinstance(e, AccusationSeen))
+        assert seen.discarded == [None, None]
+    assert [d.card for d in public_view(after).discard[-2:]] == ["face_down"] * 2
     refused(after, act.Move(seat=0, destination="alamo"), "You accused wrongly, so you take no")
     # Later, on what would have been Ann's turn, she is skipped.
     for seat in (1, 2, 3):

@@ -38,8 +38,8 @@ from engine.mansion.actions import (
     SuggestPresent,
     SuperSleuth,
 )
-from engine.mansion.cards import ACTION_DECK, ACTIONS, CLUES, matches
-from engine.mansion.events import AccusationMade, Event
+from engine.mansion.cards import ACTION_DECK, ACTIONS, CLUES, FACE_DOWN, PRIVATE_TIP, matches
+from engine.mansion.events import AccusationMade, ActionHandDiscarded, Event
 from engine.mansion.prompts import PickPrompt, ShowPrompt, TipPrompt
 from engine.mansion.records import Suggested
 from engine.mansion.state import Options
@@ -232,6 +232,8 @@ def _check_secrecy(game: Game, events: list[Event], new_round: bool) -> None:
             correct = isinstance(event, AccusationMade) and event.correct
             assert correct or not scan_event(event), event
             assert "had_choice" not in event.model_dump_json(), event
+            if isinstance(event, ActionHandDiscarded):  # an unplayed hand stays unread
+                assert event.cards == [None] * len(event.cards), event
         else:
             for seat in event.audience.seats:
                 assert scan_event(event) <= _allowed(game, state, seat), (seat, event)
@@ -242,6 +244,9 @@ def _check_secrecy(game: Game, events: list[Event], new_round: bool) -> None:
     for seat in range(state.players):
         view = player_view(state, seat)
         assert scan_view(view) <= _allowed(game, state, seat), seat
+        for held, shown in zip(state.discard, view.discard, strict=True):
+            if not held.face_up and seat not in held.seen_by:  # face down, unread: no card
+                assert shown.card == (PRIVATE_TIP if held.kind_shown else FACE_DOWN), shown
         assert "had_choice" not in view.model_dump_json()
         if seat in legal.waiting_on(state):
             assert legal.legal_actions(view, seat) == legal.legal_actions(state, seat)
@@ -383,6 +388,10 @@ def _check_end(game: Game) -> None:
             assert r.winner is None
     if state.ended_by == "escaped":
         assert wins == 1 and legal.winners(state) == {state.rounds[-1].fugitive}
+    # the stats: the Master Detective and every fugitive who escaped in one of the games
+    escaped = {r.winner for r in state.rounds if r.how == "escaped"}
+    assert legal.winners(state) == escaped | ({state.master} if state.master is not None
+                                               else set())
     # the fugitive deals and passes left: a different one each game of the series
     if game.options.one_against_all:
         fugitives = [r.fugitive for r in state.rounds]

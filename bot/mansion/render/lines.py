@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import reasons
-from bot.i18n import N_, tr
+from bot.i18n import N_, tr, trn
 from bot.mansion import words
 from bot.mansion.render.labels import (
     Voice,
@@ -221,10 +221,9 @@ def _public(event: Event, view: PublicView, v: Voice, after: Sequence[Event]) ->
         case ActionHandDiscarded():
             if not event.cards:
                 return None
-            cards = ", ".join(action_name(lang, c) if c else tr(lang, "a face-down Private Tip")
-                              for c in event.cards)
-            return tr(lang, "🗑️ {seat}'s Action cards go to the discard: {cards}.",
-                      seat=v.who(event.seat), cards=cards)
+            return trn(lang, "🗑️ {seat}'s {n} Action card goes to the discard, face down.",
+                       "🗑️ {seat}'s {n} Action cards go to the discard, face down.",
+                       len(event.cards), seat=v.who(event.seat))
         case TurnEnded():
             return tr(lang, "⏹️ {seat} ends the turn.", seat=v.who(event.seat))
         case RoundOver():
