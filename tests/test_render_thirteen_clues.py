@@ -464,7 +464,8 @@ def test_lobby_and_rules() -> None:
     assert "left *or* right" in rules_text("en", "2020", 2)
     assert "Persons, Locations, Weapons" in rules_text("en", "2016", 4)
     assert "Persons, Locations, Weapons" not in rules_text("en", "2020", 4)
-    for edition in ("2020", "2016"):  # two players: wrong ends the turn, no visible cards
+    editions: tuple[Edition, ...] = ("2020", "2016")
+    for edition in editions:  # two players: wrong ends the turn, no visible cards
         assert "Wrong ends your turn. You cannot name a card you can see." in rules_text(
             "en", edition, 2)
     assert "any cards may be named" in rules_text("en", "2016", 3)
