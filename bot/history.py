@@ -29,7 +29,8 @@ PAGE = 10
 
 
 def outcome(tables: TableService, table: Table, lang: str) -> str:
-    """Who won, as the finished state says; a game ended early has no winner."""
+    """Who won, as the finished state says (`plug.winners`: none for a game ended before
+    anyone won; a Mansion series also names each fugitive who escaped in one of its games)."""
     module = tables.module(table)
     state = module.load(table.state or "")
     won = sorted(module.winners(state))

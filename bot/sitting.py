@@ -35,7 +35,8 @@ from bot.tables import Place, Reply, TableService, _require_playing
 REQUESTS = "sit_requests"
 FORMER = "former_players"
 """Members whose seat another member took over: they saw that seat's secrets (a 13 Clues
-holder, a Mansion solution after a wrong accusation), so no other seat of the game is theirs."""
+holder, a Mansion solution after a wrong accusation), so no other seat at the table is theirs
+(a Mansion series too: refused for its later games, as simple as it is safe)."""
 LOGGED = "sit "
 """The action log's prefix of a seat that changed hands (`Sat` as JSON after it)."""
 

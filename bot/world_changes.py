@@ -4,7 +4,7 @@ who left. A table is ended or paused with a clear word to its members; its timer
 
 from __future__ import annotations
 
-from bot import languages, news, reasons, spectators
+from bot import languages, news, reasons
 from bot.i18n import N_, command, tr
 from bot.messages import Outgoing
 from bot.models import Letter, Posting, Table
@@ -33,8 +33,8 @@ class WorldChanges:
         if table is None:
             return
         if letter.kind == "u" and table.seat_of(letter.address) is None:
-            await self._unwatch(table.id, letter.address)
-        elif letter.kind == "u":
+            return  # a watcher's feed: no word in the channel (`hand` has nothing for them)
+        if letter.kind == "u":
             user, lang = letter.address, languages.of(table)
             hand = command(lang, self.tables.module(table).command, "hand")
             if outcome.verdict == "closed_dms":
@@ -66,18 +66,6 @@ class WorldChanges:
                 notices = [Letter.dm(u, lost(await self.tables.languages.of_user(u)),
                                      once=f"lost:{u}") for u in table.humans()]
                 await self._notify(table.id, notices)
-
-    async def _unwatch(self, table_id: int, user_id: int) -> None:
-        """A watcher's feed cannot reach them (closed DMs): they stop watching, with no word
-        in the channel (a watcher is no player, and `hand` has nothing for them)."""
-        async with self.tables._locks[table_id]:
-            table = await self.tables.storage.table(table_id)
-            if table is not None and user_id in spectators.watchers(table):
-                kept = [u for u in spectators.watchers(table) if u != user_id]
-                # the same version, as `watching.toggle`: the players' buttons stay good
-                await self.tables._store(Change(table.model_copy(update={
-                    "options": {**table.options, spectators.WATCHERS: kept}}),
-                    expected=table.version))
 
     async def _notify(self, table_id: int, letters: list[Letter]) -> None:
         """Store notices with the table as it is now: read under the table's lock, since a

@@ -10,7 +10,7 @@ from math import factorial
 
 import pytest
 
-from engine.thirteen_clues import GameState, PlayerView, answer_for, player_view
+from engine.thirteen_clues import GameState, PlayerView, answer_for, choices, deduction, player_view
 from engine.thirteen_clues.bruteforce import (
     TooLarge,
     brute_force,
@@ -345,6 +345,25 @@ def test_a_deduction_sent_to_another_process_leaves_its_counts_behind() -> None:
     assert len(pickle.dumps(solved)) == len(pickle.dumps(Deduction(
         seat=solved.seat, total=solved.total, triples=solved.triples, unknown=solved.unknown)))
     assert slot_joint(view, solved=sent) == slot_joint(view, solved=solved) == slot_joint(view)
+
+
+def test_the_joint_from_a_solve_counts_nothing_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`solved` saves the solve (a casebook update, the coach, the expert AI): no second
+    solver is built for the joint or for the choice odds."""
+    view = next(v for _, v in _positions(4, 5, seed=2) if solve(v).total)
+    solved = solve(view)
+    built: list[object] = []
+
+    class Counted(deduction._Solver):
+        def __init__(self, view: PlayerView) -> None:
+            built.append(view)
+            super().__init__(view)
+
+    monkeypatch.setattr(deduction, "_Solver", Counted)
+    assert slot_joint(view, solved=solved) and choices.odds(view, solved=solved).triples
+    assert built == []
+    slot_joint(view)
+    assert len(built) == 1  # without it, one is
 
 
 def test_deduction_is_a_value() -> None:

@@ -406,9 +406,16 @@ def test_two_players_are_told_their_sides_once_drawn_not_before(seed: int) -> No
         state, events = apply(state, act.ChoosePass(seat=seat, **first_choice(
             state.seats[seat].dealt)))
         if seat == 0:
+            before_play = state
             view = player_view(state, 0)
             said += [dm_text("en", events, view) or "", embed_text(hand_embed("en", view))]
     assert said and not any("⬅️" in text or "➡️" in text for text in said)
+    kept = [c for c in state.seats[0].dealt if c not in (state.seats[0].passed or [])]
+    ended, _ = apply(before_play, act.Abandon(reason="The host ended the table."))
+    assert ended.phase == "over" and not ended.seats[0].screen
+    fields = {f.name: f.value for f in hand_embed("en", player_view(ended, 0)).fields}
+    shown = fields["Behind your screen"] or ""  # the game ended before play began
+    assert all(card_label("en", c) in shown for c in kept) and "⬅️" not in shown
     view = player_view(state, 0)
     left, right = (card_label("en", c) for c in view.screen)
     assert f"⬅️ left {left} · {right} right ➡️" in (dm_text("en", events, view) or "")

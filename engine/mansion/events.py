@@ -238,7 +238,8 @@ class AccusationMade(_Event):
 
 
 class ActionHandDiscarded(_Event):
-    """A wrong accuser's Action hand goes to the discard; Private Tips face down (None)."""
+    """A wrong accuser's Action hand goes to the discard, face down: the public event has
+    None for each card (the secrecy contract: it was never played), the accuser's the cards."""
 
     type: Literal["action_hand_discarded"] = "action_hand_discarded"
     seat: int

@@ -76,7 +76,8 @@ class SeatInfo(BaseModel):
 
 class DiscardInfo(BaseModel):
     card: str
-    """The Action card id, or `private_tip` for a face-down tip this viewer has not read."""
+    """The Action card id; for a face-down card this viewer has not read, `private_tip` (a
+    tip passed in play, its kind public) or `face_down` (a wrong accuser's unplayed card)."""
     face_up: bool
 
 

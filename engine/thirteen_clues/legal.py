@@ -93,10 +93,10 @@ def accusable(options: Options, seen: set[str]) -> dict[Category, list[str]]:
 
 def accusation_choices(game: Game, seat: int) -> dict[Category, list[str]]:
     """The cards worth offering `seat` in an accusation picker, by category, in deck order:
-    the cards in play it cannot see. Under 2020 exactly `accusable_cards`; under 2016 the
-    rules allow any card, but a card the seat sees (or of a suit set aside) is certainly
-    wrong, so a picker need not offer it. Informant cards it consulted stay in: the rules
-    do not count them as seen (see docs/decisions.md)."""
+    the cards in play it cannot see. Where `Options.bans_visible` exactly `accusable_cards`;
+    under 2016 with 3-6 players the rules allow any card, but a card the seat sees (or of a
+    suit set aside) is certainly wrong, so a picker need not offer it. Informant cards it
+    consulted stay in: the rules do not count them as seen (see docs/decisions.md)."""
     seen = sees(game, seat)
     return _by_category(c for c in cards_in_play(game.options.players) if c not in seen)
 

@@ -5,6 +5,7 @@ and the same command stops it. Watching leaves the players' buttons valid."""
 from __future__ import annotations
 
 import json
+import time
 
 from engine.thirteen_clues.cards import CARDS
 from testkit.drive import state_of, table_row
@@ -86,12 +87,11 @@ async def test_a_mansion_watcher_can_stop_and_gets_nothing_more(world: World) ->
         assert len(dc.dms(watcher)) == 1  # no reveal: they stopped watching
 
 
-async def test_a_watcher_with_closed_dms_stops_watching_without_a_word_in_the_channel(
-    world: World,
-) -> None:
+async def test_a_watcher_with_closed_dms_gets_no_word_in_the_channel(world: World) -> None:
     """The feed cannot reach a watcher whose DMs are closed: no "I could not DM" notice in the
     channel (it would ping them, tell the table they watch, and point them to `hand`, which
-    has nothing for a watcher); they simply stop watching."""
+    has nothing for a watcher). The closed DMs are remembered, so the feed's later letters
+    cost Discord nothing, and the watcher's next `watch` stops it as usual."""
     dc = world.dc
     ann, bea, cid = world.users[:3]
     async with world.running():
@@ -101,7 +101,7 @@ async def test_a_watcher_with_closed_dms_stops_watching_without_a_word_in_the_ch
         assert HEAD in watching.text, watching.text
         await dc.settle()
         assert not any("could not DM" in m.text for m in dc.channel_messages(world.channel))
-        assert json.loads(table_row(world)["options"]).get("watchers") == []
-        dc.open_dms(cid)
-        again = await dc.slash(cid, world.channel, "13clues", "watch")
-        assert HEAD in again.text, again.text  # watching again, not stopped
+        assert json.loads(table_row(world)["options"]).get("watchers") == [cid.id]
+        assert world.bot is not None and await world.bot.storage.dm_closed(cid.id, time.time())
+        stopped = await dc.slash(cid, world.channel, "13clues", "watch")
+        assert "no longer watch" in stopped.text, stopped.text

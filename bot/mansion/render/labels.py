@@ -16,7 +16,7 @@ import discord
 
 from bot.i18n import tr, trn
 from bot.mansion.words import KIND_EMOJI, ask, card_name
-from engine.mansion.cards import ACTIONS, BY_KIND, PRIVATE_TIP
+from engine.mansion.cards import ACTIONS, BY_KIND, FACE_DOWN, PRIVATE_TIP
 from engine.mansion.records import Triple
 
 MESSAGE_LIMIT = 2000
@@ -64,9 +64,12 @@ def triple_text(lang: str, triple: Triple) -> str:
 
 def action_name(lang: str, card: str) -> str:
     """An Action card's printed name (English: the game had no other edition), what a Super
-    Sleuth or Private Tip asks for in `lang`; a face-down Private Tip is just "Private Tip"."""
+    Sleuth or Private Tip asks for in `lang`; a face-down Private Tip is just "Private Tip",
+    a wrong accuser's unplayed card (kind unknown) "Action card"."""
     if card == PRIVATE_TIP:
         return "Private Tip"
+    if card == FACE_DOWN:
+        return "Action card"
     info = ACTIONS[card]
     if not info.ask:
         return info.name

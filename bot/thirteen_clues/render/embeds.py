@@ -208,9 +208,10 @@ def hand_embed(lang: str, view: PlayerView) -> discord.Embed:
     if view.phase == "passing" or not view.turn_number:  # before play: the five dealt
         _field(embed, tr(lang, "Your five cards"), _by_category(lang, view.dealt))
         if view.passed:
-            # two players' sides are drawn when play begins (`rules._begin_play`)
-            sided = view.phase != "passing"
-            kept = view.screen if sided else [c for c in view.dealt if c not in view.passed]
+            # two players' sides are drawn when play begins (`rules._begin_play`); a game
+            # that ended before then has none
+            sided = bool(view.screen)
+            kept = view.screen or [c for c in view.dealt if c not in view.passed]
             _field(embed, tr(lang, "You pass to {who}", who=v.plain(left)),
                    cards_label(lang, view.passed, "\n"))
             _field(embed, tr(lang, "Behind your screen"), _screen_value(lang, kept,
