@@ -184,6 +184,9 @@ class TableService:
         """The open table here; with `finished`, else the last game played here (to look at)."""
         if finished:
             table = await self.storage.last_game(channel_id)
+            if table is not None and game is not None and table.game != game:
+                # another game's table took the channel: this game's last one is looked at
+                table = await self.storage.last_finished(channel_id, game) or table
         else:
             table = await self.storage.open_table(channel_id)
         if table is None or (game is not None and table.game != game):

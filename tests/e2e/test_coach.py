@@ -179,5 +179,11 @@ async def test_the_review_after_the_end_by_dm_and_by_command(world: World) -> No
         await dc.settle()
         later = await dc.slash(asker, world.channel, "13clues", "review")
         assert later.ephemeral and later.text == asked.text, later.text
+        # the other game's lobby in the channel: still this game's last one
+        await dc.slash(host, world.channel, "13clues", "end")
+        await dc.slash(host, world.channel, "mansion", "new")
+        await dc.settle()
+        other = await dc.slash(asker, world.channel, "13clues", "review")
+        assert other.ephemeral and other.text == asked.text, other.text
         stranger = await dc.slash(world.users[-1], world.channel, "13clues", "review")
         assert stranger.ephemeral and "not seated" in stranger.text
