@@ -75,15 +75,15 @@ class Reviewer(Generic[S, R]):
             table = await locate()
             tables = tables_of(interaction)
             own = Own[S, object](self.model)
-            if table.status == "lobby" or (
-                    table.status == "playing" and not self.finished(own.state(
-                        tables.state_of(table)))):
+            state = None if table.status == "lobby" else own.state(tables.state_of(table))
+            if state is None or (table.status == "playing" and not self.finished(state)):
                 # a rematch or a new lobby took the channel: the game before it is reviewed
                 last = await tables.storage.last_finished(table.channel_id, table.game)
                 if last is not None and last.seat_of(interaction.user.id) is not None:
-                    table = last
+                    table, state = last, own.state(tables.state_of(last))
             seat = tables.seat(table, interaction.user.id)
-            state = own.state(tables.state_of(table))
+            if state is None:  # a lobby: `state_of` says the game has not started
+                state = own.state(tables.state_of(table))
             count = self.finished(state)
             if count == 0:
                 raise UserError(NOT_OVER, secret=lambda lang: tr(lang, self.secret))

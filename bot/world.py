@@ -74,10 +74,14 @@ class World(commands.Cog):
 def may_post(channel: discord.abc.GuildChannel | discord.Thread) -> bool:
     if isinstance(channel, discord.Thread) and (channel.archived or channel.locked):
         return False
-    perms = channel.permissions_for(channel.guild.me)
-    sending = perms.send_messages_in_threads if isinstance(channel, discord.Thread) else (
-        perms.send_messages
-    )
+    return permits_posting(channel.permissions_for(channel.guild.me),
+                           thread=isinstance(channel, discord.Thread))
+
+
+def permits_posting(perms: discord.Permissions, *, thread: bool) -> bool:
+    """What a table's posts need: a thread takes Send Messages in Threads, not Send
+    Messages (`new` asks it of the interaction's permissions, before any post)."""
+    sending = perms.send_messages_in_threads if thread else perms.send_messages
     return sending and perms.view_channel and perms.embed_links
 
 

@@ -13,16 +13,22 @@ from discord.ext import commands
 from bot import components, lobby, sitting, watching
 from bot.client import DeductionBot
 from bot.errors import UserError
-from bot.i18n import tr, trn
+from bot.i18n import N_, tr, trn
 from bot.interactions import Answer, acknowledge, language_of, place_of, reply_for, run
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import AnyGame
 from bot.replay import open_replay
 from bot.tables import TableService
+from bot.world import permits_posting
 
 THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
            discord.ChannelType.news_thread)
+UNPOSTABLE = N_("I need View Channel, Send Messages and Embed Links in this channel to run a "
+                "table here. Ask a moderator to grant them, or use another channel.")
+UNPOSTABLE_THREAD = N_("I need View Channel, Send Messages in Threads and Embed Links in this "
+                       "thread to run a table here. Ask a moderator to grant them, or use "
+                       "another channel.")
 
 
 def place_name(interaction: discord.Interaction) -> str:
@@ -97,20 +103,9 @@ class TableCog(commands.GroupCog):
             if interaction.guild_id is None or interaction.channel_id is None:
                 raise UserError("Open a {game} table in a server's channel: tables play in "
                                 "channels, not in DMs.", game=self.module.title)
-            perms = interaction.app_permissions
-            # a thread takes Send Messages in Threads, not Send Messages (`world.may_post`)
-            if getattr(interaction.channel, "type", None) in THREADS:
-                if not (perms.view_channel and perms.send_messages_in_threads
-                        and perms.embed_links):
-                    raise UserError(
-                        "I need View Channel, Send Messages in Threads and Embed Links in this "
-                        "thread to run a table here. Ask a moderator to grant them, or use "
-                        "another channel.")
-            elif not (perms.view_channel and perms.send_messages and perms.embed_links):
-                raise UserError(
-                    "I need View Channel, Send Messages and Embed Links in this channel to run a "
-                    "table here. Ask a moderator to grant them, or use another channel."
-                )
+            thread = getattr(interaction.channel, "type", None) in THREADS
+            if not permits_posting(interaction.app_permissions, thread=thread):
+                raise UserError(UNPOSTABLE_THREAD if thread else UNPOSTABLE)
             assert interaction.guild_id is not None and interaction.channel_id is not None
             await self.tables.open(
                 interaction.guild_id, interaction.channel_id, self.game, interaction.user.id,
