@@ -8,9 +8,12 @@ PostgreSQL is a throwaway durable server on a unix socket, started as the tests 
 second; INTERACTION_CREATE → the bot's first callback (median, p99, max, measured in the bot
 process); the bots' CPU per interaction, in all and for each process; and the requests a
 second the stand-in counted under Discord's global limit (mean and peak: at most 50); the
-machine's load average as the setup began and ended; and the first callback's figures again
-for steady play, after the ramp in which every table opens (`bench.load`: a cold start of
-every table within seconds, their lobbies and first deals, is one no running bot meets). The
+cores each part kept busy on average (the bots, their AI and drawing helpers, the stand-in
+with the driver, PostgreSQL: on a small machine they share the cores the bots' tails wait
+for); the machine's load average as the setup began and ended; and the first callback's
+figures again for steady play, after the ramp in which every table opens (`bench.load`: a
+cold start of every table within seconds, their lobbies and first deals, is one no running
+bot meets). The
 driver plays the members from a copy of the tables polled every 50 ms, so its reads are not
 charged to the bots. Every setup is offered the same load: at most `--rate` member
 interactions a second (`RATE`; 0 lifts the cap, and each setup is then offered what it lets
@@ -81,7 +84,8 @@ class PolledTables:
 
 
 async def on_postgres(server: pgserver.PostgresServer, args: argparse.Namespace,
-                      processes: int) -> Run:
+                      processes: int) -> tuple[Run, float]:
+    """The run, and the CPU seconds PostgreSQL spent in it (the driver's polling included)."""
     url = await server.fresh_database(f"cluster{processes}")
     tables = PolledTables(url)
     following = asyncio.create_task(tables.follow())
@@ -89,9 +93,12 @@ async def on_postgres(server: pgserver.PostgresServer, args: argparse.Namespace,
     def query(sql: str) -> Sequence[Sequence[Any]]:
         return [tuple(r) for r in postgres_query(url, sql, ())]
 
+    before = server.cpu_seconds()
     try:
-        return await run(args.tables, args.seconds, args.ai_delay, args.seed, None,
-                         cluster=Cluster(processes, url, tables.get, query), rate=offered(args))
+        result = await run(args.tables, args.seconds, args.ai_delay, args.seed, None,
+                           cluster=Cluster(processes, url, tables.get, query),
+                           rate=offered(args))
+        return result, server.cpu_seconds() - before
     finally:
         following.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -103,7 +110,7 @@ def offered(args: argparse.Namespace) -> float | None:
     return args.rate if args.rate > 0 else None
 
 
-def figures(name: str, result: Run) -> str:
+def figures(name: str, result: Run, server_cpu: float | None = None) -> str:
     ms = [x * 1000 for x in result.bot_side]
     per = [c / max(1, result.interactions) * 1000 for c in result.cpu_by_process]
     return (
@@ -115,6 +122,10 @@ def figures(name: str, result: Run) -> str:
         f"{result.rest_window / result.seconds:.1f} requests/s, peak {result.rest_peak}/s, 429s "
         f"{result.rest_429}; unanswered {result.unanswered}, bot errors "
         f"{len(result.bot_errors)}, Discord rule violations {len(result.violations)}"
+        + f"\n    cores busy on average: bots {result.cpu / result.seconds:.2f}, their helpers "
+          f"{result.helpers_cpu / result.seconds:.2f}, stand-in and driver "
+          f"{result.driver_cpu / result.seconds:.2f}"
+        + ("" if server_cpu is None else f", PostgreSQL {server_cpu / result.seconds:.2f}")
         + f"\n    stand-in {result.rest_kinds}"
         + (f"\n    after the ramp ({result.ramp:g} s; every table open): first callback "
            + spread([x * 1000 for x in result.steady.bot_side], "ms")
@@ -142,9 +153,9 @@ async def main_async(args: argparse.Namespace) -> list[str]:
     try:
         for processes in args.processes:
             before = load_average()
-            result = await on_postgres(server, args, processes)
+            result, server_cpu = await on_postgres(server, args, processes)
             lines.append(figures(f"{processes} process{'es' * (processes > 1)}, PostgreSQL",
-                                 result) + f"; load {before} → {load_average()}")
+                                 result, server_cpu) + f"; load {before} → {load_average()}")
             print(lines[-1], flush=True)
     finally:
         server.stop()
