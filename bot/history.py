@@ -22,7 +22,7 @@ from bot.interactions import defer, language_of, tables_of
 from bot.messages import Outgoing
 from bot.models import Table
 from bot.plug import commands_of
-from bot.replay import open_replay
+from bot.replay import Looker, open_replay
 from bot.tables import TableService
 
 PAGE = 10
@@ -47,19 +47,21 @@ def day(at: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(at))
 
 
-async def history_page(tables: TableService, guild_id: int, user_id: int | None, page: int,
-                       lang: str) -> Outgoing:
-    """One page of the server's finished games (`user_id`: only those that member played),
-    in `lang`."""
-    total = await tables.storage.finished_count(guild_id, user_id=user_id)
+async def history_page(tables: TableService, looker: Looker, guild_id: int,
+                       user_id: int | None, page: int, lang: str) -> Outgoing:
+    """One page of the server's finished games that the looker may see (`user_id`: only
+    those that member played), in `lang`."""
+    storage, hidden, viewer = tables.storage, looker.unseen, looker.user_id
+    total = await storage.finished_count(guild_id, user_id=user_id, hidden=hidden,
+                                         viewer=viewer)
     if total == 0:
         return Outgoing(content=tr(lang, "📜 No finished games in your history yet.")
                         if user_id is not None else
                         tr(lang, "📜 No finished games in this server's history yet."))
     pages = (total + PAGE - 1) // PAGE
     page = max(0, min(page, pages - 1))
-    games = await tables.storage.finished_tables(guild_id, user_id=user_id, limit=PAGE,
-                                                 offset=page * PAGE)
+    games = await storage.finished_tables(guild_id, user_id=user_id, hidden=hidden,
+                                          viewer=viewer, limit=PAGE, offset=page * PAGE)
     where = dict(page=page + 1, pages=pages, total=total)
     lines = [tr(lang, "📜 **History** — your finished games, newest first (page {page} of "
                       "{pages}, {total} in all)", **where) if user_id is not None else
@@ -107,6 +109,7 @@ class HistoryButton(GameFamily, template=r"hist:(?P<verb>prev|next|pick):(?P<tab
             return
         page = self.click.table_id + (1 if self.click.verb == "next" else -1)
         user_id = interaction.user.id if self.click.stamp else None
-        out = await history_page(tables_of(interaction), interaction.guild_id, user_id, page,
+        out = await history_page(tables_of(interaction), Looker.of(interaction),
+                                 interaction.guild_id, user_id, page,
                                  await language_of(interaction))
         await interaction.edit_original_response(**out.reply_kwargs())

@@ -13,6 +13,7 @@ import asyncio
 import gzip
 import io
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -43,11 +44,45 @@ IN_PLAY = N_("That game is still in play: a replay or a download is only for a f
 _kept: OrderedDict[tuple[int, int], Replay] = OrderedDict()
 
 
-async def finished_game(tables: TableService, guild_id: int | None, channel_id: int | None,
-                        game: str | None, table_id: int | None) -> Table:
+@dataclass(frozen=True)
+class Looker:
+    """Who asks for the server's finished games, and the channels of it they may not view:
+    a game played in a private channel is shown to those who see the channel and to its
+    players, never listed or replayed for anyone else."""
+
+    user_id: int
+    unseen: frozenset[int] = frozenset()
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> Looker:
+        """From the member's roles and the server's channels and threads as this process
+        knows them (the command's own shard's). A channel it does not know (deleted, or an
+        archived thread discord.py forgot) is not counted as private: nothing says it was.
+        A private thread's members are not known: only Manage Threads sees its games."""
+        guild, member = interaction.guild, interaction.user
+        if guild is None or not isinstance(member, discord.Member):
+            return cls(member.id)
+        unseen = set()
+        for place in (*guild.channels, *guild.threads):
+            if place.id == interaction.channel_id:
+                continue  # the member is in it
+            perms = place.permissions_for(member)
+            private = (isinstance(place, discord.Thread)
+                       and place.type is discord.ChannelType.private_thread)
+            if not perms.view_channel or (private and not perms.manage_threads):
+                unseen.add(place.id)
+        return cls(member.id, frozenset(unseen))
+
+    def may_see(self, table: Table) -> bool:
+        return table.channel_id not in self.unseen or table.seat_of(self.user_id) is not None
+
+
+async def finished_game(tables: TableService, looker: Looker, guild_id: int | None,
+                        channel_id: int | None, game: str | None, table_id: int | None
+                        ) -> Table:
     """The game a replay is about: the one numbered `table_id` (from `/history`; of any game
     when `game` is None), else this channel's last finished game of this kind; refused unless
-    it is over and of this server."""
+    it is over, of this server, and the looker's to see (as if there were no such game)."""
     if guild_id is None:
         raise UserError("Replays are of a server's games: use this in the server.")
     if table_id is None:
@@ -63,7 +98,8 @@ async def finished_game(tables: TableService, guild_id: int | None, channel_id: 
                             game=tables.games[game].title)
         return table
     found = await tables.storage.table(table_id)
-    if found is None or found.guild_id != guild_id or game not in (None, found.game):
+    if found is None or found.guild_id != guild_id or game not in (None, found.game) \
+            or not looker.may_see(found):
         if game is None:
             raise UserError("There is no finished game #{number} on this server: `/history` "
                             "lists them.", number=table_id)
@@ -185,8 +221,8 @@ async def open_replay(interaction: discord.Interaction, game: str | None,
     """`/… replay` and the history's menu: the first step, as a new ephemeral message.
     The interaction must be deferred (ephemeral) already."""
     tables = tables_of(interaction)
-    table = await finished_game(tables, interaction.guild_id, interaction.channel_id, game,
-                                table_id)
+    table = await finished_game(tables, Looker.of(interaction), interaction.guild_id,
+                                interaction.channel_id, game, table_id)
     replay = await replay_of(tables, table)
     seat = table.seat_of(interaction.user.id) or 0
     frame = await frame_of(replay, 0)
@@ -233,5 +269,6 @@ class ReplayButton(GameFamily, template=r"rp:(?P<verb>first|prev|next|last|seat|
 
     async def finished(self, interaction: discord.Interaction) -> Table:
         """The game this replay shows, still checked: of this server, and over."""
-        return await finished_game(tables_of(interaction), interaction.guild_id,
-                                   interaction.channel_id, None, self.click.table_id)
+        return await finished_game(tables_of(interaction), Looker.of(interaction),
+                                   interaction.guild_id, interaction.channel_id, None,
+                                   self.click.table_id)

@@ -17,7 +17,7 @@ from bot.i18n import N_, tr, trn
 from bot.interactions import Answer, language_of, run
 from bot.languages import of_table
 from bot.plug import AnyGame, commands_of
-from bot.replay import ReplayButton
+from bot.replay import Looker, ReplayButton
 
 FAMILIES = (HistoryButton, ReplayButton)
 
@@ -242,9 +242,9 @@ class General(commands.Cog):
     async def history(self, interaction: discord.Interaction, me: bool = False) -> None:
         async def work() -> Answer:
             assert interaction.guild_id is not None
-            return await history_page(self.bot.tables, interaction.guild_id,
-                                      interaction.user.id if me else None, 0,
-                                      await language_of(interaction))
+            return await history_page(self.bot.tables, Looker.of(interaction),
+                                      interaction.guild_id, interaction.user.id if me else None,
+                                      0, await language_of(interaction))
 
         await run(interaction, work)
 

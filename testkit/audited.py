@@ -23,7 +23,7 @@ from bot.history import PAGE
 from bot.messages import Outgoing
 from bot.models import Letter, Table
 from bot.plug import AnyGame
-from bot.replay import finished_game
+from bot.replay import Looker, finished_game
 from bot.reviews import TITLE
 from bot.storage import SqliteStorage
 from bot.tables import Place, Reply, TableService
@@ -213,8 +213,8 @@ class AuditedPlay(Generic[T]):
             self.audit.leaks.append(f"history: table {table.id} listed while in play")
         for asked in (table.id, None):
             try:
-                await finished_game(self.service, table.guild_id, table.channel_id,
-                                    table.game, asked)
+                await finished_game(self.service, Looker(0), table.guild_id,
+                                    table.channel_id, table.game, asked)
             except UserError:
                 continue
             self.audit.leaks.append(f"replay: table {table.id} shown while in play ({asked})")

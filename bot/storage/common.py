@@ -264,24 +264,29 @@ class SqlStorage(ABC):
     # finished games -----------------------------------------------------------------------
 
     async def finished_tables(
-        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0
+        self, guild_id: int, *, user_id: int | None = None, hidden: Collection[int] = (),
+        viewer: int | None = None, limit: int = 10, offset: int = 0,
     ) -> list[Table]:
         """This server's games that were played and are over, newest first; with `user_id`,
-        only those that member had a seat at (their results row)."""
+        only those that member had a seat at (their results row); none in the `hidden`
+        channels but those the `viewer` had a seat at."""
         mine, args = _played_by(user_id)
+        seen, seen_args = _seen_by(hidden, viewer)
         rows = await self._rows(
             f"SELECT * FROM tables WHERE guild_id = ? AND status = 'over' AND state IS NOT NULL"
-            f"{mine} ORDER BY id DESC LIMIT ? OFFSET ?",
-            (guild_id, *args, limit, offset),
+            f"{mine}{seen} ORDER BY id DESC LIMIT ? OFFSET ?",
+            (guild_id, *args, *seen_args, limit, offset),
         )
         return [table_from_row(r) for r in rows]
 
-    async def finished_count(self, guild_id: int, *, user_id: int | None = None) -> int:
+    async def finished_count(self, guild_id: int, *, user_id: int | None = None,
+                             hidden: Collection[int] = (), viewer: int | None = None) -> int:
         mine, args = _played_by(user_id)
+        seen, seen_args = _seen_by(hidden, viewer)
         row = await self._row(
             f"SELECT COUNT(*) AS n FROM tables WHERE guild_id = ? AND status = 'over'"
-            f" AND state IS NOT NULL{mine}",
-            (guild_id, *args),
+            f" AND state IS NOT NULL{mine}{seen}",
+            (guild_id, *args, *seen_args),
         )
         return int(row["n"]) if row else 0
 
@@ -612,3 +617,14 @@ def _played_by(user_id: int | None) -> tuple[str, tuple[int, ...]]:
     if user_id is None:
         return "", ()
     return " AND id IN (SELECT table_id FROM results WHERE user_id = ?)", (user_id,)
+
+
+def _seen_by(hidden: Collection[int], viewer: int | None) -> tuple[str, tuple[int, ...]]:
+    """The SQL condition (and its arguments) leaving out the games in channels a member may
+    not view (`hidden`), but for those the member (`viewer`) had a seat at."""
+    if not hidden:
+        return "", ()
+    marks = ", ".join("?" * len(hidden))
+    played = "" if viewer is None else " OR id IN (SELECT table_id FROM results WHERE user_id = ?)"
+    return (f" AND (channel_id NOT IN ({marks}){played})",
+            (*sorted(hidden), *(() if viewer is None else (viewer,))))

@@ -73,8 +73,10 @@ class Channel:
     """A guild text channel, a thread (type 11/12, with a parent) or a DM channel.
 
     `bot_denied`: permission bits denied to the bot by an overwrite on this channel (threads
-    have none: they inherit their parent's). `deleted` channels stay here so tests can still
-    read what was posted in them; REST answers 10003 for them.
+    have none: they inherit their parent's). `viewers`: a private channel's members (View
+    Channel denied to @everyone and allowed to each of them and the bot); None: everyone's.
+    `deleted` channels stay here so tests can still read what was posted in them; REST
+    answers 10003 for them.
     """
 
     id: int
@@ -84,6 +86,7 @@ class Channel:
     position: int = 0
     recipient_id: int | None = None
     bot_denied: int = 0
+    viewers: frozenset[int] | None = None
     parent_id: int | None = None
     owner_id: int | None = None
     deleted: bool = False

@@ -434,6 +434,14 @@ class DiscordStandIn:
         else:
             self._set_bot_denied(channel_id, ch.bot_denied & ~SEND_MESSAGES)
 
+    def hide_channel(self, channel_id: int, *, visible_to: Iterable[User | int]) -> None:
+        """A private channel: View Channel denied to @everyone and allowed to these members
+        (and the bot) by overwrites; CHANNEL_UPDATE goes out. Its threads follow it."""
+        ch = self.channels[channel_id]
+        assert not ch.is_thread and not ch.is_dm, "overwrites are a guild channel's"
+        ch.viewers = frozenset(_uid(u) for u in visible_to)
+        self._broadcast_guild_event("CHANNEL_UPDATE", lambda _c: self._channel_payload(ch))
+
     def _set_bot_denied(self, channel_id: int, bits: int) -> None:
         ch = self.channels[channel_id]
         ch.bot_denied = bits
@@ -631,10 +639,12 @@ class DiscordStandIn:
         perms = self._base_permissions(u, guild)
         if perms == ALL_PERMISSIONS:
             return perms
+        # Threads inherit their parent's overwrites.
+        holder = self.channels[ch.parent_id] if ch.parent_id is not None else ch
         if u.id == self.bot_user.id:
-            # Threads inherit their parent's overwrites.
-            holder = self.channels[ch.parent_id] if ch.parent_id is not None else ch
             perms &= ~holder.bot_denied
+        elif holder.viewers is not None and u.id not in holder.viewers:
+            return 0  # without View Channel nothing else of the channel counts
         return perms
 
     # ------------------------------------------------------------------ payloads
@@ -696,12 +706,19 @@ class DiscordStandIn:
             data = self._thread_payload(ch)
         else:
             overwrites = []
-            if ch.bot_denied:
+            if ch.viewers is not None:
+                assert ch.guild_id is not None
+                overwrites.append({"id": str(ch.guild_id), "type": 0, "allow": "0",
+                                   "deny": str(VIEW_CHANNEL)})
+                overwrites += [{"id": str(uid), "type": 1, "allow": str(VIEW_CHANNEL),
+                                "deny": "0"} for uid in sorted(ch.viewers)
+                               if uid != self.bot_user.id]
+            if ch.bot_denied or ch.viewers is not None:
                 overwrites.append(
                     {
                         "id": str(self.bot_user.id),
                         "type": 1,
-                        "allow": "0",
+                        "allow": str(VIEW_CHANNEL if ch.viewers is not None else 0),
                         "deny": str(ch.bot_denied),
                     }
                 )

@@ -188,3 +188,38 @@ async def test_a_forged_history_choice_is_refused_and_changes_nothing(world: Wor
             got = await dc.forge(players[0], listing, {"custom_id": "hist:pick:0:0",
                                                        "component_type": 3, "values": forged})
             assert "Pick one of the menu's games" in got.text or "no finished" in got.text
+
+
+async def test_a_private_channels_games_are_for_those_who_see_it_and_its_players(
+    world: World,
+) -> None:
+    """A game played in a channel a member may not view is neither listed in their history
+    nor replayed for them by its number (as if there were none), while its players and the
+    members who see the channel find it as before."""
+    dc = world.dc
+    ann, bea, cid, dee = world.users
+    async with world.running():
+        await open_table(world, [ann, bea])
+        for user in (ann, bea):
+            await pass_by_dm(world, user)
+        table_id = table_row(world)["id"]
+        await dc.slash(ann, world.channel, "13clues", "end")
+        assert table_row(world)["status"] == "over"
+        lounge = dc.add_channel(world.guild.id, "lounge")
+        # the table's channel made private: Ann and Dee see it, Bea (who played) and Cid not
+        dc.hide_channel(world.channel, visible_to=[ann, dee])
+        await dc.settle()
+
+        for looker in (ann, bea, dee):
+            listed = await dc.slash(looker, lounge, "history")
+            assert f"**#{table_id}**" in listed.text, (looker.name, listed.text)
+        hidden = await dc.slash(cid, lounge, "history")
+        assert "No finished games in this server's history" in hidden.text, hidden.text
+        assert f"#{table_id}" not in hidden.text
+        for command in ("13clues", "mansion"):
+            refused = await dc.slash(cid, lounge, command, "replay", game=table_id)
+            assert refused.ephemeral and f"game #{table_id} on this server" in refused.text, \
+                refused.text
+            assert not any(c.startswith("rp:") for m in refused.messages for c in m.custom_ids)
+        shown = await dc.slash(dee, lounge, "13clues", "replay", game=table_id)
+        replay_message(shown)

@@ -105,7 +105,7 @@ async def test_the_audit_sees_a_game_in_play_replayed_or_listed(
     auditor = Auditor(tmp_path / "audit.sqlite3", 3)
     storage = auditor.storage
 
-    async def lets_through(_: object, guild: int, channel: int, game: str,
+    async def lets_through(_: object, looker: object, guild: int, channel: int, game: str,
                            table_id: int | None) -> Table | None:
         return await storage.open_table(channel)
 
