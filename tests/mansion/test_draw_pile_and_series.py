@@ -158,6 +158,16 @@ def test_an_escape_in_a_series_counts_in_the_stats_beside_the_master_detective()
     assert len(legal.winners(state)) < len(state.seats)  # a seat that won nothing is not in it
 
 
+def test_an_abandoned_series_keeps_an_earlier_escape_and_names_nobody_for_its_last_game(
+) -> None:
+    state, _ = fresh_game(4, "one_against_all", seed=7, series_wins=2)
+    escaped = state.fugitive
+    state = _escape(state)
+    assert not state.is_over and escaped is not None
+    state, _ = play(state, Abandon(reason="ended"))
+    assert state.is_over and legal.winners(state) == {escaped}
+
+
 def test_an_unsolved_game_in_a_series_deals_the_next_one() -> None:
     state = build_state(3, eliminated=[1, 2], series_wins=2)
     after, _ = play(state, Accuse(seat=0, **WRONG))
