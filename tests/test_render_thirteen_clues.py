@@ -468,6 +468,8 @@ def test_lobby_and_rules() -> None:
                 text = rules_text("en", edition, players, secret)
                 assert len(text) <= 2000
                 assert ("Top Secret" in text) == (secret and players != 2)
+                # a lobby does not know yet whether two will play, which drops the variant
+                assert ("a table of two plays without it" in text) == (secret and not players)
     assert "left *or* right" in rules_text("en", "2020", 2)
     assert "Persons, Locations, Weapons" in rules_text("en", "2016", 4)
     assert "Persons, Locations, Weapons" not in rules_text("en", "2020", 4)

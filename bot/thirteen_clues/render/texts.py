@@ -160,7 +160,12 @@ def rules_text(lang: str, edition: Edition, players: int | None = None,
                      "with the fewest (ties: first clockwise).") if first else
             tr(lang, "🔎 A glass spent on the informant or an accusation goes to a player "
                      "holding none (first clockwise), else the supply."))
-    if top_secret and not two:
+    if top_secret and players is None:  # a lobby: how many will play is not known yet
+        lines.append(tr(
+            lang, "🤫 **Top Secret** (3–6 players: a table of two plays without it): once per "
+                  "game, ask with `top_secret: True`: the table learns only who asked whom; the "
+                  "answer goes to you (and the witness)."))
+    elif top_secret and not two:
         lines.append(tr(
             lang, "🤫 **Top Secret**: once per game, ask with `top_secret: True`: the table "
                   "learns only who asked whom; the answer goes to you (and the witness)."))
