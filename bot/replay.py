@@ -57,7 +57,8 @@ class Looker:
     def of(cls, interaction: discord.Interaction) -> Looker:
         """From the member's roles and the server's channels and threads as this process
         knows them (the command's own shard's). A channel it does not know (deleted, or an
-        archived thread discord.py forgot) is not counted as private: nothing says it was.
+        archived thread discord.py forgot) is not counted as private: nothing says it was;
+        nor, for the same reason, is any channel of a server this process does not know.
         A private thread's members are not known: only Manage Threads sees its games."""
         guild, member = interaction.guild, interaction.user
         if guild is None or not isinstance(member, discord.Member):
