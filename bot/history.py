@@ -51,8 +51,8 @@ async def history_page(tables: TableService, looker: Looker, guild_id: int,
                        user_id: int | None, page: int, lang: str) -> Outgoing:
     """One page of the server's finished games that the looker may see (`user_id`: only
     those that member played), in `lang`."""
-    storage, hidden, viewer = tables.storage, looker.unseen, looker.user_id
-    total = await storage.finished_count(guild_id, user_id=user_id, hidden=hidden,
+    storage, visible, viewer = tables.storage, looker.visible(), looker.user_id
+    total = await storage.finished_count(guild_id, user_id=user_id, visible=visible,
                                          viewer=viewer)
     if total == 0:
         return Outgoing(content=tr(lang, "📜 No finished games in your history yet.")
@@ -60,7 +60,7 @@ async def history_page(tables: TableService, looker: Looker, guild_id: int,
                         tr(lang, "📜 No finished games in this server's history yet."))
     pages = (total + PAGE - 1) // PAGE
     page = max(0, min(page, pages - 1))
-    games = await storage.finished_tables(guild_id, user_id=user_id, hidden=hidden,
+    games = await storage.finished_tables(guild_id, user_id=user_id, visible=visible,
                                           viewer=viewer, limit=PAGE, offset=page * PAGE)
     where = dict(page=page + 1, pages=pages, total=total)
     lines = [tr(lang, "📜 **History** — your finished games, newest first (page {page} of "

@@ -46,36 +46,56 @@ _kept: OrderedDict[tuple[int, int], Replay] = OrderedDict()
 
 @dataclass(frozen=True)
 class Looker:
-    """Who asks for the server's finished games, and the channels of it they may not view:
-    a game played in a private channel is shown to those who see the channel and to its
-    players, never listed or replayed for anyone else."""
+    """Who asks for the server's finished games: a game played in a channel is shown to those
+    who may view the channel and to its players, never listed or replayed for anyone else.
+
+    What a member may view is read from their roles (the interaction's member) and the
+    server's channels and threads as this process knows them (the command's own shard's).
+    A channel it does not know is hidden: a deleted one, and above all a thread discord.py
+    forgot when it was archived (Discord archives an idle thread within a week), which may
+    have been private or under a private channel. A private thread's members are not known
+    without the members intent: only Manage Threads sees its games."""
 
     user_id: int
-    unseen: frozenset[int] = frozenset()
+    here: int | None = None
+    """The channel asked in: its member sees it."""
+    guild: discord.Guild | None = None
+    member: discord.Member | None = None
+    everywhere: bool = False
+    """No channel hidden (the secrecy audit, which checks games in play, not channels)."""
 
     @classmethod
     def of(cls, interaction: discord.Interaction) -> Looker:
-        """From the member's roles and the server's channels and threads as this process
-        knows them (the command's own shard's). A channel it does not know (deleted, or an
-        archived thread discord.py forgot) is not counted as private: nothing says it was;
-        nor, for the same reason, is any channel of a server this process does not know.
-        A private thread's members are not known: only Manage Threads sees its games."""
-        guild, member = interaction.guild, interaction.user
-        if guild is None or not isinstance(member, discord.Member):
-            return cls(member.id)
-        unseen = set()
-        for place in (*guild.channels, *guild.threads):
-            if place.id == interaction.channel_id:
-                continue  # the member is in it
-            perms = place.permissions_for(member)
-            private = (isinstance(place, discord.Thread)
-                       and place.type is discord.ChannelType.private_thread)
-            if not perms.view_channel or (private and not perms.manage_threads):
-                unseen.add(place.id)
-        return cls(member.id, frozenset(unseen))
+        member = interaction.user if isinstance(interaction.user, discord.Member) else None
+        return cls(interaction.user.id, interaction.channel_id, interaction.guild, member)
+
+    def views(self, channel_id: int) -> bool:
+        if self.everywhere or channel_id == self.here:
+            return True
+        place = self.guild.get_channel_or_thread(channel_id) if self.guild else None
+        return place is not None and self._views(place)
+
+    def visible(self) -> frozenset[int] | None:
+        """Every channel and thread of the server the member views (None: every one)."""
+        if self.everywhere:
+            return None
+        places = (*self.guild.channels, *self.guild.threads) if self.guild else ()
+        return frozenset({p.id for p in places if self._views(p)}
+                         | ({self.here} if self.here is not None else set()))
 
     def may_see(self, table: Table) -> bool:
-        return table.channel_id not in self.unseen or table.seat_of(self.user_id) is not None
+        return table.seat_of(self.user_id) is not None or self.views(table.channel_id)
+
+    def _views(self, place: discord.abc.GuildChannel | discord.Thread) -> bool:
+        if self.member is None:
+            return False
+        try:
+            perms = place.permissions_for(self.member)
+        except discord.ClientException:  # a thread whose parent this process does not know
+            return False
+        private = isinstance(place, discord.Thread) \
+            and place.type is discord.ChannelType.private_thread
+        return perms.view_channel and (not private or perms.manage_threads)
 
 
 async def finished_game(tables: TableService, looker: Looker, guild_id: int | None,

@@ -213,7 +213,7 @@ class AuditedPlay(Generic[T]):
             self.audit.leaks.append(f"history: table {table.id} listed while in play")
         for asked in (table.id, None):
             try:
-                await finished_game(self.service, Looker(0), table.guild_id,
+                await finished_game(self.service, Looker(0, everywhere=True), table.guild_id,
                                     table.channel_id, table.game, asked)
             except UserError:
                 continue

@@ -111,11 +111,12 @@ class Storage(Protocol):
 
     # finished games: history, replays, exports (only games that are over, never one in play)
     async def finished_tables(
-        self, guild_id: int, *, user_id: int | None = None, hidden: Collection[int] = (),
-        viewer: int | None = None, limit: int = 10, offset: int = 0,
+        self, guild_id: int, *, user_id: int | None = None,
+        visible: Collection[int] | None = None, viewer: int | None = None, limit: int = 10,
+        offset: int = 0,
     ) -> list[Table]: ...
     async def finished_count(self, guild_id: int, *, user_id: int | None = None,
-                             hidden: Collection[int] = (), viewer: int | None = None
+                             visible: Collection[int] | None = None, viewer: int | None = None
                              ) -> int: ...
     async def last_finished(self, channel_id: int, game: str) -> Table | None: ...
     async def action_log(self, table_id: int) -> list[LogEntry]: ...

@@ -264,14 +264,15 @@ class SqlStorage(ABC):
     # finished games -----------------------------------------------------------------------
 
     async def finished_tables(
-        self, guild_id: int, *, user_id: int | None = None, hidden: Collection[int] = (),
-        viewer: int | None = None, limit: int = 10, offset: int = 0,
+        self, guild_id: int, *, user_id: int | None = None,
+        visible: Collection[int] | None = None, viewer: int | None = None, limit: int = 10,
+        offset: int = 0,
     ) -> list[Table]:
         """This server's games that were played and are over, newest first; with `user_id`,
-        only those that member had a seat at (their results row); none in the `hidden`
-        channels but those the `viewer` had a seat at."""
+        only those that member had a seat at (their results row); with `visible`, only
+        those in these channels and those the `viewer` had a seat at."""
         mine, args = _played_by(user_id)
-        seen, seen_args = _seen_by(hidden, viewer)
+        seen, seen_args = _seen_by(visible, viewer)
         rows = await self._rows(
             f"SELECT * FROM tables WHERE guild_id = ? AND status = 'over' AND state IS NOT NULL"
             f"{mine}{seen} ORDER BY id DESC LIMIT ? OFFSET ?",
@@ -280,9 +281,10 @@ class SqlStorage(ABC):
         return [table_from_row(r) for r in rows]
 
     async def finished_count(self, guild_id: int, *, user_id: int | None = None,
-                             hidden: Collection[int] = (), viewer: int | None = None) -> int:
+                             visible: Collection[int] | None = None, viewer: int | None = None
+                             ) -> int:
         mine, args = _played_by(user_id)
-        seen, seen_args = _seen_by(hidden, viewer)
+        seen, seen_args = _seen_by(visible, viewer)
         row = await self._row(
             f"SELECT COUNT(*) AS n FROM tables WHERE guild_id = ? AND status = 'over'"
             f" AND state IS NOT NULL{mine}{seen}",
@@ -619,12 +621,17 @@ def _played_by(user_id: int | None) -> tuple[str, tuple[int, ...]]:
     return " AND id IN (SELECT table_id FROM results WHERE user_id = ?)", (user_id,)
 
 
-def _seen_by(hidden: Collection[int], viewer: int | None) -> tuple[str, tuple[int, ...]]:
-    """The SQL condition (and its arguments) leaving out the games in channels a member may
-    not view (`hidden`), but for those the member (`viewer`) had a seat at."""
-    if not hidden:
+def _seen_by(visible: Collection[int] | None, viewer: int | None
+             ) -> tuple[str, tuple[int, ...]]:
+    """The SQL condition (and its arguments) keeping the games in channels a member views
+    (`visible`; None: every game) and those the member (`viewer`) had a seat at."""
+    if visible is None:
         return "", ()
-    marks = ", ".join("?" * len(hidden))
-    played = "" if viewer is None else " OR id IN (SELECT table_id FROM results WHERE user_id = ?)"
-    return (f" AND (channel_id NOT IN ({marks}){played})",
-            (*sorted(hidden), *(() if viewer is None else (viewer,))))
+    either, args = [], []
+    if visible:
+        either.append(f"channel_id IN ({', '.join('?' * len(visible))})")
+        args += sorted(visible)
+    if viewer is not None:
+        either.append("id IN (SELECT table_id FROM results WHERE user_id = ?)")
+        args.append(viewer)
+    return f" AND ({' OR '.join(either) or 'FALSE'})", tuple(args)

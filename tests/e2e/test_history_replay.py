@@ -193,33 +193,43 @@ async def test_a_forged_history_choice_is_refused_and_changes_nothing(world: Wor
 async def test_a_private_channels_games_are_for_those_who_see_it_and_its_players(
     world: World,
 ) -> None:
-    """A game played in a channel a member may not view is neither listed in their history
-    nor replayed for them by its number (as if there were none), while its players and the
-    members who see the channel find it as before."""
+    """A game played in a channel a member may not view (here a thread of a channel made
+    private, archived since: discord.py then forgets it) is neither listed in their history
+    nor replayed for them, by its number or by a replay's button (as if there were no such
+    game), while its players and the members who see the channel find it as before."""
     dc = world.dc
     ann, bea, cid, dee = world.users
+    lounge = world.channel
     async with world.running():
+        world.channel = dc.add_thread(lounge, "table")  # the game is played in a thread
         await open_table(world, [ann, bea])
         for user in (ann, bea):
             await pass_by_dm(world, user)
         table_id = table_row(world)["id"]
         await dc.slash(ann, world.channel, "13clues", "end")
         assert table_row(world)["status"] == "over"
-        lounge = dc.add_channel(world.guild.id, "lounge")
-        # the table's channel made private: Ann and Dee see it, Bea (who played) and Cid not
-        dc.hide_channel(world.channel, visible_to=[ann, dee])
+        private = dc.add_channel(world.guild.id, "private")
+        hidden_thread = dc.add_thread(private, "old table")
+        world.channel = hidden_thread  # a second game, in a thread of another channel
+        await open_table(world, [ann, dee])
+        hidden_id = table_row(world)["id"]
+        await dc.slash(ann, world.channel, "13clues", "end")
+        shown = replay_message(await dc.slash(cid, lounge, "13clues", "replay", game=hidden_id))
+        dc.hide_channel(private, visible_to=[ann, dee])  # then made private, and archived
+        dc.archive_thread(hidden_thread)
         await dc.settle()
 
-        for looker in (ann, bea, dee):
+        for looker in (ann, dee):
             listed = await dc.slash(looker, lounge, "history")
-            assert f"**#{table_id}**" in listed.text, (looker.name, listed.text)
-        hidden = await dc.slash(cid, lounge, "history")
-        assert "No finished games in this server's history" in hidden.text, hidden.text
-        assert f"#{table_id}" not in hidden.text
-        for command in ("13clues", "mansion"):
-            refused = await dc.slash(cid, lounge, command, "replay", game=table_id)
-            assert refused.ephemeral and f"game #{table_id} on this server" in refused.text, \
-                refused.text
-            assert not any(c.startswith("rp:") for m in refused.messages for c in m.custom_ids)
-        shown = await dc.slash(dee, lounge, "13clues", "replay", game=table_id)
-        replay_message(shown)
+            assert f"**#{hidden_id}**" in listed.text, (looker.name, listed.text)
+        theirs = await dc.slash(cid, lounge, "history")
+        assert f"**#{table_id}**" in theirs.text and f"#{hidden_id}" not in theirs.text, \
+            theirs.text
+        refused = await dc.slash(cid, lounge, "13clues", "replay", game=hidden_id)
+        assert refused.ephemeral and f"game #{hidden_id} on this server" in refused.text, \
+            refused.text
+        assert not any(c.startswith("rp:") for m in refused.messages for c in m.custom_ids)
+        # the replay opened while the channel was public looks again at every click
+        pressed = await dc.click(cid, shown, button_of(shown, "next"))
+        assert f"game #{hidden_id} on this server" in pressed.text, pressed.text
+        replay_message(await dc.slash(dee, lounge, "13clues", "replay", game=hidden_id))

@@ -162,13 +162,13 @@ async def test_the_history_reads_only_games_that_are_over(storage: Storage) -> N
     assert [t.id for t in await storage.finished_tables(2, user_id=101)] == [other_server.id]
     assert await storage.finished_count(1, user_id=102) == 0  # Cid plays only the game on
     assert await storage.finished_tables(1, offset=1) == []
-    # a game in a channel the looker may not view: theirs only if they had a seat at it
-    assert await storage.finished_tables(1, hidden={10, 12}, viewer=102) == []
-    assert await storage.finished_count(1, hidden={10}, viewer=102) == 0
-    assert await storage.finished_count(1, hidden={10}) == 0
-    assert [t.id for t in await storage.finished_tables(1, hidden={10}, viewer=101)] == [done.id]
-    assert await storage.finished_count(1, hidden={10}, viewer=101) == 1
-    assert [t.id for t in await storage.finished_tables(1, hidden={11, 13})] == [done.id]
+    # a game in a channel the looker does not view: theirs only if they had a seat at it
+    assert await storage.finished_tables(1, visible={11, 12}, viewer=102) == []
+    assert await storage.finished_count(1, visible=set(), viewer=102) == 0
+    assert await storage.finished_count(1, visible=set()) == 0
+    assert [t.id for t in await storage.finished_tables(1, visible=(), viewer=101)] == [done.id]
+    assert await storage.finished_count(1, visible={12}, viewer=101) == 1
+    assert [t.id for t in await storage.finished_tables(1, visible={10, 13})] == [done.id]
     assert (await storage.last_finished(10, "13clues") or in_play).id == done.id
     assert await storage.last_finished(11, "mansion") is None
     assert await storage.last_finished(10, "mansion") is None
@@ -198,8 +198,8 @@ async def test_every_replay_and_history_custom_id_is_handled_by_exactly_one_fami
         big = table.model_copy(update={"id": 987654321012345678})
         outs += [step_message(tables, big, kept, kept.frame(step), step, seat, "en")
                  for step in (0, kept.steps // 2, kept.steps - 1) for seat in range(players)]
-    outs.append(await history_page(tables, Looker(100), 1, None, 0, "de"))
-    outs.append(await history_page(tables, Looker(100), 1, 100, 999_999, "fr"))
+    outs.append(await history_page(tables, Looker(100, everywhere=True), 1, None, 0, "de"))
+    outs.append(await history_page(tables, Looker(100, everywhere=True), 1, 100, 999_999, "fr"))
     seen: set[str] = set()
     for out in outs:
         assert out.text and len(out.text) <= 2000

@@ -160,7 +160,7 @@ def rules_text(lang: str, edition: Edition, players: int | None = None,
                      "with the fewest (ties: first clockwise).") if first else
             tr(lang, "🔎 A glass spent on the informant or an accusation goes to a player "
                      "holding none (first clockwise), else the supply."))
-    if top_secret and players is None:  # a lobby: how many will play is not known yet
+    if top_secret and players is None:  # a lobby (or a finished table): no count to go by
         lines.append(tr(
             lang, "🤫 **Top Secret** (3–6 players: a table of two plays without it): once per "
                   "game, ask with `top_secret: True`: the table learns only who asked whom; the "
