@@ -47,11 +47,13 @@ def day(at: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(at))
 
 
-async def history_page(tables: TableService, looker: Looker, guild_id: int,
-                       user_id: int | None, page: int, lang: str) -> Outgoing:
-    """One page of the server's finished games that the looker may see (`user_id`: only
+async def history_page(tables: TableService, looker: Looker, user_id: int | None, page: int,
+                       lang: str) -> Outgoing:
+    """One page of the looker's server's finished games that they may see (`user_id`: only
     those that member played), in `lang`."""
-    storage, visible, viewer = tables.storage, looker.visible(), looker.user_id
+    storage, visible, viewer, guild_id = (tables.storage, looker.visible(), looker.user_id,
+                                          looker.guild_id)
+    assert guild_id is not None, "the history is a server's (its commands are guild-only)"
     total = await storage.finished_count(guild_id, user_id=user_id, visible=visible,
                                          viewer=viewer)
     if total == 0:
@@ -109,7 +111,6 @@ class HistoryButton(GameFamily, template=r"hist:(?P<verb>prev|next|pick):(?P<tab
             return
         page = self.click.table_id + (1 if self.click.verb == "next" else -1)
         user_id = interaction.user.id if self.click.stamp else None
-        out = await history_page(tables_of(interaction), Looker.of(interaction),
-                                 interaction.guild_id, user_id, page,
-                                 await language_of(interaction))
+        out = await history_page(tables_of(interaction), Looker.of(interaction), user_id,
+                                 page, await language_of(interaction))
         await interaction.edit_original_response(**out.reply_kwargs())

@@ -57,6 +57,7 @@ class Looker:
     without the members intent: only Manage Threads sees its games."""
 
     user_id: int
+    guild_id: int | None = None
     here: int | None = None
     """The channel asked in: its member sees it."""
     guild: discord.Guild | None = None
@@ -67,7 +68,8 @@ class Looker:
     @classmethod
     def of(cls, interaction: discord.Interaction) -> Looker:
         member = interaction.user if isinstance(interaction.user, discord.Member) else None
-        return cls(interaction.user.id, interaction.channel_id, interaction.guild, member)
+        return cls(interaction.user.id, interaction.guild_id, interaction.channel_id,
+                   interaction.guild, member)
 
     def views(self, channel_id: int) -> bool:
         if self.everywhere or channel_id == self.here:
@@ -98,12 +100,13 @@ class Looker:
         return perms.view_channel and (not private or perms.manage_threads)
 
 
-async def finished_game(tables: TableService, looker: Looker, guild_id: int | None,
-                        channel_id: int | None, game: str | None, table_id: int | None
-                        ) -> Table:
+async def finished_game(tables: TableService, looker: Looker, game: str | None,
+                        table_id: int | None) -> Table:
     """The game a replay is about: the one numbered `table_id` (from `/history`; of any game
-    when `game` is None), else this channel's last finished game of this kind; refused unless
-    it is over, of this server, and the looker's to see (as if there were no such game)."""
+    when `game` is None), else the looker's channel's last finished game of this kind;
+    refused unless it is over, of the looker's server, and theirs to see (as if there were
+    no such game)."""
+    guild_id, channel_id = looker.guild_id, looker.here
     if guild_id is None:
         raise UserError("Replays are of a server's games: use this in the server.")
     if table_id is None:
@@ -242,8 +245,7 @@ async def open_replay(interaction: discord.Interaction, game: str | None,
     """`/… replay` and the history's menu: the first step, as a new ephemeral message.
     The interaction must be deferred (ephemeral) already."""
     tables = tables_of(interaction)
-    table = await finished_game(tables, Looker.of(interaction), interaction.guild_id,
-                                interaction.channel_id, game, table_id)
+    table = await finished_game(tables, Looker.of(interaction), game, table_id)
     replay = await replay_of(tables, table)
     seat = table.seat_of(interaction.user.id) or 0
     frame = await frame_of(replay, 0)
@@ -290,6 +292,5 @@ class ReplayButton(GameFamily, template=r"rp:(?P<verb>first|prev|next|last|seat|
 
     async def finished(self, interaction: discord.Interaction) -> Table:
         """The game this replay shows, still checked: of this server, and over."""
-        return await finished_game(tables_of(interaction), Looker.of(interaction),
-                                   interaction.guild_id, interaction.channel_id, None,
+        return await finished_game(tables_of(interaction), Looker.of(interaction), None,
                                    self.click.table_id)

@@ -32,9 +32,9 @@ class WorldChanges:
         table = await self.tables.storage.table(posting.table_id)
         if table is None:
             return
-        if letter.kind == "u" and table.seat_of(letter.address) is None:
-            return  # a watcher's feed: no word in the channel (`hand` has nothing for them)
         if letter.kind == "u":
+            if table.seat_of(letter.address) is None:
+                return  # a watcher's feed: no word in the channel (`hand` has nothing for them)
             user, lang = letter.address, languages.of(table)
             hand = command(lang, self.tables.module(table).command, "hand")
             if outcome.verdict == "closed_dms":

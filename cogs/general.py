@@ -241,10 +241,9 @@ class General(commands.Cog):
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction, me: bool = False) -> None:
         async def work() -> Answer:
-            assert interaction.guild_id is not None
             return await history_page(self.bot.tables, Looker.of(interaction),
-                                      interaction.guild_id, interaction.user.id if me else None,
-                                      0, await language_of(interaction))
+                                      interaction.user.id if me else None, 0,
+                                      await language_of(interaction))
 
         await run(interaction, work)
 

@@ -213,8 +213,8 @@ class AuditedPlay(Generic[T]):
             self.audit.leaks.append(f"history: table {table.id} listed while in play")
         for asked in (table.id, None):
             try:
-                await finished_game(self.service, Looker(0, everywhere=True), table.guild_id,
-                                    table.channel_id, table.game, asked)
+                looker = Looker(0, table.guild_id, table.channel_id, everywhere=True)
+                await finished_game(self.service, looker, table.game, asked)
             except UserError:
                 continue
             self.audit.leaks.append(f"replay: table {table.id} shown while in play ({asked})")

@@ -614,11 +614,15 @@ class SqlStorage(ABC):
         return {r["game"]: (int(r["played"]), int(r["won"] or 0)) for r in rows}
 
 
+PLAYED = "id IN (SELECT table_id FROM results WHERE user_id = ?)"
+"""The SQL condition of the games a member (the argument) had a seat at."""
+
+
 def _played_by(user_id: int | None) -> tuple[str, tuple[int, ...]]:
     """The SQL condition (and its argument) keeping the games a member had a seat at."""
     if user_id is None:
         return "", ()
-    return " AND id IN (SELECT table_id FROM results WHERE user_id = ?)", (user_id,)
+    return f" AND {PLAYED}", (user_id,)
 
 
 def _seen_by(visible: Collection[int] | None, viewer: int | None
@@ -632,6 +636,6 @@ def _seen_by(visible: Collection[int] | None, viewer: int | None
         either.append(f"channel_id IN ({', '.join('?' * len(visible))})")
         args += sorted(visible)
     if viewer is not None:
-        either.append("id IN (SELECT table_id FROM results WHERE user_id = ?)")
+        either.append(PLAYED)
         args.append(viewer)
     return f" AND ({' OR '.join(either) or 'FALSE'})", tuple(args)

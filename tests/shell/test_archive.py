@@ -198,8 +198,9 @@ async def test_every_replay_and_history_custom_id_is_handled_by_exactly_one_fami
         big = table.model_copy(update={"id": 987654321012345678})
         outs += [step_message(tables, big, kept, kept.frame(step), step, seat, "en")
                  for step in (0, kept.steps // 2, kept.steps - 1) for seat in range(players)]
-    outs.append(await history_page(tables, Looker(100, everywhere=True), 1, None, 0, "de"))
-    outs.append(await history_page(tables, Looker(100, everywhere=True), 1, 100, 999_999, "fr"))
+    looker = Looker(100, guild_id=1, everywhere=True)
+    outs.append(await history_page(tables, looker, None, 0, "de"))
+    outs.append(await history_page(tables, looker, 100, 999_999, "fr"))
     seen: set[str] = set()
     for out in outs:
         assert out.text and len(out.text) <= 2000

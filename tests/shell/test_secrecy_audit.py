@@ -99,15 +99,17 @@ async def test_the_audit_sees_a_game_in_play_replayed_or_listed(
     history that lists every table, are both reported."""
     import pytest
 
+    from bot.replay import Looker
     from testkit import audited
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     auditor = Auditor(tmp_path / "audit.sqlite3", 3)
     storage = auditor.storage
 
-    async def lets_through(_: object, looker: object, guild: int, channel: int, game: str,
+    async def lets_through(_: object, looker: Looker, game: str,
                            table_id: int | None) -> Table | None:
-        return await storage.open_table(channel)
+        assert looker.here is not None
+        return await storage.open_table(looker.here)
 
     async def lists_all(guild_id: int, **_: object) -> list[Table]:
         return await storage.active_tables(guild_id)
