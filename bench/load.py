@@ -115,6 +115,16 @@ def helpers_cpu_seconds(pid: int) -> float:
     return total
 
 
+def loop_waited_seconds(pid: int) -> float:
+    """Seconds the process's main thread (the bot's event loop) was ready to run but waiting
+    for a core (/proc/<pid>/task/<pid>/schedstat; 0 where the kernel keeps no schedstats):
+    how much of the first callback's delay is the loop starved rather than busy."""
+    try:
+        return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def own_cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -546,6 +556,8 @@ class Run:
     """CPU of the bot's helper processes (AI thinking, drawing pictures) in the same time."""
     driver_cpu: float
     """CPU of this process (the stand-in and the members it plays) in the same time."""
+    loop_waited: float
+    """Seconds the bot processes' event loops waited for a core, summed (`loop_waited_seconds`)."""
     rss_base: int
     rss_peak: int
     late: int
@@ -610,7 +622,8 @@ class Run:
             f"{self.helpers_cpu / max(1, self.actions) * 1000:.1f} ms per action; the stand-in "
             f"and driver {self.driver_cpu:.1f}s (cores busy on average: bot "
             f"{self.cpu / self.seconds:.2f}, helpers {self.helpers_cpu / self.seconds:.2f}, "
-            f"stand-in {self.driver_cpu / self.seconds:.2f})",
+            f"stand-in {self.driver_cpu / self.seconds:.2f}); the bot's event loop waited "
+            f"{self.loop_waited:.1f}s for a core",
             f"  RSS {self.rss_base / 2**20:.0f} → {self.rss_peak / 2**20:.0f} MiB: "
             f"{(self.rss_peak - self.rss_base) / self.tables / 1024:.0f} KiB per active table",
             *(f"  {game}: {len(xs)} interactions; first callback (bot side) median "
@@ -855,6 +868,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             cpu0 = [cpu_seconds(p.pid) for p in procs]
             helpers0 = sum(helpers_cpu_seconds(p.pid) for p in procs)
             own0 = own_cpu_seconds()
+            waited0 = sum(loop_waited_seconds(p.pid) for p in procs)
             begin = time.monotonic()
             rest_mark = dc.under_limit.mark()
             refused_mark = len(dc.under_limit.refused)
@@ -885,6 +899,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             cpu = sum(cpus)
             helpers_cpu = sum(helpers_cpu_seconds(p.pid) for p in procs) - helpers0
             driver_cpu = own_cpu_seconds() - own0
+            loop_waited = sum(loop_waited_seconds(p.pid) for p in procs) - waited0
             await asyncio.sleep(2.0)  # the last letters go out
         finally:
             if spy is not None:
@@ -919,7 +934,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             rest_kinds=f"made {destinations(dc, dc.under_limit.since(rest_mark))}; refused "
                        f"{Counter(c.route.split('/')[1] for c in dc.under_limit.refused)}",
             steady=steady_figures, ramp=ramp,
-            driver_cpu=driver_cpu,
+            driver_cpu=driver_cpu, loop_waited=loop_waited,
             cpu=cpu, rss_base=rss_base, rss_peak=rss_peak,
             late=sum(1 for x in latencies if x > 3.0),
             unanswered=sum(1 for r in recs if r.callback_type is None),

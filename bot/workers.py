@@ -74,12 +74,13 @@ def yield_on_wake(*, idle: bool = False) -> None:
 
     `idle`, with two cores or more: Linux's SCHED_IDLE, on idle cores only, and the loop
     waking takes the core from it at once, where a batch process keeps it until its slice
-    ends. For the AI helpers (issue 19, `bench.load` at 200 busy tables on 2 cores): the
-    loop's thread was runnable but not running for 13.2 s of a 54 s run, and the first
-    callback's median was 57-77 ms, p99 181-282; with idle AI helpers, 17-27 and 115-147.
-    Not the drawing helpers: a letter waits for its pictures, and with idle drawing helpers
-    the table messages fell 15-21 s behind their games (2-3 s as batch processes). Not on
-    one core, where idle-only helpers of a busy bot would never run."""
+    ends. For the AI helpers (issue 19, `bench.load` at 200 busy tables on 2 cores: the
+    first callback's median 37-77 ms before, 17-41 ms in six runs after; its p99 moved
+    within the runs' spread). Not the drawing helpers: with every helper idle-only the loop
+    waited for a core 6-7 s of a 54 s run instead of 12-13 and the p99 fell to 75-191 ms, but
+    a letter waits for its pictures, and the table messages fell 15-21 s behind their games
+    (2-3 s as batch processes). Not on one core, where idle-only helpers of a busy bot would
+    never run."""
     if not hasattr(os, "sched_setscheduler"):
         return
     idle = idle and len(os.sched_getaffinity(0)) > 1
