@@ -33,7 +33,7 @@ from typing import Any
 
 import asyncpg
 
-from bench.load import Cluster, Run, pct, run, spread
+from bench.load import Cluster, Run, pct, run, seconds_or_na, spread
 from testkit import pgserver
 from testkit.drive import postgres_query
 
@@ -126,7 +126,7 @@ def figures(name: str, result: Run, server_cpu: float | None = None) -> str:
           f"{result.helpers_cpu / result.seconds:.2f}, stand-in and driver "
           f"{result.driver_cpu / result.seconds:.2f}"
         + ("" if server_cpu is None else f", PostgreSQL {server_cpu / result.seconds:.2f}")
-        + f"; the loops waited {result.loop_waited:.1f}s for a core"
+        + f"; the loops waited {seconds_or_na(result.loop_waited)} for a core"
         + f"\n    stand-in {result.rest_kinds}"
         + (f"\n    after the ramp ({result.ramp:g} s; every table open): first callback "
            + spread([x * 1000 for x in result.steady.bot_side], "ms")

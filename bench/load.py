@@ -115,14 +115,25 @@ def helpers_cpu_seconds(pid: int) -> float:
     return total
 
 
-def loop_waited_seconds(pid: int) -> float:
-    """Seconds the process's main thread (the bot's event loop) was ready to run but waiting
-    for a core (/proc/<pid>/task/<pid>/schedstat; 0 where the kernel keeps no schedstats):
-    how much of the first callback's delay is the loop starved rather than busy."""
-    try:
-        return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[1]) / 1e9
-    except (OSError, IndexError, ValueError):
-        return 0.0
+def loop_waited_seconds(pids: Sequence[int]) -> float | None:
+    """Seconds the processes' main threads (the bots' event loops) were ready to run but
+    waited for a core, summed (/proc/<pid>/task/<pid>/schedstat): how much of the first
+    callback's delay is a loop starved rather than busy. None where the kernel keeps no
+    such statistics (the file is missing, or its run time reads 0)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            run, waited, _ = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+        except (OSError, ValueError):
+            return None
+        if int(run) == 0:
+            return None
+        total += int(waited) / 1e9
+    return total
+
+
+def seconds_or_na(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}s"
 
 
 def own_cpu_seconds() -> float:
@@ -556,8 +567,8 @@ class Run:
     """CPU of the bot's helper processes (AI thinking, drawing pictures) in the same time."""
     driver_cpu: float
     """CPU of this process (the stand-in and the members it plays) in the same time."""
-    loop_waited: float
-    """Seconds the bot processes' event loops waited for a core, summed (`loop_waited_seconds`)."""
+    loop_waited: float | None
+    """Seconds the bot processes' event loops waited for a core (`loop_waited_seconds`)."""
     rss_base: int
     rss_peak: int
     late: int
@@ -623,7 +634,7 @@ class Run:
             f"and driver {self.driver_cpu:.1f}s (cores busy on average: bot "
             f"{self.cpu / self.seconds:.2f}, helpers {self.helpers_cpu / self.seconds:.2f}, "
             f"stand-in {self.driver_cpu / self.seconds:.2f}); the bot's event loop waited "
-            f"{self.loop_waited:.1f}s for a core",
+            f"{seconds_or_na(self.loop_waited)} for a core",
             f"  RSS {self.rss_base / 2**20:.0f} → {self.rss_peak / 2**20:.0f} MiB: "
             f"{(self.rss_peak - self.rss_base) / self.tables / 1024:.0f} KiB per active table",
             *(f"  {game}: {len(xs)} interactions; first callback (bot side) median "
@@ -868,7 +879,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             cpu0 = [cpu_seconds(p.pid) for p in procs]
             helpers0 = sum(helpers_cpu_seconds(p.pid) for p in procs)
             own0 = own_cpu_seconds()
-            waited0 = sum(loop_waited_seconds(p.pid) for p in procs)
+            waited0 = loop_waited_seconds([p.pid for p in procs])
             begin = time.monotonic()
             rest_mark = dc.under_limit.mark()
             refused_mark = len(dc.under_limit.refused)
@@ -899,7 +910,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             cpu = sum(cpus)
             helpers_cpu = sum(helpers_cpu_seconds(p.pid) for p in procs) - helpers0
             driver_cpu = own_cpu_seconds() - own0
-            loop_waited = sum(loop_waited_seconds(p.pid) for p in procs) - waited0
+            waited = loop_waited_seconds([p.pid for p in procs])
+            loop_waited = None if waited is None or waited0 is None else waited - waited0
             await asyncio.sleep(2.0)  # the last letters go out
         finally:
             if spy is not None:

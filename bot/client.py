@@ -51,9 +51,8 @@ THINKING_NICENESS = 5
 """The AI helpers run at a lower CPU priority than the bots' event loops: in a cluster on few
 cores every process's helper thought at the loops' priority, and clicks waited for the
 cores. An AI's move comes after a pause of `AI_DELAY_SECONDS` anyway, so its thinking a few
-milliseconds longer shows less than a late acknowledgement. With two cores or more they run
-on idle cores only (`workers.yield_on_wake`), below the drawings, for which letters wait; a
-hint or a review then waits for a core the loop leaves free."""
+milliseconds longer shows less than a late acknowledgement; above the drawings' 10, as a
+member may be waiting for a hint."""
 
 
 def import_games() -> None:
@@ -119,7 +118,7 @@ class DeductionBot(commands.AutoShardedBot):
         warming: asyncio.Future[int] | None = None
         if self.config.ai_workers > 0:
             self._thinker = helper_pool(self.config.ai_workers, niceness=THINKING_NICENESS,
-                                       idle=True, warmers=(import_games,))
+                                       warmers=(import_games,))
             warming = asyncio.get_running_loop().run_in_executor(self._thinker, os.getpid)
         self.tables = TableService(
             storage,

@@ -24,16 +24,15 @@ PARENT_WATCH_SECONDS = 0.5
 
 
 def helper_pool(
-    workers: int, *, niceness: int = 0, idle: bool = False,
-    warmers: Sequence[Callable[[], object]] = (),
+    workers: int, *, niceness: int = 0, warmers: Sequence[Callable[[], object]] = ()
 ) -> ProcessPoolExecutor:
     """`workers` spawned helpers; each lowers its CPU priority by `niceness`, and with any
-    niceness gives way to the bot's event loop (`yield_on_wake`; with `idle`, on idle cores
-    only): the loop comes first when the cores are busy. Each runs `warmers` (module-level
+    niceness waits for the bot to block rather than preempt it (`yield_on_wake`): the event
+    loop of the bot comes first when the cores are busy. Each runs `warmers` (module-level
     functions) before taking work."""
     return ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_helper, initargs=(os.getpid(), niceness, idle, tuple(warmers)),
+        initializer=_start_helper, initargs=(os.getpid(), niceness, tuple(warmers)),
     )
 
 
@@ -46,7 +45,7 @@ async def stop_pool(pool: Executor) -> None:
 
 
 def _start_helper(
-    parent: int, niceness: int, idle: bool, warmers: tuple[Callable[[], object], ...]
+    parent: int, niceness: int, warmers: tuple[Callable[[], object], ...]
 ) -> None:
     """Watch the bot first, then run the warmers (the AI helpers' imports every game: half a
     second before the first piece of work waits for it). A SIGKILLed bot cannot tell its
@@ -57,7 +56,7 @@ def _start_helper(
                      daemon=True).start()
     if niceness:
         os.nice(niceness)
-        yield_on_wake(idle=idle)
+        yield_on_wake()
     for warm in warmers:
         try:
             warm()
@@ -65,28 +64,18 @@ def _start_helper(
             logging.getLogger(__name__).exception("warming a helper up failed")
 
 
-def yield_on_wake(*, idle: bool = False) -> None:
+def yield_on_wake() -> None:
     """This process no longer preempts a running one when it wakes (Linux's SCHED_BATCH,
     not passed on to its children; nothing elsewhere). Niceness gives a helper a smaller
     share of a busy core, but a helper handed work may still take the core from the event
     loop the moment it wakes, and the loop then waits a whole scheduling round in the middle
-    of a handler; as a batch process it waits for the loop to block or use up its slice.
-
-    `idle`, with two cores or more: Linux's SCHED_IDLE, on idle cores only, and the loop
-    waking takes the core from it at once, where a batch process keeps it until its slice
-    ends. For the AI helpers (issue 19, `bench.load` at 200 busy tables on 2 cores: the
-    first callback's median 37-77 ms before, 17-41 ms in six runs after; its p99 moved
-    within the runs' spread). Not the drawing helpers: with every helper idle-only the loop
-    waited for a core 6-7 s of a 54 s run instead of 12-13 and the p99 fell to 75-191 ms, but
-    a letter waits for its pictures, and the table messages fell 15-21 s behind their games
-    (2-3 s as batch processes). Not on one core, where idle-only helpers of a busy bot would
-    never run."""
-    if not hasattr(os, "sched_setscheduler"):
+    of a handler; as a batch process it waits for the loop to block or use up its slice."""
+    batch = getattr(os, "SCHED_BATCH", None)
+    if batch is None:
         return
-    idle = idle and len(os.sched_getaffinity(0)) > 1
     with contextlib.suppress(OSError):  # a sandbox that refuses it: the niceness alone
-        os.sched_setscheduler(0, (os.SCHED_IDLE if idle else os.SCHED_BATCH)
-                              | os.SCHED_RESET_ON_FORK, os.sched_param(0))
+        os.sched_setscheduler(0, batch | getattr(os, "SCHED_RESET_ON_FORK", 0),
+                              os.sched_param(0))
 
 
 def _exit_with(parent: int) -> None:
