@@ -1,7 +1,8 @@
-"""discord.py parses every gateway event and encodes every request body with orjson when it
-is installed, and silently falls back to the standard library's json when it is not: the
-dependency must stay installed and be the one discord.py found (issue 19: JSON was 4% of the
-bot's time at 200 busy tables, two thirds of it saved)."""
+"""discord.py parses every gateway event and encodes the JSON bodies it builds with orjson
+when it is installed, and silently falls back to the standard library's json when it is not:
+the dependency must stay installed and be the one discord.py found (issue 19: JSON was about
+4% of the bot's time at 200 busy tables; a click's event parses in 23 µs instead of 56, a
+message's body encodes in 7 µs instead of 95)."""
 
 from __future__ import annotations
 
