@@ -146,9 +146,10 @@ class Driver:
 
     async def click(self, user: User, msg: Message, verb: str, draft: str | None = None
                     ) -> InteractionResult:
-        """A click returns once the bot answered it (a stored answer included), so the change
-        is in the database; nothing waits for the other messages it owes (settling after
-        every click would run into discord.py's own gateway rate limit in long games)."""
+        """A click returns once the bot answered it; one deferred as an update returns once
+        the bot is quiet, which under load may come before its change is stored (`applied`
+        waits for that). Nothing waits for the other messages it owes (settling after every
+        click would run into discord.py's own gateway rate limit in long games)."""
         return await self.dc.click(user, msg, await self.offered(msg, verb, draft))
 
     async def select(self, user: User, msg: Message, verb: str, value: str

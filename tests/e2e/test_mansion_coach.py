@@ -15,7 +15,15 @@ from engine.mansion.coach import advise
 from engine.mansion.deduction import solve
 from engine.mansion.views import player_view
 from engine.mansion.why import explain
-from testkit.mansion_drive import Driver, find, living, mstate, open_mansion, user_at
+from testkit.mansion_drive import (
+    Driver,
+    applied,
+    find,
+    living,
+    mstate,
+    open_mansion,
+    user_at,
+)
 from testkit.mansion_plan import find_seed, next_move
 from testkit.world import World
 
@@ -102,7 +110,8 @@ async def test_notes_why_explains_a_deduced_card(world: World) -> None:
                     break
             if found is not None:
                 break
-            await driver.perform(state, next_move(state))
+            # a click deferred as an update returns before its change is stored
+            await applied(world, state, await driver.perform(state, next_move(state)))
         assert found is not None, "some seat deduces a card within eight moves"
         state, seat, card = found
         user = user_at(world, state, seat)
