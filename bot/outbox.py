@@ -123,6 +123,7 @@ class Sender:
         """Letters finished (sent, failed, or put off) since the current read of the due
         letters began: that read may predate their marks, so it must not hand them out again."""
         self._task: asyncio.Task[None] | None = None
+        self._looking = False
         self._claims: asyncio.Task[None] | None = None
         """Renews this process's claims on the destinations it works on (a shared
         database: see `Storage.due_postings`)."""
@@ -191,6 +192,12 @@ class Sender:
         """Destinations whose letters are being delivered right now."""
         return len(self._busy)
 
+    @property
+    def looking(self) -> bool:
+        """Kicked (a change stored letters) and not done looking at the outbox yet: the
+        letters may be in no worker's hands for a moment."""
+        return self._task is not None and (self._kicked.is_set() or self._looking)
+
     async def flush(self, timeout: float) -> bool:
         """Deliver what is due now, for up to `timeout` seconds; True if nothing is left."""
         end = time.monotonic() + timeout
@@ -237,7 +244,11 @@ class Sender:
         while not self._stopping:
             self._kicked.clear()
             try:
-                look = await self._pump()
+                self._looking = True
+                try:
+                    look = await self._pump()
+                finally:
+                    self._looking = False
                 failures = 0
                 if self._kicked.is_set():
                     continue  # kicked meanwhile: look again now, when next is moot

@@ -58,12 +58,16 @@ class World:
 
 def delivering(bot: DeductionBot) -> str | None:
     """Letters in the outbox sender's hands (a picture is drawn in a thread meanwhile, with
-    no request in flight), and a change whose slow letters (the reviews at a game's end) are
+    no request in flight) or stored and not yet taken by its look (on a loaded machine the
+    look came after the stand-in's quiet moment: a kill test once found 2 letters owed after
+    `settle`), and a change whose slow letters (the reviews at a game's end) are
     being worked out in a thread, not stored yet: the stand-in's `settle` waits for them."""
     sender = getattr(bot, "sender", None)
     working = sender.working if sender is not None else 0
     if working:
         return f"{working} outbox destination(s) being delivered"
+    if sender is not None and sender.looking:
+        return "the outbox sender looking for the letters a change stored"
     tables = getattr(bot, "tables", None)
     if tables is not None and tables.working:
         return "a change's reviews being worked out"

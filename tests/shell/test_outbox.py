@@ -560,3 +560,39 @@ async def test_a_kept_message_draws_only_its_newest_body(storage: SqliteStorage)
     assert [text for _, text, _ in script.calls] == ["a notice", "turn 2"]
     assert script.prepared == ["a notice", "turn 2"]  # turn 1's markers never drawn
     assert sender.skipped == 1
+
+
+async def test_a_kicked_sender_counts_as_busy_until_its_look_hands_the_letters_over(
+    storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Between a change's commit (its kick) and the look that hands its letters to a
+    worker, no destination is in hand: `looking` covers that moment, which the stand-in's
+    `settle` once took for quiet (a kill test found 2 letters owed)."""
+    sender = Sender(storage, Script(delay=lambda letter: 0.5), lambda p, o: asyncio.sleep(0))
+    assert not sender.looking  # not running: nothing to wait for
+    sender.start()
+    try:
+        await asyncio.sleep(0.1)  # its first look, of an empty outbox, is over
+        assert not sender.looking and sender.working == 0
+        look = storage.look
+        held = asyncio.Event()
+
+        async def slow_look(*args: object, **kwargs: object) -> object:
+            await held.wait()  # the look is under way, nothing in hand yet
+            return await look(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(storage, "look", slow_look)
+        await owe(storage, post("owed"))
+        sender.kick()
+        assert sender.looking and sender.working == 0
+        await asyncio.sleep(0.05)
+        assert sender.looking and sender.working == 0  # looking, nothing taken yet
+        held.set()
+        for _ in range(100):
+            if sender.working:
+                break
+            await asyncio.sleep(0.01)
+        assert sender.working == 1 and not sender.looking
+    finally:
+        await sender.stop()
+    assert not sender.looking
