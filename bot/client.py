@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.collector import unlink_interaction
 from bot.components import not_routed, routed
 from bot.config import Config
 from bot.drawings import Drawings
@@ -61,6 +62,14 @@ def import_games() -> None:
     import bot.registry  # noqa: F401
 
 
+class CommandTree(app_commands.CommandTree[Any]):
+    async def _call(self, interaction: discord.Interaction) -> None:
+        """A command, then its interaction unlinked (`bot.collector`). Not after an error:
+        `on_app_command_error` still answers through it (it is left to the collector)."""
+        await super()._call(interaction)
+        unlink_interaction(interaction)
+
+
 class DeductionBot(commands.AutoShardedBot):
     storage: Storage
     tables: TableService
@@ -85,6 +94,7 @@ class DeductionBot(commands.AutoShardedBot):
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             help_command=None,
+            tree_cls=CommandTree,
             **shards,
         )
         self.config = config

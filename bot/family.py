@@ -15,7 +15,7 @@ import discord
 
 from bot import news
 from bot.errors import UserError
-from bot.interactions import place_of, refuse, tables_of
+from bot.interactions import place_of, refuse, tables_of, unlinking
 from bot.messages import Outgoing
 from bot.models import Table
 
@@ -70,6 +70,7 @@ class GameFamily(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"never:
     ) -> Self:
         return cls(item, Click.of(match))
 
+    @unlinking
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             await self.clicked(interaction)

@@ -9,12 +9,14 @@ change that was kept, not even when the process dies right after the commit.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol, TypeVar
 
 import discord
 
+from bot.collector import unlink_interaction, unlink_view
 from bot.drawings import Drawings, with_images
 from bot.errors import UserError
 from bot.i18n import N_, SOURCE, tr
@@ -195,6 +197,28 @@ async def acknowledge(interaction: discord.Interaction) -> bool:
         return False
     _offer(interaction)
     return True
+
+
+Clicked = TypeVar("Clicked", bound=discord.ui.Item[Any])
+
+
+def unlinking(
+    callback: Callable[[Clicked, discord.Interaction], Coroutine[Any, Any, None]],
+) -> Callable[[Clicked, discord.Interaction], Coroutine[Any, Any, None]]:
+    """A component's callback that, once it returns, unlinks the view discord.py built from
+    the clicked message and the interaction itself (`bot.collector`): what a click brought is
+    freed at once instead of piling up for the next full collection."""
+
+    @functools.wraps(callback)
+    async def handled(item: Clicked, interaction: discord.Interaction) -> None:
+        try:
+            await callback(item, interaction)
+        finally:
+            if item.view is not None:
+                unlink_view(item.view)
+            unlink_interaction(interaction)
+
+    return handled
 
 
 async def run(

@@ -18,6 +18,7 @@ from bot.interactions import (
     reply_for,
     run,
     tables_of,
+    unlinking,
 )
 from bot.messages import Outgoing
 from bot.models import Table
@@ -125,6 +126,7 @@ HANDLERS: dict[str, Callable[[discord.Interaction, Locate], Awaitable[None]]] = 
 class TableClick(TableButton, template=TableButton.__discord_ui_compiled_template__):
     """A click on a `TableButton`: its handler finds the table by the button's id."""
 
+    @unlinking
     async def callback(self, interaction: discord.Interaction) -> None:
         place = place_of(interaction)
 

@@ -9,6 +9,8 @@ from typing import Any, cast
 import discord
 from pydantic import BaseModel
 
+from bot.collector import unlink_view
+
 CONTENT_LIMIT = 2000
 """A message's text."""
 DESCRIPTION_LIMIT = 4096
@@ -63,12 +65,16 @@ class Outgoing(BaseModel):
         mentions: Sequence[int] = (),
         pictures: Sequence[Picture] = (),
     ) -> Outgoing:
-        """From discord.py's builders, which the rendering code uses for their checks."""
+        """From discord.py's builders, which the rendering code uses for their checks. The
+        view is used up: rendered to JSON, then emptied (`bot.collector.unlink_view`)."""
+        components = view.to_components() if view is not None else []
+        if view is not None:
+            unlink_view(view)
         return cls(
             content=content,
             # discord.py types the dict as its EmbedData TypedDict; stored here as plain JSON
             embeds=[cast(dict[str, Any], e.to_dict()) for e in embeds],
-            components=view.to_components() if view is not None else [],
+            components=components,
             mentions=list(mentions),
             pictures=list(pictures),
         )

@@ -26,7 +26,7 @@ from bot import languages, news, spectators
 from bot.components import button, view_of
 from bot.errors import UserError
 from bot.i18n import N_, SOURCE, tr
-from bot.interactions import bot_of, place_of, run_update, tables_of
+from bot.interactions import bot_of, place_of, run_update, tables_of, unlinking
 from bot.messages import Outgoing
 from bot.models import Letter, SeatRef, Table, player_id
 from bot.storage import Change, LogEntry, StaleVersion, TimerPlan
@@ -292,6 +292,7 @@ class SitAnswer(
                              ) -> SitAnswer:
         return cls(match["prefix"], match["answer"], int(match["table"]), int(match["user"]))
 
+    @unlinking
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
             await answer(tables_of(interaction), self.table_id, interaction.user.id,

@@ -308,10 +308,9 @@ class AskPicker(Family, template=r"13c:(?P<verb>askw|asks|askd|askt|askgo):(?P<t
             change = {"subject": picked(interaction, legal.question_subjects(view))}
         else:
             change = {"side": picked(interaction, ("left", "right"))}
-        await interaction.response.edit_message(
-            content=tr(lang, ASK_TEXT), view=self.picker(lang, table, view,
-                                                          replace(draft, **change))
-        )
+        await interaction.response.edit_message(**Outgoing.of(
+            tr(lang, ASK_TEXT), view=self.picker(lang, table, view, replace(draft, **change))
+        ).reply_kwargs())
 
 
 class InformantPicker(Family, template=r"13c:(?P<verb>infgo):(?P<table>\d+):(?P<stamp>\d+)"):
@@ -381,9 +380,9 @@ class AccusePicker(Family, template=r"13c:(?P<verb>accp|accl|accw|accgo):(?P<tab
         index = self.VERBS.index(self.click.verb)
         accusable = legal.accusation_choices(state, seat)[list(Category)[index]]
         draft[index] = picked(interaction, accusable)
-        await interaction.response.edit_message(
-            content=tr(lang, ACCUSE_TEXT), view=self.picker(lang, table, state, seat, draft)
-        )
+        await interaction.response.edit_message(**Outgoing.of(
+            tr(lang, ACCUSE_TEXT), view=self.picker(lang, table, state, seat, draft)
+        ).reply_kwargs())
 
 
 class TakePicker(Family, template=r"13c:(?P<verb>takego):(?P<table>\d+):(?P<stamp>\d+)"):
