@@ -33,7 +33,7 @@ from typing import Any
 
 import asyncpg
 
-from bench.load import Cluster, Run, pct, run, seconds_or_na, spread
+from bench.load import HARNESS_NICE, Cluster, Run, pct, run, seconds_or_na, spread
 from testkit import pgserver
 from testkit.drive import postgres_query
 
@@ -97,7 +97,7 @@ async def on_postgres(server: pgserver.PostgresServer, args: argparse.Namespace,
     try:
         result = await run(args.tables, args.seconds, args.ai_delay, args.seed, None,
                            cluster=Cluster(processes, url, tables.get, query),
-                           rate=offered(args))
+                           rate=offered(args), harness_nice=args.harness_nice)
         return result, server.cpu_seconds() - before
     finally:
         following.cancel()
@@ -126,7 +126,8 @@ def figures(name: str, result: Run, server_cpu: float | None = None) -> str:
           f"{result.helpers_cpu / result.seconds:.2f}, stand-in and driver "
           f"{result.driver_cpu / result.seconds:.2f}"
         + ("" if server_cpu is None else f", PostgreSQL {server_cpu / result.seconds:.2f}")
-        + f"; the loops waited {seconds_or_na(result.loop_waited)} for a core"
+        + f"; the loops waited {seconds_or_na(result.loop_waited)} for a core (the stand-in"
+          f" and driver at nice {result.nices[0]}, the bots at {result.nices[1]})"
         + f"\n    stand-in {result.rest_kinds}"
         + (f"\n    after the ramp ({result.ramp:g} s; every table open): first callback "
            + spread([x * 1000 for x in result.steady.bot_side], "ms")
@@ -147,7 +148,7 @@ async def main_async(args: argparse.Namespace) -> list[str]:
     lines = []
     before = load_average()
     lite = await run(args.tables, args.seconds, args.ai_delay, args.seed, None,
-                     rate=offered(args))
+                     rate=offered(args), harness_nice=args.harness_nice)
     lines.append(figures("1 process, SQLite", lite) + f"; load {before} → {load_average()}")
     print(lines[-1], flush=True)
     server = pgserver.start(durable=True)
@@ -175,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"member interactions a second offered to every setup, at most"
                              f" (default {RATE:g}; 0: as many as each setup lets the members"
                              " make)")
+    parser.add_argument("--harness-nice", type=int, default=HARNESS_NICE, metavar="N",
+                        help="this process's niceness while it measures (bench.load's "
+                             f"--harness-nice; default {HARNESS_NICE})")
     args = parser.parse_args(argv)
     cap = "no cap" if offered(args) is None else f"at most {args.rate:g} interactions/s offered"
     print(f"bench.cluster: {os.cpu_count()} CPUs, {args.tables} tables, {args.seconds:.0f} s"
