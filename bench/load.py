@@ -4,6 +4,7 @@ stand-in.
     python -m bench.load [--tables 10 50 200] [--seconds 40] [--ai-delay 1.5]
                          [--pace busy|table] [--think LOW HIGH] [--ramp SECONDS]
                          [--games 13clues mansion] [--profile DIR] [--no-side]
+                         [--harness-nice N]
 
 For each N a fresh bot process (the project's own entry point, `python -m bot`, via
 `testkit.standin.botproc`) on a fresh SQLite file plays N tables spread over N/4 guilds, one
@@ -16,7 +17,8 @@ One Against All): their turns through the My turn panel (action card, its select
 turn), their answers (show a card, pick a face-down card, answer a tip, choose the solution)
 through `/mansion hand`, the move itself chosen by the engine's `normal` AI in this process.
 Lookers-on ask for `status`, `hand`, `casebook`/`notes`, `log` now and then. The stand-in and
-the driver share this process, so the bot's CPU (read from /proc/<pid>/stat) is its own.
+the driver share this process, so the bot's CPU (read from /proc/<pid>/stat) is its own; while
+it measures, this process yields the cores to the bot (`--harness-nice`, `HARNESS_NICE`).
 Loopback only, and every loop ends with `--seconds`.
 
 Two paces (`--pace`): `busy` (the default, and the only one before issue 21), every member
