@@ -145,28 +145,40 @@ cores. Competing as an equal, it took 0.4 of this machine's two cores and the bo
 loop waited for a core 12 s in a 45 s run at 200 tables (8 s once it yielded)."""
 
 
+STARTED_NICE = os.getpriority(os.PRIO_PROCESS, 0)
+"""This process's niceness as it started: every measuring window yields from it, so a window
+after one whose niceness could not be put back takes no more."""
+
+
 @contextlib.contextmanager
 def yielding(nice: int) -> Iterator[int]:
-    """Every thread of this process at `nice` (a thread's niceness is its own on Linux, and a
-    process it starts inherits it: the bots are started before), back to the first's value
-    after. Yields the niceness taken; 0 when `nice` is 0 or it cannot be set. Where it cannot
-    be put back (lowering a niceness needs CAP_SYS_NICE), it stays: the next bots started
-    inherit it, which the report shows as the bot's niceness."""
+    """Every thread of this process `nice` steps nicer than it started (a thread's niceness is
+    its own on Linux, and a process inherits its starter's: the bots are started before), and
+    back after. Yields this process's niceness inside. Putting it back needs CAP_SYS_NICE;
+    without it, it stays, said on stderr, and what is started later inherits it (each report
+    says the bots' niceness)."""
     tasks = Path("/proc/self/task")
-    before = os.getpriority(os.PRIO_PROCESS, 0)
-    taken = 0
     if nice and tasks.is_dir():
-        for tid in os.listdir(tasks):
-            with contextlib.suppress(OSError):
-                os.setpriority(os.PRIO_PROCESS, int(tid), before + nice)
-                taken = nice
+        renice(tasks, min(19, STARTED_NICE + nice))
     try:
-        yield taken
+        yield nice_of(os.getpid())
     finally:
-        if taken:
-            for tid in os.listdir(tasks):
-                with contextlib.suppress(OSError):
-                    os.setpriority(os.PRIO_PROCESS, int(tid), before)
+        if nice and tasks.is_dir() and not renice(tasks, STARTED_NICE):
+            print(f"bench: this process stays at nice {nice_of(os.getpid())} (putting it back "
+                  "needs CAP_SYS_NICE): what it starts from now on inherits it", file=sys.stderr)
+
+
+def renice(tasks: Path, value: int) -> bool:
+    """Every thread of this process at `value`; False if one may not be set so."""
+    done = True
+    for tid in os.listdir(tasks):
+        try:
+            os.setpriority(os.PRIO_PROCESS, int(tid), value)
+        except ProcessLookupError:
+            pass  # a thread that ended meanwhile
+        except PermissionError:
+            done = False
+    return done
 
 
 def nice_of(pid: int) -> int:
@@ -918,6 +930,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         harness = contextlib.ExitStack()
         try:
             await asyncio.sleep(1.0)
+            if profile is not None:  # before yielding: the sampler keeps the bot's niceness
+                spy = start_profiler(proc.pid, profile / f"load-{n}.txt", seconds)
             yielded = harness.enter_context(yielding(harness_nice))
             bot_nice = nice_of(proc.pid)
             rss_base = sum(rss_bytes(p.pid) for p in procs)
@@ -930,8 +944,6 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             refused_mark = len(dc.under_limit.refused)
             driver = Driver(dc, db, begin + seconds, seed, think, where.rows,
                             None if rate is None else Offered(rate))
-            if profile is not None:
-                spy = start_profiler(proc.pid, profile / f"load-{n}.txt", seconds)
             tasks = [
                 asyncio.create_task(driver.table(*plan, start_after=rng.uniform(0, ramp)))
                 for plan in plans

@@ -64,8 +64,9 @@ def import_games() -> None:
 
 class CommandTree(app_commands.CommandTree[Any]):
     async def _call(self, interaction: discord.Interaction) -> None:
-        """A command, then its interaction unlinked (`bot.collector`). Not after an error:
-        `on_app_command_error` still answers through it (it is left to the collector)."""
+        """A command, its errors answered within (`on_app_command_error`), then its
+        interaction unlinked (`bot.collector`). One that names no known command raises here
+        and is left to the collector."""
         await super()._call(interaction)
         unlink_interaction(interaction)
 

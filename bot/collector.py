@@ -12,18 +12,17 @@ middle generation: cyclic garbage mostly dies young, in the two younger generati
 keep CPython's defaults (pauses under 10 ms).
 
 And discord.py builds reference cycles around every interaction (the interaction and its
-response, a view and its items, a webhook and its state), which only a collection frees: in
-a bot at 200 busy tables some 2,800 objects a second, most of them outliving the two younger
-generations while their interaction is handled, so that each full collection had tens of
-thousands of them to free as well (106–235 ms). The `unlink_*` functions cut those cycles once
-the objects are done with, and reference counting frees them at once.
+response, a view and its items), which only a collection frees: in a bot at 200 busy tables
+some 2,800 objects a second, most of them outliving the two younger generations while their
+interaction is handled, so that each full collection had tens of thousands of them to free as
+well (72–235 ms). The `unlink_*` functions cut those cycles once the objects are done with,
+and reference counting frees them at once.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
-from typing import Any
 
 import discord
 
@@ -52,22 +51,10 @@ def unlink_view(view: discord.ui.View) -> None:
     view.clear_items()
 
 
-def unlink_webhook(hook: discord.Webhook) -> None:
-    """A webhook and its state point at each other (and every message it returned at the
-    state): once its requests are made, cutting the state's link frees them all."""
-    state: Any = hook._state
-    state._webhook = None
-
-
 def unlink_interaction(interaction: discord.Interaction) -> None:
-    """Once an interaction is handled: drop the response and followup objects discord.py
-    cached on it (the response points back at it, the followup webhook at itself), so the
-    interaction, its message, member and components are freed when its task ends. Nothing may
-    answer through it afterwards: a later `interaction.response` would be a new object that
-    does not know the interaction was answered."""
-    followup = getattr(interaction, "_cs_followup", None)
-    if isinstance(followup, discord.Webhook):
-        unlink_webhook(followup)
-    for slot in ("_cs_response", "_cs_followup"):
-        with contextlib.suppress(AttributeError):
-            delattr(interaction, slot)
+    """Once an interaction is handled: drop the response discord.py cached on it, which points
+    back at it, so the interaction with its message, member and components is freed when its
+    task ends. Nothing may answer through it afterwards: a later `interaction.response` would
+    be a new object that does not know the interaction was answered."""
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")  # discord.py's cache slot for `.response`

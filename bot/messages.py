@@ -67,8 +67,9 @@ class Outgoing(BaseModel):
     ) -> Outgoing:
         """From discord.py's builders, which the rendering code uses for their checks. The
         view is used up: rendered to JSON, then emptied (`bot.collector.unlink_view`)."""
-        components = view.to_components() if view is not None else []
+        components = []
         if view is not None:
+            components = view.to_components()
             unlink_view(view)
         return cls(
             content=content,

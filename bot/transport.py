@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, cast
 
@@ -20,7 +20,6 @@ import aiohttp
 import discord
 from discord.http import Route
 
-from bot.collector import unlink_webhook
 from bot.drawings import Drawn, as_file, with_images
 from bot.message_tokens import Borrowed, MessageTokens
 from bot.messages import Outgoing, Picture
@@ -271,31 +270,22 @@ class Transport:
         """A channel post as a public followup of an interaction in that channel: the same
         message, mentions and pings as the bot's own post, outside the global limit. The
         token edits it later (`MessageTokens.posted`)."""
+        assert self.client.application_id is not None
+        hook = discord.Webhook.partial(self.client.application_id, borrowed.token,
+                                       client=self.client)
         kwargs = letter.body.reply_kwargs()
         kwargs.pop("attachments", None)  # a new message has nothing to take away
-        with self._webhook(borrowed.token) as hook:
-            if drawn:
-                embeds = with_images(letter.body.embeds, [r for r, _ in drawn])
-                pictured = {**kwargs, "embeds": [discord.Embed.from_dict(e) for e in embeds],
-                            "files": [as_file(r, p) for r, p in drawn]}
-                try:
-                    return self._posted(await hook.send(wait=True, **pictured), borrowed)
-                except discord.Forbidden as exc:
-                    if exc.code != MISSING_PERMISSIONS:
-                        raise
-                    # no Attach Files here: the text says it all without its pictures
-            return self._posted(await hook.send(wait=True, **kwargs), borrowed)
-
-    @contextlib.contextmanager
-    def _webhook(self, token: str) -> Iterator[discord.Webhook]:
-        """An interaction token's webhook, unlinked once its requests are made
-        (`bot.collector`: one is made for each letter that goes out through a token)."""
-        assert self.client.application_id is not None
-        hook = discord.Webhook.partial(self.client.application_id, token, client=self.client)
-        try:
-            yield hook
-        finally:
-            unlink_webhook(hook)
+        if drawn:
+            embeds = with_images(letter.body.embeds, [r for r, _ in drawn])
+            pictured = {**kwargs, "embeds": [discord.Embed.from_dict(e) for e in embeds],
+                        "files": [as_file(r, p) for r, p in drawn]}
+            try:
+                return self._posted(await hook.send(wait=True, **pictured), borrowed)
+            except discord.Forbidden as exc:
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                # no Attach Files here: the text says it all without its pictures
+        return self._posted(await hook.send(wait=True, **kwargs), borrowed)
 
     def _posted(self, message: discord.WebhookMessage, through: Borrowed) -> Outcome:
         self.tokens.posted(message.id, through)
@@ -327,14 +317,15 @@ class Transport:
             # through the bot's HTTP client every token would add a rate-limit bucket, and
             # past 256 buckets each new one makes it scan them all (seconds of CPU per
             # minute at a few hundred busy tables)
-            assert letter.token is not None
-            with self._webhook(letter.token) as hook:
-                if letter.op == "unsay":
-                    with contextlib.suppress(discord.NotFound):  # deleting twice is once
-                        await hook.delete_message(ORIGINAL)
-                    return Outcome("sent")
-                edited = await hook.edit_message(message, **letter.body.reply_kwargs())
-                return Outcome("sent", edited.id)
+            assert letter.token is not None and self.client.application_id is not None
+            hook = discord.Webhook.partial(self.client.application_id, letter.token,
+                                           client=self.client)
+            if letter.op == "unsay":
+                with contextlib.suppress(discord.NotFound):  # deleting twice is deleting once
+                    await hook.delete_message(ORIGINAL)
+                return Outcome("sent")
+            edited = await hook.edit_message(message, **letter.body.reply_kwargs())
+            return Outcome("sent", edited.id)
         if letter.op == "reply":
             assert letter.token is not None
             route = Route(
