@@ -925,54 +925,51 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             env={"AI_DELAY_SECONDS": str(ai_delay), "LEASE_WAIT_SECONDS": "5",
                  "BENCH_CALLBACKS": str(callbacks[shard]), **where.env(shard)},
         ) for shard in range(shards)]
-        proc = procs[0]
+        proc, pids = procs[0], [p.pid for p in procs]
         spy: subprocess.Popen[bytes] | None = None
-        harness = contextlib.ExitStack()
         try:
             await asyncio.sleep(1.0)
             if profile is not None:  # before yielding: the sampler keeps the bot's niceness
                 spy = start_profiler(proc.pid, profile / f"load-{n}.txt", seconds)
-            yielded = harness.enter_context(yielding(harness_nice))
-            bot_nice = nice_of(proc.pid)
-            rss_base = sum(rss_bytes(p.pid) for p in procs)
-            cpu0 = [cpu_seconds(p.pid) for p in procs]
-            helpers0 = sum(helpers_cpu_seconds(p.pid) for p in procs)
-            own0 = own_cpu_seconds()
-            waited0 = loop_waited_seconds([p.pid for p in procs])
-            begin = time.monotonic()
-            rest_mark = dc.under_limit.mark()
-            refused_mark = len(dc.under_limit.refused)
-            driver = Driver(dc, db, begin + seconds, seed, think, where.rows,
-                            None if rate is None else Offered(rate))
-            tasks = [
-                asyncio.create_task(driver.table(*plan, start_after=rng.uniform(0, ramp)))
-                for plan in plans
-            ]
-            steady = asyncio.create_task(steady_mark(dc, begin + ramp, count_turns))
-            rss_peak = rss_base
-            while not all(t.done() for t in tasks):
-                await asyncio.sleep(0.5)
-                rss_peak = max(rss_peak, sum(rss_bytes(p.pid) for p in procs))
-                if time.monotonic() > begin + seconds + 30:
-                    for task in tasks:
-                        task.cancel()
-                    break
-            await asyncio.gather(*tasks, return_exceptions=True)
-            ended = time.monotonic()
-            elapsed = ended - begin
-            rest_until = dc.under_limit.mark()
-            after_ramp = steady.result() if steady.done() else None
-            steady.cancel()
-            cpus = [cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
-            cpu = sum(cpus)
-            helpers_cpu = sum(helpers_cpu_seconds(p.pid) for p in procs) - helpers0
-            driver_cpu = own_cpu_seconds() - own0
-            waited = loop_waited_seconds([p.pid for p in procs])
-            loop_waited = None if waited is None or waited0 is None else waited - waited0
-            harness.close()
+            with yielding(harness_nice) as yielded:
+                bot_nice = nice_of(proc.pid)
+                rss_base = sum(rss_bytes(p.pid) for p in procs)
+                cpu0 = [cpu_seconds(p.pid) for p in procs]
+                helpers0 = sum(helpers_cpu_seconds(p.pid) for p in procs)
+                own0 = own_cpu_seconds()
+                waited0 = loop_waited_seconds(pids)
+                begin = time.monotonic()
+                rest_mark = dc.under_limit.mark()
+                refused_mark = len(dc.under_limit.refused)
+                driver = Driver(dc, db, begin + seconds, seed, think, where.rows,
+                                None if rate is None else Offered(rate))
+                tasks = [
+                    asyncio.create_task(driver.table(*plan, start_after=rng.uniform(0, ramp)))
+                    for plan in plans
+                ]
+                steady = asyncio.create_task(steady_mark(dc, begin + ramp, count_turns))
+                rss_peak = rss_base
+                while not all(t.done() for t in tasks):
+                    await asyncio.sleep(0.5)
+                    rss_peak = max(rss_peak, sum(rss_bytes(p.pid) for p in procs))
+                    if time.monotonic() > begin + seconds + 30:
+                        for task in tasks:
+                            task.cancel()
+                        break
+                await asyncio.gather(*tasks, return_exceptions=True)
+                ended = time.monotonic()
+                elapsed = ended - begin
+                rest_until = dc.under_limit.mark()
+                after_ramp = steady.result() if steady.done() else None
+                steady.cancel()
+                cpus = [cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
+                cpu = sum(cpus)
+                helpers_cpu = sum(helpers_cpu_seconds(p.pid) for p in procs) - helpers0
+                driver_cpu = own_cpu_seconds() - own0
+                waited = loop_waited_seconds(pids)
+                loop_waited = None if waited is None or waited0 is None else waited - waited0
             await asyncio.sleep(2.0)  # the last letters go out
         finally:
-            harness.close()
             if spy is not None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     spy.wait(timeout=30)

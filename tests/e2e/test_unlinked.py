@@ -5,8 +5,10 @@ they had made each full collection pause the event loop 72–235 ms."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from collections import Counter
+from collections.abc import Iterator
 
 import discord
 
@@ -23,17 +25,13 @@ async def test_a_turn_leaves_no_discord_cycle_to_the_collector(world: World) -> 
         state, seat, _ = await first_turn(world)
         asker = seat_user(world, state, seat)
         witness = (seat + 1) % len(state.seats)
-        collected = saved_garbage()
-        try:
+        with saved_garbage() as collected:
             await drive.ask_by_picker(world, asker, witness, "female")  # clicks, selects
             await drive.slash(world, seat_user(world, state, witness), "hand")  # a command
             await world.dc.settle()  # the table's letters, some through interaction tokens
             gc.collect()
             left = Counter(type(o).__qualname__ for o in collected if isinstance(o, CYCLIC))
             alive = [o for o in gc.get_objects() if isinstance(o, discord.Interaction)]
-        finally:
-            gc.set_debug(0)
-            gc.garbage.clear()
     assert not alive, alive  # every interaction handled: none was counted before it ended
     assert not left, left
 
@@ -52,9 +50,14 @@ async def test_discord_py_keeps_no_view_of_an_edited_picker(world: World) -> Non
         assert not world.bot.persistent_views
 
 
-def saved_garbage() -> list[object]:
-    """From here on, what the collector frees is kept in `gc.garbage` instead."""
+@contextlib.contextmanager
+def saved_garbage() -> Iterator[list[object]]:
+    """Inside, what the collector frees is kept in `gc.garbage` instead (emptied after)."""
     gc.collect()
     gc.garbage.clear()
     gc.set_debug(gc.DEBUG_SAVEALL)
-    return gc.garbage
+    try:
+        yield gc.garbage
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
