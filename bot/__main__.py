@@ -7,7 +7,7 @@ import logging
 import signal
 import sys
 
-from bot import collector
+from bot import collector, urgency
 from bot.config import Config, ConfigError
 
 NO_TOKEN = """\
@@ -46,7 +46,7 @@ def main(argv: list[str]) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     collector.tune()
-    return asyncio.run(serve(config))
+    return urgency.run(serve(config))
 
 
 def _flags(argv: list[str]) -> dict[str, str]:

@@ -35,6 +35,7 @@ from bot.tables import TableService
 from bot.timers import TimerDispatcher
 from bot.translator import CatalogTranslator
 from bot.transport import Transport
+from bot.urgency import mark_urgent
 from bot.workers import helper_pool, stop_pool
 from bot.world_changes import WorldChanges
 
@@ -114,6 +115,13 @@ class DeductionBot(commands.AutoShardedBot):
         self._buckets: int | None = None
         """Discord's `max_concurrency` in a cluster: shards IDENTIFY in that many buckets,
         each one at a time across every process (`before_identify_hook`)."""
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """The gateway's tasks, and all discord.py dispatches from them (every interaction,
+        every event), are urgent: they run ahead of the outbox and the timers (`bot.urgency`),
+        which `setup_hook` started before."""
+        mark_urgent()
+        await super().connect(reconnect=reconnect)
 
     async def setup_hook(self) -> None:
         storage = storage_for(self.config.database_url, self.config.database_path,

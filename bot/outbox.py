@@ -22,6 +22,7 @@ from bot.pacing import Pacer, paced, rank_of
 from bot.storage import Look, Storage
 from bot.storage.common import CLAIM_SECONDS
 from bot.transport import Outcome
+from bot.urgency import background, context
 
 log = logging.getLogger(__name__)
 
@@ -141,9 +142,9 @@ class Sender:
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="outbox-sender")
+            self._task = background(self._run(), name="outbox-sender")
         if self.storage.shared and self._claims is None:
-            self._claims = asyncio.create_task(self._keep_claims(), name="outbox-claims")
+            self._claims = background(self._keep_claims(), name="outbox-claims")
 
     async def stop(self) -> None:
         """Stop at once; a letter in flight stays pending and goes out at the next start."""
@@ -278,8 +279,11 @@ class Sender:
                 by_destination.setdefault(posting.letter.to, []).append(posting)
         for destination, postings in by_destination.items():
             if destination not in self._busy:
+                # a member waits on a reply: its lane is as urgent as their interaction
+                replying = any(p.letter.op == "reply" for p in postings)
                 self._busy[destination] = asyncio.create_task(
-                    self._work(destination, postings), name=f"outbox:{destination}"
+                    self._work(destination, postings), name=f"outbox:{destination}",
+                    context=context(urgent=replying),
                 )
         return look
 

@@ -10,11 +10,12 @@ import gc
 import os
 import sys
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import pytest
 
 import bot.parsed
+from bot.urgency import UrgentFirstLoop
 from testkit import pgserver
 from testkit.pgserver import PostgresServer
 
@@ -57,6 +58,14 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
         yield
     finally:
         watchdog.cancel()
+
+
+def pytest_asyncio_loop_factories(
+    config: pytest.Config, item: pytest.Item
+) -> dict[str, Callable[[], asyncio.AbstractEventLoop]]:
+    """Every asynchronous test runs on the loop `python -m bot` runs on, urgent tasks first
+    (`bot.urgency`): the bots the tests start in this process schedule as the real one."""
+    return {"urgent-first": UrgentFirstLoop}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

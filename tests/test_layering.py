@@ -148,7 +148,8 @@ def shell_layers() -> tuple[tuple[str, tuple[str, ...]], ...]:
     return (
         ("foundations", ("bot", "bot.i18n", "bot.errors", "bot.messages", "bot.models",
                          "bot.message_tokens", "bot.workers", "bot.pictures", "bot.translator",
-                         "bot.reasons", "bot.parsed", "bot.collector", "bot.turns")),
+                         "bot.reasons", "bot.parsed", "bot.collector", "bot.turns",
+                         "bot.urgency")),
         ("transport", ("bot.pacing", "bot.drawings", "bot.transport")),
         ("storage", ("bot.storage", "bot.lease", "bot.languages")),
         ("outbox and timers", ("bot.outbox", "bot.timers")),
