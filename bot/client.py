@@ -35,7 +35,7 @@ from bot.tables import TableService
 from bot.timers import TimerDispatcher
 from bot.translator import CatalogTranslator
 from bot.transport import Transport
-from bot.urgency import mark_urgent
+from bot.urgency import mark_urgent, task
 from bot.workers import helper_pool, stop_pool
 from bot.world_changes import WorldChanges
 
@@ -117,9 +117,9 @@ class DeductionBot(commands.AutoShardedBot):
         each one at a time across every process (`before_identify_hook`)."""
 
     async def connect(self, *, reconnect: bool = True) -> None:
-        """The gateway's tasks, and all discord.py dispatches from them (every interaction,
-        every event), are urgent: they run ahead of the outbox and the timers (`bot.urgency`),
-        which `setup_hook` started before."""
+        """Everything from here on in this task is urgent: the gateway's tasks and all
+        discord.py dispatches from them (every interaction, every event) run ahead of the
+        outbox and the timers (`bot.urgency`), which `setup_hook` started as background."""
         mark_urgent()
         await super().connect(reconnect=reconnect)
 
@@ -247,7 +247,9 @@ class DeductionBot(commands.AutoShardedBot):
         """A clean shutdown: refuse new changes, finish those in flight, deliver what is
         owed for a few seconds, release the database, then disconnect."""
         if self._shutdown is None:
-            self._shutdown = asyncio.create_task(self._stop_playing(), name="shutdown")
+            # urgent: a stop (a signal, or the lease lost to another process) must not wait
+            # behind the outbox it is about to flush
+            self._shutdown = task(self._stop_playing(), name="shutdown", urgent=True)
         await asyncio.shield(self._shutdown)
         await super().close()
 

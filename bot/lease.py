@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 
 from bot.storage import Storage
-from bot.urgency import background
+from bot.urgency import task
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class Lease:
 
     def keep(self, on_lost: Callable[[], object]) -> None:
         """Renew in the background; `on_lost` runs if another process took it meanwhile."""
-        self._task = background(self._renew(on_lost), name="lease")
+        self._task = task(self._renew(on_lost), name="lease")
 
     async def _renew(self, on_lost: Callable[[], object]) -> None:
         while True:

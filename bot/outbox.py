@@ -18,11 +18,11 @@ from typing import Protocol
 
 from bot.drawings import Drawn
 from bot.models import LIVING, ON_ITS_WAY, Letter, Posting
-from bot.pacing import Pacer, paced, rank_of
+from bot.pacing import ANSWER, Pacer, paced, rank_of
 from bot.storage import Look, Storage
 from bot.storage.common import CLAIM_SECONDS
 from bot.transport import Outcome
-from bot.urgency import background, context
+from bot.urgency import task
 
 log = logging.getLogger(__name__)
 
@@ -142,9 +142,9 @@ class Sender:
 
     def start(self) -> None:
         if self._task is None:
-            self._task = background(self._run(), name="outbox-sender")
+            self._task = task(self._run(), name="outbox-sender")
         if self.storage.shared and self._claims is None:
-            self._claims = background(self._keep_claims(), name="outbox-claims")
+            self._claims = task(self._keep_claims(), name="outbox-claims")
 
     async def stop(self) -> None:
         """Stop at once; a letter in flight stays pending and goes out at the next start."""
@@ -279,12 +279,10 @@ class Sender:
                 by_destination.setdefault(posting.letter.to, []).append(posting)
         for destination, postings in by_destination.items():
             if destination not in self._busy:
-                # a member waits on a reply: its lane is as urgent as their interaction
-                replying = any(p.letter.op == "reply" for p in postings)
-                self._busy[destination] = asyncio.create_task(
-                    self._work(destination, postings), name=f"outbox:{destination}",
-                    context=context(urgent=replying),
-                )
+                # a member waits on an answer: its lane is as urgent as their interaction
+                answering = any(rank_of(p.letter) == ANSWER for p in postings)
+                self._busy[destination] = task(self._work(destination, postings),
+                                               name=f"outbox:{destination}", urgent=answering)
         return look
 
     async def _work(self, destination: str, postings: list[Posting]) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable
 
 from bot.models import Letter
 from bot.turns import Waitlist
-from bot.urgency import background
+from bot.urgency import task
 
 DISCORD_LIMIT = 50
 JITTER = 3
@@ -148,7 +148,7 @@ class Pacer:
         self.waited += 1
         waiter = self._waiting.join(priority, key)
         if self._pump is None or self._pump.done():
-            self._pump = background(self._serve(), name="rest-pacer")
+            self._pump = task(self._serve(), name="rest-pacer")
         try:
             await waiter.turn
         finally:

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from bot.models import Timer
 from bot.outbox import polled, sleep_until
 from bot.storage import Storage
-from bot.urgency import background
+from bot.urgency import task
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class TimerDispatcher:
 
     def start(self) -> None:
         if self._task is None:
-            self._task = background(self._run(), name="timer-dispatcher")
+            self._task = task(self._run(), name="timer-dispatcher")
 
     async def stop(self) -> None:
         if self._task is not None:

@@ -26,7 +26,7 @@ from bot.messages import Outgoing, Picture
 from bot.models import LIVING, Letter
 from bot.pacing import PROMPT, Pacer, paced, rank_of
 from bot.turns import Turns
-from bot.urgency import background
+from bot.urgency import task
 
 log = logging.getLogger(__name__)
 
@@ -139,9 +139,9 @@ class Transport:
         leaves the opening to the first DM."""
         if user_id in self._dm_channels or user_id in self._opening:
             return
-        task = background(self._open(user_id), name=f"open-dm:{user_id}")
-        self._opening[user_id] = task
-        task.add_done_callback(lambda _: self._opening.pop(user_id, None))
+        opening = task(self._open(user_id), name=f"open-dm:{user_id}")
+        self._opening[user_id] = opening
+        opening.add_done_callback(lambda _: self._opening.pop(user_id, None))
 
     async def _open(self, user_id: int) -> None:
         try:

@@ -19,37 +19,66 @@ tables is about a third of the loop's work (`bench.load`'s profile).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
+import selectors
 from collections import deque
-from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar, TypeVarTuple
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
 
 T = TypeVar("T")
-Ts = TypeVarTuple("Ts")
 
 URGENT: contextvars.ContextVar[bool] = contextvars.ContextVar("urgent", default=False)
+AHEAD = 32
+"""Urgent callbacks run in a row at most while background ones wait: background work slows
+down under a flood of interactions but never stops (discord.py's heartbeats are scheduled
+from their own thread, as background: a shard whose heartbeats stop is dropped)."""
+
+
+class ReadyQueue(deque[asyncio.Handle]):
+    """An event loop's queue of ready callbacks in two lanes: a callback scheduled in an urgent
+    context joins the urgent lane, and the loop takes that lane first, each in order. Only
+    `append` (from any thread: `call_soon_threadsafe`) and the loop's own `popleft`, `len` and
+    `clear` touch it, and each lane's step is one deque operation: another thread's append
+    cannot come between them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urgent: deque[asyncio.Handle] = deque()
+        self._streak = 0
+        """Urgent callbacks taken in a row while others waited (`AHEAD`)."""
+
+    def append(self, handle: asyncio.Handle) -> None:
+        if handle._context.get(URGENT, False):  # type: ignore[attr-defined]
+            self.urgent.append(handle)
+        else:
+            super().append(handle)
+
+    def popleft(self) -> asyncio.Handle:
+        if self.urgent and (self._streak < AHEAD or not super().__len__()):
+            self._streak += 1
+            return self.urgent.popleft()
+        self._streak = 0
+        return super().popleft()
+
+    def __len__(self) -> int:
+        return super().__len__() + len(self.urgent)
+
+    def clear(self) -> None:
+        self.urgent.clear()
+        super().clear()
 
 
 class UrgentFirstLoop(asyncio.SelectorEventLoop):
-    """asyncio's selector loop, but a callback scheduled in an urgent context is queued after
-    the urgent ones already waiting and before everything else. Every step of a task and every
-    callback of a future it awaits is scheduled through `call_soon` in the task's context; I/O
-    readiness and timers are queued as asyncio queues them (they wake a task through a future,
-    whose wake-up is then scheduled here)."""
+    """asyncio's selector loop with a `ReadyQueue`. A task's every step, and the wake-up of a
+    future it awaits, is scheduled in the task's context, so an urgent task runs ahead of the
+    queued background; so do the timers and I/O callbacks registered in an urgent context
+    (the gateway's socket). asyncio's loop reads `_ready` only through `append`, `popleft`,
+    `len` and `clear` (CPython 3.11–3.13)."""
 
-    def call_soon(self, callback: Callable[[*Ts], object], *args: *Ts,
-                  context: contextvars.Context | None = None) -> asyncio.Handle:
-        handle = super().call_soon(callback, *args, context=context)
-        if context is not None and context.get(URGENT, False):
-            ready: deque[asyncio.Handle] = self._ready  # type: ignore[attr-defined]
-            ready.pop()  # the handle just queued, at the end
-            ahead = 0
-            for queued in ready:
-                if not queued._context.get(URGENT, False):  # type: ignore[attr-defined]
-                    break
-                ahead += 1
-            ready.insert(ahead, handle)
-        return handle
+    def __init__(self, selector: selectors.BaseSelector | None = None) -> None:
+        super().__init__(selector)
+        self._ready = ReadyQueue()
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:
@@ -63,15 +92,20 @@ def mark_urgent() -> None:
     URGENT.set(True)
 
 
-def context(*, urgent: bool) -> contextvars.Context:
-    """A copy of the current context, urgent or not."""
-    copy = contextvars.copy_context()
-    copy.run(URGENT.set, urgent)
-    return copy
+@contextlib.contextmanager
+def urgent_meanwhile() -> Iterator[None]:
+    """The current task is urgent inside the block: a background task holding what an urgent
+    one may wait for (a table's lock) must not wait behind the urgent work meanwhile."""
+    token = URGENT.set(True)
+    try:
+        yield
+    finally:
+        URGENT.reset(token)
 
 
-def background(coro: Coroutine[Any, Any, T], *, name: str) -> asyncio.Task[T]:
-    """A task that waits behind urgent work, wherever it is started from (an interaction
-    starts the outbox's marks or the pacer's pump as often as the outbox does)."""
-    return asyncio.get_running_loop().create_task(coro, name=name,
-                                                  context=context(urgent=False))
+def task(coro: Coroutine[Any, Any, T], *, name: str, urgent: bool = False) -> asyncio.Task[T]:
+    """A task at this urgency, wherever it is started from: background by default (an
+    interaction starts the outbox's marks or the pacer's pump as often as the outbox does)."""
+    context = contextvars.copy_context()
+    context.run(URGENT.set, urgent)
+    return asyncio.get_running_loop().create_task(coro, name=name, context=context)

@@ -4,14 +4,17 @@ interaction's, a reply's) ahead of background work (`bot.urgency`)."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import bot.__main__ as entry
 from bot import collector
-from bot.urgency import URGENT, UrgentFirstLoop, background, context, mark_urgent
+from bot.storage.writer import WriterThread
+from bot.urgency import AHEAD, URGENT, UrgentFirstLoop, mark_urgent, task, urgent_meanwhile
 
 LoopFactory = Callable[[], asyncio.AbstractEventLoop]
 
@@ -27,7 +30,7 @@ def played(loop_factory: LoopFactory, urgent: list[str], calm: list[str]) -> str
             await asyncio.sleep(0)
 
     async def main() -> None:
-        waiting = [background(steps(letter), name=letter) for letter in calm]
+        waiting = [task(steps(letter), name=letter) for letter in calm]
         await asyncio.sleep(0)
         mark_urgent()
         waiting += [asyncio.create_task(steps(letter)) for letter in urgent]
@@ -62,14 +65,16 @@ def test_urgency_passes_to_the_tasks_an_urgent_one_starts_but_not_to_background_
         await note("before")
         mark_urgent()
         await asyncio.create_task(note("started"))
-        await background(note("background"), name="background")
-        loop = asyncio.get_running_loop()
-        await loop.create_task(note("reply lane"), context=context(urgent=True))
-        await loop.create_task(note("quiet lane"), context=context(urgent=False))
+        await task(note("background"), name="background")
+        await task(note("reply lane"), name="reply", urgent=True)
+        URGENT.set(False)
+        with urgent_meanwhile():
+            await note("holding")
+        await note("after")
 
     asyncio.run(main())
     assert seen == {"before": False, "started": True, "background": False,
-                    "reply lane": True, "quiet lane": False}
+                    "reply lane": True, "holding": True, "after": False}
 
 
 def test_a_future_an_urgent_task_awaits_wakes_it_ahead_of_the_background() -> None:
@@ -96,8 +101,8 @@ def test_a_future_an_urgent_task_awaits_wakes_it_ahead_of_the_background() -> No
         mark_urgent()
         waiting = asyncio.create_task(waiter())
         await asyncio.sleep(0)  # it awaits the future now
-        settler = background(settle(), name="settle")
-        others = [background(calm(letter), name=letter) for letter in "ab"]
+        settler = task(settle(), name="settle")
+        others = [task(calm(letter), name=letter) for letter in "ab"]
         await asyncio.gather(waiting, settler, *others)
 
     for loop_factory, first in ((UrgentFirstLoop, "sU"), (asyncio.SelectorEventLoop, "sab")):
@@ -128,3 +133,89 @@ def test_python_m_bot_serves_on_the_urgent_first_loop(
 async def test_the_suite_runs_on_the_urgent_first_loop() -> None:
     """tests/conftest.py's loop factory: the in-process bots schedule as `python -m bot`."""
     assert type(asyncio.get_running_loop()) is UrgentFirstLoop
+
+
+def test_another_threads_callbacks_neither_lost_nor_reordered_around_urgent_work() -> None:
+    """`call_soon_threadsafe` appends from another thread while the loop queues urgent steps
+    (the database's writer thread settles its futures so): no callback is lost, duplicated or
+    raised about, and each lane keeps its order."""
+    settled: list[int] = []
+    errors: list[dict[str, object]] = []
+    count = 3000
+
+    async def steps() -> None:
+        for _ in range(count):
+            await asyncio.sleep(0)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _, error: errors.append(error))
+        mark_urgent()
+        urgent = [asyncio.create_task(steps()) for _ in range(4)]
+
+        def settle() -> None:
+            for i in range(count):
+                loop.call_soon_threadsafe(settled.append, i)
+
+        await asyncio.gather(asyncio.to_thread(settle), *urgent)
+        while len(settled) < count:
+            await asyncio.sleep(0.01)
+
+    switching = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # the threads take turns as often as they can
+    try:
+        with asyncio.Runner(loop_factory=UrgentFirstLoop) as runner:
+            runner.run(main())
+    finally:
+        sys.setswitchinterval(switching)
+    assert settled == list(range(count))
+    assert errors == []
+
+
+def test_background_work_still_runs_under_a_flood_of_urgent_steps() -> None:
+    """At most `AHEAD` urgent callbacks in a row while background ones wait."""
+    order: list[str] = []
+
+    async def steps(letter: str, count: int) -> None:
+        for _ in range(count):
+            order.append(letter)
+            await asyncio.sleep(0)
+
+    async def main() -> None:
+        calm = task(steps("b", 3), name="calm")
+        await asyncio.sleep(0)
+        mark_urgent()
+        await asyncio.gather(asyncio.create_task(steps("u", 10 * AHEAD)), calm)
+
+    with asyncio.Runner(loop_factory=UrgentFirstLoop) as runner:
+        runner.run(main())
+    assert order.count("b") == 3
+    assert order.index("b", 1) < 2 * AHEAD  # not after the whole flood
+    assert "u" * (AHEAD + 1) not in "".join(order).split("b", 2)[1]
+
+
+async def test_the_writer_thread_settles_a_result_in_the_context_that_asked_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An urgent task's commit wakes it in the urgent lane: the writer thread schedules its
+    result in the asking task's context."""
+    loop = asyncio.get_running_loop()
+    scheduled: list[bool] = []
+    threadsafe = loop.call_soon_threadsafe
+
+    def recording(callback: Any, *args: Any, context: Any = None) -> asyncio.Handle:
+        scheduled.append(context is not None and context.get(URGENT, False))
+        return threadsafe(callback, *args, context=context)
+
+    monkeypatch.setattr(loop, "call_soon_threadsafe", recording)
+    writer = WriterThread("test-writer")
+
+    async def ask(value: int) -> int:
+        return await writer.run(lambda: value)
+
+    try:
+        assert await task(ask(1), name="calm") == 1
+        assert await task(ask(2), name="urgent", urgent=True) == 2
+    finally:
+        writer.close()
+    assert scheduled == [False, True]

@@ -43,7 +43,7 @@ from bot.storage.rows import (
 )
 from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD, URGENT_FIRST
 from bot.storage.writer import WriterThread
-from bot.urgency import background
+from bot.urgency import task
 
 PRAGMAS = (
     "PRAGMA busy_timeout = 5000",
@@ -250,7 +250,7 @@ class SqliteStorage(SqlStorage):
         self._mark_waiters[posting.id] = waiter
         self._marks.put(_Mark(posting.id, living, message_id, time.time(), slot))
         if self._marking is None or self._marking.done():
-            self._marking = background(self._store_marks(), name="outbox-marks")
+            self._marking = task(self._store_marks(), name="outbox-marks")
         await asyncio.shield(waiter)
 
     async def _store_marks(self) -> None:

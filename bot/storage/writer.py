@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import queue
 import threading
 from collections.abc import Callable
@@ -17,7 +18,11 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_Job = tuple[Callable[[], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]
+_Job = tuple[Callable[[], Any], asyncio.Future[Any], asyncio.AbstractEventLoop,
+             contextvars.Context]
+"""The work, its future, the loop it belongs to, and the context of the task that handed it
+over: the result is settled in that context, so an urgent task's commit wakes it in the
+loop's urgent lane (`bot.urgency`), not behind every background callback."""
 
 
 class WriterThread:
@@ -31,7 +36,7 @@ class WriterThread:
         future does not stop work already handed over."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put((work, future, loop))
+        self._jobs.put((work, future, loop, contextvars.copy_context()))
         return future
 
     def close(self) -> None:
@@ -40,13 +45,13 @@ class WriterThread:
 
     def _run(self) -> None:
         while (job := self._jobs.get()) is not None:
-            work, future, loop = job
+            work, future, loop, context = job
             try:
                 outcome: tuple[bool, Any] = (True, work())
             except BaseException as exc:  # handed to the waiting coroutine, raised there
                 outcome = (False, exc)
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
-                loop.call_soon_threadsafe(_settle, future, outcome)
+                loop.call_soon_threadsafe(_settle, future, outcome, context=context)
 
 
 def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
