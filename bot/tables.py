@@ -170,9 +170,8 @@ class TableService:
         self._inflight += 1
         self._idle.clear()
         try:
-            async with self._locks[table_id]:
-                with urgent_meanwhile():
-                    yield
+            async with self._holding(table_id):
+                yield
         finally:
             self._inflight -= 1
             if self._inflight == 0:
@@ -611,10 +610,17 @@ class TableService:
                 log.info("timer %s (%s, table %s) met another process's change; again (%d)",
                          timer.id, timer.kind, timer.table_id, attempt)
 
+    @asynccontextmanager
+    async def _holding(self, table_id: int) -> AsyncIterator[None]:
+        """A table's lock, its holder urgent meanwhile (`bot.urgency`): a click on the table
+        waits for it, so an AI's move must not wait behind the background while it holds it."""
+        async with self._locks[table_id]:
+            with urgent_meanwhile():
+                yield
+
     async def _on_timer(self, timer: Timer) -> None:
-        async with self._locks[timer.table_id]:
-            with urgent_meanwhile():  # a click on this table waits for this lock
-                await self._timer_held(timer)
+        async with self._holding(timer.table_id):
+            await self._timer_held(timer)
 
     async def _timer_held(self, timer: Timer) -> None:
         """A due timer's work, under its table's lock."""

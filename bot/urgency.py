@@ -1,19 +1,19 @@
-"""A member's interaction before the bot's background work: an event loop that runs the steps
-of urgent tasks ahead of the others.
+"""A member's interaction before the bot's background work: an event loop that runs urgent
+callbacks ahead of the others.
 
 Why: asyncio runs whatever is ready first come, first served, and under load most of what is
-ready is background work. In `bench.load` at 200 busy tables one process's loop held a hundred
-ready callbacks and more at once, mostly the outbox's sends and their HTTP callbacks, and every
-step of an interaction waited behind all of them: the first callback's median was 29 ms and
-its p99 182 ms for some 9 ms of work. With the interaction's steps first: 14 and 98 ms, the
-table messages as far behind as before (docs/decisions.md).
+ready is background work. In `bench.load` at 200 busy tables one process's loop held 70 to 137
+ready callbacks at once in its busiest seconds, mostly the outbox's sends and their HTTP
+callbacks, and every step of an interaction waited behind all of them: the first callback's
+median was 29 ms and its p99 182 ms for some 9 ms of work; with urgent steps first, 14 and 98
+ms in the same hour (docs/decisions.md, issue 19).
 
-What is urgent is a task's context: `DeductionBot.connect` marks the gateway's, so everything
-discord.py dispatches from it (every interaction and event) is urgent, and so is a reply that a
-member waits for (the outbox's reply lane). The outbox, the timers (the AI seats' moves), the
-REST pacer and the database's batches run in `background` tasks. Among urgent steps it is
-first come, first served; background steps wait while urgent ones are ready, which at 200
-tables is about a third of the loop's work (`bench.load`'s profile).
+What is urgent is a task's context. `DeductionBot.connect` marks the gateway's task, so all
+discord.py dispatches from it (every interaction and event) is urgent; so are the outbox's
+lane for the answers a member waits for, whoever holds a table's lock (`urgent_meanwhile`: a
+click on that table waits for it) and the shutdown. The outbox, the timers' dispatcher, the
+REST pacer, the lease and the database's batches are background (`task`). A thread hands a
+result back in the context that asked for it (`bot.storage.writer`).
 """
 
 from __future__ import annotations
