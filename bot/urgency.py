@@ -72,13 +72,23 @@ class ReadyQueue(deque[asyncio.Handle]):
 class UrgentFirstLoop(asyncio.SelectorEventLoop):
     """asyncio's selector loop with a `ReadyQueue`. A task's every step, and the wake-up of a
     future it awaits, is scheduled in the task's context, so an urgent task runs ahead of the
-    queued background; so do the timers and I/O callbacks registered in an urgent context
-    (the gateway's socket). asyncio's loop reads `_ready` only through `append`, `popleft`,
-    `len` and `clear` (CPython 3.11–3.13)."""
+    queued background; so do the timers set in an urgent context, and every socket's
+    readiness (`_add_callback`). asyncio's loop reads `_ready` only through `append`, `popleft`,
+    `len` and `clear`, and queues I/O readiness through `_add_callback` (CPython
+    3.11–3.13)."""
 
     def __init__(self, selector: selectors.BaseSelector | None = None) -> None:
         super().__init__(selector)
         self._ready = ReadyQueue()
+
+    def _add_callback(self, handle: asyncio.Handle) -> None:
+        """A socket ready to read or write (and a signal) is handled in the urgent lane: that
+        callback is short, and what a task then does with its data keeps the task's own
+        urgency. In the lane of whoever opened the connection, an interaction's answer from
+        PostgreSQL or Discord was read only after the whole background queue (a pooled
+        connection is opened by whichever task first needs it)."""
+        if not handle._cancelled:
+            self._ready.urgent.append(handle)
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:

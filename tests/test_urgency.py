@@ -4,6 +4,7 @@ interaction's, a reply's) ahead of background work (`bot.urgency`)."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -219,3 +220,57 @@ async def test_the_writer_thread_settles_a_result_in_the_context_that_asked_for_
     finally:
         writer.close()
     assert scheduled == [False, True]
+
+
+class ReadinessAsQueued(UrgentFirstLoop):
+    """The same loop, but a socket's readiness queued by the context it was registered in."""
+
+    def _add_callback(self, handle: asyncio.Handle) -> None:
+        asyncio.SelectorEventLoop._add_callback(self, handle)  # type: ignore[attr-defined]
+
+
+def read_after_background(loop_factory: LoopFactory) -> int:
+    """How many background steps run between a write to a socket and the wake-up of the
+    urgent task reading it, while ten background tasks keep the loop busy; the socket was
+    opened by a background task, as a pooled connection often is."""
+    order: list[str] = []
+
+    async def spin() -> None:
+        for _ in range(60):
+            order.append("b")
+            await asyncio.sleep(0)
+
+    async def main() -> None:
+        opened = await task(asyncio.open_connection(sock=left), name="open")
+        reader, _ = opened
+        mark_urgent()
+
+        async def read() -> None:
+            await reader.read(1)
+            order.append("U")
+
+        reading = asyncio.create_task(read())
+        await asyncio.sleep(0)
+        spinners = [task(spin(), name=f"spin{i}") for i in range(10)]
+
+        async def write() -> None:
+            await asyncio.sleep(0)
+            order.append("w")
+            right.send(b"x")
+
+        await asyncio.gather(reading, task(write(), name="write"), *spinners)
+        opened[1].close()
+
+    left, right = socket.socketpair()
+    try:
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            runner.run(main())
+    finally:
+        right.close()
+    between = "".join(order).split("w", 1)[1].split("U", 1)[0]
+    return len(between)
+
+
+def test_a_sockets_readiness_is_handled_ahead_of_the_background() -> None:
+    assert read_after_background(UrgentFirstLoop) < 10
+    assert read_after_background(ReadinessAsQueued) >= 10  # behind every spinner's step
