@@ -12,8 +12,10 @@ What is urgent is a task's context. `DeductionBot.connect` marks the gateway's t
 discord.py dispatches from it (every interaction and event) is urgent; so are the outbox's
 lane for the answers a member waits for, whoever holds a table's lock (`urgent_meanwhile`: a
 click on that table waits for it) and the shutdown. The outbox, the timers' dispatcher, the
-REST pacer, the lease and the database's batches are background (`task`). A thread hands a
-result back in the context that asked for it (`bot.storage.writer`).
+REST pacer, the lease and the database's batches are background (`task`). A socket's
+readiness is handled at once, and a thread hands a result back in the context that asked for
+it (`bot.storage.writer`): an urgent task's answers from the database or Discord do not wait
+behind the background.
 """
 
 from __future__ import annotations
