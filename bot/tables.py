@@ -620,40 +620,36 @@ class TableService:
 
     async def _on_timer(self, timer: Timer) -> None:
         async with self._holding(timer.table_id):
-            await self._timer_held(timer)
-
-    async def _timer_held(self, timer: Timer) -> None:
-        """A due timer's work, under its table's lock."""
-        table = await self.storage.table(timer.table_id)
-        if table is None or table.status != "playing" or table.paused or not table.state:
-            await self._drop_timers(table, timer)
-            return
-        module = self.module(table)
-        state = module.load(table.state)
-        if timer.seat not in module.waiting_on(state) or timer.key != module.turn_key(state):
-            await self._drop_timers(table, timer)
-            return
-        ref = table.seats[timer.seat]
-        if (timer.kind == "ai") != ref.is_ai:  # the seat changed hands since it was armed
-            await self._drop_timers(table, timer)
-            return
-        if timer.kind == "ai":
-            await self._ai_move(table, state, timer.seat, ref.ai_level or module.idle_level,
-                                done=timer)
-        elif timer.kind == "remind":
-            await self._store(Change(
-                table,
-                letters=await self._reminder(table, timer),
-                timers=TimerPlan(delete=(timer.id,)),
-            ))
-        else:
-            notice = [] if timer.extra.get("continued") else [Letter.post(
-                table.channel_id,
-                Outgoing(content=module.idle_notice(table, state, timer.seat,
-                                                    lang=languages.of(table))),
-            )]
-            await self._ai_move(table, state, timer.seat, module.idle_level, done=timer,
-                                notices=notice)
+            table = await self.storage.table(timer.table_id)
+            if table is None or table.status != "playing" or table.paused or not table.state:
+                await self._drop_timers(table, timer)
+                return
+            module = self.module(table)
+            state = module.load(table.state)
+            if timer.seat not in module.waiting_on(state) or timer.key != module.turn_key(state):
+                await self._drop_timers(table, timer)
+                return
+            ref = table.seats[timer.seat]
+            if (timer.kind == "ai") != ref.is_ai:  # the seat changed hands since it was armed
+                await self._drop_timers(table, timer)
+                return
+            if timer.kind == "ai":
+                await self._ai_move(table, state, timer.seat, ref.ai_level or module.idle_level,
+                                    done=timer)
+            elif timer.kind == "remind":
+                await self._store(Change(
+                    table,
+                    letters=await self._reminder(table, timer),
+                    timers=TimerPlan(delete=(timer.id,)),
+                ))
+            else:
+                notice = [] if timer.extra.get("continued") else [Letter.post(
+                    table.channel_id,
+                    Outgoing(content=module.idle_notice(table, state, timer.seat,
+                                                        lang=languages.of(table))),
+                )]
+                await self._ai_move(table, state, timer.seat, module.idle_level, done=timer,
+                                    notices=notice)
 
     async def _drop_timers(self, table: Table | None, timer: Timer) -> None:
         if table is not None:

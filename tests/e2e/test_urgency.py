@@ -36,7 +36,7 @@ async def test_interactions_and_answers_are_urgent_the_background_is_not(
 ) -> None:
     seen: dict[str, list[bool]] = {}
     for owner, name in ((Languages, "of_member"), (TableService, "on_timer"),
-                        (TableService, "_timer_held"), (Sender, "_run"),
+                        (TableService, "_ai_move"), (Sender, "_run"),
                         (TimerDispatcher, "_run"), (Lease, "_renew"),
                         (SqliteStorage, "_store_marks"), (Transport, "_open")):
         monkeypatch.setattr(owner, name, noting(seen, name, getattr(owner, name)))
@@ -56,7 +56,7 @@ async def test_interactions_and_answers_are_urgent_the_background_is_not(
         await dc.slash(ann, world.channel, "13clues", "add-ai")
         await dc.slash(ann, world.channel, "13clues", "start")
         await dc.settle()
-    urgent = {"of_member", "_timer_held", "answer"}
+    urgent = {"of_member", "_ai_move", "answer"}
     assert set(seen) == urgent | {"on_timer", "_run", "_renew", "_store_marks", "_open",
                                   "letter"}, seen
     for name, urgencies in seen.items():
