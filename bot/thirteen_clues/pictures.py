@@ -51,7 +51,7 @@ from engine.thirteen_clues.deduction import Deduction, solve
 from engine.thirteen_clues.events import GameOver
 from engine.thirteen_clues.state import Question
 from engine.thirteen_clues.views import PlayerView, PublicView
-from engine.thirteen_clues.why import explain
+from engine.thirteen_clues.why import Chains
 
 SUIT_COLOURS: dict[Suit, RGB] = {
     Suit.PURPLE: rgb("#7d4ea8"),
@@ -562,6 +562,7 @@ def casebook_scene(view: PlayerView, deduction: Deduction, *, lang: str = SOURCE
     if deduction.seat != view.seat:
         raise ValueError("The deduction is for another seat.")
     reasons = _whereabouts(view, lang)
+    chains = Chains(view, deduction)
     rows: list[CaseRow] = []
     for suit in suits_in_play(view.options.players):
         cells = []
@@ -573,7 +574,7 @@ def casebook_scene(view: PlayerView, deduction: Deduction, *, lang: str = SOURCE
                     name=card_name(lang, card),
                     status=status,
                     probability=round(deduction.probability(card), 3),
-                    reason=reasons.get(card) or _deduced(view, card, deduction, lang)
+                    reason=reasons.get(card) or _deduced(view, card, chains, lang)
                     if status == "ruled_out" else "",
                 )
             )
@@ -598,10 +599,10 @@ def casebook_scene(view: PlayerView, deduction: Deduction, *, lang: str = SOURCE
     )
 
 
-def _deduced(view: PlayerView, card: str, deduction: Deduction, lang: str = SOURCE) -> str:
+def _deduced(view: PlayerView, card: str, chains: Chains, lang: str = SOURCE) -> str:
     """A ruled-out card the seat does not see: marked deduced, with the answer that proves
     it when one does alone (`casebook why` gives the whole chain)."""
-    why = explain(view, card, solved=deduction)
+    why = chains.explain(card)
     premise = why.premises[0] if len(why.premises) == 1 else None
     if isinstance(premise, Question):
         who = seat_name(view, premise.witness)

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import engine.thirteen_clues.why as why_module
 from engine.thirteen_clues.cards import CARDS
 from engine.thirteen_clues.deduction import bookkeeping, solve
 from engine.thirteen_clues.state import Question
-from engine.thirteen_clues.why import Why, explain, proves, restricted, where
+from engine.thirteen_clues.views import PlayerView
+from engine.thirteen_clues.why import (
+    Chains,
+    Fact,
+    Why,
+    explain,
+    proves,
+    restricted,
+    where,
+)
 from testkit.thirteen_clues import turns_view
 
 
@@ -46,6 +57,29 @@ def test_every_bookkeeping_chain_proves_its_mark(seed: int, players: int) -> Non
                 len(why.premises) == 1 and isinstance(why.premises[0], Question)
                 and why.premises[0].answer == 0
             )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_one_view_s_chains_solve_each_premise_set_once(
+        players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A casebook explains every deduced card with one `Chains`: the same chains as each
+    card explained alone, and no set of premises solved twice."""
+    solved: list[tuple[int, ...]] = []
+    real = why_module.restricted
+
+    def counted(view: PlayerView, premises: tuple[Fact, ...]) -> PlayerView:
+        solved.append(tuple(id(p) for p in premises))
+        return real(view, premises)
+
+    for seed in range(4):
+        view = turns_view(seed, players)
+        alone = {card: explain(view, card) for card in CARDS}
+        solved.clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(why_module, "restricted", counted)
+            chains = Chains(view)
+            assert {card: chains.explain(card) for card in CARDS} == alone
+        assert len(solved) == len(set(solved)), (seed, players)
 
 
 def test_a_chain_that_claims_too_much_is_refused() -> None:
