@@ -55,6 +55,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import os
 import random
 import resource
@@ -674,7 +675,8 @@ class Run:
             f" p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms",
             f"  member's action → last DM it caused: {_ms(self.delays.action_dm)}; any "
             f"change → last DM: {_ms(self.delays.change_dm)}",
-            f"  member's action → their own last DM: {_ms(self.delays.own_dm)}; any change → "
+            f"  member's action → their own last DM: {_ms(self.delays.own_dm)}"
+            + opening(self.delays) + "; any change → "
             f"the table message shows it: {_ms(self.delays.table)}, "
             f"{sum(1 for x in self.delays.table if x > TABLE_BEHIND)} more than "
             f"{TABLE_BEHIND:g} s behind; letters still pending at the end (counted as sent "
@@ -714,7 +716,8 @@ class Run:
                 f"  made {st.kinds}",
                 "  INTERACTION_CREATE → first callback, bot side: "
                 + spread([x * 1000 for x in st.bot_side], "ms") + f" (n={len(st.bot_side)})",
-                f"  member's action → their own last DM: {_ms(st.delays.own_dm)}; any change "
+                f"  member's action → their own last DM: {_ms(st.delays.own_dm)}"
+                + opening(st.delays) + "; any change "
                 f"→ the table message shows it: {_ms(st.delays.table)}, "
                 f"{sum(1 for x in st.delays.table if x > TABLE_BEHIND)} more than "
                 f"{TABLE_BEHIND:g} s behind; still pending at the end: {st.delays.unsent}",
@@ -768,6 +771,11 @@ class Delays:
     own_dm: list[float] = field(default_factory=list)
     """A member's interaction → the last DM its change sent that member (issue 21: the
     acting member's own DMs come first when the budget is short)."""
+    own_dm_opening: list[float] = field(default_factory=list)
+    """Those of `own_dm` whose member's DM channel was not open yet when they acted: the DM
+    waited for its opening (discord.py opens them one at a time, `bot.transport.OPENING`)."""
+    own_dm_open: list[float] = field(default_factory=list)
+    """The others of `own_dm`: the member's DM channel was open."""
     change_dm: list[float] = field(default_factory=list)
     """Any change → its last DM."""
     table: list[float] = field(default_factory=list)
@@ -777,6 +785,14 @@ class Delays:
     unsent: int = 0
     """Letters (of the changes measured) still pending when the run ended: counted as
     arriving then."""
+
+
+def opening(delays: Delays) -> str:
+    """What of the own DMs' delay is the wait for DM channels: those that waited, apart."""
+    if not delays.own_dm_opening:
+        return " (none waited for its DM channel to open)"
+    return (f" (waiting for the member's DM channel to open: {_ms(delays.own_dm_opening)}; "
+            f"the channel open: {_ms(delays.own_dm_open)})")
 
 
 def dm_delays(rows: Sequence[Sequence[Any]], dc: DiscordStandIn, dispatched: dict[int, float],
@@ -814,9 +830,12 @@ def dm_delays(rows: Sequence[Sequence[Any]], dc: DiscordStandIn, dispatched: dic
             if dest.startswith("i:") and int(dest[2:]) in dispatched:
                 when = dispatched[int(dest[2:])]
                 out.action_dm.append(max(arrivals.values()) - when)
-                own = arrivals.get(f"u:{users.get(int(dest[2:]))}")
+                user = users.get(int(dest[2:]), 0)
+                own = arrivals.get(f"u:{user}")
                 if own is not None:
                     out.own_dm.append(own - when)
+                    opened = dc.dm_opened.get(user, math.inf) <= when
+                    (out.own_dm_open if opened else out.own_dm_opening).append(own - when)
     out.unsent = sum(1 for row in rows if row[6] == "pending" and row[2] >= since)
     return out
 

@@ -198,6 +198,9 @@ class DiscordStandIn:
         self.channels: dict[int, Channel] = {}
         self.messages: list[Message] = []
         self._messages: dict[int, Message] = {}
+        self.dm_opened: dict[int, float] = {}
+        """When the bot first opened each user's DM channel (wall clock): a DM to a member waits
+        for it (`bench.load`)."""
         self._stamps: dict[int, int] = {}
         self._stamp = 0
         self.interactions: list[InteractionResult] = []
@@ -1637,6 +1640,7 @@ class DiscordStandIn:
         rid = int((req.body or {}).get("recipient_id", 0))
         if rid not in self.users:
             return self._error(req, 400, 50035, "Invalid Form Body", detail=" (unknown recipient)")
+        self.dm_opened.setdefault(rid, time.time())
         return self._json(self._channel_payload(self.channels[self.dm_channel_id(rid)]))
 
     # ------------------------------------------------------------------ REST: commands
