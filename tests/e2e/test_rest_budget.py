@@ -104,6 +104,7 @@ async def test_a_members_dm_channel_is_opened_once_across_restarts(world: World)
         await dc.slash(bea, world.channel, "13clues", "join")
         await dc.settle()
     assert _opened(world) == 2  # as they sat down
+    assert set(dc.dm_opened) == {ann.id, bea.id}  # when: `bench.load`'s own-DM figure
     async with world.running():  # a restart: the DM channels are read from the database
         await dc.slash(ann, world.channel, "13clues", "start")
         await dc.settle()
