@@ -33,10 +33,12 @@ Printed for each N: interactions per second; INTERACTION_CREATE → the bot's fi
 (median, p99, max; the stand-in's clock), overall and per game; a member's action → the last
 DM it caused (p99, matched through the stored outbox: the reply and the DMs of one change
 share its commit); any stored change → its last DM (p99); a member's action → their own
-last DM (p99); any change → the table message showing it (p99, and how many were more than
-5 s behind); the bot's CPU per applied action; its resident memory per active table; the
-interactions past Discord's 3 s or never answered; and the requests under Discord's global
-limit, which the stand-in enforces (50 a second per token):
+last DM (p99; and apart, those that waited for the member's DM channel to open, as every
+new member's first DM does, and the others); any change → the table message showing it
+(p99, and how many were more than 5 s behind); the bot's CPU per applied action; its
+resident memory per active table; the interactions past Discord's 3 s or never answered; and
+the requests under Discord's global limit, which the stand-in enforces (50 a second per
+token):
 `REST under the global limit: X/s (peak Y/s), Z per turn, 429s: W`, with what they were (DM
 channels opened, posts and edits in the tables' channels and in DMs); and issue 21's targets,
 each said met or NOT met. Then the same for the part of the run after the ramp (steady play:
