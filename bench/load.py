@@ -678,7 +678,7 @@ class Run:
             f"  member's action → last DM it caused: {_ms(self.delays.action_dm)}; any "
             f"change → last DM: {_ms(self.delays.change_dm)}",
             f"  member's action → their own last DM: {_ms(self.delays.own_dm)}"
-            + opening(self.delays) + "; any change → "
+            + own_dm_channels(self.delays) + "; any change → "
             f"the table message shows it: {_ms(self.delays.table)}, "
             f"{sum(1 for x in self.delays.table if x > TABLE_BEHIND)} more than "
             f"{TABLE_BEHIND:g} s behind; letters still pending at the end (counted as sent "
@@ -719,7 +719,7 @@ class Run:
                 "  INTERACTION_CREATE → first callback, bot side: "
                 + spread([x * 1000 for x in st.bot_side], "ms") + f" (n={len(st.bot_side)})",
                 f"  member's action → their own last DM: {_ms(st.delays.own_dm)}"
-                + opening(st.delays) + "; any change "
+                + own_dm_channels(st.delays) + "; any change "
                 f"→ the table message shows it: {_ms(st.delays.table)}, "
                 f"{sum(1 for x in st.delays.table if x > TABLE_BEHIND)} more than "
                 f"{TABLE_BEHIND:g} s behind; still pending at the end: {st.delays.unsent}",
@@ -775,7 +775,9 @@ class Delays:
     acting member's own DMs come first when the budget is short)."""
     own_dm_opening: list[float] = field(default_factory=list)
     """Those of `own_dm` whose member's DM channel was not open yet when they acted: the DM
-    waited for its opening (discord.py opens them one at a time, `bot.transport.OPENING`)."""
+    waited for its opening (see `bot.transport.OPENING`). One whose channel this run's
+    stand-in never opened counts here too: each run starts from a fresh stand-in and
+    database, so it is still waiting for it."""
     own_dm_open: list[float] = field(default_factory=list)
     """The others of `own_dm`: the member's DM channel was open."""
     change_dm: list[float] = field(default_factory=list)
@@ -789,8 +791,10 @@ class Delays:
     arriving then."""
 
 
-def opening(delays: Delays) -> str:
+def own_dm_channels(delays: Delays) -> str:
     """What of the own DMs' delay is the wait for DM channels: those that waited, apart."""
+    if not delays.own_dm:
+        return ""
     if not delays.own_dm_opening:
         return " (none waited for its DM channel to open)"
     return (f" (waiting for the member's DM channel to open: {_ms(delays.own_dm_opening)}; "

@@ -10,23 +10,23 @@ from bench.load import dm_delays
 
 
 def test_own_dms_are_split_by_whether_their_channel_was_open() -> None:
-    # two changes, each answered (i:) and DMing its member (u:) at t = 12 s
+    # two changes, each answered (i:) and DMing its member (u:): 3 s and 4 s after they acted
     rows = [
         (1, 1, 10.0, "i:100", None, 10.5, "sent"),
         (2, 1, 10.0, "u:7", 501, 12.0, "sent"),
         (3, 2, 10.0, "i:200", None, 10.5, "sent"),
-        (4, 2, 10.0, "u:8", 502, 12.0, "sent"),
+        (4, 2, 10.0, "u:8", 502, 13.0, "sent"),
     ]
     dc = SimpleNamespace(
-        _messages={501: SimpleNamespace(created_at=12.0), 502: SimpleNamespace(created_at=12.0)},
+        _messages={501: SimpleNamespace(created_at=12.0), 502: SimpleNamespace(created_at=13.0)},
         dm_opened={7: 5.0, 8: 11.0},  # 7's channel was open when they acted at 9 s; 8's not
     )
-    delays = dm_delays(rows, cast(Any, dc), dispatched={100: 9.0, 200: 9.0},
-                       users={100: 7, 200: 8}, end=20.0)
-    assert delays.own_dm == [3.0, 3.0]
-    assert delays.own_dm_open == [3.0] and delays.own_dm_opening == [3.0]
-    # never opened: the DM waited for it
-    dc.dm_opened = {7: 5.0}
-    delays = dm_delays(rows, cast(Any, dc), dispatched={100: 9.0, 200: 9.0},
-                       users={100: 7, 200: 8}, end=20.0)
-    assert len(delays.own_dm_opening) == 1 and len(delays.own_dm_open) == 1
+
+    def split() -> tuple[list[float], list[float], list[float]]:
+        delays = dm_delays(rows, cast(Any, dc), dispatched={100: 9.0, 200: 9.0},
+                           users={100: 7, 200: 8}, end=20.0)
+        return delays.own_dm, delays.own_dm_open, delays.own_dm_opening
+
+    assert split() == ([3.0, 4.0], [3.0], [4.0])
+    dc.dm_opened = {7: 9.5}  # opened after 7 acted; 8's never: both waited
+    assert split() == ([3.0, 4.0], [], [3.0, 4.0])

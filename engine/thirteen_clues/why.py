@@ -81,10 +81,11 @@ class Chains:
         return Why(card, mark, premises=self._facts(kept))
 
     def _holds(self, card: str, mark: Status, premises: tuple[int, ...]) -> bool:
+        """`_holds`, each set solved once (its places ascend: `restricted` keeps the order)."""
         result = self._solves.get(premises)
         if result is None:
             result = self._solves[premises] = solve(restricted(self.view, self._facts(premises)))
-        return result.total > 0 and result.status(card) == mark
+        return _reaches(result, card, mark)
 
     def _facts(self, places: tuple[int, ...]) -> tuple[Fact, ...]:
         return tuple(self.facts[i] for i in places)
@@ -152,7 +153,12 @@ def visible_part(view: PlayerView, question: Question) -> int:
 
 
 def _holds(view: PlayerView, card: str, mark: Status, premises: tuple[Fact, ...]) -> bool:
-    result = solve(restricted(view, premises))
+    return _reaches(solve(restricted(view, premises)), card, mark)
+
+
+def _reaches(result: Deduction, card: str, mark: Status) -> bool:
+    """A deduction from some premises gives the card its mark (and those premises allow a
+    deal at all)."""
     return result.total > 0 and result.status(card) == mark
 
 

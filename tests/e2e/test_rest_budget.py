@@ -104,9 +104,13 @@ async def test_a_members_dm_channel_is_opened_once_across_restarts(world: World)
         await dc.slash(bea, world.channel, "13clues", "join")
         await dc.settle()
     assert _opened(world) == 2  # as they sat down
-    assert set(dc.dm_opened) == {ann.id, bea.id}  # when: `bench.load`'s own-DM figure
+    opened = dict(dc.dm_opened)  # when each first opened: `bench.load`'s own-DM figure
+    assert set(opened) == {ann.id, bea.id}
     async with world.running():  # a restart: the DM channels are read from the database
         await dc.slash(ann, world.channel, "13clues", "start")
         await dc.settle()
         assert dc.dms(ann) and dc.dms(bea)  # the deal went out
-    assert _opened(world) == 2
+        assert _opened(world) == 2
+        assert world.bot is not None  # opened again: the stand-in keeps the first time
+        await world.bot.http.start_private_message(ann.id)
+    assert dc.dm_opened == opened
