@@ -116,7 +116,8 @@ def figures(name: str, result: Run, server_cpu: float | None = None) -> str:
     return (
         f"{name}: {result.rate:.1f} interactions/s ({result.interactions} in "
         f"{result.seconds:.0f} s); first callback median {statistics.median(ms):.1f} ms, "
-        f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms; bot CPU per interaction "
+        f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms{by_process(result)}; bot CPU per "
+        "interaction "
         f"{result.cpu / max(1, result.interactions) * 1000:.2f} ms (per process: "
         f"{', '.join(f'{x:.2f}' for x in per)} ms); stand-in "
         f"{result.rest_window / result.seconds:.1f} requests/s, peak {result.rest_peak}/s, 429s "
@@ -137,6 +138,16 @@ def figures(name: str, result: Run, server_cpu: float | None = None) -> str:
             for kind, xs in sorted(result.by_kind.items(), key=lambda kv: -pct(kv[1], 0.99))[:5])
         + "".join(f"\n    bot: {e[:240]}" for e in result.bot_errors[:3])
         + "".join(f"\n    violation: {v[:400]}" for v in result.violations[:3]))
+
+
+def by_process(result: Run) -> str:
+    """Each process's first-callback p99 in a cluster: which one sets the tail (shard 0's
+    answers every DM's interactions)."""
+    if len(result.bot_side_by_process) < 2:
+        return ""
+    return " (p99 by process: " + ", ".join(
+        f"{pct([x * 1000 for x in xs], 0.99):.1f} ms of {len(xs)}"
+        for xs in result.bot_side_by_process) + ")"
 
 
 def load_average() -> str:

@@ -656,6 +656,9 @@ class Run:
     """Acknowledged (a defer) in time, but the answer itself came after ANSWER_TIMEOUT."""
     cpu_by_process: list[float] = field(default_factory=list)
     """Each bot process's CPU (`cpu` is their sum)."""
+    bot_side_by_process: list[list[float]] = field(default_factory=list)
+    """`bot_side` of the interactions each bot process answered (shard 0's takes every
+    DM's)."""
     steady: Steady | None = None
     """The figures after the ramp (None: the run ended before its last table opened)."""
     ramp: float = 0.0
@@ -1003,8 +1006,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         figures = driver.figures
         recs = figures.interactions
         latencies = [r.latency for r in recs if r.latency is not None]
-        left = {i: at for path in callbacks if path.exists()
-                for i, at in probe.read(path).items()}
+        answered = [probe.read(path) if path.exists() else {} for path in callbacks]
+        left = {i: at for each in answered for i, at in each.items()}
         bot_side = [left[r.id] - r.dispatched_at for r in recs if r.id in left]
         actions = query(ACTIONS)[0][0]
         turns = count_turns()
@@ -1036,6 +1039,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             violations=list(dc.violations), errors=figures.driver_errors,
             bot_errors=[e for p in procs for e in p.error_lines()],
             cpu_by_process=cpus,
+            bot_side_by_process=[[each[r.id] - r.dispatched_at for r in recs if r.id in each]
+                                 for each in answered],
             by_kind=by_kind(figures.kinds, recs, left),
             by_game={
                 game: [left[r.id] - r.dispatched_at for r in recs if r.id in left
