@@ -1,11 +1,13 @@
-"""`bench.load`'s own-DM figure tells a DM that waited for its member's DM channel to open
-from one whose channel was open: at 200 tables opening together the first kind set the p99."""
+"""Figures the benchmarks print: `bench.load`'s own DMs, told apart by whether they waited
+for their member's DM channel to open (at 200 tables opening together those set the p99), and
+`bench.cluster`'s first callback for each process."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 from typing import Any, cast
 
+from bench.cluster import by_process
 from bench.load import dm_delays
 
 
@@ -30,3 +32,9 @@ def test_own_dms_are_split_by_whether_their_channel_was_open() -> None:
     assert split() == ([3.0, 4.0], [3.0], [4.0])
     dc.dm_opened = {7: 9.5}  # opened after 7 acted; 8's never: both waited
     assert split() == ([3.0, 4.0], [], [3.0, 4.0])
+
+
+def test_a_cluster_s_first_callbacks_are_also_given_for_each_process() -> None:
+    run = SimpleNamespace(bot_side_by_process=[[0.001] * 99 + [0.030], [0.002] * 50])
+    assert by_process(cast(Any, run)) == " (p99 by process: 30.0 ms of 100, 2.0 ms of 50)"
+    assert by_process(cast(Any, SimpleNamespace(bot_side_by_process=[[0.001]]))) == ""
