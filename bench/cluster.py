@@ -116,9 +116,9 @@ def figures(name: str, result: Run, server_cpu: float | None = None) -> str:
     return (
         f"{name}: {result.rate:.1f} interactions/s ({result.interactions} in "
         f"{result.seconds:.0f} s); first callback median {statistics.median(ms):.1f} ms, "
-        f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms{by_process(result)}; bot CPU per "
-        "interaction "
-        f"{result.cpu / max(1, result.interactions) * 1000:.2f} ms (per process: "
+        f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms{by_process(result)}; "
+        f"bot CPU per interaction {result.cpu / max(1, result.interactions) * 1000:.2f} ms "
+        "(per process: "
         f"{', '.join(f'{x:.2f}' for x in per)} ms); stand-in "
         f"{result.rest_window / result.seconds:.1f} requests/s, peak {result.rest_peak}/s, 429s "
         f"{result.rest_429}; unanswered {result.unanswered}, bot errors "

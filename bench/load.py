@@ -773,16 +773,15 @@ class Delays:
 
     action_dm: list[float] = field(default_factory=list)
     """A member's interaction → the last DM its change caused (to anyone)."""
-    own_dm: list[float] = field(default_factory=list)
-    """A member's interaction → the last DM its change sent that member (issue 21: the
-    acting member's own DMs come first when the budget is short)."""
-    own_dm_opening: list[float] = field(default_factory=list)
-    """Those of `own_dm` whose member's DM channel was not open yet when they acted: the DM
-    waited for its opening (see `bot.transport.OPENING`). One whose channel this run's
-    stand-in never opened counts here too: each run starts from a fresh stand-in and
-    database, so it is still waiting for it."""
     own_dm_open: list[float] = field(default_factory=list)
-    """The others of `own_dm`: the member's DM channel was open."""
+    """A member's interaction → the last DM its change sent that member, their DM channel
+    open when they acted (issue 21: the acting member's own DMs come first when the budget
+    is short)."""
+    own_dm_opening: list[float] = field(default_factory=list)
+    """The same for a member whose DM channel was not open yet: the DM waited for its
+    opening (see `bot.transport.OPENING`). One whose channel this run's stand-in never
+    opened counts here too: each run starts from a fresh stand-in and database, so it is
+    still waiting for it."""
     change_dm: list[float] = field(default_factory=list)
     """Any change → its last DM."""
     table: list[float] = field(default_factory=list)
@@ -792,6 +791,11 @@ class Delays:
     unsent: int = 0
     """Letters (of the changes measured) still pending when the run ended: counted as
     arriving then."""
+
+    @property
+    def own_dm(self) -> list[float]:
+        """Every member's own DM, their channel open or not."""
+        return self.own_dm_open + self.own_dm_opening
 
 
 def own_dm_channels(delays: Delays) -> str:
@@ -842,7 +846,6 @@ def dm_delays(rows: Sequence[Sequence[Any]], dc: DiscordStandIn, dispatched: dic
                 user = users.get(int(dest[2:]), 0)
                 own = arrivals.get(f"u:{user}")
                 if own is not None:
-                    out.own_dm.append(own - when)
                     opened = dc.dm_opened.get(user, math.inf) <= when
                     (out.own_dm_open if opened else out.own_dm_opening).append(own - when)
     out.unsent = sum(1 for row in rows if row[6] == "pending" and row[2] >= since)
@@ -1008,7 +1011,11 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         latencies = [r.latency for r in recs if r.latency is not None]
         answered = [probe.read(path) if path.exists() else {} for path in callbacks]
         left = {i: at for each in answered for i, at in each.items()}
-        bot_side = [left[r.id] - r.dispatched_at for r in recs if r.id in left]
+
+        def bot_side_of(sent: Mapping[int, float]) -> list[float]:
+            return [sent[r.id] - r.dispatched_at for r in recs if r.id in sent]
+
+        bot_side = bot_side_of(left)
         actions = query(ACTIONS)[0][0]
         turns = count_turns()
         offset = time.time() - dc.now()
@@ -1039,8 +1046,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             violations=list(dc.violations), errors=figures.driver_errors,
             bot_errors=[e for p in procs for e in p.error_lines()],
             cpu_by_process=cpus,
-            bot_side_by_process=[[each[r.id] - r.dispatched_at for r in recs if r.id in each]
-                                 for each in answered],
+            bot_side_by_process=[bot_side_of(each) for each in answered],
             by_kind=by_kind(figures.kinds, recs, left),
             by_game={
                 game: [left[r.id] - r.dispatched_at for r in recs if r.id in left
