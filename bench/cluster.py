@@ -141,13 +141,16 @@ def figures(name: str, result: Run, server_cpu: float | None = None) -> str:
 
 
 def by_process(result: Run) -> str:
-    """Each process's first-callback p99 in a cluster: which one sets the tail (shard 0's
-    answers every DM's interactions)."""
-    if len(result.bot_side_by_process) < 2:
-        return ""
-    return " (p99 by process: " + ", ".join(
-        f"{pct([x * 1000 for x in xs], 0.99):.1f} ms of {len(xs)}"
-        for xs in result.bot_side_by_process) + ")"
+    """Each process's first-callback p99 in a cluster (which one sets the tail), and the DM
+    interactions' (in a cluster, those on another shard's table are handed over)."""
+    processes = "" if len(result.bot_side_by_process) < 2 else "by process: " + ", ".join(
+        p99_of(xs) for xs in result.bot_side_by_process) + "; "
+    return f" (p99 {processes}in DMs: {p99_of(result.bot_side_dms)})"
+
+
+def p99_of(seconds: Sequence[float]) -> str:
+    return f"{pct([x * 1000 for x in seconds], 0.99):.1f} ms of {len(seconds)}" if seconds \
+        else "none"
 
 
 def load_average() -> str:

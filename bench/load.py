@@ -659,6 +659,9 @@ class Run:
     bot_side_by_process: list[list[float]] = field(default_factory=list)
     """`bot_side` of the interactions each bot process answered (shard 0's takes every
     DM's)."""
+    bot_side_dms: list[float] = field(default_factory=list)
+    """`bot_side` of the interactions in DMs (in a cluster, shard 0's process hands those on
+    another shard's table over: `bot.handover`)."""
     steady: Steady | None = None
     """The figures after the ramp (None: the run ended before its last table opened)."""
     ramp: float = 0.0
@@ -1012,8 +1015,10 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         answered = [probe.read(path) if path.exists() else {} for path in callbacks]
         left = {i: at for each in answered for i, at in each.items()}
 
-        def bot_side_of(sent: Mapping[int, float]) -> list[float]:
-            return [sent[r.id] - r.dispatched_at for r in recs if r.id in sent]
+        def bot_side_of(sent: Mapping[int, float], dms: bool | None = None) -> list[float]:
+            """`dms`: only the interactions in DMs (True) or in servers (False)."""
+            return [sent[r.id] - r.dispatched_at for r in recs if r.id in sent
+                    and (dms is None or (r.guild_id is None) == dms)]
 
         bot_side = bot_side_of(left)
         actions = query(ACTIONS)[0][0]
@@ -1047,6 +1052,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             bot_errors=[e for p in procs for e in p.error_lines()],
             cpu_by_process=cpus,
             bot_side_by_process=[bot_side_of(each) for each in answered],
+            bot_side_dms=bot_side_of(left, dms=True),
             by_kind=by_kind(figures.kinds, recs, left),
             by_game={
                 game: [left[r.id] - r.dispatched_at for r in recs if r.id in left

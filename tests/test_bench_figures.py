@@ -34,7 +34,10 @@ def test_own_dms_are_split_by_whether_their_channel_was_open() -> None:
     assert split() == ([3.0, 4.0], [], [3.0, 4.0])
 
 
-def test_a_cluster_s_first_callbacks_are_also_given_for_each_process() -> None:
-    run = SimpleNamespace(bot_side_by_process=[[0.001] * 99 + [0.030], [0.002] * 50])
-    assert by_process(cast(Any, run)) == " (p99 by process: 30.0 ms of 100, 2.0 ms of 50)"
-    assert by_process(cast(Any, SimpleNamespace(bot_side_by_process=[[0.001]]))) == ""
+def test_a_cluster_s_first_callbacks_are_also_given_for_each_process_and_in_dms() -> None:
+    run = SimpleNamespace(bot_side_by_process=[[0.001] * 99 + [0.030], [0.002] * 50],
+                          bot_side_dms=[0.004] * 10)
+    assert by_process(cast(Any, run)) == (
+        " (p99 by process: 30.0 ms of 100, 2.0 ms of 50; in DMs: 4.0 ms of 10)")
+    one = SimpleNamespace(bot_side_by_process=[[0.001]], bot_side_dms=[])
+    assert by_process(cast(Any, one)) == " (p99 in DMs: none)"
