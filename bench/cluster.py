@@ -142,7 +142,7 @@ def figures(name: str, result: Run, server_cpu: float | None = None) -> str:
 
 def by_process(result: Run) -> str:
     """Each process's first-callback p99 in a cluster (which one sets the tail), and the DM
-    interactions' (in a cluster, those on another shard's table are handed over)."""
+    interactions' (Discord sends them all to shard 0)."""
     processes = "" if len(result.bot_side_by_process) < 2 else "by process: " + ", ".join(
         p99_of(xs) for xs in result.bot_side_by_process) + "; "
     return f" (p99 {processes}in DMs: {p99_of(result.bot_side_dms)})"

@@ -660,8 +660,8 @@ class Run:
     """`bot_side` of the interactions each bot process answered (shard 0's takes every
     DM's)."""
     bot_side_dms: list[float] = field(default_factory=list)
-    """`bot_side` of the interactions in DMs (in a cluster, shard 0's process hands those on
-    another shard's table over: `bot.handover`)."""
+    """`bot_side` of the interactions in DMs (in a cluster, shard 0's process answers them
+    all)."""
     steady: Steady | None = None
     """The figures after the ramp (None: the run ended before its last table opened)."""
     ramp: float = 0.0

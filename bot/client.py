@@ -20,7 +20,6 @@ from bot.collector import unlink_interaction
 from bot.components import not_routed, routed
 from bot.config import Config
 from bot.drawings import Drawings
-from bot.handover import Handover
 from bot.i18n import tr
 from bot.interactions import answer, expired, language_of, unchanged
 from bot.languages import Languages
@@ -82,8 +81,6 @@ class DeductionBot(commands.AutoShardedBot):
     languages: Languages
     world: WorldChanges
     """What happens to tables when their channel, server or members change."""
-    handover: Handover
-    """Where a DM click is played in a cluster."""
 
     def __init__(self, config: Config, games: Sequence[AnyGame] | None = None) -> None:
         intents = discord.Intents.none()
@@ -162,11 +159,6 @@ class DeductionBot(commands.AutoShardedBot):
         )
         self.timers = TimerDispatcher(storage, self.tables.on_timer)
         await storage.listen(self._wake)  # another process's letters and timers
-        parsers = self._connection.parsers
-        self.handover = Handover(storage, parsers["INTERACTION_CREATE"],
-                                 {g.prefix for g in self.games.values()})
-        if self.config.shard_ids is not None:  # a cluster: DM clicks to their table's shard
-            parsers["INTERACTION_CREATE"] = self.handover.arrived
         self.drawings.warm()
         for extension in ("cogs.general", "bot.world", *(g.extension for g in self.games.values())):
             await self.load_extension(extension)
@@ -180,7 +172,6 @@ class DeductionBot(commands.AutoShardedBot):
             await warming  # the worker imported the games meanwhile: no first move waits
         self.sender.start()
         self.timers.start()
-        await storage.take_clicks(self.handover.heard)  # last: they are played at once
         self._lease.keep(lambda: asyncio.ensure_future(self.close()))
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:

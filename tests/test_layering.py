@@ -151,7 +151,7 @@ def shell_layers() -> tuple[tuple[str, tuple[str, ...]], ...]:
                          "bot.reasons", "bot.parsed", "bot.collector", "bot.turns",
                          "bot.urgency")),
         ("transport", ("bot.pacing", "bot.drawings", "bot.transport")),
-        ("storage", ("bot.storage", "bot.lease", "bot.languages", "bot.handover")),
+        ("storage", ("bot.storage", "bot.lease", "bot.languages")),
         ("outbox and timers", ("bot.outbox", "bot.timers")),
         ("table service", ("bot.plug", "bot.components", "bot.news", "bot.spectators",
                            "bot.tables", "bot.world_changes")),

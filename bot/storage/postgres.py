@@ -25,18 +25,9 @@ import contextlib
 import functools
 import itertools
 import json
-import logging
 import re
 import time
-from collections.abc import (
-    AsyncIterator,
-    Awaitable,
-    Callable,
-    Collection,
-    Iterable,
-    Mapping,
-    Sequence,
-)
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
@@ -58,7 +49,6 @@ from bot.storage.rows import (
     timer_payload,
 )
 from bot.storage.schema import LEASE, MIGRATIONS, NOT_HELD, URGENT_FIRST, postgres
-from bot.urgency import urgent_meanwhile
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -66,7 +56,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 Con: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 """A pooled connection (asyncpg's classes are generic only in its stubs)."""
-log = logging.getLogger(__name__)
 
 LOCKS = 0x44454454
 """The advisory lock namespace of this bot ("DEDT"); with two int keys, pg_locks shows it
@@ -97,20 +86,6 @@ version and the writing process's `holder` (`TableCache.heard`)."""
 LANGUAGES = "deduction_languages"
 """The NOTIFY channel of writes of a member's languages; the payload is the member's id and
 the writing process's `holder`."""
-CLICKS = "deduction_clicks_"
-"""The NOTIFY channels of DM clicks handed over (`hand_over`): `deduction_clicks_<shard>` is
-heard by the process playing that shard; the payload is the interaction as the gateway sent
-it."""
-CLICK_LOCKS = 0x44454457
-"""The namespace of one lock per shard, held by the session that hears that shard's clicks
-(`take_clicks`): a click is handed over only to a shard whose lock is held, so to a process
-that is alive and listening."""
-TAKERS_FRESH = 1.0
-"""Seconds the shards that take clicks are known without asking again. A process that died
-within that time may be handed a click nobody plays: its member sees "This interaction
-failed", as for a click that reached a process as it died."""
-NOTIFY_LIMIT = 7999
-"""PostgreSQL's largest NOTIFY payload in bytes: a larger click is played where it arrived."""
 LIVING_HOLDER = "pid:"
 """A process holding the lease names its claims after its lease's session (`pid:<backend
 pid>`): once that session is gone (the process died), its claims pass on at once."""
@@ -121,9 +96,6 @@ def gone(holder: str) -> str:
     return (f"({holder} LIKE '{LIVING_HOLDER}%' AND substr({holder}, {len(LIVING_HOLDER) + 1})"
             "::int NOT IN (SELECT pid FROM pg_stat_activity))")
 
-
-GUILDS_KEPT = 100_000
-"""Tables whose server `_guild_of` keeps at most (then it starts again)."""
 
 FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 """What a database or connection failure raises; a change that meets one is not stored."""
@@ -172,10 +144,6 @@ class PostgresStorage(SqlStorage):
         self._lease: asyncpg.Connection[asyncpg.Record] | None = None
         """The session that holds the lease's advisory locks, kept apart from the pool."""
         self._listener: asyncpg.Connection[asyncpg.Record] | None = None
-        self._guilds: dict[int, int] = {}
-        """Table id → its server's id (`_guild_of`)."""
-        self._click_takers: frozenset[int] = frozenset()
-        self._takers_at = -TAKERS_FRESH
 
     @property
     def _cluster(self) -> tuple[tuple[int, ...], int] | None:
@@ -266,11 +234,7 @@ class PostgresStorage(SqlStorage):
         first by the channel's shard's process (`_sendable_at`), which learns of them here.
         A member's languages written anywhere move their `language_mark`; a table's row
         changed anywhere drops an older copy here, so a click shows the kept copy without a
-        round trip (`recent_table`). Its connection is opened urgent: asyncpg schedules each
-        notification's callback in the context its socket's reader was added in, and a
-        background one's waited behind the whole background lane (`bot.urgency`) while a DM
-        click handed over (`take_clicks`) waited in it: that click's p99 was twice the
-        others' (`bench.cluster`)."""
+        round trip (`recent_table`)."""
         loop = asyncio.get_running_loop()
         last = -FOREIGN_WAKE
         coming = False
@@ -304,8 +268,7 @@ class PostgresStorage(SqlStorage):
             self.hears = False
 
         try:
-            with urgent_meanwhile():  # what it hears is scheduled in its readiness's context
-                self._listener = await asyncpg.connect(self.url)
+            self._listener = await asyncpg.connect(self.url)
             await self._listener.add_listener(WAKE, lambda *a: woken(str(a[-1])))
             await self._listener.add_listener(LANGUAGES, lambda *a: language(str(a[-1])))
             await self._listener.add_listener(TABLES, lambda *a: table(str(a[-1])))
@@ -314,70 +277,6 @@ class PostgresStorage(SqlStorage):
         self._listener.add_termination_listener(deaf)
         self._tables.clear()  # what others wrote before this process heard of it
         self.hears = True
-
-    async def take_clicks(self, take: Callable[[str], None]) -> None:
-        """LISTEN for the clicks handed over to this process's shards, then take each
-        shard's click lock, on the listener's session: from then until that session ends,
-        other processes hand them over. Taken last in a start-up (a click handed over is
-        played at once), and only if the shard's lease is this process's."""
-        cluster, listener = self._cluster, self._listener
-        if cluster is None or listener is None:
-            return
-        try:
-            for shard in cluster[0]:
-                await listener.add_listener(f"{CLICKS}{shard}", lambda *a: take(str(a[-1])))
-                if not await listener.fetchval("SELECT pg_try_advisory_lock($1, $2)",
-                                               CLICK_LOCKS, shard):
-                    # a dead session of this shard, not yet gone: its clicks are played
-                    # where they arrive until this process starts again
-                    log.warning("another session holds shard %d's clicks", shard)
-        except FAILURES as exc:
-            raise StorageError(f"cannot reach the PostgreSQL database: {exc}") from exc
-
-    async def hand_over(self, table_id: int, click: Mapping[str, Any]) -> bool:
-        """Discord sends every DM click to shard 0. Played there, a cluster's process of
-        shard 0 answered a fifth more interactions than the others, and each click on
-        another shard's table moved the table's copy there and back (`bench.cluster`): the
-        click goes, by NOTIFY, to the process of its table's shard, if it takes clicks."""
-        cluster = self._cluster
-        if cluster is None:
-            return False
-        guild_id = await self._guild_of(table_id)
-        if guild_id is None:
-            return False
-        shard = (guild_id >> 22) % cluster[1]
-        if shard in cluster[0] or shard not in await self._takers():
-            return False
-        payload = json.dumps(click, separators=(",", ":"))
-        if len(payload.encode()) > NOTIFY_LIMIT:
-            return False
-        await self._table_row("SELECT pg_notify(?, ?)", (f"{CLICKS}{shard}", payload))
-        return True
-
-    async def _guild_of(self, table_id: int) -> int | None:
-        """A table's server never changes: each is read once (a few bytes a table)."""
-        known = self._guilds.get(table_id)
-        if known is None:
-            row = await self._table_row("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
-            if row is None:
-                return None
-            if len(self._guilds) >= GUILDS_KEPT:
-                self._guilds.clear()
-            known = self._guilds[table_id] = int(row["guild_id"])
-        return known
-
-    async def _takers(self) -> frozenset[int]:
-        """The shards whose clicks a living process hears, as of at most TAKERS_FRESH ago."""
-        now = time.monotonic()
-        if now - self._takers_at > TAKERS_FRESH:
-            rows = await self._quick_rows(
-                "SELECT objid::int AS shard FROM pg_locks WHERE locktype = 'advisory'"
-                " AND granted AND classid = ? AND objsubid = 2"
-                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-                (CLICK_LOCKS,))
-            self._click_takers = frozenset(int(r["shard"]) for r in rows)
-            self._takers_at = now
-        return self._click_takers
 
     async def _write_language(self, user_id: int, sql: str, args: tuple[Any, ...]) -> None:
         """The write and its NOTIFY (the member, and who wrote) in one statement, delivered
@@ -420,14 +319,8 @@ class PostgresStorage(SqlStorage):
 
     async def _table_row(self, sql: str, args: tuple[Any, ...]) -> asyncpg.Record | None:
         """On the clicks' lane, never behind the outbox and the commits."""
-        return await self._lane.fetchrow(numbered(sql), *args)
-
-    async def _quick_rows(self, sql: str, args: tuple[Any, ...]) -> list[asyncpg.Record]:
-        return await self._lane.fetch(numbered(sql), *args)
-
-    @property
-    def _lane(self) -> asyncpg.Pool[asyncpg.Record]:
-        return self._quick if self._quick is not None else self.pool
+        lane = self._quick if self._quick is not None else self.pool
+        return await lane.fetchrow(numbered(sql), *args)
 
     # tables -------------------------------------------------------------------------------
 

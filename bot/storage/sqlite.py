@@ -18,7 +18,7 @@ import json
 import queue
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -109,13 +109,6 @@ class SqliteStorage(SqlStorage):
 
     async def listen(self, wake: Callable[[], None]) -> None:
         """No other process writes here (the lease): this process's commits wake it."""
-
-    async def take_clicks(self, take: Callable[[str], None]) -> None:
-        """No other process hands a click over (a shard cluster's, `PostgresStorage`)."""
-
-    async def hand_over(self, table_id: int, click: Mapping[str, Any]) -> bool:
-        """Every click is played where it arrives: there is no other process."""
-        return False
 
     def _identify_lock(self, bucket: int) -> asyncio.Lock:
         """One process: a lock of its own is the bucket's."""

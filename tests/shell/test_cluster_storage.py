@@ -6,7 +6,6 @@ and the lease is one per shard set. Each test's two or three storages are the pr
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -27,13 +26,7 @@ from bot.models import Letter, TimerSpec
 from bot.plug import plug
 from bot.storage import Change, Committed, SqliteStorage, TimerPlan
 from bot.storage.common import CLAIM_SECONDS, POLL_SECONDS, TIMER_CLAIM_SECONDS
-from bot.storage.postgres import (
-    FOREIGN_WAKE,
-    HANDOVER,
-    NOTIFY_LIMIT,
-    TAKERS_FRESH,
-    PostgresStorage,
-)
+from bot.storage.postgres import FOREIGN_WAKE, HANDOVER, PostgresStorage
 from bot.tables import TableService
 from bot.thirteen_clues import components
 from bot.thirteen_clues.family import custom_id
@@ -501,60 +494,6 @@ async def test_in_a_cluster_a_commit_wakes_only_the_process_of_its_tables_shard(
         assert not woken[0].is_set() and not woken[1].is_set()
     finally:
         await asyncio.gather(zero.close(), one.close())
-
-
-async def test_a_dm_click_is_handed_to_the_living_process_of_its_tables_shard(
-    postgres_url: str,
-) -> None:
-    """Shard 0's process hands a DM click on shard 1's table to shard 1's process once that
-    one takes clicks, and to nobody when it does not (not yet, or no more: its session
-    ended), nor for its own table, an unknown table or a payload past NOTIFY's limit."""
-    zero, one = (PostgresStorage(postgres_url, shards=(s,), shard_count=2) for s in (0, 1))
-    await zero.open()
-    await one.open()
-    try:
-        await zero.listen(lambda: None)
-        await one.listen(lambda: None)
-        here = (await zero.create_table(lobby(guild_id=0), lambda t: Change(t))).table
-        there = (await zero.create_table(lobby(channel_id=11, guild_id=1 << 22),
-                                         lambda t: Change(t))).table
-        click = {"type": 3, "id": "9", "data": {"custom_id": f"13c:pass:{there.id}:0"}}
-        assert not await zero.hand_over(there.id, click)  # nobody takes shard 1's yet
-        heard: asyncio.Queue[str] = asyncio.Queue()
-        await one.take_clicks(heard.put_nowait)
-        await asyncio.sleep(TAKERS_FRESH)  # what `zero` knew of the takers is now old
-        assert await zero.hand_over(there.id, click)
-        assert json.loads(await asyncio.wait_for(heard.get(), 5)) == click
-        assert not await zero.hand_over(here.id, click)  # its own shard's: played there
-        assert not await zero.hand_over(there.id + 100, click)  # no such table
-        assert not await zero.hand_over(there.id, {**click, "big": "x" * NOTIFY_LIMIT})
-        assert not await one.hand_over(there.id, click)  # never to itself
-        await zero.take_clicks(heard.put_nowait)
-        assert await one.hand_over(here.id, click)  # and the other way round
-        assert json.loads(await asyncio.wait_for(heard.get(), 5)) == click
-        await one.close()  # its session ends, and its click lock with it
-        await asyncio.sleep(TAKERS_FRESH)
-        assert not await zero.hand_over(there.id, click)
-        assert heard.empty()
-    finally:
-        await asyncio.gather(zero.close(), one.close())
-
-
-async def test_one_process_hands_no_click_over(tmp_path: object, postgres_url: str) -> None:
-    from pathlib import Path
-
-    every = PostgresStorage(postgres_url)  # a process that plays every shard
-    alone = SqliteStorage(Path(str(tmp_path)) / "bot.sqlite3")
-    for store in (every, alone):
-        await store.open()
-        try:
-            await store.listen(lambda: None)
-            await store.take_clicks(lambda _: None)
-            table = (await store.create_table(lobby(guild_id=1 << 22), lambda t: Change(t))
-                     ).table
-            assert not await store.hand_over(table.id, {"type": 3})
-        finally:
-            await store.close()
 
 
 async def test_a_burst_of_commits_wakes_another_process_once(
