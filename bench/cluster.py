@@ -129,6 +129,9 @@ def figures(name: str, result: Run, server_cpu: float | None = None) -> str:
         + ("" if server_cpu is None else f", PostgreSQL {server_cpu / result.seconds:.2f}")
         + f"; the loops waited {seconds_or_na(result.loop_waited)} for a core (the stand-in"
           f" and driver at nice {result.nices[0]}, the bots at {result.nices[1]})"
+        + f"\n    letters: a member's action → their own last DM "
+          f"{spread(result.delays.own_dm, 's')}; the table message behind its game "
+          f"{spread(result.delays.table, 's')}"
         + f"\n    stand-in {result.rest_kinds}"
         + (f"\n    after the ramp ({result.ramp:g} s; every table open): first callback "
            + spread([x * 1000 for x in result.steady.bot_side], "ms")
