@@ -901,6 +901,33 @@ class Cluster:
         return {"DATABASE_URL": self.url, **shards}
 
 
+LEVELS = ("easy", "normal", "normal", "expert")
+
+
+def table_plan(t: int, games: Sequence[str], shards: int
+               ) -> tuple[str, int, int, str, dict[str, Any]]:
+    """Table `t`'s game, members, AI seats, AI level and options. Table t is in guild
+    `(t // len(games)) % guilds`, and guild g on shard `g % shards`: each setting is taken
+    from the table's place in its game (`k`) so that every game, and every shard of a
+    cluster, gets every level and option. (Taken from `t` itself, 13 Clues never met an
+    expert AI or Top Secret, the Mansion never an easy AI, and shard 1 of 2 had every expert:
+    shard 0's process answered different work.)"""
+    k = t // len(games)
+    humans = 2 + (t % 3 == 0)
+    level = LEVELS[(k // shards) % len(LEVELS)]
+    assist = ("off", "bookkeeping", "full", "off", "bookkeeping")[k % 5]
+    game = games[t % len(games)]
+    if game == "mansion":  # 3–5 seats
+        ai = 1 + t % 3 if humans == 2 else 1 + t % 2
+        options: dict[str, Any] = {
+            "assist": assist, "variant": "one-against-all" if k % 5 == 3 else "standard"}
+    else:
+        ai = 1 + t % 3
+        options = {"assist": assist, "edition": "2016" if k % 7 == 0 else "2020",
+                   "top_secret": (k // shards) % 3 == 1}
+    return game, humans, ai, level, options
+
+
 async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path | None,
               entry: str = "bench.probe:main", think: tuple[float, float] = (1.0, 3.0),
               games: tuple[str, ...] = ("13clues", "mansion"),
@@ -938,20 +965,8 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             channel = guild.channel_id if guild.id not in hosting else dc.add_channel(
                 guild.id, f"t{t}")
             hosting.add(guild.id)
-            humans = [dc.add_user(f"m{t}-{h}", guild_id=guild.id)
-                      for h in range(2 + (t % 3 == 0))]
-            level = ("easy", "normal", "normal", "expert")[t % 4]
-            assist = ("off", "bookkeeping", "full", "off", "bookkeeping")[t % 5]
-            game = games[t % len(games)]
-            if game == "mansion":  # 3–5 seats
-                ai = 1 + t % 3 if len(humans) == 2 else 1 + t % 2
-                options: dict[str, Any] = {
-                    "assist": assist,
-                    "variant": "one-against-all" if t % 5 == 3 else "standard"}
-            else:
-                ai = 1 + t % 3
-                options = {"assist": assist, "edition": "2016" if t % 7 == 0 else "2020",
-                           "top_secret": t % 6 == 1}
+            game, seated, ai, level, options = table_plan(t, games, shards)
+            humans = [dc.add_user(f"m{t}-{h}", guild_id=guild.id) for h in range(seated)]
             plans.append((game, channel, humans, ai, level, options))
         callbacks = [workdir / f"callbacks-{shard}.txt" for shard in range(shards)]
         procs = [await dc.start_bot_process(

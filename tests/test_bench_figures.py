@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from bench.cluster import by_process
-from bench.load import dm_delays
+from bench.load import LEVELS, dm_delays, table_plan
 
 
 def test_own_dms_are_split_by_whether_their_channel_was_open() -> None:
@@ -41,3 +41,24 @@ def test_a_cluster_s_first_callbacks_are_also_given_for_each_process_and_in_dms(
         " (p99 by process: 30.0 ms of 100, 2.0 ms of 50; in DMs: 4.0 ms of 10)")
     one = SimpleNamespace(bot_side_by_process=[[0.001]], bot_side_dms=[])
     assert by_process(cast(Any, one)) == " (p99 in DMs: none)"
+
+
+def test_every_game_and_every_shard_gets_every_ai_level_and_option() -> None:
+    games = ("13clues", "mansion")
+    for shards in (1, 2, 3):
+        guilds = 200 // 4
+        seen: dict[tuple[int, str], list[tuple[str, dict[str, Any]]]] = {}
+        for t in range(200):
+            game, humans, ai, level, options = table_plan(t, games, shards)
+            assert game == games[t % 2] and 2 <= humans <= 3 and ai >= 1
+            shard = (t // len(games)) % guilds % shards
+            seen.setdefault((shard, game), []).append((level, options))
+        assert len(seen) == 2 * shards
+        for (shard, game), plans in seen.items():
+            assert {level for level, _ in plans} == set(LEVELS), (shards, shard, game)
+            assert {o["assist"] for _, o in plans} == {"off", "bookkeeping", "full"}
+            if game == "13clues":
+                assert {o["top_secret"] for _, o in plans} == {True, False}
+                assert {o["edition"] for _, o in plans} == {"2016", "2020"}
+            else:
+                assert {o["variant"] for _, o in plans} == {"standard", "one-against-all"}
