@@ -1030,10 +1030,9 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         answered = [probe.read(path) if path.exists() else {} for path in callbacks]
         left = {i: at for each in answered for i, at in each.items()}
 
-        def bot_side_of(sent: Mapping[int, float], dms: bool | None = None) -> list[float]:
-            """`dms`: only the interactions in DMs (True) or in servers (False)."""
+        def bot_side_of(sent: Mapping[int, float], only_dms: bool = False) -> list[float]:
             return [sent[r.id] - r.dispatched_at for r in recs if r.id in sent
-                    and (dms is None or (r.guild_id is None) == dms)]
+                    and (r.guild_id is None or not only_dms)]
 
         bot_side = bot_side_of(left)
         actions = query(ACTIONS)[0][0]
@@ -1067,7 +1066,7 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             bot_errors=[e for p in procs for e in p.error_lines()],
             cpu_by_process=cpus,
             bot_side_by_process=[bot_side_of(each) for each in answered],
-            bot_side_dms=bot_side_of(left, dms=True),
+            bot_side_dms=bot_side_of(left, only_dms=True),
             by_kind=by_kind(figures.kinds, recs, left),
             by_game={
                 game: [left[r.id] - r.dispatched_at for r in recs if r.id in left

@@ -1,6 +1,7 @@
 """Figures the benchmarks print: `bench.load`'s own DMs, told apart by whether they waited
 for their member's DM channel to open (at 200 tables opening together those set the p99), and
-`bench.cluster`'s first callback for each process."""
+`bench.cluster`'s first callback for each process and in DMs; and the tables `bench.load`
+plays, alike on every shard."""
 
 from __future__ import annotations
 
