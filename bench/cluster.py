@@ -2,6 +2,7 @@
 2 and 3 processes (a shard cluster, one shard each) with PostgreSQL, in one run.
 
     python -m bench.cluster [--tables 200] [--seconds 40] [--processes 1 2 3] [--rate 70]
+                            [--unpinned]
 
 PostgreSQL is a throwaway durable server on a unix socket, started as the tests start theirs
 (testkit/pgserver.py), a fresh database for each run. For each setup it prints interactions per
@@ -15,7 +16,8 @@ figures again for steady play, after the ramp in which every table opens (`bench
 cold start of every table within seconds, their lobbies and first deals, is one no running
 bot meets). The
 driver plays the members from a copy of the tables polled every 50 ms, so its reads are not
-charged to the bots. Every setup is offered the same load: at most `--rate` member
+charged to the bots. A cluster's processes keep their event loops each to a CPU of its own
+(LOOP_CPU, as README deploys processes that share a machine; `--unpinned`: any CPU). Every setup is offered the same load: at most `--rate` member
 interactions a second (`RATE`; 0 lifts the cap, and each setup is then offered what it lets
 the members make). Every figure moves with what else the machine runs.
 """
@@ -96,7 +98,8 @@ async def on_postgres(server: pgserver.PostgresServer, args: argparse.Namespace,
     before = server.cpu_seconds()
     try:
         result = await run(args.tables, args.seconds, args.ai_delay, args.seed, None,
-                           cluster=Cluster(processes, url, tables.get, query),
+                           cluster=Cluster(processes, url, tables.get, query,
+                                           pinned=not args.unpinned),
                            rate=offered(args), harness_nice=args.harness_nice)
         return result, server.cpu_seconds() - before
     finally:
@@ -173,8 +176,11 @@ async def main_async(args: argparse.Namespace) -> list[str]:
         for processes in args.processes:
             before = load_average()
             result, server_cpu = await on_postgres(server, args, processes)
-            lines.append(figures(f"{processes} process{'es' * (processes > 1)}, PostgreSQL",
-                                 result, server_cpu) + f"; load {before} → {load_average()}")
+            pinned = ", each loop on a CPU of its own" if processes > 1 and not args.unpinned \
+                else ""
+            lines.append(figures(f"{processes} process{'es' * (processes > 1)}, PostgreSQL"
+                                 f"{pinned}", result, server_cpu)
+                         + f"; load {before} → {load_average()}")
             print(lines[-1], flush=True)
     finally:
         server.stop()
@@ -193,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"member interactions a second offered to every setup, at most"
                              f" (default {RATE:g}; 0: as many as each setup lets the members"
                              " make)")
+    parser.add_argument("--unpinned", action="store_true",
+                        help="a cluster's event loops on any CPU (by default each process's "
+                             "loop keeps to a CPU of its own, LOOP_CPU, as README deploys "
+                             "processes sharing a machine)")
     parser.add_argument("--harness-nice", type=int, default=HARNESS_NICE, metavar="N",
                         help="this process's niceness while it measures (bench.load's "
                              f"--harness-nice; default {HARNESS_NICE})")

@@ -77,6 +77,7 @@ from typing import Any
 
 from bench import probe
 from bot.mansion.game import GAME as MANSION
+from bot.workers import STARTED_ON
 from engine.mansion import GameState as MansionState
 from engine.thirteen_clues import GameState, legal
 from engine.thirteen_clues.cards import CARDS, Category, suits_in_play
@@ -892,12 +893,18 @@ class Cluster:
     """How the driver reads a table's row from `url`."""
     query: Callable[[str], Sequence[Sequence[Any]]] | None = None
     """One read of `url`, for the figures at the end."""
+    pinned: bool = False
+    """Each process's event loop on a CPU of its own (LOOP_CPU), as a cluster sharing a
+    machine is deployed (README)."""
 
     def env(self, shard: int) -> dict[str, str]:
         if self.url is None:
             return {}
         shards = {} if self.processes == 1 else {
             "SHARD_COUNT": str(self.processes), "SHARD_IDS": str(shard)}
+        if self.pinned and STARTED_ON is not None:
+            cpus = sorted(STARTED_ON)
+            shards["LOOP_CPU"] = str(cpus[shard % len(cpus)])
         return {"DATABASE_URL": self.url, **shards}
 
 

@@ -9,6 +9,7 @@ import sys
 
 from bot import collector, urgency
 from bot.config import Config, ConfigError
+from bot.workers import pin_loop
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
@@ -46,6 +47,9 @@ def main(argv: list[str]) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     collector.tune()
+    if config.loop_cpu is not None:
+        pin_loop(config.loop_cpu)
+        logging.getLogger("bot").info("the event loop keeps to CPU %d", config.loop_cpu)
     return urgency.run(serve(config))
 
 
@@ -62,6 +66,9 @@ def _flags(argv: list[str]) -> dict[str, str]:
                              " unless it is every shard)")
     parser.add_argument("--cluster-size", dest="CLUSTER_SIZE",
                         help="processes sharing the token (default: shard count / shard ids)")
+    parser.add_argument("--loop-cpu", dest="LOOP_CPU",
+                        help="the CPU this process's event loop keeps to (Linux; for a "
+                             "cluster's processes sharing a machine, a core each)")
     given = vars(parser.parse_args(argv))
     return {name: value for name, value in given.items() if value is not None}
 

@@ -63,6 +63,9 @@ class Config:
     """Processes the pictures are drawn in (0: a thread of the bot's process, where half of
     each drawing holds the GIL and delays the event loop). `python -m bot` reads
     DRAW_WORKERS, default 2."""
+    loop_cpu: int | None = None
+    """The CPU the event loop keeps to (LOOP_CPU; `workers.pin_loop`): for the processes of a
+    cluster that share a machine, a core each. None: any CPU."""
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env",
@@ -104,6 +107,7 @@ class Config:
             shard_count=shard_count,
             shard_ids=shard_ids,
             cluster_size=size,
+            loop_cpu=_loop_cpu(given.get("LOOP_CPU", "")),
         )
 
 
@@ -168,6 +172,20 @@ def _cluster_size(text: str, count: int | None, ids: tuple[int, ...] | None) -> 
     if count is None or ids is None:
         return 1
     return math.ceil(count / len(ids))
+
+
+def _loop_cpu(text: str) -> int | None:
+    """LOOP_CPU: one of the CPUs this process may run on (Linux only)."""
+    if not text.strip():
+        return None
+    if not hasattr(os, "sched_setaffinity"):
+        raise ConfigError("LOOP_CPU works on Linux only: leave it unset here.")
+    usable = sorted(os.sched_getaffinity(0))
+    if not text.strip().isdigit() or int(text) not in usable:
+        raise ConfigError(
+            f"LOOP_CPU must be one of the CPUs this process may run on: "
+            f"{', '.join(map(str, usable))}.")
+    return int(text)
 
 
 def _flag(text: str) -> bool:

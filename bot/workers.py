@@ -21,6 +21,20 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 PARENT_WATCH_SECONDS = 0.5
 """How often a helper checks that the bot is alive (a getppid call: nothing to speak of)."""
+STARTED_ON: frozenset[int] | None = (
+    frozenset(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None)
+"""The CPUs the bot's process was started on (None: a system that does not say): its helpers
+run on all of them, even when its event loop keeps to one (`pin_loop`)."""
+
+
+def pin_loop(cpu: int) -> None:
+    """Keep the calling thread, the event loop's, and the threads it starts from now on to one
+    CPU (LOOP_CPU). Why: a shard cluster's processes on one machine, each loop free to run on
+    any core, often woke on a core another loop held and waited for it; each on a core of its
+    own, 2 processes answered faster than one on the same 2 cores, where unpinned they were
+    slower (`bench.cluster`, docs/decisions.md). The helpers, spawned from this thread, set
+    themselves free again (`STARTED_ON`)."""
+    os.sched_setaffinity(0, {cpu})
 
 
 def helper_pool(
@@ -32,7 +46,8 @@ def helper_pool(
     functions) before taking work."""
     return ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_helper, initargs=(os.getpid(), niceness, tuple(warmers)),
+        initializer=_start_helper,
+        initargs=(os.getpid(), niceness, tuple(warmers), STARTED_ON),
     )
 
 
@@ -45,15 +60,19 @@ async def stop_pool(pool: Executor) -> None:
 
 
 def _start_helper(
-    parent: int, niceness: int, warmers: tuple[Callable[[], object], ...]
+    parent: int, niceness: int, warmers: tuple[Callable[[], object], ...],
+    cpus: frozenset[int] | None,
 ) -> None:
     """Watch the bot first, then run the warmers (the AI helpers' imports every game: half a
     second before the first piece of work waits for it). A SIGKILLed bot cannot tell its
     helpers, which would otherwise wait for work forever; the bot's pid comes from the bot
     itself, since a helper asking whose child it is after a slow start may already be
-    init's (the bot killed meanwhile)."""
+    init's (the bot killed meanwhile). A helper spawned by a pinned loop's thread starts on
+    that one CPU: it takes back every CPU the bot was started on (`cpus`)."""
     threading.Thread(target=_exit_with, args=(parent,), name="parent-watch",
                      daemon=True).start()
+    if cpus is not None and os.sched_getaffinity(0) != cpus:
+        os.sched_setaffinity(0, cpus)
     if niceness:
         os.nice(niceness)
         yield_on_wake()

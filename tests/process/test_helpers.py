@@ -8,6 +8,7 @@ only after their slow start were already init's, and watched init forever) and l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -19,7 +20,8 @@ from typing import cast
 
 import pytest
 
-from bot.workers import helper_pool, stop_pool
+from bot.workers import STARTED_ON, helper_pool, pin_loop, stop_pool
+from testkit.standin import running_standin
 
 WORKERS = 2
 BOT = """
@@ -128,3 +130,77 @@ def test_a_stopped_pool_leaves_no_thread_for_the_exit_hook() -> None:
         assert not manager.is_alive()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.skipif(STARTED_ON is None or len(STARTED_ON) < 2,
+                    reason="needs CPU affinity and two CPUs to tell one from all")
+def test_helpers_of_a_pinned_loop_run_on_every_cpu() -> None:
+    """LOOP_CPU keeps the loop's thread to one CPU; the helpers it spawns take back every CPU
+    the process started on (here the pinned thread is a test thread: pinning is per thread)."""
+    assert STARTED_ON is not None
+    cpu = max(STARTED_ON)
+    seen: dict[str, object] = {}
+
+    def pinned() -> None:
+        pin_loop(cpu)
+        seen["loop"] = os.sched_getaffinity(0)
+        pool = helper_pool(1, niceness=5)
+        try:
+            seen["helper"] = pool.submit(os.sched_getaffinity, 0).result(timeout=60)
+        finally:
+            pool.shutdown(wait=True)
+
+    thread = threading.Thread(target=pinned)
+    thread.start()
+    thread.join(90)
+    assert seen == {"loop": {cpu}, "helper": set(STARTED_ON)}
+    assert os.sched_getaffinity(0) == STARTED_ON  # this thread was never pinned
+
+
+def _helpers(pid: int) -> list[int]:
+    """The pool workers among `pid`'s children (multiprocessing's resource tracker is not one:
+    an idle process that stays on the loop's CPU)."""
+    found = []
+    for child in _children(pid):
+        with contextlib.suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.append(child)
+    return found
+
+
+def _cpus_of(task: Path) -> set[int]:
+    """A thread's or process's allowed CPUs, from /proc (`Cpus_allowed_list`: "0-1,3")."""
+    line = next(x for x in (task / "status").read_text().splitlines()
+                if x.startswith("Cpus_allowed_list:"))
+    cpus: set[int] = set()
+    for part in line.split(":", 1)[1].strip().split(","):
+        low, _, high = part.partition("-")
+        cpus |= set(range(int(low), int(high or low) + 1))
+    return cpus
+
+
+@pytest.mark.skipif(STARTED_ON is None or len(STARTED_ON) < 2,
+                    reason="needs CPU affinity and two CPUs to tell one from all")
+async def test_python_m_bot_keeps_its_loop_to_loop_cpu(tmp_path: Path) -> None:
+    assert STARTED_ON is not None
+    cpu = max(STARTED_ON)
+    async with running_standin() as dc:
+        proc = await dc.start_bot_process(
+            database_path=tmp_path / "bot.sqlite3",
+            env={"LOOP_CPU": str(cpu), "AI_WORKERS": "1", "DRAW_WORKERS": "1"})
+        try:
+            assert _cpus_of(Path(f"/proc/{proc.pid}/task/{proc.pid}")) == {cpu}  # the loop
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:  # its AI and drawing helpers, once started
+                helpers = _helpers(proc.pid)
+                if len(helpers) >= 2 and all(
+                        _cpus_of(Path(f"/proc/{h}")) == STARTED_ON for h in helpers):
+                    break
+                await asyncio.sleep(0.1)
+            assert len(helpers) >= 2, proc.output()[-2000:]
+            assert [_cpus_of(Path(f"/proc/{h}")) for h in helpers] == [STARTED_ON] * len(
+                helpers)  # every CPU
+            assert "the event loop keeps to CPU" in proc.output()
+        finally:
+            proc.terminate()
+            assert await proc.wait(15) == 0

@@ -3,11 +3,12 @@ is refused with a message, before anything starts."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
+from bot.__main__ import _flags, main
 from bot.config import Config, ConfigError
 from bot.storage import PostgresStorage, SqliteStorage, storage_for
 
@@ -93,3 +94,19 @@ def test_the_cluster_flags_reach_the_config(
     monkeypatch.chdir(Path(__file__).parent)  # no developer's .env here
     assert main(["--shard-count", "2", "--shard-ids", "1"]) == 2
     assert "only PostgreSQL can be shared" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="CPU affinity is Linux's")
+def test_the_loop_cpu_is_one_this_process_may_run_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LOOP_CPU", raising=False)
+    assert Config.from_env(env_file=None).loop_cpu is None  # any CPU, unless asked
+    usable = sorted(os.sched_getaffinity(0))
+    monkeypatch.setenv("LOOP_CPU", str(usable[-1]))
+    assert Config.from_env(env_file=None).loop_cpu == usable[-1]
+    assert Config.from_env(env_file=None, flags={"LOOP_CPU": str(usable[0])}).loop_cpu \
+        == usable[0]
+    for wrong in ("x", "-1", str(max(usable) + 1)):
+        monkeypatch.setenv("LOOP_CPU", wrong)
+        with pytest.raises(ConfigError, match="LOOP_CPU must be one of the CPUs"):
+            Config.from_env(env_file=None)
+    assert _flags(["--loop-cpu", "1"]) == {"LOOP_CPU": "1"}
