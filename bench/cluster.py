@@ -14,12 +14,12 @@ with the driver, PostgreSQL: on a small machine they share the cores the bots' t
 for); the machine's load average as the setup began and ended; and the first callback's
 figures again for steady play, after the ramp in which every table opens (`bench.load`: a
 cold start of every table within seconds, their lobbies and first deals, is one no running
-bot meets). The
-driver plays the members from a copy of the tables polled every 50 ms, so its reads are not
-charged to the bots. A cluster's processes keep their event loops each to a CPU of its own
-(LOOP_CPU, as README deploys processes that share a machine; `--unpinned`: any CPU). Every setup is offered the same load: at most `--rate` member
-interactions a second (`RATE`; 0 lifts the cap, and each setup is then offered what it lets
-the members make). Every figure moves with what else the machine runs.
+bot meets). The driver plays the members from a copy of the tables polled every 50 ms, so its
+reads are not charged to the bots. A cluster's processes keep their event loops each to a
+CPU of its own (LOOP_CPU, as README deploys processes that share a machine; `--unpinned`:
+any CPU). Every setup is offered the same load: at most `--rate` member interactions a
+second (`RATE`; 0 lifts the cap, and each setup is then offered what it lets the members
+make). Every figure moves with what else the machine runs.
 """
 
 from __future__ import annotations
