@@ -3,7 +3,8 @@ SIGKILLed bot cannot tell them, and helpers left behind would wait for work fore
 more at every restart. Real processes, a real SIGKILL: early (helpers still starting, the
 moment a restarting bot is most often killed: helpers that asked for their parent's pid
 only after their slow start were already init's, and watched init forever) and late
-(helpers idle, waiting for work)."""
+(helpers idle, waiting for work). And with LOOP_CPU, `python -m bot` keeps its event loop to
+that CPU while its helpers run on every CPU."""
 
 from __future__ import annotations
 
