@@ -1037,9 +1037,13 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
         answered = [probe.read(path) if path.exists() else {} for path in callbacks]
         left = {i: at for each in answered for i, at in each.items()}
 
-        def bot_side_of(sent: Mapping[int, float], only_dms: bool = False) -> list[float]:
-            return [sent[r.id] - r.dispatched_at for r in recs if r.id in sent
-                    and (r.guild_id is None or not only_dms)]
+        def bot_side_of(sent: Mapping[int, float],
+                        keep: Callable[[InteractionResult], bool] = lambda r: True
+                        ) -> list[float]:
+            return [sent[r.id] - r.dispatched_at for r in recs if r.id in sent and keep(r)]
+
+        def mansion(r: InteractionResult) -> bool:
+            return "mbm:" in figures.kinds[r.id] or "/mansion" in figures.kinds[r.id]
 
         bot_side = bot_side_of(left)
         actions = query(ACTIONS)[0][0]
@@ -1073,14 +1077,10 @@ async def run(n: int, seconds: float, ai_delay: float, seed: int, profile: Path 
             bot_errors=[e for p in procs for e in p.error_lines()],
             cpu_by_process=cpus,
             bot_side_by_process=[bot_side_of(each) for each in answered],
-            bot_side_dms=bot_side_of(left, only_dms=True),
+            bot_side_dms=bot_side_of(left, lambda r: r.guild_id is None),
             by_kind=by_kind(figures.kinds, recs, left),
-            by_game={
-                game: [left[r.id] - r.dispatched_at for r in recs if r.id in left
-                       and (("mbm:" in figures.kinds[r.id] or "/mansion" in figures.kinds[r.id])
-                            == (game == "Mansion"))]
-                for game in ("13 Clues", "Mansion")
-            },
+            by_game={"13 Clues": bot_side_of(left, lambda r: not mansion(r)),
+                     "Mansion": bot_side_of(left, mansion)},
             retries=figures.retries,
         )
 

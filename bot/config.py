@@ -11,6 +11,7 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 from bot.pacing import DEFAULT_RATE
+from bot.workers import STARTED_ON
 
 DEFAULT_DATABASE = Path("data") / "deduction.sqlite3"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -178,9 +179,9 @@ def _loop_cpu(text: str) -> int | None:
     """LOOP_CPU: one of the CPUs this process may run on (Linux only)."""
     if not text.strip():
         return None
-    if not hasattr(os, "sched_setaffinity"):
+    if STARTED_ON is None:
         raise ConfigError("LOOP_CPU works on Linux only: leave it unset here.")
-    usable = sorted(os.sched_getaffinity(0))
+    usable = sorted(STARTED_ON)
     if not text.strip().isdigit() or int(text) not in usable:
         raise ConfigError(
             f"LOOP_CPU must be one of the CPUs this process may run on: "

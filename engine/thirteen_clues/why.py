@@ -81,7 +81,8 @@ class Chains:
         return Why(card, mark, premises=self._facts(kept))
 
     def _holds(self, card: str, mark: Status, premises: tuple[int, ...]) -> bool:
-        """`_holds`, each set solved once (its places ascend: `restricted` keeps the order)."""
+        """Whether these premises alone reach the mark, each set solved once (its places
+        ascend: `restricted` keeps the order)."""
         result = self._solves.get(premises)
         if result is None:
             result = self._solves[premises] = solve(restricted(self.view, self._facts(premises)))
@@ -97,7 +98,7 @@ def proves(view: PlayerView, why: Why) -> bool:
         return why.sight == where(view, why.card) and why.mark == "ruled_out"
     if why.mark == "candidate":
         return False
-    return _holds(view, why.card, why.mark, why.premises)
+    return _reaches(solve(restricted(view, why.premises)), why.card, why.mark)
 
 
 def where(view: PlayerView, card: str) -> Sight | None:
@@ -150,10 +151,6 @@ def visible_part(view: PlayerView, question: Question) -> int:
         if seat != question.witness
         for card in cards
     )
-
-
-def _holds(view: PlayerView, card: str, mark: Status, premises: tuple[Fact, ...]) -> bool:
-    return _reaches(solve(restricted(view, premises)), card, mark)
 
 
 def _reaches(result: Deduction, card: str, mark: Status) -> bool:

@@ -169,17 +169,6 @@ def _helpers(pid: int) -> list[int]:
     return found
 
 
-def _cpus_of(task: Path) -> set[int]:
-    """A thread's or process's allowed CPUs, from /proc (`Cpus_allowed_list`: "0-1,3")."""
-    line = next(x for x in (task / "status").read_text().splitlines()
-                if x.startswith("Cpus_allowed_list:"))
-    cpus: set[int] = set()
-    for part in line.split(":", 1)[1].strip().split(","):
-        low, _, high = part.partition("-")
-        cpus |= set(range(int(low), int(high or low) + 1))
-    return cpus
-
-
 @pytest.mark.skipif(STARTED_ON is None or len(STARTED_ON) < 2,
                     reason="needs CPU affinity and two CPUs to tell one from all")
 async def test_python_m_bot_keeps_its_loop_to_loop_cpu(tmp_path: Path) -> None:
@@ -190,16 +179,16 @@ async def test_python_m_bot_keeps_its_loop_to_loop_cpu(tmp_path: Path) -> None:
             database_path=tmp_path / "bot.sqlite3",
             env={"LOOP_CPU": str(cpu), "AI_WORKERS": "1", "DRAW_WORKERS": "1"})
         try:
-            assert _cpus_of(Path(f"/proc/{proc.pid}/task/{proc.pid}")) == {cpu}  # the loop
+            assert os.sched_getaffinity(proc.pid) == {cpu}  # its main thread: the loop
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:  # its AI and drawing helpers, once started
                 helpers = _helpers(proc.pid)
                 if len(helpers) >= 2 and all(
-                        _cpus_of(Path(f"/proc/{h}")) == STARTED_ON for h in helpers):
+                        os.sched_getaffinity(h) == STARTED_ON for h in helpers):
                     break
                 await asyncio.sleep(0.1)
             assert len(helpers) >= 2, proc.output()[-2000:]
-            assert [_cpus_of(Path(f"/proc/{h}")) for h in helpers] == [STARTED_ON] * len(
+            assert [os.sched_getaffinity(h) for h in helpers] == [STARTED_ON] * len(
                 helpers)  # every CPU
             assert "the event loop keeps to CPU" in proc.output()
         finally:
