@@ -57,6 +57,10 @@ class Languages:
         self.clock = clock
         self._known: dict[int, tuple[str | None, str | None]] = {}
         """user → (latest locale seen, chosen language), as stored."""
+        self._arriving: dict[int, str] = {}
+        """user → the locale of an interaction of theirs whose `saw` is not stored yet: read
+        in its place meanwhile, so that a DM written for them in that time (the letters of a
+        `/start` that follows their `/join`) is in their language already."""
         self._read_at: dict[int, tuple[float, int | None]] = {}
         """user → when their row was last read here, and the storage's `language_mark` of
         them then (what this process writes is kept in `_known` without making the rest of it
@@ -78,11 +82,17 @@ class Languages:
         return mark != read_mark or now - read_at > CHECK_SECONDS
 
     async def saw(self, user_id: int, locale: str) -> None:
-        """Keep the locale of a member's latest interaction (a write only when it changed)."""
-        seen, chosen = await self._stored(user_id)
-        if seen != locale:
-            await self.storage.set_seen_locale(user_id, locale)
-            self._wrote(user_id, (locale, chosen))
+        """Keep the locale of a member's latest interaction (a write only when it changed).
+        It counts from this call's first step, before its read and its write."""
+        self._arriving[user_id] = locale
+        try:
+            seen, chosen = await self._stored(user_id)
+            if seen != locale:
+                await self.storage.set_seen_locale(user_id, locale)
+                self._wrote(user_id, (locale, chosen))
+        finally:
+            if self._arriving.get(user_id) == locale:
+                del self._arriving[user_id]
 
     async def chosen(self, user_id: int) -> str | None:
         chosen = (await self._stored(user_id))[1]
@@ -109,6 +119,7 @@ class Languages:
         seen, chosen = await self._stored(user_id)
         if chosen in i18n.languages():
             return str(chosen)
+        seen = self._arriving.get(user_id, seen)
         return i18n.from_discord(seen) if seen is not None else i18n.SOURCE
 
     def known(self, interaction: discord.Interaction) -> str:

@@ -3,6 +3,7 @@ the language they chose (`/language`), and the table's language from the server'
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -65,6 +66,45 @@ async def test_a_members_language_is_their_choice_else_their_clients(storage: St
     assert await storage.member_language(5) == ("fr", "de")
     await again.choose(5, None)
     assert await again.of_member(interaction(5, "es-ES")) == "es"
+
+
+class HeldStorage(CountingStorage):
+    """The storage, with each read and write of a member's language held until let go: the
+    database is slow while the bot goes on."""
+
+    def __init__(self, storage: Storage) -> None:
+        super().__init__(storage)
+        self.go = asyncio.Event()
+
+    async def member_language(self, user_id: int) -> tuple[str | None, str | None]:
+        await self.go.wait()
+        return await self.storage.member_language(user_id)
+
+    async def set_seen_locale(self, user_id: int, locale: str) -> None:
+        await self.go.wait()
+        await super().set_seen_locale(user_id, locale)
+
+
+async def test_a_locale_counts_from_the_interaction_not_from_its_write(storage: Storage) -> None:
+    """CI once saw a German member's card-passing DM in English: the host's `/start` was
+    written while the member's `/join` locale was still being stored."""
+    held = HeldStorage(storage)
+    languages = Languages(cast(Storage, held))
+    seeing = asyncio.ensure_future(languages.saw(9, "de"))  # their /join: read and write held
+    await asyncio.sleep(0)
+    writing = asyncio.ensure_future(languages.of_user(9))  # the /start's DM to them
+    held.go.set()
+    assert await writing == "de"
+    await seeing
+    held.go.clear()
+    seeing = asyncio.ensure_future(languages.saw(9, "fr"))  # known now: only the write waits
+    await asyncio.sleep(0)
+    assert not seeing.done()
+    assert await languages.of_user(9) == "fr"
+    held.go.set()
+    await seeing
+    assert held.writes == 2
+    assert await Languages(storage).of_user(9) == "fr"
 
 
 def test_a_tables_language_is_the_servers_setting_else_its_discord_language() -> None:
