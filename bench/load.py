@@ -895,14 +895,14 @@ class Cluster:
     """One read of `url`, for the figures at the end."""
     pinned: bool = False
     """Each process's event loop on a CPU of its own (LOOP_CPU), as a cluster sharing a
-    machine is deployed (README)."""
+    machine is deployed (README). One process is not pinned: deployed alone, it is not."""
 
     def env(self, shard: int) -> dict[str, str]:
         if self.url is None:
             return {}
         shards = {} if self.processes == 1 else {
             "SHARD_COUNT": str(self.processes), "SHARD_IDS": str(shard)}
-        if self.pinned and STARTED_ON is not None:
+        if self.pinned and self.processes > 1 and STARTED_ON is not None:
             cpus = sorted(STARTED_ON)
             shards["LOOP_CPU"] = str(cpus[shard % len(cpus)])
         return {"DATABASE_URL": self.url, **shards}

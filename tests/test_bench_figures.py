@@ -9,7 +9,8 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from bench.cluster import by_process
-from bench.load import LEVELS, dm_delays, table_plan
+from bench.load import LEVELS, Cluster, dm_delays, table_plan
+from bot.workers import STARTED_ON
 
 
 def test_own_dms_are_split_by_whether_their_channel_was_open() -> None:
@@ -63,3 +64,12 @@ def test_every_game_and_every_shard_gets_every_ai_level_and_option() -> None:
                 assert {o["edition"] for _, o in plans} == {"2016", "2020"}
             else:
                 assert {o["variant"] for _, o in plans} == {"standard", "one-against-all"}
+
+
+def test_only_a_cluster_s_loops_are_pinned_each_to_a_cpu_of_its_own() -> None:
+    # the one process it is compared with runs as deployed alone: free on every CPU
+    assert "LOOP_CPU" not in Cluster(1, "postgresql://x", pinned=True).env(0)
+    assert "LOOP_CPU" not in Cluster(2, "postgresql://x").env(0)
+    if STARTED_ON is not None and len(STARTED_ON) > 1:
+        cpus = {Cluster(2, "postgresql://x", pinned=True).env(s)["LOOP_CPU"] for s in (0, 1)}
+        assert len(cpus) == 2 and cpus <= {str(c) for c in STARTED_ON}
